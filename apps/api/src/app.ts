@@ -1,0 +1,23 @@
+/** createApp(deps): the Koa application, without listening (tests run it on port 0). */
+import Koa from 'koa';
+import type { ApiDeps } from './deps.js';
+import { publicCors } from './http/cors.js';
+import { errorHandler } from './http/error-handler.js';
+import { requestContext } from './http/request-context.js';
+import { healthRoutes } from './routes/health/health.js';
+import { marketRoutes } from './routes/market/market.js';
+
+export function createApp(deps: ApiDeps): Koa {
+  const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 });
+  // Errors are rendered and logged by errorHandler; Koa's own printer would only add noise.
+  app.silent = true;
+
+  app.use(requestContext(deps.logger, deps.metrics));
+  app.use(errorHandler(deps.logger));
+  app.use(publicCors());
+  for (const router of [marketRoutes(deps), healthRoutes(deps)]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

@@ -1,0 +1,104 @@
+/**
+ * Everything the API's routes need, built from the configuration: fast-failing Redis
+ * clients, the BullMQ producers and their event listeners, the snapshot cache.
+ */
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../../../shared/config.js';
+import type { Logger } from '../../../shared/logger.js';
+import {
+  queueBaseOptions,
+  REFRESH_JOBS,
+  REFRESH_QUEUE,
+  refreshJobFor,
+  requestRefresh,
+  requestStats,
+  STATS_QUEUE,
+  type RefreshJobData,
+  type StatsJobData,
+} from '../../../shared/queues.js';
+import { createRedis } from '../../../shared/redis.js';
+import { JobWaiter } from './market/job-waiter.js';
+import { SnapshotCache } from './market/snapshot-cache.js';
+import { StatsService } from './market/stats-service.js';
+import { HttpMetrics } from './metrics.js';
+
+/** How long a request waits for the worker (D7, D8: answered within 10 s). */
+export const WORK_WAIT_MS = 9_000;
+
+export interface ApiDeps {
+  config: Config;
+  logger: Logger;
+  /** Fast-failing client for the API's own reads and writes. */
+  redis: Redis;
+  snapshots: SnapshotCache;
+  stats: StatsService;
+  metrics: HttpMetrics;
+  /** Asks the worker to refresh every shared snapshot now (deduplicated); does not wait. */
+  refreshAll(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createApiDeps(config: Config, logger: Logger): Promise<ApiDeps> {
+  const redis = createRedis(config, 'fast', 'api');
+  const subscriber = createRedis(config, 'blocking', 'api-subscriber');
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, {
+    ...queueBaseOptions,
+    connection: createRedis(config, 'producer', 'api-refresh-producer'),
+  });
+  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, {
+    ...queueBaseOptions,
+    connection: createRedis(config, 'producer', 'api-stats-producer'),
+  });
+  const refreshEvents = new QueueEvents(REFRESH_QUEUE, {
+    ...queueBaseOptions,
+    connection: createRedis(config, 'blocking', 'api-refresh-events'),
+  });
+  const statsEvents = new QueueEvents(STATS_QUEUE, {
+    ...queueBaseOptions,
+    connection: createRedis(config, 'blocking', 'api-stats-events'),
+  });
+  const onError = (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error');
+  refreshQueue.on('error', onError);
+  statsQueue.on('error', onError);
+  refreshEvents.on('error', onError);
+  statsEvents.on('error', onError);
+  const refreshWaiter = new JobWaiter(refreshQueue, refreshEvents);
+  const statsWaiter = new JobWaiter(statsQueue, statsEvents);
+
+  const snapshots = new SnapshotCache({
+    redis,
+    subscriber,
+    logger,
+    refreshAbsent: async (name) => {
+      await refreshWaiter.enqueueAndWait(() => requestRefresh(refreshQueue, refreshJobFor[name]), WORK_WAIT_MS);
+    },
+  });
+  const stats = new StatsService(redis, (username) =>
+    statsWaiter.enqueueAndWait(() => requestStats(statsQueue, username), WORK_WAIT_MS),
+  );
+
+  // Start-up must not hang on a Redis that is down: the platform wants the port bound.
+  // Events missed before the listeners are ready only cost a waiter its timeout.
+  const ready = Promise.all([snapshots.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]);
+  const timeout = new Promise<'timeout'>((resolve) => setTimeout(resolve, 5000, 'timeout').unref());
+  if ((await Promise.race([ready.catch(() => 'failed' as const), timeout])) !== undefined) {
+    logger.warn('Redis is not answering yet; the API starts anyway and reconnects by itself');
+  }
+
+  return {
+    config,
+    logger,
+    redis,
+    snapshots,
+    stats,
+    metrics: new HttpMetrics(),
+    async refreshAll() {
+      await Promise.all(REFRESH_JOBS.map((name) => requestRefresh(refreshQueue, name)));
+    },
+    async close() {
+      await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close()]);
+      for (const client of [redis, subscriber]) await client.quit().catch(() => client.disconnect());
+    },
+  };
+}

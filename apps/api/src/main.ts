@@ -1,0 +1,41 @@
+/**
+ * The web process. With WEB_CONCURRENCY > 1 the primary forks that many API processes
+ * (node:cluster shares the port); each is a full, stateless API.
+ */
+import cluster from 'node:cluster';
+import { loadConfigOrExit } from '../../../shared/config.js';
+import { createLogger } from '../../../shared/logger.js';
+import { onShutdown } from '../../../shared/shutdown.js';
+import { createApp } from './app.js';
+import { createApiDeps } from './deps.js';
+import { startWebServer, stopWebServer } from './server.js';
+
+const config = loadConfigOrExit();
+const logger = createLogger(config, 'api');
+
+if (config.webConcurrency > 1 && cluster.isPrimary) {
+  let stopping = false;
+  for (let i = 0; i < config.webConcurrency; i += 1) cluster.fork();
+  cluster.on('exit', (worker, code) => {
+    if (stopping) return;
+    logger.warn({ pid: worker.process.pid, code }, 'API process exited; starting another');
+    cluster.fork();
+  });
+  onShutdown(logger, async () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    await new Promise<void>((resolve) => {
+      const check = () => (Object.keys(cluster.workers ?? {}).length === 0 ? resolve() : setTimeout(check, 100));
+      check();
+    });
+  });
+} else {
+  if (config.jwtSecretGenerated) logger.warn('JWT_SECRET is not set: using a random secret for this run (tokens die with it)');
+  const deps = await createApiDeps(config, logger);
+  const server = await startWebServer(createApp(deps), config.port);
+  logger.info({ port: config.port }, 'API listening');
+  onShutdown(logger, async () => {
+    await stopWebServer(server);
+    await deps.close();
+  });
+}

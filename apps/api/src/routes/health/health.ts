@@ -1,0 +1,30 @@
+/** Liveness, readiness and metrics for the platform (D9). */
+import Router from '@koa/router';
+import { UnavailableError } from '../../../../../shared/errors.js';
+import { readSnapshotVersions } from '../../../../../shared/snapshot-store.js';
+import { SNAPSHOTS } from '../../../../../shared/keyspace.js';
+import type { ApiDeps } from '../../deps.js';
+
+export function healthRoutes({ redis, metrics }: ApiDeps): Router {
+  const router = new Router();
+
+  router.get('/healthz', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok' };
+  });
+
+  router.get('/readyz', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const versions = await readSnapshotVersions(redis, SNAPSHOTS);
+    const absent = SNAPSHOTS.filter((_, i) => !versions[i]);
+    if (absent.length > 0) throw new UnavailableError(`Not ready: no snapshot yet for ${absent.join(', ')}`, 5);
+    ctx.body = { status: 'ready' };
+  });
+
+  router.get('/metrics', async (ctx) => {
+    ctx.type = metrics.registry.contentType;
+    ctx.body = await metrics.registry.metrics();
+  });
+
+  return router;
+}

@@ -1,0 +1,40 @@
+/** GET /api/market/*: reads of the cached snapshots and per-username stats. */
+import Router from '@koa/router';
+import { NotFoundError } from '../../../../../shared/errors.js';
+import type { ApiDeps } from '../../deps.js';
+import { sendRepresentation } from '../../http/representation.js';
+import { secondsLeft } from '../../market/snapshot-cache.js';
+import { parseNewsQuery, parseTokenParam, parseUsernameParam } from './schema.js';
+
+export function marketRoutes({ snapshots, stats }: ApiDeps): Router {
+  const router = new Router();
+
+  for (const name of ['trending', 'trending-cas'] as const) {
+    router.get(`/api/market/${name}`, async (ctx) => {
+      const snapshot = await snapshots.whole(name);
+      sendRepresentation(ctx, snapshot.view.representation, secondsLeft(snapshot.expiresAt));
+    });
+  }
+
+  router.get('/api/market/news', async (ctx) => {
+    const { page, limit } = parseNewsQuery(ctx.query);
+    const snapshot = await snapshots.news();
+    sendRepresentation(ctx, snapshot.view.pages.page(page, limit), secondsLeft(snapshot.expiresAt));
+  });
+
+  router.get('/api/market/stats/:username', async (ctx) => {
+    const answer = await stats.get(parseUsernameParam(ctx.params.username));
+    sendRepresentation(ctx, answer.representation, answer.maxAgeSeconds);
+  });
+
+  // D1: the spec's literal path and ours answer byte-identically.
+  router.get(['/api/market/sentiment/:token', '/sentiment/:token'], async (ctx) => {
+    const token = parseTokenParam(ctx.params.token);
+    const snapshot = await snapshots.sentiment();
+    const record = snapshot.view.byToken.get(token);
+    if (!record) throw new NotFoundError('Token not found in index');
+    sendRepresentation(ctx, record, secondsLeft(snapshot.expiresAt));
+  });
+
+  return router;
+}

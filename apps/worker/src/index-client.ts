@@ -1,0 +1,132 @@
+/**
+ * The only code that talks to the upstream index (docs/index-api.md). Retries belong to
+ * BullMQ (attempts with backoff), so got never retries; every call has a timeout.
+ */
+import got, { HTTPError, RequestError, type Got } from 'got';
+import type { z } from 'zod';
+import type { NewsItem, TrendingCa, TrendingToken } from '../../../shared/market-types.js';
+import { parseRetryAfter, UpstreamError } from './upstream-error.js';
+import {
+  accountPayload,
+  postsPayload,
+  toNewsItem,
+  toTrendingCa,
+  toTrendingToken,
+  trendingContractsPayload,
+  trendingTokensPayload,
+  type AccountPayload,
+} from './wire-schemas.js';
+
+export interface IndexClientOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** Per-request timeout for snapshot listings. Default 10 s. */
+  listTimeoutMs?: number;
+  /** Per-request timeout for one account: the API waits for it. Default 3 s. */
+  accountTimeoutMs?: number;
+}
+
+export interface IndexClient {
+  trendingTokens(): Promise<TrendingToken[]>;
+  trendingContracts(): Promise<TrendingCa[]>;
+  /** Posts published since `since`, newest first, at most `max`, paging through cursors. */
+  posts(since: Date, max: number): Promise<NewsItem[]>;
+  /** One account's figures, or null when it is not in the index. */
+  account(username: string): Promise<AccountPayload | null>;
+}
+
+const POSTS_PAGE = 500;
+
+export function createIndexClient(options: IndexClientOptions): IndexClient {
+  const http = got.extend({
+    prefixUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers: { accept: 'application/json', ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}) },
+    retry: { limit: 0 },
+    throwHttpErrors: true,
+  });
+  const listTimeout = options.listTimeoutMs ?? 10_000;
+  const accountTimeout = options.accountTimeoutMs ?? 3_000;
+
+  return {
+    async trendingTokens() {
+      const body = await getJson(http, 'v1/trending/tokens', { limit: 100 }, listTimeout, trendingTokensPayload);
+      return body.tokens.map(toTrendingToken);
+    },
+    async trendingContracts() {
+      const body = await getJson(http, 'v1/trending/contracts', { limit: 100 }, listTimeout, trendingContractsPayload);
+      return body.contracts.map(toTrendingCa);
+    },
+    async posts(since, max) {
+      const seen = new Set<string>();
+      const items: NewsItem[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: Record<string, string | number> = { since: since.toISOString(), limit: POSTS_PAGE };
+        if (cursor) query.cursor = cursor;
+        const page: z.infer<typeof postsPayload> = await getJson(http, 'v1/posts', query, listTimeout, postsPayload);
+        for (const post of page.posts) {
+          if (seen.has(post.id) || items.length >= max) continue;
+          seen.add(post.id);
+          items.push(toNewsItem(post));
+        }
+        cursor = page.next_cursor;
+      } while (cursor && items.length < max);
+      return items;
+    },
+    async account(username) {
+      try {
+        return await getJson(http, `v1/accounts/${encodeURIComponent(username)}`, {}, accountTimeout, accountPayload);
+      } catch (error) {
+        if (error instanceof UpstreamError && error.status === 404) return null;
+        throw error;
+      }
+    },
+  };
+}
+
+async function getJson<T>(
+  http: Got,
+  path: string,
+  searchParams: Record<string, string | number>,
+  timeoutMs: number,
+  schema: z.ZodType<T>,
+): Promise<T> {
+  let text: string;
+  try {
+    text = await http.get(path, { searchParams, timeout: { request: timeoutMs } }).text();
+  } catch (error) {
+    throw translate(error, path);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UpstreamError(`upstream ${path}: malformed JSON`, { cause: error });
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new UpstreamError(`upstream ${path}: invalid payload (${parsed.error.issues[0]?.message ?? 'schema'})`, {
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
+}
+
+/** got's errors become ours; the request options (with the API key) are not carried along. */
+function translate(error: unknown, path: string): UpstreamError {
+  if (error instanceof HTTPError) {
+    const status = error.response.statusCode;
+    const retryAfterMs = parseRetryAfter(error.response.headers['retry-after']);
+    // 408 and 429 pass with time, 5xx may; other 4xx mean our request is wrong.
+    const retryable = status === 408 || status === 429 || status >= 500;
+    return new UpstreamError(`upstream ${path}: HTTP ${status}`, {
+      status,
+      retryable,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+  }
+  if (error instanceof RequestError) {
+    return new UpstreamError(`upstream ${path}: ${error.code ?? error.name}`);
+  }
+  return new UpstreamError(`upstream ${path}: ${String(error)}`);
+}

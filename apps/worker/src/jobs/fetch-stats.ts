@@ -1,0 +1,33 @@
+import type { Job } from 'bullmq';
+import { keys, MISS_TTL_SECONDS, STATS_TTL_SECONDS } from '../../../../shared/keyspace.js';
+import type { UsernameStats } from '../../../../shared/market-types.js';
+import type { StatsJobData } from '../../../../shared/queues.js';
+import type { JobContext } from './job-context.js';
+
+/**
+ * One username's stats, stored as the response body with a 1-hour expiry; a username the
+ * index does not know is remembered for 10 minutes so repeated misses cost the upstream nothing.
+ */
+export async function fetchStats(job: Job<StatsJobData>, { redis, index, now }: JobContext): Promise<{ found: boolean }> {
+  const { username } = job.data;
+  const account = await index.account(username);
+  if (!account) {
+    await redis.multi().set(keys.statsMiss(username), '1', 'EX', MISS_TTL_SECONDS).del(keys.stats(username)).exec();
+    return { found: false };
+  }
+  const stats: UsernameStats = {
+    username: account.username,
+    indexScore: account.score,
+    smartMoneyRank: account.smart_rank,
+    totalPosts: account.posts_count,
+    avgEngagement: account.avg_engagement,
+    topTokens: account.top_tokens.map((token) => token.toUpperCase()),
+    cachedAt: now().toISOString(),
+  };
+  await redis
+    .multi()
+    .set(keys.stats(username), JSON.stringify(stats), 'EX', STATS_TTL_SECONDS)
+    .del(keys.statsMiss(username))
+    .exec();
+  return { found: true };
+}

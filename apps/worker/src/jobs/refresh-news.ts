@@ -1,0 +1,33 @@
+import type { NewsItem, SentimentRecord } from '../../../../shared/market-types.js';
+import { summarizeSentiment } from '../../../../shared/sentiment/aggregate.js';
+import { writeSnapshots } from '../../../../shared/snapshot-store.js';
+import { UpstreamError } from '../upstream-error.js';
+import type { JobContext } from './job-context.js';
+
+/** The window of posts the news feed and the sentiment records are built from. */
+export const NEWS_WINDOW_MS = 72 * 3600 * 1000;
+/** Bounds memory and the API's page assembly whatever the upstream sends. */
+export const NEWS_MAX_POSTS = 10_000;
+
+/** News and per-token sentiment come from the same posts, so they are written together. */
+export async function refreshNews({ redis, index, now }: JobContext): Promise<{ items: number; tokens: number }> {
+  const at = now();
+  const posts = await index.posts(new Date(at.getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
+  // An empty window means the upstream lost its data, not that nobody posted: keep what we have.
+  if (posts.length === 0) throw new UpstreamError('upstream v1/posts: empty window');
+  posts.sort(newestFirst);
+  const cachedAt = at.toISOString();
+
+  const sentiment: Record<string, SentimentRecord> = {};
+  for (const [token, summary] of summarizeSentiment(posts)) sentiment[token] = { ...summary, cachedAt };
+
+  await writeSnapshots(redis, [
+    { name: 'news', body: JSON.stringify({ data: posts, cachedAt }), version: cachedAt },
+    { name: 'sentiment', body: JSON.stringify({ data: sentiment, cachedAt }), version: cachedAt },
+  ]);
+  return { items: posts.length, tokens: Object.keys(sentiment).length };
+}
+
+function newestFirst(a: NewsItem, b: NewsItem): number {
+  return b.publishedAt.localeCompare(a.publishedAt) || b.id.localeCompare(a.id);
+}

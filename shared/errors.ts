@@ -1,0 +1,62 @@
+/**
+ * The few error classes the service speaks. Each carries its HTTP status and the public
+ * message clients see; one middleware renders them as `{ "error": message }`. Anything else
+ * thrown is a 500 whose details stay in the log.
+ */
+export abstract class AppError extends Error {
+  abstract readonly status: number;
+  /** Extra response headers (Allow, Retry-After, WWW-Authenticate). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(message: string, options?: { cause?: unknown; headers?: Record<string, string> }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.headers = options?.headers ?? {};
+  }
+}
+
+/** 400, 413 or 415: the request itself is wrong. */
+export class BadRequestError extends AppError {
+  override readonly name = 'BadRequestError';
+  readonly status: number;
+  constructor(message: string, status: 400 | 413 | 415 = 400, options?: { cause?: unknown }) {
+    super(message, options);
+    this.status = status;
+  }
+}
+
+/** 401 (who are you?) or 403 (not allowed). */
+export class AuthError extends AppError {
+  override readonly name = 'AuthError';
+  readonly status: number;
+  constructor(message: string, status: 401 | 403 = 401) {
+    super(message, status === 401 ? { headers: { 'WWW-Authenticate': 'Bearer' } } : undefined);
+    this.status = status;
+  }
+}
+
+/** 404: the resource does not exist. */
+export class NotFoundError extends AppError {
+  override readonly name = 'NotFoundError';
+  readonly status = 404;
+}
+
+/** 429: slow down; the client may retry after `retryAfterSeconds`. */
+export class RateLimitedError extends AppError {
+  override readonly name = 'RateLimitedError';
+  readonly status = 429;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+  }
+}
+
+/** 503: a dependency (Redis, the upstream index, the worker) cannot answer now. */
+export class UnavailableError extends AppError {
+  override readonly name = 'UnavailableError';
+  readonly status = 503;
+  constructor(message: string, retryAfterSeconds: number, options?: { cause?: unknown }) {
+    super(message, {
+      cause: options?.cause,
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+  }
+}

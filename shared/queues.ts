@@ -1,0 +1,69 @@
+/**
+ * The queues, their job names and payloads, and the options every producer and scheduler
+ * uses. Keeping them here makes scheduler options byte-identical across worker processes, so
+ * re-upserting on restart adds no run.
+ */
+import type { DefaultJobOptions, Queue } from 'bullmq';
+import { QUEUE_PREFIX, type SnapshotName } from './keyspace.js';
+
+/** Scheduled snapshot refreshes: slow, few. */
+export const REFRESH_QUEUE = 'refresh';
+/** On-demand per-username stats: fast, many; separate so a slow refresh never stalls them. */
+export const STATS_QUEUE = 'stats';
+
+export const REFRESH_JOBS = ['refresh-trending', 'refresh-news', 'refresh-trending-cas'] as const;
+export type RefreshJobName = (typeof REFRESH_JOBS)[number];
+export type RefreshJobData = Record<string, never>;
+
+export const STATS_JOB = 'fetch-stats';
+export interface StatsJobData {
+  /** The normalised (lower-case, no `@`) username. */
+  username: string;
+}
+
+/** Every 30 minutes, the snapshots' cache lifetime. */
+export const REFRESH_EVERY_MS = 30 * 60 * 1000;
+
+export const queueBaseOptions = { prefix: QUEUE_PREFIX } as const;
+
+/** Our custom backoff: exponential, but never sooner than the upstream's Retry-After. */
+export const UPSTREAM_BACKOFF = 'upstream';
+
+export const refreshJobOptions: DefaultJobOptions = {
+  attempts: 4,
+  backoff: { type: UPSTREAM_BACKOFF, delay: 5000 },
+  removeOnComplete: { age: 24 * 3600, count: 100 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 500 },
+};
+
+export const statsJobOptions: DefaultJobOptions = {
+  // Two quick attempts fit in the 10 s the API is willing to wait.
+  attempts: 2,
+  backoff: { type: UPSTREAM_BACKOFF, delay: 500 },
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: { age: 24 * 3600, count: 1000 },
+};
+
+/** Deduplication ids: one pending job per snapshot / per username. */
+export const refreshDedupId = (name: RefreshJobName) => name;
+export const statsDedupId = (username: string) => `stats:${username}`;
+
+/** Which refresh job rebuilds a snapshot (sentiment is computed with the news). */
+export const refreshJobFor: Readonly<Record<SnapshotName, RefreshJobName>> = {
+  trending: 'refresh-trending',
+  news: 'refresh-news',
+  sentiment: 'refresh-news',
+  'trending-cas': 'refresh-trending-cas',
+};
+
+/** Asks for an immediate refresh; while one is pending, further asks join it. Returns its job id. */
+export async function requestRefresh(queue: Queue<RefreshJobData>, name: RefreshJobName): Promise<string> {
+  const job = await queue.add(name, {}, { ...refreshJobOptions, deduplication: { id: refreshDedupId(name) } });
+  return String(job.id);
+}
+
+/** Asks for one username's stats; concurrent asks for the same username share one job. */
+export async function requestStats(queue: Queue<StatsJobData>, username: string): Promise<string> {
+  const job = await queue.add(STATS_JOB, { username }, { ...statsJobOptions, deduplication: { id: statsDedupId(username) } });
+  return String(job.id);
+}

@@ -1,0 +1,48 @@
+/**
+ * Snapshots in Redis. The worker writes a snapshot's body and version in one MULTI (a reader
+ * never sees half of one) and announces it on a channel; readers poll the small version keys
+ * to notice a change they missed while disconnected.
+ */
+import type { Redis } from 'ioredis';
+import { keys, SNAPSHOT_CHANNEL, type SnapshotName } from './keyspace.js';
+
+export interface StoredSnapshot {
+  name: SnapshotName;
+  /** The serialized `{ data, cachedAt }` JSON. */
+  body: Buffer;
+  version: string;
+}
+
+export interface SnapshotWrite {
+  name: SnapshotName;
+  body: string;
+  version: string;
+}
+
+/** Writes several snapshots atomically (news and sentiment go together), then announces them. */
+export async function writeSnapshots(redis: Redis, writes: readonly SnapshotWrite[]): Promise<void> {
+  const tx = redis.multi();
+  for (const { name, body, version } of writes) {
+    tx.set(keys.snapshot(name), body).set(keys.snapshotVersion(name), version);
+  }
+  for (const { name } of writes) tx.publish(SNAPSHOT_CHANNEL, name);
+  const results = await tx.exec();
+  const failed = results?.find(([error]) => error);
+  if (!results || failed) throw new Error('snapshot write failed', { cause: failed?.[0] });
+}
+
+export async function readSnapshot(redis: Redis, name: SnapshotName): Promise<StoredSnapshot | null> {
+  const results = await redis.multi().getBuffer(keys.snapshot(name)).get(keys.snapshotVersion(name)).exec();
+  const body = results?.[0]?.[1];
+  const version = results?.[1]?.[1];
+  if (!Buffer.isBuffer(body) || typeof version !== 'string') return null;
+  return { name, body, version };
+}
+
+/** Current versions, `null` where a snapshot is absent; one round trip. */
+export async function readSnapshotVersions(
+  redis: Redis,
+  names: readonly SnapshotName[],
+): Promise<(string | null)[]> {
+  return redis.mget(names.map((name) => keys.snapshotVersion(name)));
+}
