@@ -1,0 +1,133 @@
+// The post stream. Time is cut into fixed slots (3 days / postCount long, counted from the Unix
+// epoch); slot k holds exactly one post whose id and content depend only on (seed, k). The
+// window is the newest postCount slots before the simulated now, so advancing the clock adds
+// posts at the top and drops the oldest, while a post that stays in the window never changes.
+
+import type { Account } from './accounts.js';
+import { WeightedPicker, clamp, hash, normal, pick, rngFor, round } from './random.js';
+import type { Rng } from './random.js';
+import { type Mood, renderText } from './texts.js';
+import { TOKENS, type TokenInfo, tokenBySymbol } from './tokens.js';
+
+export const WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
+
+export interface WirePost {
+  readonly id: string;
+  readonly text: string;
+  readonly author: { readonly username: string; readonly followers: number };
+  readonly created_at: string;
+  readonly tokens: readonly string[];
+  readonly engagement: number;
+}
+
+/** A generated post plus what the trending figures need that the wire form does not carry. */
+export interface StoredPost {
+  readonly wire: WirePost;
+  readonly smartAuthor: boolean;
+}
+
+function moodFor(rng: Rng, token: TokenInfo): Mood {
+  const bullish = clamp(0.33 + 0.5 * token.bias, 0.05, 0.85);
+  const bearish = clamp(0.33 - 0.5 * token.bias, 0.05, 0.85);
+  const r = rng();
+  if (r < bullish) return 'bullish';
+  if (r < bullish + bearish) return 'bearish';
+  return 'neutral';
+}
+
+// An extra cashtag shares the post's mood, so it is drawn from tokens that suit that mood.
+const COMPATIBLE: Readonly<Record<Mood, WeightedPicker<TokenInfo>>> = {
+  bullish: pickerOf(TOKENS.filter((t) => t.bias > -0.3)),
+  bearish: pickerOf(TOKENS.filter((t) => t.bias < 0.3)),
+  neutral: pickerOf(TOKENS),
+};
+
+function pickerOf(tokens: readonly TokenInfo[]): WeightedPicker<TokenInfo> {
+  return new WeightedPicker(tokens, tokens.map((t) => t.popularity));
+}
+
+export class PostStream {
+  /** Length of one slot in ms; whole milliseconds so slot times are exact. */
+  readonly intervalMs: number;
+  private readonly cache = new Map<number, StoredPost>();
+  private readonly authors: WeightedPicker<Account>;
+
+  constructor(
+    private readonly seed: number,
+    private readonly postCount: number,
+    private readonly smartCutoff: number,
+    accounts: readonly Account[],
+  ) {
+    this.intervalMs = Math.max(1, Math.floor(WINDOW_MS / postCount));
+    this.authors = new WeightedPicker(accounts, accounts.map((a) => a.activity));
+  }
+
+  newestSlot(now: number): number {
+    return Math.floor(now / this.intervalMs);
+  }
+
+  oldestSlot(now: number): number {
+    return this.newestSlot(now) - this.postCount + 1;
+  }
+
+  /** The first slot whose time is at or after `time`. */
+  firstSlotFrom(time: number): number {
+    return Math.ceil(time / this.intervalMs);
+  }
+
+  post(slot: number): StoredPost {
+    let stored = this.cache.get(slot);
+    if (!stored) {
+      stored = this.generate(slot);
+      this.cache.set(slot, stored);
+    }
+    return stored;
+  }
+
+  /** Forgets posts that fell out of the window; they regenerate identically if ever needed. */
+  prune(now: number): void {
+    if (this.cache.size <= 2 * this.postCount) return;
+    const oldest = this.oldestSlot(now);
+    for (const slot of this.cache.keys()) if (slot < oldest) this.cache.delete(slot);
+  }
+
+  private generate(slot: number): StoredPost {
+    const rng = rngFor(this.seed, 'post', slot);
+    const author = this.authors.draw(rng);
+    const favourite = tokenBySymbol(pick(rng, author.topTokens));
+    const main = favourite && rng() < 0.55 ? favourite : COMPATIBLE.neutral.draw(rng);
+    const mood = moodFor(rng, main);
+    const extraCount = pick(rng, [0, 0, 0, 0, 0, 0, 0, 1, 1, 2]);
+    const tokens = [main];
+    for (let tries = 0; tokens.length < 1 + extraCount && tries < 20; tries++) {
+      const extra = COMPATIBLE[mood].draw(rng);
+      if (!tokens.includes(extra)) tokens.push(extra);
+    }
+    const time = slot * this.intervalMs;
+    // Snowflake-style id: creation time in the high bits, so newer posts have larger ids.
+    const id = (BigInt(time) << 22n) | BigInt(hash(this.seed, 'post-id', slot) & 0x3fffff);
+    // Scattered around the author's average, which grows with the author's audience.
+    const engagement = Math.max(0.1, round(author.avgEngagement * Math.exp(0.45 * normal(rng)), 1));
+    const wire: WirePost = Object.freeze({
+      id: id.toString(),
+      text: renderText(rng, mood, main, tokens.slice(1)),
+      author: Object.freeze({ username: author.username, followers: author.followers }),
+      created_at: new Date(time).toISOString(),
+      tokens: Object.freeze(tokens.map((t) => t.symbol)),
+      engagement,
+    });
+    return { wire, smartAuthor: author.smartRank <= this.smartCutoff };
+  }
+}
+
+// Cursors are opaque to clients: base64url of the next slot to serve. The slot is absolute,
+// so a cursor stays valid (and never repeats or skips a post) while the clock moves on.
+export function encodeCursor(slot: number): string {
+  return Buffer.from(`p${slot}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number | undefined {
+  if (!/^[A-Za-z0-9_-]{1,40}={0,2}$/.test(cursor)) return undefined;
+  const match = /^p(-?\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
