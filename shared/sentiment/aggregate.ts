@@ -1,0 +1,100 @@
+/**
+ * Per-token sentiment (D2): the engagement-weighted mean polarity of the posts that mention a
+ * token, with per-class counts. Each post is scored once, however many tokens it mentions.
+ */
+import { polarityClass, scorePolarity } from './score.js';
+
+export interface ScoredPost {
+  text: string;
+  /** Tickers the post mentions, any case, optional leading "$". */
+  tokens: string[];
+  /** The index's engagement figure; negative or non-finite values count as 0. */
+  engagementScore: number;
+}
+
+export interface TokenSentiment {
+  /** Upper case, without "$". */
+  token: string;
+  /** Engagement-weighted mean polarity in [-1, 1], 4 decimals. */
+  score: number;
+  label: 'bullish' | 'bearish' | 'neutral';
+  mentions: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+}
+
+/** D2 label boundaries (inclusive). */
+export const BULLISH_AT = 0.15;
+export const BEARISH_AT = -0.15;
+
+export function labelFor(score: number): TokenSentiment['label'] {
+  if (score >= BULLISH_AT) return 'bullish';
+  if (score <= BEARISH_AT) return 'bearish';
+  return 'neutral';
+}
+
+/**
+ * Weight of a post: 1 + ln(1 + engagement). Every post counts (weight 1 at engagement 0), more
+ * engagement counts more, but logarithmically: a post with 10,000 interactions weighs ~10 quiet
+ * posts, not 10,000, so one viral post cannot set a token's sentiment alone.
+ */
+export function engagementWeight(engagementScore: number): number {
+  const engagement = Number.isFinite(engagementScore) && engagementScore > 0 ? engagementScore : 0;
+  return 1 + Math.log1p(engagement);
+}
+
+interface Tally {
+  weighted: number;
+  weights: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+}
+
+/** Keyed by upper-case token; tokens no post mentions are absent. */
+export function summarizeSentiment(posts: readonly ScoredPost[]): Map<string, TokenSentiment> {
+  const tallies = new Map<string, Tally>();
+  for (const post of posts) {
+    const tokens = new Set(post.tokens.map(normalizeToken).filter((token) => token !== ''));
+    if (tokens.size === 0) continue;
+    // The post's own tickers are neutral words here even when they are English ("$WIN", "SAFE").
+    const polarity = scorePolarity(post.text, { tickers: tokens });
+    const weight = engagementWeight(post.engagementScore);
+    const polarityKind = polarityClass(polarity);
+    for (const token of tokens) {
+      let tally = tallies.get(token);
+      if (tally === undefined) {
+        tally = { weighted: 0, weights: 0, positive: 0, neutral: 0, negative: 0 };
+        tallies.set(token, tally);
+      }
+      tally.weighted += weight * polarity;
+      tally.weights += weight;
+      tally[polarityKind] += 1;
+    }
+  }
+  const summary = new Map<string, TokenSentiment>();
+  for (const [token, tally] of tallies) {
+    const score = round4(tally.weighted / tally.weights);
+    summary.set(token, {
+      token,
+      score,
+      label: labelFor(score),
+      mentions: tally.positive + tally.neutral + tally.negative,
+      positive: tally.positive,
+      neutral: tally.neutral,
+      negative: tally.negative,
+    });
+  }
+  return summary;
+}
+
+function normalizeToken(token: string): string {
+  return token.trim().replace(/^\$/, '').toUpperCase();
+}
+
+/** Rounds to 4 decimals and never yields -0. */
+function round4(value: number): number {
+  const rounded = Math.round(value * 10_000) / 10_000;
+  return rounded === 0 ? 0 : rounded;
+}

@@ -1,0 +1,125 @@
+/**
+ * Rewrites a post so VADER's word-based rules can read crypto-market text: tickers removed,
+ * idioms joined into single lexicon tokens, emoji turned into words. Pure string in, string out.
+ */
+
+/**
+ * Well-known tickers, removed when written in capitals. Tickers that are also English sentiment
+ * words (WIN, SAFE, SUPER, ...) are left to the caller's `tickers`, since in general text their
+ * capitals are emphasis.
+ */
+const DEFAULT_TICKERS = new Set(('BTC XBT ETH SOL XRP ADA DOGE SHIB AVAX DOT LINK MATIC POL UNI '
+  + 'ATOM NEAR APT ARB OP SUI SEI TIA INJ PEPE BONK WIF FLOKI TRX LTC BCH XLM ALGO FIL ICP HBAR '
+  + 'VET SAND MANA AXS GALA CRV AAVE MKR LDO RNDR RENDER JUP PYTH TON BNB USDT USDC DAI WLD FET '
+  + 'STX KAS ORDI IMX GRT ENS LUNA LUNC FTT ETC XMR EOS QNT EGLD FTM RUNE GMX DYDX BLUR STRK '
+  + 'ENA ONDO TAO JTO').split(' '));
+
+/** Slang written in capitals by convention, so its capitals are not emphasis. */
+const ACRONYMS = /\b(?:ATH|ATL|LFG|NGMI|WAGMI|GMI|FUD|HODL|FOMO|BTFD|GM|NFA|DYOR)\b/g;
+
+const CASHTAG = /\$[A-Za-z][A-Za-z0-9]*\b/g;
+const CAPITALISED_WORD = /\b[A-Z][A-Z0-9]{1,19}\b/g;
+
+/** "never been more bullish" is emphasis, not negation; VADER would negate it. */
+const NEVER_MORE = /\bnever (been|felt|looked|was|were) (?:more|so)\b/gi;
+
+/**
+ * Multi-word idioms -> one token of `crypto-lexicon.ts`. Applied in one pass (see IDIOM_PASS):
+ * the leftmost match wins, and the earlier rule when two start at the same place. Patterns use
+ * only non-capturing groups, since each rule's position in the pass is its capture group.
+ */
+const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
+  // Jargon whose words carry sentiment in general English: tokens absent from the lexicon.
+  [/\bimpermanent loss(?:es)?\b/gi, 'impermanentloss'],
+  [/\bopen interest\b/gi, 'openinterest'],
+  [/\bstop[\s-]loss(?:es)?\b/gi, 'stoploss'],
+  [/\bfear (?:and|&) greed(?: index)?\b/gi, 'feargreedindex'],
+  [/\bpump(?:s|ed|ing)?\s*(?:and|&|n|'n'|-n-|-and-)\s*dump(?:s|ed|ing)?\b/gi, 'pumpanddump'],
+  [/\brug[\s-]?pull(?:s|ed|ing)?\b/gi, 'rugpull'],
+  [/\b(?:to|2) the moon\b/gi, 'tothemoon'],
+  [/\ball[\s-]time[\s-]highs?\b/gi, 'ath'],
+  [/\ball[\s-]time[\s-]lows?\b/gi, 'atl'],
+  [/\b(?:buy|buys|buying|bought) (?:the|this|every) dips?\b/gi, 'buythedip'],
+  [/\bsend it\b/gi, 'sendit'],
+  [/\bap(?:e|es|ed|ing) in(?:to)?\b/gi, 'apedin'],
+  [/\b(?:loading|loaded|load) up\b/gi, 'loadingup'],
+  [/\bexplod(?:e|es|ing) (?:higher|up)\b/gi, 'explodehigher'],
+  [/\bdiamond[\s-]hand(?:s|ed)?\b/gi, 'diamondhands'],
+  [/\bpaper[\s-]hand(?:s|ed)?\b/gi, 'paperhands'],
+  [/\bbull (?:run|market)s?\b/gi, 'bullrun'],
+  [/\bbear markets?\b/gi, 'bearmarket'],
+  [/\bbull ?traps?\b/gi, 'bulltrap'],
+  [/\bcrypto winter\b/gi, 'cryptowinter'],
+  [/\bexit scams?\b/gi, 'exitscam'],
+  [/\bdead cat bounces?\b/gi, 'deadcatbounce'],
+  [/\bshort squeezes?\b|\bshorts (?:got |getting |get |being )?(?:liquidated|rekt|squeezed|wiped out|wrecked)\b/gi, 'shortsqueeze'],
+  [/\bignor(?:e|ing) (?:the |all the |this )?fud\b/gi, 'ignorefud'],
+  [/\b(?:new|higher) highs?\b/gi, 'newhighs'],
+  [/\bhigher lows?\b/gi, 'higherlows'],
+  [/\b(?:lower (?:lows|highs)|new lows?)\b/gi, 'lowerlows'],
+  [/\bup only\b/gi, 'uponly'],
+  [/\b(?:going|go|goes|headed|heading) to (?:zero|0)\b/gi, 'tozero'],
+  [/\bsell[\s-]?offs?\b/gi, 'selloff'],
+  [/\bwiped out\b/gi, 'wipedout'],
+  [/\bdown bad\b/gi, 'downbad'],
+  [/\b(?:flip(?:s|ped|ping)?|turn(?:s|ed)?) resistance (?:in)?to support\b/gi, 'resistanceflipped'],
+  [/\b(?:broke|breaks|breaking|broken) (?:through |above )?(?:the )?resistance\b/gi, 'resistanceflipped'],
+  [/\b(?:lost|losing|lose|loses|broke|breaks|breaking|below) (?:the )?support\b|\bsupport (?:is )?(?:gone|lost|broken)\b/gi, 'lostsupport'],
+  [/\b(?:held|holding|holds|hold|(?:bounced|bouncing|bounces)(?: \w+)? off) (?:the )?support\b/gi, 'supportheld'],
+  [/\b(?:breaking|broke|breaks) out\b/gi, 'breakout'],
+  [/\b(?:breaking|broke|breaks) down\b/gi, 'breakdown'],
+  [/\bgreen (?:candles?|dildos?)\b|\b(?:everything|all|market|portfolio)(?: is| was| looks| turned)? green\b|\b(?:in the|sea of) green\b/gi, 'greencandle'],
+  [/\bred (?:candles?|dildos?)\b|\b(?:everything|all|market|portfolio)(?: is| was| looks| turned)? red\b|\b(?:in the|sea of) red\b/gi, 'redcandle'],
+  [/(?:\bup\s?|(?<![\w.])\+)\d+(?:\.\d+)?\s?(?:%|x\b)/gi, 'priceup'],
+  [/(?:\bdown\s?|(?<![\w.])-)\d+(?:\.\d+)?\s?%/gi, 'pricedown'],
+  [/\b\d+(?:\.\d+)?x\b/gi, 'xgain'],
+];
+
+const IDIOM_PASS = new RegExp(IDIOMS.map(([pattern]) => `(${pattern.source})`).join('|'), 'gi');
+// A capturing group inside a pattern would shift every later rule's group: fail at load.
+if (new RegExp(`${IDIOM_PASS.source}|`).exec('')?.length !== IDIOMS.length + 1) {
+  throw new Error('normalize: idiom patterns must use non-capturing groups only');
+}
+
+function idiomToken(match: string, groups: readonly unknown[]): string {
+  const rule = IDIOMS.find((_, i) => groups[i] !== undefined);
+  return rule === undefined ? match : keepCapitals(match, rule[1]);
+}
+
+/** Emoji -> word token of `crypto-lexicon.ts` (VADER drops one-character tokens such as ❤). */
+const EMOJI_TOKENS: Readonly<Record<string, string>> = {
+  '🚀': 'rocket', '🌙': 'moon', '🌕': 'moon', '📈': 'chartup', '📉': 'chartdown', '💎': 'gem',
+  '🙌': 'raisedhands', '🔥': 'fire', '🐂': 'bull', '🐻': 'bear', '🟢': 'greencircle',
+  '🔴': 'redcircle', '🤑': 'moneyface', '💰': 'moneybag', '💪': 'muscle', '🎉': 'party',
+  '🥳': 'party', '👍': 'thumbsup', '👎': 'thumbsdown', '❤': 'heart', '💚': 'heart',
+  '💙': 'heart', '💜': 'heart', '🧡': 'heart', '💔': 'brokenheart', '✅': 'check', '❌': 'cross',
+  '⚠': 'warning', '🙏': 'pray', '💀': 'skull', '☠': 'skull', '🩸': 'blood', '🤡': 'clown',
+  '😭': 'sob', '😢': 'cry', '😱': 'scream', '😬': 'grimace', '😠': 'angry', '😡': 'rage',
+  '🤬': 'cursing', '😞': 'disappointed', '😔': 'pensive', '😍': 'hearteyes', '🥰': 'hearteyes',
+  '😊': 'smile', '😃': 'smile', '😄': 'smile', '😀': 'grin', '😁': 'grin', '🙂': 'slightsmile',
+  '😂': 'joy', '🤣': 'joy',
+};
+const EMOJI = new RegExp(Object.keys(EMOJI_TOKENS).join('|'), 'gu');
+/** Variation selector, zero-width joiner and skin tones carry no sentiment of their own. */
+const EMOJI_MODIFIERS = /[\uFE0F\u200D]|\u{1F3FB}|\u{1F3FC}|\u{1F3FD}|\u{1F3FE}|\u{1F3FF}/gu;
+
+/** Capitals in the original stay capitals in the token, so VADER still reads the emphasis. */
+function keepCapitals(match: string, token: string): string {
+  return /[A-Z]/.test(match) && !/[a-z]/.test(match) ? token.toUpperCase() : token;
+}
+
+/**
+ * `tickers`: extra symbols (upper case, without "$") to neutralise when written in capitals,
+ * e.g. the tokens the index says a post mentions.
+ */
+export function normalizePost(text: string, tickers?: ReadonlySet<string>): string {
+  return text
+    .replace(/[\u2018\u2019]/g, "'") // phone keyboards type "don’t"; VADER's negations use '
+    .replace(EMOJI_MODIFIERS, '')
+    .replace(EMOJI, (emoji) => ` emoji_${EMOJI_TOKENS[emoji] ?? ''} `)
+    .replace(CASHTAG, '')
+    .replace(CAPITALISED_WORD, (word) => (DEFAULT_TICKERS.has(word) || tickers?.has(word) ? '' : word))
+    .replace(ACRONYMS, (word) => word.toLowerCase())
+    .replace(NEVER_MORE, '$1 extremely')
+    .replace(IDIOM_PASS, (match: string, ...groups: unknown[]) => idiomToken(match, groups));
+}

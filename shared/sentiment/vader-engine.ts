@@ -1,0 +1,165 @@
+/**
+ * VADER's per-text loop with a caller-supplied lexicon. Only the parts of the library that
+ * read its private lexicon are re-stated here (tokenising, caps, boosters, word valence); the
+ * rules themselves are the library's own methods. With the library lexicon, `foldCase` and
+ * `clauseScope` off, this reproduces `polarity_scores().compound` exactly (see the engine test).
+ */
+import { vaderAnalyzer as vader } from './vader-library.js';
+
+export interface EngineRules {
+  /** word (lower case) -> valence in [-4, 4]. */
+  lexicon: ReadonlyMap<string, number>;
+  /**
+   * Apply negation, "but" and idiom rules to lower-cased words, as the reference Python VADER
+   * does; the JS port compares raw words, so "NOT bearish" or "But ..." escape the rules.
+   */
+  foldCase: boolean;
+  /**
+   * Negation, boosters and idioms look back at most to the last clause break (a word ending in
+   * , . ; : ! ?); VADER looks back three words regardless, across sentence ends.
+   */
+  clauseScope: boolean;
+}
+
+// Library constants (vaderSentiment.js): caps emphasis and booster increments.
+const C_INCR = 0.733;
+const B_INCR = 0.293;
+const B_DECR = -0.293;
+
+const INCREASERS = ['absolutely', 'amazingly', 'awfully', 'completely', 'considerably',
+  'decidedly', 'deeply', 'effing', 'enormously', 'entirely', 'especially', 'exceptionally',
+  'extremely', 'fabulously', 'flipping', 'flippin', 'fricking', 'frickin', 'frigging',
+  'friggin', 'fully', 'fucking', 'greatly', 'hella', 'highly', 'hugely', 'incredibly',
+  'intensely', 'majorly', 'more', 'most', 'particularly', 'purely', 'quite', 'really',
+  'remarkably', 'so', 'substantially', 'thoroughly', 'totally', 'tremendously', 'uber',
+  'unbelievably', 'unusually', 'utterly', 'very'];
+const DECREASERS = ['almost', 'barely', 'hardly', 'just enough', 'kind of', 'kinda', 'kindof',
+  'kind-of', 'less', 'little', 'marginally', 'occasionally', 'partly', 'scarcely', 'slightly',
+  'somewhat', 'sort of', 'sorta', 'sortof', 'sort-of'];
+
+/** The library's BOOSTER_DICT, which the bundle does not export. */
+const BOOSTERS: ReadonlyMap<string, number> = new Map([
+  ...INCREASERS.map((word): [string, number] => [word, B_INCR]),
+  ...DECREASERS.map((word): [string, number] => [word, B_DECR]),
+]);
+
+// The library's PUNC_LIST and REGEX_REMOVE_PUNCTUATION; a token's edge must start with one.
+const PUNC_MARKS: ReadonlySet<string> = new Set(['.', '!', '?', ',', ';', ':', '-', "'", '"', '!!', '!!!', '??', '???', '?!?',
+  '!?!', '?!?!', '!?!?']);
+const PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
+const PUNCTUATION_CHARS: ReadonlySet<string> = new Set('.!?,;:-\'"');
+
+/**
+ * Same result as the library's SentiText.get_words_and_emoticons: split on white space, drop
+ * one-character tokens, and strip one PUNC_LIST mark from either end of a token when what
+ * remains is the token's punctuation-free form (so "cat!" -> "cat" but ":)" and "don't," stay).
+ * The library builds a dictionary of 17 x 2 variants of every word to do this, which
+ * dominated its run time; each variant's word is the punctuation-free token itself, so a
+ * direct check per token is equivalent.
+ */
+export function wordsAndEmoticons(text: string): string[] {
+  const words: string[] = [];
+  for (const token of text.split(/\s/)) {
+    if (token.length > 1) words.push(stripEdgePunctuation(token));
+  }
+  return words;
+}
+
+function stripEdgePunctuation(token: string): string {
+  if (!PUNCTUATION_CHARS.has(token[0] ?? '') && !PUNCTUATION_CHARS.has(token.at(-1) ?? '')) {
+    return token;
+  }
+  const bare = token.replace(PUNCTUATION, '');
+  if (bare.length <= 1) return token;
+  if (token.endsWith(bare) && PUNC_MARKS.has(token.slice(0, token.length - bare.length))) return bare;
+  if (token.startsWith(bare) && PUNC_MARKS.has(token.slice(bare.length))) return bare;
+  return token;
+}
+
+/**
+ * Python's str.isupper as the library states it (/^[^a-z]*[A-Z]+[^a-z]*$/): some ASCII
+ * capitals and no lower-case ASCII letters. A character loop: this runs for every word.
+ */
+function isUpper(word: string): boolean {
+  let capitals = false;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code >= 97 && code <= 122) return false;
+    if (code >= 65 && code <= 90) capitals = true;
+  }
+  return capitals;
+}
+
+/** True when some but not all words are in capitals (then capitals signal emphasis). */
+function capsDifferential(words: readonly string[]): boolean {
+  let caps = 0;
+  for (const word of words) if (isUpper(word)) caps += 1;
+  const others = words.length - caps;
+  return others > 0 && others < words.length;
+}
+
+function boosterScalar(word: string, valence: number, capsDiff: boolean): number {
+  let scalar = BOOSTERS.get(word.toLowerCase());
+  if (scalar === undefined) return 0;
+  if (valence < 0) scalar *= -1;
+  if (capsDiff && isUpper(word)) scalar += valence > 0 ? C_INCR : -C_INCR;
+  return scalar;
+}
+
+interface TextState {
+  words: string[];
+  /** The words the rule methods see: lower-cased when `foldCase`. */
+  ruleWords: string[];
+  lower: string[];
+  capsDiff: boolean;
+  /** Clause number per word when `clauseScope`. */
+  clause: number[];
+}
+
+/** Clause number of each word of wordsAndEmoticons(text). */
+function clauseNumbers(text: string): number[] {
+  const numbers: number[] = [];
+  let clause = 0;
+  for (const token of text.split(/\s/)) {
+    if (token.length > 1) numbers.push(clause);
+    if (/[,.;:!?]$/.test(token)) clause += 1;
+  }
+  return numbers;
+}
+
+function wordValence(state: TextState, index: number, rules: EngineRules): number {
+  const { words, ruleWords, lower, capsDiff, clause } = state;
+  const item = words[index] ?? '';
+  let valence = rules.lexicon.get(lower[index] ?? '');
+  if (valence === undefined) return 0;
+  if (capsDiff && isUpper(item)) valence += valence > 0 ? C_INCR : -C_INCR;
+  for (let startI = 0; startI < 3; startI++) {
+    const before = index - (startI + 1);
+    if (before < 0) continue;
+    if (rules.clauseScope && clause[before] !== clause[index]) break;
+    if (rules.lexicon.has(lower[before] ?? '')) continue;
+    let scalar = boosterScalar(words[before] ?? '', valence, capsDiff);
+    if (startI === 1) scalar *= 0.95;
+    else if (startI === 2) scalar *= 0.9;
+    valence = vader.never_check(valence + scalar, ruleWords, startI, index);
+    if (startI === 2) valence = vader.idioms_check(valence, ruleWords, index);
+  }
+  return vader.least_check(valence, words, index);
+}
+
+/** VADER compound polarity in [-1, 1] of `text` under `rules`. */
+export function compoundPolarity(text: string, rules: EngineRules): number {
+  const words = wordsAndEmoticons(text);
+  const lower = words.map((word) => word.toLowerCase());
+  const ruleWords = rules.foldCase ? lower : words;
+  const clause = rules.clauseScope ? clauseNumbers(text) : [];
+  const state: TextState = { words, ruleWords, lower, capsDiff: capsDifferential(words), clause };
+  let sentiments: number[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = lower[i] ?? '';
+    const kindOf = word === 'kind' && lower[i + 1] === 'of';
+    sentiments.push(kindOf || BOOSTERS.has(word) ? 0 : wordValence(state, i, rules));
+  }
+  sentiments = vader.but_check(ruleWords, sentiments);
+  return vader.score_valence(sentiments, text).compound;
+}

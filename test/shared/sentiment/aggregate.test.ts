@@ -1,0 +1,108 @@
+import { expect } from 'chai';
+import {
+  engagementWeight, labelFor, summarizeSentiment, type ScoredPost,
+} from '../../../shared/sentiment/aggregate.js';
+import { scorePolarity } from '../../../shared/sentiment/score.js';
+import { cryptoSet } from './fixtures.js';
+
+const BULLISH = '$SOL is mooning, wagmi';
+const BEARISH = '$SOL got rugged, total scam';
+const NEUTRAL = '$SOL validator count is now over 1,500';
+
+function post(text: string, tokens: string[], engagementScore = 0): ScoredPost {
+  return { text, tokens, engagementScore };
+}
+
+describe('labelFor', () => {
+  it('when the score is at or beyond ±0.15, then it is bullish or bearish (inclusive)', () => {
+    expect(labelFor(0.15)).to.equal('bullish');
+    expect(labelFor(1)).to.equal('bullish');
+    expect(labelFor(-0.15)).to.equal('bearish');
+    expect(labelFor(-1)).to.equal('bearish');
+  });
+
+  it('when the score is strictly inside ±0.15, then it is neutral', () => {
+    for (const score of [0.1499, 0, -0.1499]) expect(labelFor(score)).to.equal('neutral');
+  });
+});
+
+describe('engagementWeight', () => {
+  it('when engagement is 0, negative or not a number, then the post still weighs 1', () => {
+    for (const engagement of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(engagementWeight(engagement)).to.equal(1);
+    }
+  });
+
+  it('when engagement grows, then the weight grows logarithmically', () => {
+    expect(engagementWeight(10)).to.be.greaterThan(engagementWeight(1));
+    expect(engagementWeight(10_000)).to.be.closeTo(1 + Math.log(10_001), 1e-12);
+    expect(engagementWeight(10_000)).to.be.lessThan(11);
+  });
+});
+
+describe('summarizeSentiment', () => {
+  it('when there are no posts, then the summary is empty', () => {
+    expect(summarizeSentiment([]).size).to.equal(0);
+  });
+
+  it('when posts mention a token, then score is the engagement-weighted mean polarity', () => {
+    const posts = [post(BULLISH, ['SOL'], 1000), post(BEARISH, ['SOL'], 0)];
+    const [up, down] = [scorePolarity(BULLISH), scorePolarity(BEARISH)];
+    const [wUp, wDown] = [engagementWeight(1000), engagementWeight(0)];
+    const expected = Math.round(((wUp * up + wDown * down) / (wUp + wDown)) * 10_000) / 10_000;
+    const sol = summarizeSentiment(posts).get('SOL');
+    expect(sol?.score).to.equal(expected);
+    expect(sol?.score).to.be.greaterThan((up + down) / 2);
+  });
+
+  it('when posts fall in each polarity class, then counts and mentions add up', () => {
+    const posts = [post(BULLISH, ['SOL']), post(BULLISH, ['SOL']), post(BEARISH, ['SOL']), post(NEUTRAL, ['SOL'])];
+    expect(summarizeSentiment(posts).get('SOL')).to.deep.include({
+      token: 'SOL', mentions: 4, positive: 2, neutral: 1, negative: 1,
+    });
+  });
+
+  it('when tokens come in any case or with "$", then they share one upper-case key', () => {
+    const posts = [post(BULLISH, ['sol']), post(BEARISH, ['$Sol']), post(NEUTRAL, ['SOL', '$sol'])];
+    const summary = summarizeSentiment(posts);
+    expect([...summary.keys()]).to.deep.equal(['SOL']);
+    expect(summary.get('SOL')?.mentions).to.equal(3);
+  });
+
+  it('when a post mentions several tokens, then each token counts it once', () => {
+    const summary = summarizeSentiment([post(BEARISH, ['SOL', 'ETH'], 5)]);
+    expect(summary.get('SOL')?.score).to.equal(summary.get('ETH')?.score);
+    expect(summary.get('ETH')).to.deep.include({ mentions: 1, negative: 1, label: 'bearish' });
+  });
+
+  it("when a post's own ticker is an English word, then it is neutral in that post", () => {
+    expect(summarizeSentiment([post('WIN listed on Binance', ['WIN'])]).get('WIN')).to.deep.include({
+      score: 0, label: 'neutral', neutral: 1,
+    });
+  });
+
+  it('when a post mentions no tokens, then it is not counted anywhere', () => {
+    expect(summarizeSentiment([post(BULLISH, [])]).size).to.equal(0);
+  });
+
+  it('when the mean is bullish, bearish or mixed, then the label follows D2', () => {
+    const summary = summarizeSentiment([
+      post(BULLISH, ['UP']), post(BEARISH, ['DOWN']), post(NEUTRAL, ['FLAT']),
+    ]);
+    expect(summary.get('UP')?.label).to.equal('bullish');
+    expect(summary.get('DOWN')?.label).to.equal('bearish');
+    expect(summary.get('FLAT')?.label).to.equal('neutral');
+  });
+
+  it('when 10,000 posts are aggregated (warm), then it takes under 500 ms of CPU', () => {
+    const texts = cryptoSet('crypto-dev').map((item) => item.text);
+    const posts = Array.from({ length: 10_000 }, (_, i) =>
+      post(texts[i % texts.length] ?? '', ['BTC', i % 2 === 0 ? 'ETH' : 'SOL'], i % 700));
+    summarizeSentiment(posts);
+    const start = process.cpuUsage();
+    const summary = summarizeSentiment(posts);
+    const used = process.cpuUsage(start);
+    expect(summary.get('BTC')?.mentions).to.equal(10_000);
+    expect((used.user + used.system) / 1000).to.be.lessThan(500);
+  });
+});

@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import { polarityClass, scorePolarity, type PolarityClass } from '../../../shared/sentiment/score.js';
+import { vaderAnalyzer } from '../../../shared/sentiment/vader-library.js';
+
+const EXAMPLES: ReadonlyArray<readonly [string, PolarityClass]> = [
+  ['$SOL is mooning', 'positive'],
+  ['BTC to the moon', 'positive'],
+  ['wagmi', 'positive'],
+  ['LFG', 'positive'],
+  ['aped in at the open', 'positive'],
+  ['buy the dip', 'positive'],
+  ['new all-time high for $ETH', 'positive'],
+  ['$ARB breakout, send it', 'positive'],
+  ['accumulating more $LINK', 'positive'],
+  ['hodl', 'positive'],
+  ['got rugged', 'negative'],
+  ['textbook rug pull', 'negative'],
+  ['totally rekt', 'negative'],
+  ['$PEPE dumping', 'negative'],
+  ['ngmi', 'negative'],
+  ['bagholders everywhere', 'negative'],
+  ['liquidated on my long', 'negative'],
+  ['bridge exploited and drained', 'negative'],
+  ["it's a honeypot", 'negative'],
+  ['capitulation', 'negative'],
+  ['bearish', 'negative'],
+  ['stop shilling', 'negative'],
+  ['$BTC at 64,000 on Coinbase', 'neutral'],
+  ['Bitcoin block 840,000 mined', 'neutral'],
+  ['How do you calculate impermanent loss?', 'neutral'],
+];
+
+describe('scorePolarity', () => {
+  describe('crypto vocabulary', () => {
+    for (const [text, expected] of EXAMPLES) {
+      it(`when the post is "${text}", then it is ${expected}`, () => {
+        expect(polarityClass(scorePolarity(text))).to.equal(expected);
+      });
+    }
+
+    it('when plain VADER reads the same slang, then it misses it (the extension matters)', () => {
+      expect(vaderAnalyzer.polarity_scores('$SOL is mooning').compound).to.equal(0);
+      expect(vaderAnalyzer.polarity_scores('got rugged').compound).to.equal(0);
+    });
+  });
+
+  describe('negation', () => {
+    it('when bearish is negated, then the post leans bullish', () => {
+      expect(scorePolarity('$SOL is not bearish')).to.be.greaterThan(0.05);
+      expect(scorePolarity('NOT bearish')).to.be.greaterThan(0.05);
+    });
+
+    it('when a bullish move is negated, then the post leans bearish', () => {
+      expect(scorePolarity('$ETH is not going to moon')).to.be.lessThan(-0.05);
+      expect(scorePolarity("I'm not bullish on $DOT anymore")).to.be.lessThan(-0.05);
+    });
+
+    it('when a bearish move is negated, then the post leans bullish', () => {
+      expect(scorePolarity("It isn't going to dump")).to.be.greaterThan(0.05);
+      expect(scorePolarity('This team is never rugging')).to.be.greaterThan(0.05);
+    });
+
+    it('when a negation sits in an earlier clause, then it does not flip the next one', () => {
+      expect(scorePolarity('Don’t sell, not bearish')).to.be.greaterThan(0.05);
+    });
+
+    it('when "but" joins two clauses, then the second one dominates', () => {
+      expect(scorePolarity('Great team but the chart is bearish')).to.be.lessThan(-0.05);
+      expect(scorePolarity('Terrible week but still bullish')).to.be.greaterThan(0.05);
+    });
+  });
+
+  describe('tickers', () => {
+    it('when a cashtag is an English word, then it does not score', () => {
+      expect(scorePolarity('$LOVE')).to.equal(0);
+      expect(scorePolarity('$WIN listed on Binance')).to.equal(0);
+      expect(scorePolarity('$SAFE $FUN $SUPER')).to.equal(0);
+    });
+
+    it('when a post names tickers, then the score is the same as without them', () => {
+      expect(scorePolarity('$SOL is mooning')).to.equal(scorePolarity('is mooning'));
+      expect(scorePolarity('BTC ETH SOL')).to.equal(0);
+    });
+
+    it('when the caller names a ticker written in capitals, then it does not score', () => {
+      expect(scorePolarity('WIN listed on Binance')).to.be.greaterThan(0);
+      expect(scorePolarity('WIN listed on Binance', { tickers: ['$win'] })).to.equal(0);
+    });
+  });
+
+  describe('emphasis', () => {
+    it('when an intensifier precedes, then the score is stronger; a dampener, weaker', () => {
+      expect(scorePolarity('very bullish on eth')).to.be.greaterThan(scorePolarity('bullish on eth'));
+      expect(scorePolarity('slightly bullish on eth')).to.be.lessThan(scorePolarity('bullish on eth'));
+      expect(scorePolarity('extremely bearish on eth')).to.be.lessThan(scorePolarity('bearish on eth'));
+    });
+
+    it('when the sentiment word alone is in capitals, then the score is stronger', () => {
+      expect(scorePolarity('BULLISH on eth')).to.be.greaterThan(scorePolarity('bullish on eth'));
+      expect(scorePolarity('RUGGED again')).to.be.lessThan(scorePolarity('rugged again'));
+    });
+
+    it('when exclamation marks follow, then the score is stronger', () => {
+      expect(scorePolarity('bullish on eth!!!')).to.be.greaterThan(scorePolarity('bullish on eth'));
+    });
+
+    it('when a post has emoji, then they count', () => {
+      expect(scorePolarity('🚀🚀🚀')).to.be.greaterThan(0.5);
+      expect(scorePolarity('📉📉')).to.be.lessThan(-0.5);
+    });
+  });
+
+  describe('output', () => {
+    const texts = ['', ' ', 'x', 'RUG RUG RUG RUG RUG!!!!!!', 'moon '.repeat(500),
+      'not not not bearish', ':) :( <3', '💀'.repeat(200), '\t\r\n', '$$$ ### @@@'];
+
+    it('when any text is scored, then the result is a number in [-1, 1] with 4 decimals', () => {
+      for (const text of texts) {
+        const score = scorePolarity(text);
+        expect(score, text).to.be.within(-1, 1);
+        expect(Number(score.toFixed(4)), text).to.equal(score);
+      }
+      expect(scorePolarity('')).to.equal(0);
+    });
+
+    it('when texts are scored in any order, then each gets the same score', () => {
+      const forward = texts.map((text) => scorePolarity(text));
+      const backward = [...texts].reverse().map((text) => scorePolarity(text)).reverse();
+      expect(backward).to.deep.equal(forward);
+    });
+
+    it('when crypto posts have been scored, then the library itself is unchanged', () => {
+      scorePolarity('mooning rekt wagmi');
+      expect(vaderAnalyzer.polarity_scores('mooning rekt wagmi').compound).to.equal(0);
+    });
+  });
+});
