@@ -4,6 +4,7 @@ import type { ApiDeps } from './deps.js';
 import { publicCors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
+import { authRoutes } from './routes/auth/auth.js';
 import { healthRoutes } from './routes/health/health.js';
 import { marketRoutes } from './routes/market/market.js';
 
@@ -15,7 +16,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(errorHandler(deps.logger));
   app.use(publicCors());
-  for (const router of [marketRoutes(deps), healthRoutes(deps)]) {
+  for (const router of [marketRoutes(deps), authRoutes(deps), healthRoutes(deps)]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

@@ -18,6 +18,7 @@ import {
   type StatsJobData,
 } from '../../../shared/queues.js';
 import { createRedis } from '../../../shared/redis.js';
+import { createAuthServices, type AuthServices } from './auth/auth-services.js';
 import { JobWaiter } from './market/job-waiter.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { StatsService } from './market/stats-service.js';
@@ -34,6 +35,8 @@ export interface ApiDeps {
   snapshots: SnapshotCache;
   stats: StatsService;
   metrics: HttpMetrics;
+  /** Login, users, tokens and the login throttle. */
+  auth: AuthServices;
   /** Asks the worker to refresh every shared snapshot now (deduplicated); does not wait. */
   refreshAll(): Promise<void>;
   close(): Promise<void>;
@@ -93,6 +96,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     snapshots,
     stats,
     metrics: new HttpMetrics(),
+    auth: createAuthServices(config, redis, logger),
     async refreshAll() {
       await Promise.all(REFRESH_JOBS.map((name) => requestRefresh(refreshQueue, name)));
     },

@@ -1,0 +1,64 @@
+/**
+ * Login, and what the protected routes need: the user store, the token service and the
+ * throttle, built once per process from the configuration.
+ */
+import type { Redis } from 'ioredis';
+import type { Config } from '../../../../shared/config.js';
+import { AuthError } from '../../../../shared/errors.js';
+import type { Logger } from '../../../../shared/logger.js';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import { LoginThrottle } from './throttle.js';
+import { createTokenService, TOKEN_LIFETIME_SECONDS, type TokenService } from './tokens.js';
+import { normaliseEmail, UserStore } from './users.js';
+
+export interface LoginResult {
+  token: string;
+  expiresIn: number;
+}
+
+export interface AuthServices {
+  users: UserStore;
+  tokens: TokenService;
+  throttle: LoginThrottle;
+  /**
+   * D4: 429 when throttled, the same 401 `Invalid credentials` (after the same argon2 work)
+   * for an unknown email and a wrong password, else a fresh token.
+   */
+  login(email: string, password: string, clientAddress: string): Promise<LoginResult>;
+}
+
+export function createAuthServices(config: Pick<Config, 'jwtSecret' | 'jwtIssuer'>, redis: Redis, logger: Logger): AuthServices {
+  const users = new UserStore(redis);
+  const tokens = createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer });
+  const throttle = new LoginThrottle(redis);
+  // Made now, so the first unknown email does not pay for it (and stand out by its timing).
+  dummyHash().catch((error: unknown) => logger.error({ err: error }, 'cannot make the dummy password hash'));
+
+  /** Rehashing is a bonus: if it fails the login still succeeds, with the old digest kept. */
+  async function upgradeHash(email: string, oldHash: string, password: string): Promise<void> {
+    try {
+      await users.setPasswordHash(email, await hashPassword(password), oldHash);
+    } catch (error) {
+      logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'password rehash failed');
+    }
+  }
+
+  return {
+    users,
+    tokens,
+    throttle,
+    async login(rawEmail, password, clientAddress) {
+      const email = normaliseEmail(rawEmail);
+      await throttle.check(email, clientAddress);
+      const user = await users.find(email);
+      const valid = await verifyPassword(user ? user.passwordHash : await dummyHash(), password);
+      if (!user || !valid) {
+        await throttle.recordFailure(email, clientAddress);
+        throw new AuthError('Invalid credentials');
+      }
+      await throttle.clear(email);
+      if (needsRehash(user.passwordHash)) await upgradeHash(email, user.passwordHash, password);
+      return { token: tokens.sign(user), expiresIn: TOKEN_LIFETIME_SECONDS };
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The bearer-token middleware of the protected routes (D3). A valid signature is not enough:
+ * the user must still exist with the token's id, so removing a user (or removing and adding
+ * it again) ends its tokens at once, and roles are the stored ones, not the token's copy.
+ */
+import type { Context, Middleware } from 'koa';
+import { AuthError } from '../../../../shared/errors.js';
+import type { AuthServices } from './auth-services.js';
+import type { TokenClaims } from './tokens.js';
+import { toPublicUser, type PublicUser, type Role } from './users.js';
+
+export interface Authenticated {
+  user: PublicUser;
+  claims: TokenClaims;
+}
+
+/** `Bearer <token>`, scheme case-insensitive (RFC 7235); anything else counts as no token. */
+const BEARER = /^Bearer(?:[ \t]+(.*))?$/i;
+
+export function bearerAuth(auth: AuthServices): Middleware {
+  return async (ctx, next) => {
+    const token = BEARER.exec(ctx.get('Authorization'))?.[1]?.trim();
+    if (!token) throw new AuthError('Missing token');
+    const claims = auth.tokens.verify(token);
+    const user = await auth.users.find(claims.email);
+    if (!user || user.id !== claims.sub) throw new AuthError('Invalid token');
+    const authenticated: Authenticated = { user: toPublicUser(user), claims };
+    ctx.state.auth = authenticated;
+    await next();
+  };
+}
+
+/** After bearerAuth: 403 `Forbidden` unless the user has this role. */
+export function requireRole(role: Role): Middleware {
+  return async (ctx, next) => {
+    if (authenticatedUser(ctx).role !== role) throw new AuthError('Forbidden', 403);
+    await next();
+  };
+}
+
+/** The user bearerAuth let through; a route without bearerAuth in front is a programming error. */
+export function authenticatedUser(ctx: Context): PublicUser {
+  const auth = (ctx.state as { auth?: Authenticated }).auth;
+  if (!auth) throw new Error('authenticatedUser() on a route without bearerAuth');
+  return auth.user;
+}

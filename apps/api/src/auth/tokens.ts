@@ -1,0 +1,73 @@
+/**
+ * Access tokens (D3): HS256 JWTs signed with JWT_SECRET, valid for 24 hours. The secret is
+ * turned into a KeyObject once: jsonwebtoken with a plain string secret re-imports the key on
+ * every call and is about thirty times slower.
+ */
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { AuthError } from '../../../../shared/errors.js';
+import type { Role } from './users.js';
+
+/** Token lifetime in seconds, also the login response's `expiresIn`. */
+export const TOKEN_LIFETIME_SECONDS = 86_400;
+
+export interface TokenSubject {
+  id: string;
+  email: string;
+  role: Role;
+}
+
+/** What a verified token says. */
+export interface TokenClaims {
+  sub: string;
+  email: string;
+  role: Role;
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export interface TokenService {
+  sign(user: TokenSubject): string;
+  /** The claims of a valid token; otherwise a 401 AuthError (`Token expired` or `Invalid token`). */
+  verify(token: string): TokenClaims;
+}
+
+export function createTokenService(options: { secret: string; issuer: string }): TokenService {
+  const key: KeyObject = createSecretKey(Buffer.from(options.secret, 'utf8'));
+  const { issuer } = options;
+  return {
+    sign(user) {
+      return jwt.sign({ email: user.email, role: user.role }, key, {
+        algorithm: 'HS256',
+        // A number means seconds; a string without a unit would mean milliseconds.
+        expiresIn: TOKEN_LIFETIME_SECONDS,
+        issuer,
+        subject: user.id,
+        jwtid: randomUUID(),
+      });
+    },
+    verify(token) {
+      let payload: string | jwt.JwtPayload;
+      try {
+        payload = jwt.verify(token, key, { algorithms: ['HS256'], issuer });
+      } catch (error) {
+        if (error instanceof jwt.TokenExpiredError) throw new AuthError('Token expired');
+        throw new AuthError('Invalid token');
+      }
+      const claims = toClaims(payload);
+      if (!claims) throw new AuthError('Invalid token');
+      return claims;
+    },
+  };
+}
+
+/** jsonwebtoken accepts a token without `exp` as never expiring: ours always carry every claim. */
+function toClaims(payload: string | jwt.JwtPayload): TokenClaims | null {
+  if (typeof payload === 'string') return null;
+  const { sub, email, role, jti, iat, exp } = payload as Record<string, unknown>;
+  if (typeof sub !== 'string' || typeof email !== 'string' || typeof jti !== 'string') return null;
+  if (role !== 'admin' && role !== 'user') return null;
+  if (typeof iat !== 'number' || typeof exp !== 'number') return null;
+  return { sub, email, role, jti, iat, exp };
+}

@@ -1,0 +1,43 @@
+/**
+ * JSON request bodies for the few routes that take one (login). Not global: market reads are
+ * the hot path and have no body. @koa/bodyparser alone answers a non-JSON type with an empty
+ * body instead of 415, and a malformed body with an unexposed 400: both are handled here.
+ */
+import { bodyParser } from '@koa/bodyparser';
+import type { Middleware } from 'koa';
+import { BadRequestError } from '../../../../../shared/errors.js';
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+export function jsonBody(options: { limit: string }): Middleware {
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: options.limit,
+    // Not co-body's "strict" (objects and arrays only): a valid `null` or `"text"` is valid
+    // JSON, and the route's own shape check answers it. Still JSON.parse, with prototype
+    // poisoning (`__proto__` keys) refused as malformed.
+    jsonStrict: false,
+    // The type was checked just below; parse whatever passed.
+    detectJSON: () => true,
+  });
+  return async (ctx, next) => {
+    const noBodyAtAll = ctx.get('Content-Type') === '' && !ctx.request.length;
+    if (ctx.request.is(JSON_TYPES) === false && !noBodyAtAll) {
+      throw new BadRequestError('Unsupported media type', 415);
+    }
+    try {
+      await parse(ctx, async () => {});
+    } catch (error) {
+      throw translate(error);
+    }
+    await next();
+  };
+}
+
+function translate(error: unknown): unknown {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (status === 413) return new BadRequestError('Payload too large', 413, { cause: error });
+  if (status === 415) return new BadRequestError('Unsupported media type', 415, { cause: error });
+  if (status === 400 || error instanceof SyntaxError) return new BadRequestError('Invalid JSON body', 400, { cause: error });
+  return error;
+}

@@ -1,0 +1,151 @@
+/**
+ * `npm run users -- add <email> [--role admin|user] | passwd <email> | remove <email> | list`
+ * (D5). In production, after `npm run build`: `node dist/scripts/users.js ...`.
+ * The password comes from standard input when it is not a terminal (its first line), else
+ * from a prompt without echo, asked twice. Errors: one line on stderr and exit code 1.
+ */
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import type { Redis } from 'ioredis';
+import { hashPassword } from '../apps/api/src/auth/passwords.js';
+import { isPlausibleEmail, isRole, normaliseEmail, UserStore, type Role } from '../apps/api/src/auth/users.js';
+import { loadConfigOrExit } from '../shared/config.js';
+import { createRedis, isRedisUnavailable } from '../shared/redis.js';
+
+const MIN_PASSWORD_LENGTH = 12;
+
+const USAGE = 'usage: users add <email> [--role admin|user] | passwd <email> | remove <email> | list';
+
+/** A mistake of the caller: its message is printed as is. */
+class UsageError extends Error {}
+
+function emailArgument(positionals: string[]): string {
+  const raw = positionals[1];
+  if (raw === undefined) throw new UsageError(USAGE);
+  if (positionals.length > 2) throw new UsageError(`unexpected argument "${positionals[2]}"; ${USAGE}`);
+  const email = normaliseEmail(raw);
+  if (!isPlausibleEmail(email)) throw new UsageError(`"${raw}" is not a valid email address`);
+  return email;
+}
+
+async function readPassword(): Promise<string> {
+  if (!process.stdin.isTTY) return firstLineOfStdin();
+  const password = await promptHidden('Password: ');
+  if ([...password].length >= MIN_PASSWORD_LENGTH && (await promptHidden('Repeat password: ')) !== password) {
+    throw new UsageError('the passwords do not match');
+  }
+  return password;
+}
+
+async function firstLineOfStdin(): Promise<string> {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    lines.close();
+    return line;
+  }
+  return '';
+}
+
+/** Reads one line from the terminal in raw mode, echoing nothing. */
+function promptHidden(prompt: string): Promise<string> {
+  process.stderr.write(prompt);
+  const stdin = process.stdin;
+  stdin.setRawMode(true);
+  stdin.resume();
+  stdin.setEncoding('utf8');
+  return new Promise((resolve) => {
+    let value = '';
+    const onData = (chunk: string) => {
+      for (const char of chunk) {
+        if (char === '\r' || char === '\n' || char === '\u0004') {
+          stdin.off('data', onData);
+          stdin.setRawMode(false);
+          stdin.pause();
+          process.stderr.write('\n');
+          resolve(value);
+          return;
+        }
+        if (char === '\u0003') {
+          stdin.setRawMode(false);
+          process.stderr.write('\n');
+          process.exit(130);
+        }
+        if (char === '\u007f' || char === '\b') value = [...value].slice(0, -1).join('');
+        else value += char;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+async function newPasswordHash(): Promise<string> {
+  const password = await readPassword();
+  if ([...password].length < MIN_PASSWORD_LENGTH) {
+    throw new UsageError(`the password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  return hashPassword(password);
+}
+
+async function run(argv: string[], connect: () => Redis): Promise<void> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { role: { type: 'string' } } });
+  const command = positionals[0];
+  if (values.role !== undefined && command !== 'add') throw new UsageError(`--role applies to add only; ${USAGE}`);
+  const needsEmail = command === 'add' || command === 'passwd' || command === 'remove';
+  if (!needsEmail && command !== 'list') throw new UsageError(command ? `unknown command "${command}"; ${USAGE}` : USAGE);
+  if (command === 'list' && positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"; ${USAGE}`);
+  const email = needsEmail ? emailArgument(positionals) : '';
+  const role = values.role ?? 'user';
+  if (!isRole(role)) throw new UsageError(`role must be admin or user, got "${role}"`);
+
+  const redis = connect();
+  try {
+    const users = new UserStore(redis);
+    switch (command) {
+      case 'add': return await add(users, email, role);
+      case 'passwd': return await passwd(users, email);
+      case 'remove':
+        if (!(await users.remove(email))) throw new UsageError(`no user ${email}`);
+        return say(`removed ${email}`);
+      default:
+        for (const user of await users.list()) process.stdout.write(`${user.email}\t${user.role}\t${user.createdAt}\n`);
+    }
+  } finally {
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}
+
+async function add(users: UserStore, email: string, role: Role): Promise<void> {
+  // Checked before asking for a password, and again atomically when creating.
+  if (await users.find(email)) throw new UsageError(`user ${email} already exists`);
+  const created = await users.create({ email, role, passwordHash: await newPasswordHash() });
+  if (!created) throw new UsageError(`user ${email} already exists`);
+  say(`added ${email} (${role})`);
+}
+
+async function passwd(users: UserStore, email: string): Promise<void> {
+  if (!(await users.find(email))) throw new UsageError(`no user ${email}`);
+  if (!(await users.setPasswordHash(email, await newPasswordHash()))) throw new UsageError(`no user ${email}`);
+  say(`password changed for ${email}`);
+}
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+const config = loadConfigOrExit();
+run(process.argv.slice(2), () => createRedis(config, 'worker', 'users-command')).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    const line =
+      error instanceof UsageError || isArgsError(error) ? message
+      : isRedisUnavailable(error) ? 'cannot reach Redis (check REDIS_URL)'
+      : `failed: ${message}`;
+    process.stderr.write(`users: ${line}\n`);
+    process.exit(1);
+  },
+);
+
+function isArgsError(error: unknown): boolean {
+  return typeof (error as { code?: unknown } | null)?.code === 'string' && String((error as { code: string }).code).startsWith('ERR_PARSE_ARGS');
+}

@@ -1,0 +1,59 @@
+/** Arranging users and calling the auth routes, for the auth tests. */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hashPassword } from '../../../apps/api/src/auth/passwords.js';
+import { UserStore, type Role, type UserRecord } from '../../../apps/api/src/auth/users.js';
+import { http, type HttpAnswer } from '../../support/http.js';
+import type { Stack } from '../../support/stack.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** Adds a user straight through the store (optionally with a digest made elsewhere). */
+export async function seedUser(stack: Stack, email: string, password: string, role: Role = 'user', passwordHash?: string): Promise<UserRecord> {
+  const users = new UserStore(stack.redis);
+  const user = await users.create({ email, role, passwordHash: passwordHash ?? (await hashPassword(password)) });
+  if (!user) throw new Error(`${email} exists already`);
+  return user;
+}
+
+/** POST /api/auth/login with a JSON body (or raw text with the given content type). */
+export function postLogin(stack: Stack, body: unknown, init: { raw?: string; contentType?: string; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+  return http(`${stack.apiUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': init.contentType ?? 'application/json', ...init.headers },
+    body: init.raw ?? JSON.stringify(body),
+  });
+}
+
+export async function tokenFor(stack: Stack, email: string, password: string): Promise<string> {
+  const res = await postLogin(stack, { email, password });
+  if (res.status !== 200) throw new Error(`login of ${email} answered ${res.status}`);
+  return (res.json as { token: string }).token;
+}
+
+/** Forgets every login failure, so each test starts with fresh throttle windows. */
+export async function clearThrottle(stack: Stack): Promise<void> {
+  const counters = await stack.redis.keys('ms:login-fail:*');
+  if (counters.length > 0) await stack.redis.del(...counters);
+}
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a TypeScript entry point as `npx tsx` would (node with the tsx loader), stdin piped. */
+export function runTs(script: string, args: string[], options: { env: NodeJS.ProcessEnv; input?: string }): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: options.env, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}

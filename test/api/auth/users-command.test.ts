@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import { UserStore } from '../../../apps/api/src/auth/users.js';
+import { keys } from '../../../shared/keyspace.js';
+import { http } from '../../support/http.js';
+import { startStack, type Stack } from '../../support/stack.js';
+import { clearThrottle, postLogin, runTs, tokenFor, type ProcessResult } from './helpers.js';
+
+/** The environment of a child process: the test's Redis, and none of the parent's secrets. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.JWT_SECRET;
+  return { ...env, ...extra };
+}
+
+describe('npm run users (scripts/users.ts), as a child process against Redis', function () {
+  this.timeout(30_000);
+  let stack: Stack;
+  const users = (args: string[], input?: string): Promise<ProcessResult> =>
+    runTs('scripts/users.ts', args, { env: childEnv({ NODE_ENV: 'test', REDIS_URL: stack.config.redisUrl }), ...(input === undefined ? {} : { input }) });
+  const expectRefused = (result: ProcessResult, message: RegExp) => {
+    expect(result.code, result.stderr).to.equal(1);
+    expect(result.stderr.trim().split('\n'), 'one line').to.have.length(1);
+    expect(result.stderr).to.match(message);
+  };
+
+  before(async () => {
+    stack = await startStack({ workers: 0 });
+  });
+  after(() => stack.close());
+  beforeEach(() => clearThrottle(stack));
+
+  it('when a user is added with the password piped in, then it can log in and open /api/auth/me', async () => {
+    const added = await users(['add', '  Grace@Example.com '], 'a long enough password\nsecond line ignored\n');
+    expect(added.code, added.stderr).to.equal(0);
+    expect(added.stdout).to.equal('added grace@example.com (user)\n');
+    const token = await tokenFor(stack, 'grace@example.com', 'a long enough password');
+    const me = await http(`${stack.apiUrl}/api/auth/me`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(me.json).to.include({ email: 'grace@example.com', role: 'user' });
+  });
+
+  it('when --role admin is given, then the user is an admin', async () => {
+    const added = await users(['add', 'root@example.com', '--role', 'admin'], 'root password 123\n');
+    expect(added.code, added.stderr).to.equal(0);
+    expect((await new UserStore(stack.redis).find('root@example.com'))?.role).to.equal('admin');
+  });
+
+  it('when the email is taken (in any case), then exit 1 and the stored user is untouched', async () => {
+    const before = await stack.redis.hgetall(keys.user('grace@example.com'));
+    expectRefused(await users(['add', 'GRACE@example.com'], 'another long password\n'), /^users: user grace@example\.com already exists$/m);
+    expect(await stack.redis.hgetall(keys.user('grace@example.com'))).to.deep.equal(before);
+  });
+
+  it('when the password is shorter than 12 characters, then exit 1 and no user', async () => {
+    expectRefused(await users(['add', 'short@example.com'], 'elevenchars\n'), /at least 12 characters/);
+    expectRefused(await users(['add', 'empty@example.com']), /at least 12 characters/);
+    expect(await new UserStore(stack.redis).find('short@example.com')).to.equal(null);
+  });
+
+  for (const bad of ['not-an-email', 'a@b', 'two@@example.com', 'sp ace@example.com', '']) {
+    it(`when the email is ${JSON.stringify(bad)}, then exit 1`, async () => {
+      expectRefused(await users(['add', bad], 'a long enough password\n'), /is not a valid email address/);
+    });
+  }
+
+  it('when the role, the command or the arguments are wrong, then exit 1 with a clear line', async () => {
+    expectRefused(await users(['add', 'x@example.com', '--role', 'root'], 'a long enough password\n'), /role must be admin or user/);
+    expectRefused(await users(['frobnicate']), /unknown command "frobnicate"/);
+    expectRefused(await users([]), /^users: usage: /);
+    expectRefused(await users(['add']), /^users: usage: /);
+    expectRefused(await users(['list', '--force']), /Unknown option/);
+  });
+
+  it('when listing, then email, role and creation time, never a digest', async () => {
+    const listed = await users(['list']);
+    expect(listed.code, listed.stderr).to.equal(0);
+    const rows = listed.stdout.trim().split('\n').map((line) => line.split('\t'));
+    expect(rows.map(([email, role]) => [email, role])).to.deep.equal([['grace@example.com', 'user'], ['root@example.com', 'admin']]);
+    for (const row of rows) expect(new Date(row[2]!).toISOString()).to.equal(row[2]);
+    expect(listed.stdout).not.to.include('argon2');
+  });
+
+  it('when the password is changed, then only the new one logs in', async () => {
+    const changed = await users(['passwd', 'grace@example.com'], 'the brand new password\n');
+    expect(changed.code, changed.stderr).to.equal(0);
+    expect((await postLogin(stack, { email: 'grace@example.com', password: 'a long enough password' })).status).to.equal(401);
+    expect((await postLogin(stack, { email: 'grace@example.com', password: 'the brand new password' })).status).to.equal(200);
+    expectRefused(await users(['passwd', 'grace@example.com'], 'too short\n'), /at least 12 characters/);
+  });
+
+  it('when a user is removed, then it is gone from the store, the list and the login', async () => {
+    const removed = await users(['remove', 'Grace@example.com']);
+    expect(removed.code, removed.stderr).to.equal(0);
+    expect(await stack.redis.sismember(keys.users(), 'grace@example.com')).to.equal(0);
+    expect(await stack.redis.exists(keys.user('grace@example.com'))).to.equal(0);
+    expect((await users(['list'])).stdout).not.to.include('grace@');
+    expect((await postLogin(stack, { email: 'grace@example.com', password: 'the brand new password' })).status).to.equal(401);
+  });
+
+  it('when the user is unknown, then passwd and remove exit 1', async () => {
+    expectRefused(await users(['passwd', 'ghost@example.com'], 'a long enough password\n'), /^users: no user ghost@example\.com$/m);
+    expectRefused(await users(['remove', 'ghost@example.com']), /^users: no user ghost@example\.com$/m);
+  });
+});
+
+describe('start-up checks', function () {
+  this.timeout(30_000);
+
+  it('when NODE_ENV=production has no JWT_SECRET, then the API refuses to start with one line', async () => {
+    const env = childEnv({ NODE_ENV: 'production', REDIS_URL: 'redis://127.0.0.1:1', INDEX_API_URL: 'http://127.0.0.1:1', PORT: '0' });
+    const result = await runTs('apps/api/src/main.ts', [], { env });
+    expect(result.code).to.equal(1);
+    expect(result.stderr).to.equal('Configuration error: JWT_SECRET: required when NODE_ENV=production (at least 32 bytes)\n');
+  });
+
+  it('when JWT_SECRET is shorter than 32 bytes, then the API refuses to start with one line', async () => {
+    const env = childEnv({ NODE_ENV: 'production', JWT_SECRET: 'too-short', REDIS_URL: 'redis://127.0.0.1:1', INDEX_API_URL: 'http://127.0.0.1:1' });
+    const result = await runTs('apps/api/src/main.ts', [], { env });
+    expect(result.code).to.equal(1);
+    expect(result.stderr).to.equal('Configuration error: JWT_SECRET: must be at least 32 bytes, got 9\n');
+  });
+
+  it('loads argon2 and hashes with it (the native module works on this Node)', async () => {
+    const argon2 = await import('argon2');
+    const digest = await argon2.hash('smoke test', { type: argon2.argon2id });
+    expect(await argon2.verify(digest, 'smoke test')).to.equal(true);
+    expect(await argon2.verify(digest, 'smoke tesT')).to.equal(false);
+  });
+});
