@@ -22,8 +22,18 @@ export async function ensureSchedules(queue: Queue<RefreshJobData>, redis: Redis
   for (const name of REFRESH_JOBS) {
     const existed = (await queue.getJobScheduler(name)) !== undefined;
     await queue.upsertJobScheduler(name, { every: REFRESH_EVERY_MS }, { name, data: {}, opts: refreshJobOptions });
-    if (existed && (await redis.exists(keys.snapshot(SNAPSHOT_OF[name]))) === 0) {
+    if (existed && (await redis.exists(keys.snapshot(SNAPSHOT_OF[name]))) === 0 && !(await runIsPending(queue, name))) {
       await requestRefresh(queue, name);
     }
   }
+}
+
+/**
+ * Whether a run of `name` is already on its way (another worker's scheduler just started it),
+ * so that workers starting together make one upstream call, not one each.
+ */
+async function runIsPending(queue: Queue<RefreshJobData>, name: string): Promise<boolean> {
+  const soon = Date.now() + 60_000;
+  const jobs = await queue.getJobs(['active', 'waiting', 'prioritized', 'delayed']);
+  return jobs.some((job) => job.name === name && (job.delay === 0 || job.timestamp + job.delay <= soon));
 }

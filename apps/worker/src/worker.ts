@@ -79,6 +79,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   await ensureSchedules(refreshQueue, redis);
+  // A Redis that comes back empty (restarted without persistence, flushed) has lost the
+  // schedulers too: re-upsert them on every reconnect; identical upserts add no run.
+  redis.on('ready', () => {
+    ensureSchedules(refreshQueue, redis).catch((error: unknown) =>
+      logger.warn({ err: String(error) }, 'could not re-create the refresh schedules'),
+    );
+  });
 
   return {
     async close(graceMs = 20_000) {

@@ -1,0 +1,19 @@
+# One image for the web, worker and simulator processes; the command picks the role.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY apps apps
+COPY shared shared
+COPY scripts scripts
+RUN npm run build && npm prune --omit=dev
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/dist dist
+COPY package.json ./
+USER node
+CMD ["node", "dist/apps/api/src/main.js"]

@@ -1,0 +1,34 @@
+/** The part of autocannon's programmatic API the load generator uses (it ships no types). */
+declare module 'autocannon' {
+  import type { EventEmitter } from 'node:events';
+
+  interface Options {
+    url: string;
+    connections?: number;
+    /** Seconds. */
+    duration?: number;
+    amount?: number;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    /** Seconds before a request counts as timed out. */
+    timeout?: number;
+  }
+
+  interface Result {
+    errors: number;
+    timeouts: number;
+    /** Seconds, measured by autocannon. */
+    duration: number;
+    statusCodeStats: Record<string, { count: number }>;
+  }
+
+  interface Instance extends EventEmitter {
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
+    on(event: string, listener: (...args: unknown[]) => void): this;
+    stop(): void;
+  }
+
+  function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): Instance;
+  export default autocannon;
+}

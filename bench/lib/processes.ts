@@ -1,0 +1,149 @@
+/**
+ * Child processes of the benchmark: every server under test and every load generator runs in
+ * a process of its own (TypeScript through `node --import tsx`, no wrapper process, so the
+ * pid we hold is the server's own), plus what /proc says about their CPU and memory.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface NodeProcess {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+  stop(graceMs?: number): Promise<void>;
+  /** Rejects as soon as the process exits before stop() was called. */
+  readonly died: Promise<never>;
+}
+
+export interface StartOptions {
+  /** Script path relative to the repository root. */
+  script: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /** Extra node flags (e.g. --cpu-prof). */
+  nodeFlags?: string[];
+  /** Where stdout goes: a file path, 'pipe', or 'ignore'. stderr goes to `stderrFile` or is inherited. */
+  stdout?: string;
+  stderrFile?: string;
+  /** Open an IPC channel (for the load generators). */
+  ipc?: boolean;
+}
+
+const running = new Set<ChildProcess>();
+// A crashed orchestrator must not leave servers behind holding ports.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export function startNode(name: string, options: StartOptions): NodeProcess {
+  const stdoutTarget = options.stdout ?? 'ignore';
+  const stdout = stdoutTarget === 'pipe' || stdoutTarget === 'ignore' ? stdoutTarget : openSync(stdoutTarget, 'a');
+  const stderr = options.stderrFile ? openSync(options.stderrFile, 'a') : 'inherit';
+  const stdio: ('ignore' | 'pipe' | 'inherit' | 'ipc' | number)[] = ['ignore', stdout, stderr];
+  if (options.ipc) stdio.push('ipc');
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])], {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio,
+  });
+  if (child.pid === undefined) throw new Error(`${name}: could not start ${options.script}`);
+  running.add(child);
+  let stopping = false;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const died = new Promise<never>((_, reject) => {
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      if (!stopping) reject(new Error(`${name} exited unexpectedly (${signal ?? `code ${code}`})`));
+    });
+  });
+  died.catch(() => {});
+  return {
+    name,
+    child,
+    pid: child.pid,
+    died,
+    async stop(graceMs = 5000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      stopping = true;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Resolves with the first stdout line of a child started with stdout 'pipe'. */
+export function firstLine(proc: NodeProcess): Promise<string> {
+  return Promise.race([
+    proc.died,
+    new Promise<string>((resolve) => {
+      let buffered = '';
+      proc.child.stdout?.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('utf8');
+        const end = buffered.indexOf('\n');
+        if (end >= 0) resolve(buffered.slice(0, end));
+      });
+    }),
+  ]);
+}
+
+/** Everything a child wrote on stdout, once it has exited with code 0. */
+export function allOutput(proc: NodeProcess): Promise<string> {
+  let buffered = '';
+  proc.child.stdout?.on('data', (chunk: Buffer) => (buffered += chunk.toString('utf8')));
+  return new Promise((resolve, reject) => {
+    proc.child.once('exit', (code, signal) =>
+      code === 0 ? resolve(buffered) : reject(new Error(`${proc.name} failed (${signal ?? `code ${code}`})`)),
+    );
+  });
+}
+
+/** Polls `url` until it answers 200 (or the process dies, or `timeoutMs` passes). */
+export async function waitForHttp(proc: NodeProcess, url: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await fetch(url).then(
+      (response) => response.status === 200,
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${proc.name}: ${url} did not answer 200 within ${timeoutMs} ms`);
+    await Promise.race([proc.died, new Promise((resolve) => setTimeout(resolve, 100))]);
+  }
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** User + system CPU time of a process, in ms (from /proc/<pid>/stat). */
+export function cpuMsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which may itself contain spaces and parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** Resident set size in bytes (VmRSS of /proc/<pid>/status); 0 when the process is gone. */
+export function rssOf(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** A process and its direct children (the cluster's API processes under its primary). */
+export function withChildren(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return [pid, ...(children ? children.split(' ').map(Number) : [])];
+  } catch {
+    return [pid];
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * What the benchmark runs against: a private redis-server, the index simulator (in the
+ * orchestrator: it is idle during the read rounds), snapshots written by the worker's own job
+ * functions, a seeded user, and the real API and worker entry points as child processes.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Job } from 'bullmq';
+import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.js';
+import { hashPassword } from '../../apps/api/src/auth/passwords.js';
+import { UserStore } from '../../apps/api/src/auth/users.js';
+import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import { fetchStats } from '../../apps/worker/src/jobs/fetch-stats.js';
+import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
+import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
+import { refreshTrendingCas } from '../../apps/worker/src/jobs/refresh-trending-cas.js';
+import { refreshTrending } from '../../apps/worker/src/jobs/refresh-trending.js';
+import { createLogger } from '../../shared/logger.js';
+import type { StatsJobData } from '../../shared/queues.js';
+import { createRedis } from '../../shared/redis.js';
+import { freePort, startTestRedis, type TestRedis } from '../../test/support/redis-server.js';
+import { firstLine, startNode, waitForHttp, type NodeProcess } from './processes.js';
+
+/** Posts in the simulator's window: 10,000 gives news page 100 at limit 50 its full 50 items. */
+export const POST_COUNT = 10_000;
+export const BENCH_USER = { email: 'bench@example.com', password: 'bench-password-correct-horse' };
+
+export interface Stack {
+  redis: TestRedis;
+  sim: Simulator;
+  /** The tracked account whose stats are in Redis (the stats hit). */
+  cachedUsername: string;
+  /** A tracked account nobody has asked for yet (the stats burst). */
+  uncachedUsername: string;
+  /** One secret for every API process of the run. */
+  jwtSecret: string;
+  close(): Promise<void>;
+}
+
+export async function startStack(): Promise<Stack> {
+  const redis = await startTestRedis();
+  const sim = await startSimulator({ postCount: POST_COUNT });
+  const [cachedUsername, uncachedUsername] = sim.trackedUsernames();
+  if (!cachedUsername || !uncachedUsername) throw new Error('the simulator tracks fewer than two accounts');
+
+  const client = createRedis({ redisUrl: redis.url, redisTlsInsecure: false }, 'worker', 'bench-seed');
+  const context: JobContext = {
+    redis: client,
+    index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }),
+    logger: createLogger({ logLevel: 'warn' }, 'bench-seed'),
+    now: () => new Date(),
+  };
+  await refreshTrending(context);
+  await refreshTrendingCas(context);
+  await refreshNews(context);
+  await fetchStats({ data: { username: cachedUsername.toLowerCase() } } as Job<StatsJobData>, context);
+  await new UserStore(client).createOrReplace({
+    email: BENCH_USER.email,
+    role: 'user',
+    passwordHash: await hashPassword(BENCH_USER.password),
+  });
+  await client.quit();
+
+  return {
+    redis,
+    sim,
+    cachedUsername,
+    uncachedUsername,
+    jwtSecret: randomBytes(48).toString('base64url'),
+    async close() {
+      await sim.close();
+      await redis.stop();
+    },
+  };
+}
+
+export interface AppProcess {
+  proc: NodeProcess;
+  url: string;
+}
+
+function serviceEnv(stack: Stack, extra: Record<string, string>): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    REDIS_URL: stack.redis.url,
+    INDEX_API_URL: stack.sim.url,
+    JWT_SECRET: stack.jwtSecret,
+    // Logging stays on, as in production: one JSON line per request, to a file.
+    LOG_LEVEL: 'info',
+    ...extra,
+  };
+}
+
+/** The real web entry point (apps/api/src/main.ts), ready once /readyz answers 200. */
+export async function startApi(
+  stack: Stack,
+  options: { name: string; workDir: string; webConcurrency: number; nodeFlags?: string[] },
+): Promise<AppProcess> {
+  const port = await freePort();
+  const proc = startNode(options.name, {
+    script: 'apps/api/src/main.ts',
+    env: serviceEnv(stack, { PORT: String(port), WEB_CONCURRENCY: String(options.webConcurrency) }),
+    stdout: join(options.workDir, `${options.name}.log`),
+    stderrFile: join(options.workDir, `${options.name}.err`),
+    ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(proc, `${url}/readyz`);
+  return { proc, url };
+}
+
+/** The real worker entry point (apps/worker/src/main.ts). */
+export function startWorkerProcess(stack: Stack, workDir: string): NodeProcess {
+  return startNode('worker', {
+    script: 'apps/worker/src/main.ts',
+    env: serviceEnv(stack, {}),
+    stdout: join(workDir, 'worker.log'),
+    stderrFile: join(workDir, 'worker.err'),
+  });
+}
+
+/** A ceiling or reference server from bench/targets, ready once it says so. */
+export async function startTarget(
+  name: string,
+  script: string,
+  args: { bodiesFile: string; redisUrl: string },
+): Promise<AppProcess> {
+  const port = await freePort();
+  const proc = startNode(name, { script, args: [JSON.stringify({ port, ...args })], stdout: 'pipe' });
+  const line = await firstLine(proc);
+  if (line !== 'listening') throw new Error(`${name}: unexpected first line ${line}`);
+  return { proc, url: `http://127.0.0.1:${port}` };
+}

@@ -1,0 +1,54 @@
+/** Shapes passed between the orchestrator, its child processes and the report. */
+
+/** One round of load, as the load-generator child runs it. */
+export interface LoadSpec {
+  url: string;
+  connections: number;
+  /** Seconds of load; ignored when `amount` is set. */
+  durationSec: number;
+  /** A fixed number of requests instead of a duration (the quick mode). */
+  amount?: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** What one round measured, from the client's side. Latencies in ms, from hrtime (not rounded). */
+export interface LoadResult {
+  /** Responses received, whatever their status. */
+  responses: number;
+  /** Responses per status code, e.g. { "200": 41230 }. */
+  byStatus: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  durationSec: number;
+  /** Responses per second (the orchestrator refuses a round with any unexpected status). */
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+}
+
+/** One news refresh in the worker child. */
+export interface RefreshSample {
+  items: number;
+  tokens: number;
+  cpuMs: number;
+  wallMs: number;
+  rssBytes: number;
+}
+
+/** The server side of a round: CPU spent and the largest RSS seen, summed over its processes. */
+export interface ServerSide {
+  cpuMs: number;
+  maxRssBytes: number;
+}
+
+/** The stats burst, from the client's side. */
+export interface BurstResult {
+  /** Kept-alive connections ready before the burst (should equal the request count). */
+  openSockets: number;
+  statuses: number[];
+  /** Completion times in ms from the burst's start, ascending. */
+  completionMs: number[];
+}

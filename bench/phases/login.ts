@@ -1,0 +1,118 @@
+/**
+ * Login: its latency (argon2id at OWASP's parameters) with one client and with four, market
+ * reads' p99 with and without four clients logging in continuously (interleaved), and the
+ * timing of the two failures that must look alike: unknown email and wrong password.
+ */
+import { Redis } from 'ioredis';
+import { keys } from '../../shared/keyspace.js';
+import { rawRequest } from '../lib/http.js';
+import { assertClean, watchServer, type LoadGenerator } from '../lib/load.js';
+import { roundLength, type Settings } from '../lib/settings.js';
+import { BENCH_USER, type AppProcess, type Stack } from '../lib/stack.js';
+import type { LoadResult, LoadSpec } from '../lib/types.js';
+
+export interface LoginOutcome {
+  /** Logins back to back from one client. */
+  alone1: LoadResult;
+  /** Four clients logging in continuously, nothing else. */
+  alone4: LoadResult;
+  /** Market trending reads, per repetition, without and with the four login clients. */
+  readsWithout: LoadResult[];
+  readsWith: LoadResult[];
+  /** The four login clients while the reads ran. */
+  loginsUnderReads: LoadResult[];
+  /** Sequential failed logins, ms each. */
+  unknownEmailMs: number[];
+  wrongPasswordMs: number[];
+}
+
+const LOGIN_PATH = '/api/auth/login';
+
+function loginSpec(api: AppProcess, connections: number, password: string, length: { durationSec: number; amount?: number }): LoadSpec {
+  return {
+    url: `${api.url}${LOGIN_PATH}`,
+    connections,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: BENCH_USER.email, password }),
+    ...length,
+  };
+}
+
+async function timedFailure(api: AppProcess, email: string, password: string): Promise<number> {
+  const started = performance.now();
+  const response = await rawRequest(`${api.url}${LOGIN_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const ms = performance.now() - started;
+  if (response.status !== 401) throw new Error(`failed login for ${email}: expected 401, got ${response.status}`);
+  return ms;
+}
+
+export async function measureLogin(
+  stack: Stack,
+  api: AppProcess,
+  reads: LoadGenerator,
+  logins: LoadGenerator,
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<LoginOutcome> {
+  const run = async (generator: LoadGenerator, label: string, spec: LoadSpec, expected: number) => {
+    const result = await Promise.race([api.proc.died, generator.run(spec)]);
+    assertClean(label, result, expected);
+    return result;
+  };
+  const quickAmount = (n: number) => (settings.amount ? n : undefined);
+
+  if (settings.warmupSec > 0) await run(logins, 'login warm-up', loginSpec(api, 1, BENCH_USER.password, { durationSec: 1 }), 200);
+  const alone1 = await run(logins, 'login, 1 client', loginSpec(api, 1, BENCH_USER.password, roundLength(settings, quickAmount(3))), 200);
+  log(`login, 1 client: p50 ${alone1.p50.toFixed(1)} ms, p99 ${alone1.p99.toFixed(1)} ms, ${alone1.rps.toFixed(1)}/s`);
+  const alone4 = await run(logins, 'login, 4 clients', loginSpec(api, 4, BENCH_USER.password, roundLength(settings, quickAmount(8))), 200);
+  log(`login, 4 clients: p50 ${alone4.p50.toFixed(1)} ms, p99 ${alone4.p99.toFixed(1)} ms, ${alone4.rps.toFixed(1)}/s`);
+
+  const readSpec: LoadSpec = { url: `${api.url}/api/market/trending`, connections: settings.connections, ...roundLength(settings) };
+  const readsWithout: LoadResult[] = [];
+  const readsWith: LoadResult[] = [];
+  const loginsUnderReads: LoadResult[] = [];
+  for (let rep = 0; rep < settings.reps; rep += 1) {
+    const without = await run(reads, 'market reads without logins', readSpec, 200);
+    readsWithout.push(without);
+    // The login clients start first and stop after the reads, so every read shares the CPU with argon2.
+    const during = run(logins, 'logins during reads', loginSpec(api, 4, BENCH_USER.password, { durationSec: settings.durationSec + 1 }), 200);
+    await new Promise((resolve) => setTimeout(resolve, settings.quick ? 100 : 500));
+    const { value: withLogins } = await watchServer(api.proc.pid, run(reads, 'market reads with logins', readSpec, 200));
+    readsWith.push(withLogins);
+    loginsUnderReads.push(await during);
+    log(
+      `rep ${rep + 1}/${settings.reps} market p99 ${without.p99.toFixed(2)} ms without logins, ${withLogins.p99.toFixed(2)} ms with 4 clients logging in` +
+        ` (${withLogins.rps.toFixed(0)} vs ${without.rps.toFixed(0)} req/s)`,
+    );
+  }
+
+  // Each failure counts toward the throttle (10 per email, 50 per address): forget them between
+  // attempts, outside the timed request, so every attempt takes the full path.
+  const redis = new Redis(stack.redis.url, { protocol: 2 });
+  const forgetFailures = async () => {
+    const failures = [
+      ...(await redis.keys(keys.loginFailuresByEmail('*'))),
+      ...(await redis.keys(keys.loginFailuresByAddress('*'))),
+    ];
+    if (failures.length > 0) await redis.del(...failures);
+  };
+  const unknownEmailMs: number[] = [];
+  const wrongPasswordMs: number[] = [];
+  try {
+    for (let i = 0; i < settings.timingSamples; i += 1) {
+      await forgetFailures();
+      unknownEmailMs.push(await timedFailure(api, `nobody-${i}-${Date.now()}@example.com`, BENCH_USER.password));
+      await forgetFailures();
+      wrongPasswordMs.push(await timedFailure(api, BENCH_USER.email, `wrong-${i}`));
+    }
+    await forgetFailures();
+  } finally {
+    redis.disconnect();
+  }
+  return { alone1, alone4, readsWithout, readsWith, loginsUnderReads, unknownEmailMs, wrongPasswordMs };
+}

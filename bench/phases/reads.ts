@@ -1,0 +1,170 @@
+/**
+ * The read matrix: for every measured read, (a) raw node:http and (b) bare Koa serving the
+ * bytes the API returned, (c) the naive design where it applies, and (d) the API itself, in
+ * interleaved rounds (the second repetition in reverse order, so drift cancels out).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { keys } from '../../shared/keyspace.js';
+import type { SentimentRecord, Snapshot } from '../../shared/market-types.js';
+import type { CapturedBody } from '../targets/bodies.js';
+import { naivePageKey } from '../targets/naive-keys.js';
+import { expectStatus } from '../lib/http.js';
+import { assertClean, watchServer, type LoadGenerator } from '../lib/load.js';
+import { roundLength, type Settings } from '../lib/settings.js';
+import { startTarget, type AppProcess, type Stack } from '../lib/stack.js';
+import type { LoadResult, ServerSide } from '../lib/types.js';
+
+export type ServerKind = 'raw' | 'koa' | 'naive' | 'api';
+
+export interface ReadRow {
+  id: string;
+  label: string;
+  url: string;
+  headers?: Record<string, string>;
+  expect: 200 | 304;
+  /** Measured against the naive design too. */
+  naive: boolean;
+}
+
+export interface RoundSample {
+  load: LoadResult;
+  server: ServerSide;
+}
+
+export interface ReadMeasurement {
+  row: string;
+  server: ServerKind;
+  samples: RoundSample[];
+}
+
+export interface ReadsOutcome {
+  rows: ReadRow[];
+  bodyBytes: Record<string, number>;
+  measurements: ReadMeasurement[];
+}
+
+/** The sentiment token with the most mentions: one that certainly exists. */
+async function busiestToken(redisUrl: string): Promise<string> {
+  const redis = new Redis(redisUrl, { protocol: 2 });
+  try {
+    const raw = await redis.get(keys.snapshot('sentiment'));
+    if (!raw) throw new Error('no sentiment snapshot');
+    const records = Object.values((JSON.parse(raw) as Snapshot<Record<string, SentimentRecord>>).data);
+    const best = records.sort((x, y) => y.mentions - x.mentions)[0];
+    if (!best) throw new Error('the sentiment snapshot is empty');
+    return best.token;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function readRows(stack: Stack, api: AppProcess): Promise<ReadRow[]> {
+  const token = await busiestToken(stack.redis.url);
+  const trending = await expectStatus(`${api.url}/api/market/trending`, 200);
+  const etag = String(trending.headers.etag);
+  return [
+    { id: 'trending', label: 'trending', url: '/api/market/trending', expect: 200, naive: true },
+    { id: 'trending-cas', label: 'trending-cas', url: '/api/market/trending-cas', expect: 200, naive: false },
+    { id: 'news-p1', label: 'news page 1 (limit 50)', url: '/api/market/news?page=1&limit=50', expect: 200, naive: true },
+    { id: 'news-p100', label: 'news page 100 (limit 50)', url: '/api/market/news?page=100&limit=50', expect: 200, naive: false },
+    { id: 'stats', label: 'stats (hit)', url: `/api/market/stats/${stack.cachedUsername}`, expect: 200, naive: false },
+    { id: 'sentiment', label: `sentiment (${token})`, url: `/api/market/sentiment/${token}`, expect: 200, naive: false },
+    { id: 'etag-304', label: 'trending, ETag revalidation (304)', url: '/api/market/trending', headers: { 'If-None-Match': etag }, expect: 304, naive: false },
+  ];
+}
+
+/** The API's exact bytes for each 200 row, checked to be what (a), (b) and (c) serve too. */
+async function captureBodies(api: AppProcess, rows: ReadRow[]): Promise<CapturedBody[]> {
+  const captured: CapturedBody[] = [];
+  for (const row of rows.filter((r) => r.expect === 200)) {
+    const response = await expectStatus(`${api.url}${row.url}`, 200);
+    captured.push({ url: row.url, etag: String(response.headers.etag), body: response.body.toString('base64') });
+  }
+  return captured;
+}
+
+async function assertSameBytes(name: string, server: AppProcess, rows: ReadRow[], captured: CapturedBody[]): Promise<void> {
+  for (const row of rows) {
+    const expected = captured.find((c) => c.url === row.url);
+    if (!expected) continue;
+    const response = await expectStatus(`${server.url}${row.url}`, row.expect, row.headers);
+    if (row.expect === 200 && !response.body.equals(Buffer.from(expected.body, 'base64'))) {
+      throw new Error(`${name} does not serve the API's bytes for ${row.url}`);
+    }
+  }
+}
+
+export async function measureReads(
+  stack: Stack,
+  api: AppProcess,
+  load: LoadGenerator,
+  settings: Settings,
+  workDir: string,
+  log: (line: string) => void,
+): Promise<ReadsOutcome> {
+  const rows = await readRows(stack, api);
+  const captured = await captureBodies(api, rows);
+  const bodiesFile = join(workDir, 'bodies.json');
+  writeFileSync(bodiesFile, JSON.stringify(captured));
+  const newsPage = captured.find((c) => c.url === '/api/market/news?page=1&limit=50');
+  const seed = new Redis(stack.redis.url, { protocol: 2 });
+  await seed.set(naivePageKey(1, 50), Buffer.from(newsPage?.body ?? '', 'base64'));
+  seed.disconnect();
+
+  const servers: Record<ServerKind, AppProcess> = {
+    raw: await startTarget('raw-http', 'bench/targets/raw-http.ts', { bodiesFile, redisUrl: stack.redis.url }),
+    koa: await startTarget('bare-koa', 'bench/targets/bare-koa.ts', { bodiesFile, redisUrl: stack.redis.url }),
+    naive: await startTarget('naive-koa', 'bench/targets/naive-koa.ts', { bodiesFile, redisUrl: stack.redis.url }),
+    api,
+  };
+  try {
+    await assertSameBytes('raw-http', servers.raw, rows, captured);
+    await assertSameBytes('bare-koa', servers.koa, rows, captured);
+    await assertSameBytes('naive-koa', servers.naive, rows.filter((r) => r.naive), captured);
+
+    const plan: { row: ReadRow; server: ServerKind }[] = [];
+    for (const row of rows) {
+      for (const server of ['raw', 'koa', 'naive', 'api'] as const) {
+        if (server !== 'naive' || row.naive) plan.push({ row, server });
+      }
+    }
+    const round = async (row: ReadRow, server: ServerKind, length: { durationSec: number; amount?: number }) => {
+      const target = servers[server];
+      const { value, server: side } = await watchServer(
+        target.proc.pid,
+        Promise.race([
+          target.proc.died,
+          load.run({ url: `${target.url}${row.url}`, connections: settings.connections, headers: row.headers ?? {}, ...length }),
+        ]),
+      );
+      assertClean(`${server} ${row.id}`, value, row.expect);
+      return { load: value, server: side };
+    };
+
+    if (settings.warmupSec > 0) {
+      log(`warming up ${plan.length} (server, read) pairs, ${settings.warmupSec} s each`);
+      for (const { row, server } of plan) await round(row, server, { durationSec: settings.warmupSec });
+    }
+    const measurements = new Map<string, ReadMeasurement>();
+    for (let rep = 0; rep < settings.reps; rep += 1) {
+      for (const { row, server } of rep % 2 === 0 ? plan : [...plan].reverse()) {
+        const sample = await round(row, server, roundLength(settings));
+        const key = `${server}:${row.id}`;
+        if (!measurements.has(key)) measurements.set(key, { row: row.id, server, samples: [] });
+        measurements.get(key)?.samples.push(sample);
+        log(
+          `rep ${rep + 1}/${settings.reps} ${server.padEnd(5)} ${row.id.padEnd(12)} ${sample.load.rps.toFixed(0).padStart(6)} req/s` +
+            `  p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms`,
+        );
+      }
+    }
+    const bodyBytes = Object.fromEntries(
+      rows.map((row) => [row.id, Buffer.from(captured.find((c) => c.url === row.url && row.expect === 200)?.body ?? '', 'base64').length]),
+    );
+    return { rows, bodyBytes, measurements: [...measurements.values()] };
+  } finally {
+    await Promise.all([servers.raw.proc.stop(), servers.koa.proc.stop(), servers.naive.proc.stop()]);
+  }
+}

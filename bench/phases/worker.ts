@@ -1,0 +1,59 @@
+/**
+ * The worker's news refresh over 10,000 posts (news + sentiment snapshots), called directly
+ * with a JobContext in a child process: CPU per refresh, and RSS over many refreshes.
+ */
+import { median, quantile } from '../lib/numbers.js';
+import { allOutput, startNode } from '../lib/processes.js';
+import type { Settings } from '../lib/settings.js';
+import type { Stack } from '../lib/stack.js';
+import type { RefreshSample } from '../lib/types.js';
+
+export interface WorkerOutcome {
+  samples: RefreshSample[];
+}
+
+export async function measureWorker(stack: Stack, settings: Settings, log: (line: string) => void): Promise<WorkerOutcome> {
+  log(`${settings.refreshes} news refreshes in a worker child`);
+  const child = startNode('worker-refresh', {
+    script: 'bench/targets/worker-refresh.ts',
+    args: [JSON.stringify({ redisUrl: stack.redis.url, simUrl: stack.sim.url, refreshes: settings.refreshes })],
+    stdout: 'pipe',
+  });
+  const samples = JSON.parse(await allOutput(child)) as RefreshSample[];
+  if (samples.length !== settings.refreshes) throw new Error(`worker child made ${samples.length} of ${settings.refreshes} refreshes`);
+  return { samples };
+}
+
+export interface WorkerSummary {
+  items: number;
+  tokens: number;
+  /** Median CPU per refresh after the first three (module loading and JIT warm-up). */
+  cpuMsMedian: number;
+  cpuMsP90: number;
+  wallMsMedian: number;
+  /** Median RSS over refreshes 41-60, once the heap has sized itself; and over the last 20. */
+  rssEarlyBytes: number;
+  rssLateBytes: number;
+  rssMaxBytes: number;
+  /** rssLate / rssEarly. */
+  rssGrowth: number;
+}
+
+export function summarizeWorker({ samples }: WorkerOutcome): WorkerSummary {
+  const steady = samples.length > 3 ? samples.slice(3) : samples;
+  const early = samples.length >= 60 ? samples.slice(40, 60) : samples.slice(0, Math.ceil(samples.length / 2));
+  const late = samples.slice(-Math.min(20, Math.max(1, Math.floor(samples.length / 2))));
+  const rssEarlyBytes = median(early.map((s) => s.rssBytes));
+  const rssLateBytes = median(late.map((s) => s.rssBytes));
+  return {
+    items: samples[0]?.items ?? 0,
+    tokens: samples[0]?.tokens ?? 0,
+    cpuMsMedian: median(steady.map((s) => s.cpuMs)),
+    cpuMsP90: quantile(steady.map((s) => s.cpuMs), 0.9),
+    wallMsMedian: median(steady.map((s) => s.wallMs)),
+    rssEarlyBytes,
+    rssLateBytes,
+    rssMaxBytes: Math.max(...samples.map((s) => s.rssBytes)),
+    rssGrowth: rssEarlyBytes > 0 ? rssLateBytes / rssEarlyBytes : 0,
+  };
+}

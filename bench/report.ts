@@ -1,0 +1,143 @@
+/** Renders a run's results: the markdown table and a hand-written SVG bar chart of the ratios. */
+import { find, type BenchResults, type ReadSummary } from './lib/results.js';
+import { mean, median } from './lib/numbers.js';
+
+const SERVER_LABEL = { raw: '(a) node:http', koa: '(b) Koa + router', naive: '(c) naive', api: '(d) API' } as const;
+const MB = 1024 * 1024;
+
+function ratio(numerator: ReadSummary | undefined, denominator: ReadSummary | undefined): string {
+  return numerator && denominator && denominator.rps > 0 ? `${(numerator.rps / denominator.rps).toFixed(2)}x` : '';
+}
+
+export function renderMarkdown(results: BenchResults): string {
+  const { settings, reads } = results;
+  const lines: string[] = [];
+  lines.push(`# Benchmark: cached market reads (issue 5)`, '');
+  lines.push(
+    `Run ${results.startedAt}, ${results.mode} mode, ${results.totalSeconds.toFixed(0)} s. ${results.machine.cpus} cores shared by the servers and the load generator; ` +
+      `Node ${results.machine.node}. Load: ${results.machine.loadGenerator}, one process, ${settings.connections} connections, ` +
+      (settings.amount ? `${settings.amount} requests per round` : `${settings.durationSec} s rounds`) +
+      `, ${settings.reps} interleaved repetition(s) (averaged); latencies from autocannon's per-response hrtime. ` +
+      `The API is apps/api/src/main.ts with NODE_ENV=production and LOG_LEVEL=info to a file (${(results.apiLogBytes / MB).toFixed(0)} MB of request log written). ` +
+      `Requests carry no Accept-Encoding, so every server sends the same identity bytes; ratios compare servers within this run only.`,
+    '',
+  );
+  if (settings.quick) lines.push('**Quick mode: too short to mean anything about speed; targets are shown, not asserted.**', '');
+
+  lines.push('## Reads', '');
+  lines.push('| read | body | server | req/s | p50 ms | p99 ms | server CPU µs/req | ÷ (a) | ÷ (b) | ÷ (c) |');
+  lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const row of reads.rows) {
+    const raw = find(reads.summary, row.id, 'raw');
+    const koa = find(reads.summary, row.id, 'koa');
+    const naive = find(reads.summary, row.id, 'naive');
+    for (const server of ['raw', 'koa', 'naive', 'api'] as const) {
+      const s = find(reads.summary, row.id, server);
+      if (!s) continue;
+      const bytes = row.expect === 304 ? '304, no body' : `${((reads.bodyBytes[row.id] ?? 0) / 1024).toFixed(1)} KB`;
+      lines.push(
+        `| ${server === 'raw' ? row.label : ''} | ${server === 'raw' ? bytes : ''} | ${SERVER_LABEL[server]} | ${s.rps.toFixed(0)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ` +
+          `${s.cpuUsPerRequest.toFixed(0)} | ${server === 'raw' ? '' : ratio(s, raw)} | ${server === 'api' || server === 'naive' ? ratio(s, koa) : ''} | ` +
+          `${server === 'api' ? ratio(s, naive) : ''} |`,
+      );
+    }
+  }
+  lines.push('', '## Targets', '');
+  lines.push('| target | measured | verdict |', '|---|---|---|');
+  for (const v of results.verdicts) lines.push(`| ${v.target} | ${v.measured} | ${v.verdict === 'FAIL' ? '**FAIL**' : v.verdict} |`);
+
+  const { stats, login, cluster, worker } = results;
+  const completion = stats.burst.completionMs;
+  lines.push('', '## Details', '');
+  lines.push(
+    `- Stats burst: ${stats.requests} requests for \`${stats.username}\` on ${stats.burst.openSockets} pre-opened connections, upstream latency ${stats.upstreamLatencyMs} ms: ` +
+      `${stats.upstreamCalls} upstream call(s); answers from ${completion[0]?.toFixed(0)} to ${completion.at(-1)?.toFixed(0)} ms (median ${median(completion).toFixed(0)} ms).`,
+  );
+  lines.push(
+    `- Login: 1 client p50 ${login.alone1.p50.toFixed(1)} ms / p99 ${login.alone1.p99.toFixed(1)} ms (${login.alone1.rps.toFixed(1)} logins/s); ` +
+      `4 clients p50 ${login.alone4.p50.toFixed(1)} ms (${login.alone4.rps.toFixed(1)} logins/s); during market reads p50 ${mean(login.loginsUnderReads.map((r) => r.p50)).toFixed(1)} ms.`,
+  );
+  lines.push(
+    `- Market trending reads without / with 4 clients logging in: ${mean(login.readsWithout.map((r) => r.rps)).toFixed(0)} / ${mean(login.readsWith.map((r) => r.rps)).toFixed(0)} req/s, ` +
+      `p50 ${mean(login.readsWithout.map((r) => r.p50)).toFixed(2)} / ${mean(login.readsWith.map((r) => r.p50)).toFixed(2)} ms, ` +
+      `p99 ${mean(login.readsWithout.map((r) => r.p99)).toFixed(2)} / ${mean(login.readsWith.map((r) => r.p99)).toFixed(2)} ms.`,
+  );
+  lines.push(
+    `- Failed logins (${login.unknownEmailMs.length} each, sequential, interleaved): unknown email median ${median(login.unknownEmailMs).toFixed(1)} ms, ` +
+      `wrong password median ${median(login.wrongPasswordMs).toFixed(1)} ms.`,
+  );
+  lines.push(
+    `- WEB_CONCURRENCY=2 (${cluster.samples.clusterProcesses} API processes): trending ${cluster.clustered.rps.toFixed(0)} req/s, p50 ${cluster.clustered.p50.toFixed(2)} ms, ` +
+      `p99 ${cluster.clustered.p99.toFixed(2)} ms, ${cluster.clustered.cpuUsPerRequest.toFixed(0)} µs CPU/req; 1 process: ${cluster.single.rps.toFixed(0)} req/s, ` +
+      `p50 ${cluster.single.p50.toFixed(2)} ms, p99 ${cluster.single.p99.toFixed(2)} ms, ${cluster.single.cpuUsPerRequest.toFixed(0)} µs CPU/req. ` +
+      `The load generator holds about one of the two cores, so a second API process mostly competes with it here.`,
+  );
+  lines.push(
+    `- Worker news refresh (${worker.summary.items} posts, ${worker.summary.tokens} tokens; fetch 20 pages, validate, sort, sentiment, two snapshots written): ` +
+      `CPU median ${worker.summary.cpuMsMedian.toFixed(0)} ms, p90 ${worker.summary.cpuMsP90.toFixed(0)} ms, wall ${worker.summary.wallMsMedian.toFixed(0)} ms. ` +
+      `RSS median over refreshes 41-60 ${(worker.summary.rssEarlyBytes / MB).toFixed(0)} MB, over the last 20 ${(worker.summary.rssLateBytes / MB).toFixed(0)} MB, max ${(worker.summary.rssMaxBytes / MB).toFixed(0)} MB.`,
+  );
+  lines.push(`- API RSS: largest sample ${(results.apiMaxRssBytes / MB).toFixed(0)} MB during the read rounds (VmRSS every 200 ms).`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Horizontal bars: the API's req/s over (a) and (b) per read; over (c) where measured. */
+export function renderSvg(results: BenchResults): string {
+  const { rows, summary } = results.reads;
+  const bars: { label: string; value: number; colour: string; panel: 0 | 1 }[] = [];
+  for (const row of rows) {
+    const api = find(summary, row.id, 'api');
+    for (const [server, colour] of [['raw', '#8da0cb'], ['koa', '#66c2a5']] as const) {
+      const base = find(summary, row.id, server);
+      if (api && base) bars.push({ label: `${row.label} ÷ ${server === 'raw' ? '(a)' : '(b)'}`, value: api.rps / base.rps, colour, panel: 0 });
+    }
+    const naive = find(summary, row.id, 'naive');
+    if (api && naive) bars.push({ label: `${row.label} ÷ (c)`, value: api.rps / naive.rps, colour: '#fc8d62', panel: 1 });
+  }
+  const barHeight = 16;
+  const gap = 6;
+  const labelWidth = 290;
+  const plotWidth = 420;
+  const panelTop = [40, 0];
+  const panel0 = bars.filter((b) => b.panel === 0);
+  const panel1 = bars.filter((b) => b.panel === 1);
+  panelTop[1] = (panelTop[0] ?? 40) + panel0.length * (barHeight + gap) + 60;
+  const height = (panelTop[1] ?? 0) + panel1.length * (barHeight + gap) + 40;
+  const scales = [Math.max(1.2, ...panel0.map((b) => b.value)), Math.max(4, ...panel1.map((b) => b.value)) * 1.05];
+  const marks = [[0.85, 1], [1, 2, 3]];
+  const parts: string[] = [];
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + plotWidth + 80}" height="${height}" font-family="sans-serif" font-size="12">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    `<text x="10" y="20" font-size="14" font-weight="bold">API req/s as a ratio of (a) node:http and (b) Koa + router — ${escapeXml(results.startedAt)}</text>`,
+  );
+  for (const panel of [0, 1] as const) {
+    const top = panelTop[panel] ?? 0;
+    const list = panel === 0 ? panel0 : panel1;
+    const scale = scales[panel] ?? 1;
+    if (panel === 1) parts.push(`<text x="10" y="${top - 14}" font-size="14" font-weight="bold">API req/s as a ratio of (c) the naive design</text>`);
+    for (const mark of marks[panel] ?? []) {
+      const mx = labelWidth + (mark / scale) * plotWidth;
+      parts.push(
+        `<line x1="${mx}" y1="${top - 4}" x2="${mx}" y2="${top + list.length * (barHeight + gap)}" stroke="#999" stroke-dasharray="4 3"/>`,
+        `<text x="${mx}" y="${top + list.length * (barHeight + gap) + 12}" text-anchor="middle" fill="#666">${mark}x</text>`,
+      );
+    }
+    list.forEach((bar, i) => {
+      const y = top + i * (barHeight + gap);
+      const w = Math.max(1, (bar.value / scale) * plotWidth);
+      parts.push(
+        `<text x="${labelWidth - 8}" y="${y + barHeight - 4}" text-anchor="end">${escapeXml(bar.label)}</text>`,
+        `<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${barHeight}" fill="${bar.colour}"/>`,
+        `<text x="${labelWidth + w + 4}" y="${y + barHeight - 4}">${bar.value.toFixed(2)}x</text>`,
+      );
+    });
+  }
+  parts.push('</svg>', '');
+  return parts.join('\n');
+}

@@ -1,0 +1,125 @@
+/**
+ * `npm run bench` (issue 5): one command, one run. Starts its own Redis, the simulator with
+ * 10,000 posts, snapshots written by the worker's job functions, the real API process, then
+ * measures reads, login, WEB_CONCURRENCY=2, the stats burst and the worker, and writes
+ * bench/results/<timestamp>.{json,md,svg} and latest.md.
+ *
+ * `--quick` (CI): a few hundred requests per round; fails on any error or unexpected status,
+ * asserts nothing about speed. `--profile`: the single API process runs with --cpu-prof and
+ * its profile lands in bench/results/profiles/.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measureCluster } from './phases/cluster.js';
+import { measureLogin } from './phases/login.js';
+import { measureReads } from './phases/reads.js';
+import { measureStats } from './phases/stats.js';
+import { measureWorker, summarizeWorker } from './phases/worker.js';
+import { LoadGenerator } from './lib/load.js';
+import { ROOT } from './lib/processes.js';
+import { judgeTargets, summarizeReads, summarizeSamples, type BenchResults } from './lib/results.js';
+import { settingsFor } from './lib/settings.js';
+import { startApi, startStack, type AppProcess, type Stack } from './lib/stack.js';
+import { renderMarkdown, renderSvg } from './report.js';
+
+const quick = process.argv.includes('--quick');
+const profile = process.argv.includes('--profile');
+const settings = settingsFor(quick);
+const started = performance.now();
+const startedAt = new Date().toISOString();
+const resultsDir = join(ROOT, 'bench', 'results');
+const workDir = mkdtempSync(join(tmpdir(), 'market-signals-bench-'));
+
+function log(line: string): void {
+  const seconds = ((performance.now() - started) / 1000).toFixed(0).padStart(4);
+  process.stdout.write(`[bench ${seconds}s] ${line}\n`);
+}
+
+function autocannonVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'autocannon', 'package.json'), 'utf8')) as { version: string };
+  return `autocannon ${pkg.version}`;
+}
+
+async function main(): Promise<void> {
+  let stack: Stack | undefined;
+  let api: AppProcess | undefined;
+  const generators: LoadGenerator[] = [];
+  try {
+    log(`${quick ? 'quick' : 'full'} run; working files in ${workDir}`);
+    stack = await startStack();
+    log(`redis ${stack.redis.url}, simulator ${stack.sim.url}; snapshots, stats for ${stack.cachedUsername} and the bench user seeded`);
+    const profileDir = join(resultsDir, 'profiles');
+    if (profile) mkdirSync(profileDir, { recursive: true });
+    api = await startApi(stack, {
+      name: 'api',
+      workDir,
+      webConcurrency: 1,
+      ...(profile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+    });
+    log(`API (apps/api/src/main.ts, pid ${api.proc.pid}) ready at ${api.url}`);
+    const load = await LoadGenerator.start('load');
+    const logins = await LoadGenerator.start('load-logins');
+    generators.push(load, logins);
+
+    const reads = await measureReads(stack, api, load, settings, workDir, log);
+    log('login');
+    const login = await measureLogin(stack, api, load, logins, settings, log);
+    log('WEB_CONCURRENCY=2');
+    const cluster = await measureCluster(stack, api, load, settings, workDir, log);
+    log('stats burst (worker process started for it)');
+    const stats = await measureStats(stack, api, settings, workDir);
+    log(`stats burst: ${stats.upstreamCalls} upstream call(s), slowest ${stats.burst.completionMs.at(-1)?.toFixed(0)} ms`);
+    await Promise.all(generators.map((g) => g.close()));
+    await api.proc.stop(10_000);
+    const apiLogBytes = statSync(join(workDir, 'api.log')).size;
+    const worker = await measureWorker(stack, settings, log);
+
+    const summary = summarizeReads(reads);
+    const apiMaxRssBytes = Math.max(0, ...summary.filter((s) => s.server === 'api').map((s) => s.maxRssBytes));
+    const inputs = {
+      reads: { ...reads, summary },
+      login,
+      stats,
+      cluster: { samples: cluster, single: summarizeSamples(cluster.single), clustered: summarizeSamples(cluster.cluster) },
+      worker: { summary: summarizeWorker(worker), samples: worker.samples },
+      apiMaxRssBytes,
+      apiLogBytes,
+    };
+    const results: BenchResults = {
+      startedAt,
+      mode: quick ? 'quick' : 'full',
+      totalSeconds: (performance.now() - started) / 1000,
+      machine: { cpus: cpus().length, node: process.version, loadGenerator: autocannonVersion() },
+      settings,
+      ...inputs,
+      verdicts: judgeTargets(inputs),
+    };
+    const markdown = renderMarkdown(results);
+    mkdirSync(resultsDir, { recursive: true });
+    const stamp = `${startedAt.replace(/[:.]/g, '-')}${quick ? '-quick' : ''}`;
+    writeFileSync(join(resultsDir, `${stamp}.json`), `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(join(resultsDir, `${stamp}.md`), markdown);
+    writeFileSync(join(resultsDir, `${stamp}.svg`), renderSvg(results));
+    copyFileSync(join(resultsDir, `${stamp}.md`), join(resultsDir, 'latest.md'));
+    process.stdout.write(`\n${markdown}\n`);
+    const failed = results.verdicts.filter((v) => v.verdict === 'FAIL').length;
+    log(`done in ${results.totalSeconds.toFixed(0)} s; ${failed} target(s) missed${quick ? ' (quick mode: not asserted)' : ''}; bench/results/${stamp}.{json,md,svg}`);
+  } catch (error) {
+    process.exitCode = 1;
+    log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    for (const name of ['api.err', 'api-cluster.err', 'worker.err']) {
+      const file = join(workDir, name);
+      if (existsSync(file) && statSync(file).size > 0) process.stderr.write(`--- ${name}\n${readFileSync(file, 'utf8').slice(-4000)}\n`);
+    }
+  } finally {
+    await Promise.allSettled(generators.map((g) => g.close()));
+    await api?.proc.stop(10_000);
+    await stack?.close();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+await main();
+// ioredis and BullMQ leftovers must not keep a finished run alive.
+process.exit(process.exitCode ?? 0);

@@ -1,0 +1,40 @@
+/**
+ * The worker's news refresh (posts + sentiment, both snapshots written) run back to back in a
+ * process of its own, so its CPU time and RSS are the worker's alone: the simulator it reads
+ * from lives in the orchestrator. Prints one JSON line: a sample per refresh.
+ *
+ * argv[2]: JSON `{ redisUrl, simUrl, refreshes }`.
+ */
+import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
+import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
+import { createLogger } from '../../shared/logger.js';
+import { createRedis } from '../../shared/redis.js';
+import type { RefreshSample } from '../lib/types.js';
+
+const { redisUrl, simUrl, refreshes } = JSON.parse(process.argv[2] ?? '{}') as { redisUrl: string; simUrl: string; refreshes: number };
+
+const redis = createRedis({ redisUrl, redisTlsInsecure: false }, 'worker', 'bench-worker-refresh');
+const context: JobContext = {
+  redis,
+  index: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
+  logger: createLogger({ logLevel: 'warn' }, 'bench-worker'),
+  now: () => new Date(),
+};
+
+const samples: RefreshSample[] = [];
+for (let i = 0; i < refreshes; i += 1) {
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const { items, tokens } = await refreshNews(context);
+  const cpu = process.cpuUsage(cpuBefore);
+  samples.push({
+    items,
+    tokens,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    wallMs: performance.now() - started,
+    rssBytes: process.memoryUsage.rss(),
+  });
+}
+await redis.quit();
+process.stdout.write(`${JSON.stringify(samples)}\n`);

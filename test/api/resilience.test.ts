@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { keys } from '../../shared/keyspace.js';
+import { http } from '../support/http.js';
+import { startTestRedis, type TestRedis } from '../support/redis-server.js';
+import { eventually, startStack, type Stack } from '../support/stack.js';
+
+describe('when Redis goes away and comes back (D8)', () => {
+  let redis: TestRedis;
+  let stack: Stack;
+  const get = (path: string) => http(`${stack.apiUrl}${path}`);
+
+  before(async () => {
+    redis = await startTestRedis();
+    stack = await startStack({ redisUrl: redis.url });
+    await eventually(async () => ((await get('/readyz')).status === 200 ? true : undefined), 15_000, 'readiness');
+    expect((await get('/api/market/trending')).status).to.equal(200);
+  });
+  after(async () => {
+    await stack.close();
+    await redis.stop();
+  });
+
+  it('then reads that need Redis answer 503 Service unavailable within 1 s, copies held in memory still serve', async () => {
+    const held = await get('/api/market/trending');
+    await redis.stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const started = Date.now();
+    const stats = await get('/api/market/stats/some_user');
+    expect(Date.now() - started).to.be.below(1000);
+    expect(stats.status).to.equal(503);
+    expect(stats.json).to.deep.equal({ error: 'Service unavailable' });
+    expect(stats.headers.get('retry-after')).to.match(/^\d+$/);
+
+    const ready = await get('/readyz');
+    expect(ready.status).to.equal(503);
+
+    const trending = await get('/api/market/trending');
+    expect(trending.status).to.equal(200);
+    expect(trending.body.equals(held.body)).to.equal(true);
+  });
+
+  it('then, once Redis is back (empty), every process recovers without a restart', async () => {
+    await redis.start();
+    const username = stack.sim.trackedUsernames()[5]!;
+    const stats = await eventually(async () => {
+      const res = await get(`/api/market/stats/${username}`);
+      return res.status === 200 ? res : undefined;
+    }, 15_000, 'stats after recovery');
+    expect((stats.json as { username: string }).username).to.equal(username);
+    // The worker re-creates its schedules, which refetch the snapshots the empty Redis lost.
+    await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending'))) === 1 ? true : undefined), 15_000, 'snapshot');
+    await eventually(async () => ((await get('/readyz')).status === 200 ? true : undefined), 15_000, 'readiness');
+  });
+});
+
+describe('when a shared snapshot is absent (D8)', () => {
+  let stack: Stack;
+
+  afterEach(() => stack.close());
+
+  it('when a worker runs, then the API asks it for a refresh and answers once it lands', async () => {
+    stack = await startStack({ workers: 0 });
+    const pending = http(`${stack.apiUrl}/api/market/trending-cas`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await stack.startWorkers(1);
+    const res = await pending;
+    expect(res.status).to.equal(200);
+    expect((res.json as { data: unknown[] }).data).to.have.length(30);
+  });
+
+  it('when no worker answers within 10 s, then 503 Data temporarily unavailable with Retry-After', async function () {
+    this.timeout(15_000);
+    stack = await startStack({ workers: 0 });
+    const started = Date.now();
+    const res = await http(`${stack.apiUrl}/api/market/news`);
+    expect(Date.now() - started).to.be.below(10_000);
+    expect(res.status).to.equal(503);
+    expect(res.json).to.deep.equal({ error: 'Data temporarily unavailable' });
+    expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
+  });
+});
+
+describe('when the upstream is down', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+    await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 15_000);
+  });
+  after(() => stack.close());
+
+  it('then cached data is still served', async () => {
+    const before = await http(`${stack.apiUrl}/api/market/news?page=3`);
+    stack.sim.setFaults({ errorRate: 1 });
+    await stack.deps.refreshAll();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const during = await http(`${stack.apiUrl}/api/market/news?page=3`);
+    stack.sim.clearFaults();
+    expect(during.status).to.equal(200);
+    expect(during.body.equals(before.body)).to.equal(true);
+  });
+});

@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../shared/config.js';
+
+describe('configuration', () => {
+  it('when nothing is set, then development defaults and a generated JWT secret', () => {
+    const config = loadConfig({});
+    expect(config).to.include({ nodeEnv: 'development', port: 3000, redisUrl: 'redis://127.0.0.1:6379', webConcurrency: 1 });
+    expect(config.jwtSecretGenerated).to.equal(true);
+    expect(Buffer.byteLength(config.jwtSecret)).to.be.at.least(32);
+    expect(Object.isFrozen(config)).to.equal(true);
+  });
+
+  const refusals: [Record<string, string>, RegExp][] = [
+    [{ PORT: 'eighty' }, /^PORT: /],
+    [{ PORT: '70000' }, /^PORT: /],
+    [{ REDIS_URL: 'http://x' }, /^REDIS_URL: must start with redis:\/\/ or rediss:\/\//],
+    [{ JWT_SECRET: 'short' }, /^JWT_SECRET: must be at least 32 bytes/],
+    [{ NODE_ENV: 'production', REDIS_URL: 'redis://r:6379', INDEX_API_URL: 'https://i' }, /^JWT_SECRET: required when NODE_ENV=production/],
+    [{ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), INDEX_API_URL: 'https://i' }, /^REDIS_URL: required/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
+    [{ WEB_CONCURRENCY: '0' }, /^WEB_CONCURRENCY: /],
+    [{ INDEX_API_URL: 'not a url' }, /^INDEX_API_URL: not a valid URL/],
+    [{ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY: /],
+    [{ NODE_ENV: 'staging' }, /^NODE_ENV: /],
+  ];
+  for (const [env, message] of refusals) {
+    it(`when ${JSON.stringify(env)}, then a ConfigError naming the variable`, () => {
+      expect(() => loadConfig(env)).to.throw(ConfigError, message);
+    });
+  }
+
+  it('accepts rediss:// and a production environment that has everything', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      REDIS_URL: 'rediss://:p@host:6380',
+      REDIS_TLS_INSECURE: 'true',
+      JWT_SECRET: 'x'.repeat(32),
+      INDEX_API_URL: 'https://index.example.com',
+      WEB_CONCURRENCY: '2',
+    });
+    expect(config).to.include({ redisTlsInsecure: true, jwtSecretGenerated: false, webConcurrency: 2 });
+  });
+});

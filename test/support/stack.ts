@@ -1,0 +1,95 @@
+/**
+ * The whole service in one test process: the simulator on port 0, N workers and the API on
+ * port 0, over a real Redis. Everything is closed by `close()`.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../apps/index-sim/src/server.js';
+import { createApp } from '../../apps/api/src/app.js';
+import { createApiDeps, type ApiDeps } from '../../apps/api/src/deps.js';
+import { startWebServer, stopWebServer } from '../../apps/api/src/server.js';
+import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
+import { loadConfig, type Config } from '../../shared/config.js';
+import { createLogger } from '../../shared/logger.js';
+import { sharedTestRedis } from './redis-server.js';
+
+export interface StackOptions {
+  /** Worker processes to run (in-process). Default 1; 0 for none. */
+  workers?: number;
+  /** A Redis of the test's own (outage tests); default the shared one, flushed first. */
+  redisUrl?: string;
+  simulator?: SimulatorOptions;
+  env?: Record<string, string>;
+  /** Upstream timeouts for the workers (fault tests shorten them). */
+  indexTimeouts?: { listTimeoutMs?: number; accountTimeoutMs?: number };
+}
+
+export interface Stack {
+  apiUrl: string;
+  sim: Simulator;
+  /** A plain client for arranging and asserting. */
+  redis: Redis;
+  config: Config;
+  deps: ApiDeps;
+  workers: RunningWorker[];
+  startWorkers(count: number): Promise<RunningWorker[]>;
+  close(): Promise<void>;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const redisUrl = options.redisUrl ?? (await sharedTestRedis()).url;
+  const redis = new Redis(redisUrl, { protocol: 2 });
+  if (!options.redisUrl) await redis.flushall();
+  const sim = await startSimulator(options.simulator);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    REDIS_URL: redisUrl,
+    INDEX_API_URL: sim.url,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...options.env,
+  });
+  const logger = createLogger(config, 'test');
+  const workers: RunningWorker[] = [];
+  const startWorkers = async (count: number) => {
+    const started = await Promise.all(
+      Array.from({ length: count }, () =>
+        startWorker({ redis: config, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts }), logger }),
+      ),
+    );
+    workers.push(...started);
+    return started;
+  };
+  await startWorkers(options.workers ?? 1);
+  const deps = await createApiDeps(config, logger);
+  const server: Server = await startWebServer(createApp(deps), 0, '127.0.0.1');
+  const { port } = server.address() as AddressInfo;
+  return {
+    apiUrl: `http://127.0.0.1:${port}`,
+    sim,
+    redis,
+    config,
+    deps,
+    workers,
+    startWorkers,
+    async close() {
+      await stopWebServer(server, 1000);
+      await deps.close();
+      await Promise.all(workers.map((worker) => worker.close(2000)));
+      await sim.close();
+      redis.disconnect();
+    },
+  };
+}
+
+/** Polls `probe` until it returns a value (not undefined), or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { Queue } from 'bullmq';
+import { keys } from '../../shared/keyspace.js';
+import { queueBaseOptions, REFRESH_EVERY_MS, REFRESH_QUEUE } from '../../shared/queues.js';
+import { eventually, startStack, type Stack } from '../support/stack.js';
+
+const UPSTREAM_LISTINGS = ['/v1/trending/tokens', '/v1/trending/contracts'] as const;
+
+describe('worker schedules', () => {
+  let stack: Stack;
+  let queue: Queue;
+
+  before(async () => {
+    stack = await startStack({ workers: 3 });
+    queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection: { host: '127.0.0.1', port: Number(new URL(stack.config.redisUrl).port) } });
+  });
+  after(async () => {
+    await queue.close();
+    await stack.close();
+  });
+
+  it('when three workers start together, then each snapshot is fetched once and scheduled once every 30 minutes', async () => {
+    await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending-cas'), keys.snapshot('trending'), keys.snapshot('news'))) === 3 ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const calls = stack.sim.stats();
+    for (const path of UPSTREAM_LISTINGS) expect(calls[path], path).to.equal(1);
+
+    const schedulers = await queue.getJobSchedulers();
+    expect(schedulers.map((s) => s.key).sort()).to.deep.equal(['refresh-news', 'refresh-trending', 'refresh-trending-cas']);
+    for (const scheduler of schedulers) expect(Number(scheduler.every)).to.equal(REFRESH_EVERY_MS);
+    // One next run per schedule, not one per worker.
+    expect(await queue.getDelayedCount()).to.equal(3);
+  });
+
+  it('when the workers restart, then no extra upstream call and still one run pending per schedule', async () => {
+    stack.sim.resetStats();
+    await Promise.all(stack.workers.splice(0).map((worker) => worker.close(2000)));
+    await stack.startWorkers(3);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(stack.sim.stats()['/v1/trending/tokens'] ?? 0).to.equal(0);
+    expect(await queue.getDelayedCount()).to.equal(3);
+    expect(await queue.getJobSchedulersCount()).to.equal(3);
+  });
+
+  it('when Redis is emptied, then the schedules come back by themselves and the snapshots are refetched', async () => {
+    await stack.redis.flushall();
+    // Reconnects are what tell the worker Redis came back; a flush alone is seen through the API.
+    const res = await fetch(`${stack.apiUrl}/api/market/trending`);
+    expect(res.status).to.equal(200);
+    await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending'))) === 1 ? true : undefined));
+  });
+});

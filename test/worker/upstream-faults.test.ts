@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import { Queue } from 'bullmq';
+import type { Faults } from '../../apps/index-sim/src/server.js';
+import { keys } from '../../shared/keyspace.js';
+import { queueBaseOptions, REFRESH_QUEUE, requestRefresh } from '../../shared/queues.js';
+import { eventually, startStack, type Stack } from '../support/stack.js';
+
+const FAULTS: Record<string, Partial<Faults>> = {
+  'errors (HTTP 500)': { errorRate: 1 },
+  'rate limiting (429 with Retry-After)': { rateLimit: { retryAfter: 1 } },
+  'malformed payloads': { malformed: true },
+  'a hang': { hang: true },
+};
+
+describe('a failed refresh keeps the previous snapshot (D8)', () => {
+  for (const [name, faults] of Object.entries(FAULTS)) {
+    describe(`when the upstream answers with ${name}`, () => {
+      let stack: Stack;
+      let queue: Queue;
+
+      before(async () => {
+        stack = await startStack({ indexTimeouts: { listTimeoutMs: 500 } });
+        queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection: { port: Number(new URL(stack.config.redisUrl).port) } });
+        await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending'), keys.snapshot('news'))) === 2 ? true : undefined));
+      });
+      after(async () => {
+        await queue.close();
+        await stack.close();
+      });
+
+      it('then the stored snapshots, their cachedAt and the served bytes stay as they were', async () => {
+        const before = await stack.redis.mget(keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('sentiment'));
+        const served = Buffer.from(await (await fetch(`${stack.apiUrl}/api/market/trending`)).arrayBuffer());
+        stack.sim.setFaults(faults);
+        stack.sim.resetStats();
+        stack.sim.advanceClock(30 * 60_000);
+        await requestRefresh(queue, 'refresh-trending');
+        await requestRefresh(queue, 'refresh-news');
+        await eventually(async () => {
+          const calls = stack.sim.stats();
+          return (calls['/v1/trending/tokens'] ?? 0) >= 1 && (calls['/v1/posts'] ?? 0) >= 1 ? true : undefined;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        expect(await stack.redis.mget(keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('sentiment'))).to.deep.equal(before);
+        const servedDuring = Buffer.from(await (await fetch(`${stack.apiUrl}/api/market/trending`)).arrayBuffer());
+        expect(servedDuring.equals(served)).to.equal(true);
+
+        // Once the upstream heals, the retry (BullMQ backoff) brings a newer snapshot.
+        stack.sim.clearFaults();
+        await queue.promoteJobs();
+        const after = await eventually(async () => {
+          const body = await stack.redis.get(keys.snapshot('trending'));
+          return body !== before[0] ? body : undefined;
+        }, 15_000, 'a successful retry');
+        expect(Date.parse((JSON.parse(after!) as { cachedAt: string }).cachedAt)).to.be.greaterThan(
+          Date.parse((JSON.parse(before[0]!) as { cachedAt: string }).cachedAt),
+        );
+      });
+    });
+  }
+});
