@@ -100,3 +100,21 @@ describe('when the upstream is down', () => {
     expect(during.body.equals(before.body)).to.equal(true);
   });
 });
+
+describe('when Redis loses a snapshot the API still holds in memory', () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+    await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 15_000);
+  });
+  after(() => stack.close());
+
+  it('then the copy keeps serving and the API has the worker rebuild the snapshot', async () => {
+    const held = await http(`${stack.apiUrl}/api/market/trending-cas`);
+    await stack.redis.del(keys.snapshot('trending-cas'), keys.snapshotVersion('trending-cas'));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const during = await http(`${stack.apiUrl}/api/market/trending-cas`);
+    expect(during.body.equals(held.body)).to.equal(true);
+    await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending-cas'))) === 1 ? true : undefined), 10_000, 'rebuilt snapshot');
+  });
+});

@@ -41,6 +41,7 @@ export interface Stack {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const redisUrl = options.redisUrl ?? (await sharedTestRedis()).url;
   const redis = new Redis(redisUrl, { protocol: 2 });
+  redis.on('error', () => {}); // outage tests stop Redis under it
   if (!options.redisUrl) await redis.flushall();
   const sim = await startSimulator(options.simulator);
   const config = loadConfig({

@@ -73,8 +73,10 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     redis,
     subscriber,
     logger,
-    refreshAbsent: async (name) => {
-      await refreshWaiter.enqueueAndWait(() => requestRefresh(refreshQueue, refreshJobFor[name]), WORK_WAIT_MS);
+    refreshAbsent: async (name, wait) => {
+      const enqueue = () => requestRefresh(refreshQueue, refreshJobFor[name]);
+      if (wait) await refreshWaiter.enqueueAndWait(enqueue, WORK_WAIT_MS);
+      else await enqueue();
     },
   });
   const stats = new StatsService(redis, (username) =>
@@ -83,9 +85,12 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
 
   // Start-up must not hang on a Redis that is down: the platform wants the port bound.
   // Events missed before the listeners are ready only cost a waiter its timeout.
-  const ready = Promise.all([snapshots.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]);
+  const ready = Promise.all([snapshots.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]).then(
+    () => 'ready' as const,
+    () => 'failed' as const,
+  );
   const timeout = new Promise<'timeout'>((resolve) => setTimeout(resolve, 5000, 'timeout').unref());
-  if ((await Promise.race([ready.catch(() => 'failed' as const), timeout])) !== undefined) {
+  if ((await Promise.race([ready, timeout])) !== 'ready') {
     logger.warn('Redis is not answering yet; the API starts anyway and reconnects by itself');
   }
 

@@ -32,8 +32,8 @@ export interface SnapshotCacheOptions {
   /** A connection of its own for SUBSCRIBE. */
   subscriber: Redis;
   logger: Logger;
-  /** Asks the worker for an immediate refresh and waits for it, boundedly (D8). */
-  refreshAbsent: (name: SnapshotName) => Promise<void>;
+  /** Asks the worker for an immediate, deduplicated refresh; with `wait`, waits for it boundedly (D8). */
+  refreshAbsent: (name: SnapshotName, wait: boolean) => Promise<void>;
   /** How stale a copy may get without a pub/sub message. Default 1000 ms. */
   recheckMs?: number;
 }
@@ -82,7 +82,7 @@ export class SnapshotCache {
     }
     const loaded = await this.revalidate(name);
     if (loaded) return loaded;
-    await this.options.refreshAbsent(name);
+    await this.options.refreshAbsent(name, true);
     const refreshed = await this.revalidate(name);
     if (refreshed) return refreshed;
     throw new UnavailableError('Data temporarily unavailable', 10);
@@ -102,7 +102,11 @@ export class SnapshotCache {
   private async load(name: SnapshotName): Promise<CachedSnapshot | null> {
     const current = this.entries.get(name);
     const [version] = await readSnapshotVersions(this.options.redis, [name]);
-    if (!version) return current ?? null;
+    if (!version) {
+      // Gone from Redis (flushed, lost): keep serving the copy held, and have it rebuilt.
+      if (current) await this.options.refreshAbsent(name, false);
+      return current ?? null;
+    }
     if (current?.version === version) return current;
     const stored = await readSnapshot(this.options.redis, name);
     if (!stored) return current ?? null;
