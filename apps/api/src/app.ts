@@ -5,6 +5,7 @@ import { publicCors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
 import { authRoutes } from './routes/auth/auth.js';
+import { docsRoutes } from './routes/docs/docs.js';
 import { healthRoutes } from './routes/health/health.js';
 import { marketRoutes } from './routes/market/market.js';
 
@@ -16,7 +17,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(errorHandler(deps.logger));
   app.use(publicCors());
-  for (const router of [marketRoutes(deps), authRoutes(deps), healthRoutes(deps)]) {
+  for (const router of [marketRoutes(deps), authRoutes(deps), healthRoutes(deps), docsRoutes()]) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

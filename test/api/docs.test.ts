@@ -1,0 +1,99 @@
+import type Router from '@koa/router';
+import { expect } from 'chai';
+import { authRoutes } from '../../apps/api/src/routes/auth/auth.js';
+import { docsRoutes } from '../../apps/api/src/routes/docs/docs.js';
+import { HTTP_METHODS, type OpenApiDocument } from '../../apps/api/src/routes/docs/openapi.js';
+import { healthRoutes } from '../../apps/api/src/routes/health/health.js';
+import { marketRoutes } from '../../apps/api/src/routes/market/market.js';
+import { http } from '../support/http.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+/** `GET /api/market/stats/{username}` for every route a router registers (HEAD is Koa's own). */
+function registeredRoutes(routers: Router[]): string[] {
+  const routes = new Set<string>();
+  for (const router of routers) {
+    for (const layer of router.stack) {
+      if (typeof layer.path !== 'string') throw new Error(`a RegExp route cannot be documented: ${String(layer.path)}`);
+      const path = layer.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      for (const method of layer.methods) if (method !== 'HEAD') routes.add(`${method} ${path}`);
+    }
+  }
+  return [...routes].sort();
+}
+
+function documentedRoutes(doc: OpenApiDocument): string[] {
+  const routes: string[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) if (item[method]) routes.push(`${method.toUpperCase()} ${path}`);
+  }
+  return routes.sort();
+}
+
+describe('API documentation: GET /openapi.json and GET /docs', () => {
+  let stack: Stack;
+  const get = (path: string, init?: RequestInit) => http(`${stack.apiUrl}${path}`, init);
+
+  before(async () => {
+    stack = await startStack({ workers: 0 });
+  });
+  after(() => stack.close());
+
+  describe('GET /openapi.json', () => {
+    it('answers an OpenAPI 3.1.0 JSON document with an ETag, and 304 on If-None-Match', async () => {
+      const res = await get('/openapi.json');
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.match(/^application\/json/);
+      expect(res.headers.get('cache-control')).to.equal('public, max-age=3600');
+      expect((res.json as OpenApiDocument).openapi).to.equal('3.1.0');
+
+      const etag = res.headers.get('etag');
+      expect(etag).to.be.a('string');
+      const again = await get('/openapi.json', { headers: { 'If-None-Match': etag ?? '' } });
+      expect(again.status).to.equal(304);
+    });
+
+    it('documents exactly the routes the routers register', async () => {
+      const doc = (await get('/openapi.json')).json as OpenApiDocument;
+      const routers = [marketRoutes(stack.deps), authRoutes(stack.deps), healthRoutes(stack.deps), docsRoutes()];
+      const registered = registeredRoutes(routers);
+      expect(registered).to.include.members(['GET /api/market/stats/{username}', 'GET /sentiment/{token}', 'GET /docs']);
+      expect(documentedRoutes(doc)).to.deep.equal(registered);
+    });
+
+    it('names the error messages of the spec and the decisions', async () => {
+      const text = (await get('/openapi.json')).body.toString('utf8');
+      for (const message of ['Missing fields', 'Invalid credentials', 'Username not found in index', 'Invalid token', 'Token not found in index']) {
+        expect(text, message).to.include(JSON.stringify(message).slice(1, -1));
+      }
+    });
+
+    it('declares the Error schema and bearer security on the protected routes only', async () => {
+      const doc = (await get('/openapi.json')).json as OpenApiDocument;
+      expect(doc.components.schemas.Error?.required).to.deep.equal(['error']);
+      expect(doc.components.securitySchemes.bearerAuth).to.include({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+      const secured = documentedRoutes(doc).filter((route) => {
+        const [method = '', path = ''] = route.split(' ');
+        const op = doc.paths[path]?.[method.toLowerCase() as (typeof HTTP_METHODS)[number]];
+        return (op?.security?.length ?? 0) > 0;
+      });
+      expect(secured).to.deep.equal(['GET /api/auth/me', 'POST /api/admin/refresh']);
+    });
+  });
+
+  describe('GET /docs', () => {
+    it('answers a self-contained HTML page naming every documented path', async () => {
+      const res = await get('/docs');
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+      const html = res.body.toString('utf8');
+      expect(html).to.match(/^<!doctype html>/i);
+      expect(html).to.include('<title>');
+      const doc = (await get('/openapi.json')).json as OpenApiDocument;
+      for (const path of Object.keys(doc.paths)) expect(html, path).to.include(`<code>${path}</code>`);
+      // Offline: nothing is loaded from elsewhere.
+      expect(html).not.to.match(/<script|<link|src=|https?:\/\//i);
+      // Escaped: the placeholder in the login description is text, not a tag.
+      expect(html).to.include('Bearer &lt;token&gt;');
+    });
+  });
+});
