@@ -2,6 +2,7 @@
  * Per-token sentiment (D2): the engagement-weighted mean polarity of the posts that mention a
  * token, with per-class counts. Each post is scored once, however many tokens it mentions.
  */
+import type { SentimentRecord } from '../market-types.js';
 import { polarityClass, scorePolarity } from './score.js';
 
 export interface ScoredPost {
@@ -12,17 +13,8 @@ export interface ScoredPost {
   engagementScore: number;
 }
 
-export interface TokenSentiment {
-  /** Upper case, without "$". */
-  token: string;
-  /** Engagement-weighted mean polarity in [-1, 1], 4 decimals. */
-  score: number;
-  label: 'bullish' | 'bearish' | 'neutral';
-  mentions: number;
-  positive: number;
-  neutral: number;
-  negative: number;
-}
+/** The public record (token upper case without "$", score in [-1, 1] to 4 decimals) before its cachedAt. */
+export type TokenSentiment = Omit<SentimentRecord, 'cachedAt'>;
 
 /** D2 label boundaries (inclusive). */
 export const BULLISH_AT = 0.15;
