@@ -1,4 +1,5 @@
 /** createApp(deps): the Koa application, without listening (tests run it on port 0). */
+import Router from '@koa/router';
 import Koa from 'koa';
 import type { ApiDeps } from './deps.js';
 import { publicCors } from './http/cors.js';
@@ -17,9 +18,13 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(errorHandler(deps.logger));
   app.use(publicCors());
-  for (const router of [marketRoutes(deps), authRoutes(deps), healthRoutes(deps), docsRoutes()]) {
-    app.use(router.routes());
-    app.use(router.allowedMethods());
-  }
+  // One router for every route: each router adds its own dispatch to every request.
+  const router = new Router();
+  marketRoutes(deps, router);
+  authRoutes(deps, router);
+  healthRoutes(deps, router);
+  docsRoutes(router);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
   return app;
 }

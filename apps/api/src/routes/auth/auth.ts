@@ -5,9 +5,8 @@ import type { ApiDeps } from '../../deps.js';
 import { jsonBody } from './json-body.js';
 import { LOGIN_BODY_LIMIT, parseLoginBody } from './schema.js';
 
-export function authRoutes(deps: ApiDeps): Router {
+export function authRoutes(deps: ApiDeps, router = new Router()): Router {
   const { auth } = deps;
-  const router = new Router();
 
   router.post('/api/auth/login', jsonBody({ limit: LOGIN_BODY_LIMIT }), async (ctx) => {
     const { email, password } = parseLoginBody(ctx.request.body);

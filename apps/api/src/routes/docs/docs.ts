@@ -12,8 +12,7 @@ import {
 
 const MAX_AGE_SECONDS = 3600;
 
-export function docsRoutes(): Router {
-  const router = new Router();
+export function docsRoutes(router = new Router()): Router {
   const document = Representation.json(openApiDocument);
   const page = renderDocsPage(openApiDocument);
 

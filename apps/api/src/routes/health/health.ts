@@ -5,8 +5,7 @@ import { readSnapshotVersions } from '../../../../../shared/snapshot-store.js';
 import { SNAPSHOTS } from '../../../../../shared/keyspace.js';
 import type { ApiDeps } from '../../deps.js';
 
-export function healthRoutes({ redis, metrics }: ApiDeps): Router {
-  const router = new Router();
+export function healthRoutes({ redis, metrics }: ApiDeps, router = new Router()): Router {
 
   router.get('/healthz', (ctx) => {
     ctx.set('Cache-Control', 'no-store');

@@ -6,8 +6,7 @@ import { sendRepresentation } from '../../http/representation.js';
 import { secondsLeft } from '../../market/snapshot-cache.js';
 import { parseNewsQuery, parseTokenParam, parseUsernameParam } from './schema.js';
 
-export function marketRoutes({ snapshots, stats }: ApiDeps): Router {
-  const router = new Router();
+export function marketRoutes({ snapshots, stats }: ApiDeps, router = new Router()): Router {
 
   for (const name of ['trending', 'trending-cas'] as const) {
     router.get(`/api/market/${name}`, async (ctx) => {
