@@ -3,6 +3,7 @@
  * pool, so verifications never block the event loop that serves market reads.
  */
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
 
 /** OWASP's minimum for argon2id: 19 MiB, 2 iterations, 1 lane (~30 ms per verification here). */
@@ -13,14 +14,33 @@ export const ARGON2_OPTIONS = Object.freeze({
   parallelism: 1,
 });
 
+/**
+ * At most this many argon2 computations at once per process: one core stays free for the
+ * event loop, or a burst of logins (4 libuv threads) starves market reads on a small machine.
+ */
+const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
+let running = 0;
+const queued: (() => void)[] = [];
+
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT_HASHES) await new Promise<void>((resolve) => queued.push(resolve));
+  running += 1;
+  try {
+    return await work();
+  } finally {
+    running -= 1;
+    queued.shift()?.();
+  }
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, ARGON2_OPTIONS);
+  return limited(() => argon2.hash(password, ARGON2_OPTIONS));
 }
 
 /** False for a wrong password and for a stored digest argon2 cannot read (never throws for those). */
 export async function verifyPassword(digest: string, password: string): Promise<boolean> {
   try {
-    return await argon2.verify(digest, password);
+    return await limited(() => argon2.verify(digest, password));
   } catch {
     return false;
   }

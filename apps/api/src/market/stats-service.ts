@@ -34,8 +34,9 @@ export class StatsService {
   }
 
   private async lookup(username: string): Promise<Lookup> {
+    // A pipeline, not MULTI: one round trip either way, and the worker's writes are atomic already.
     const results = await this.redis
-      .multi()
+      .pipeline()
       .getBuffer(keys.stats(username))
       .pttl(keys.stats(username))
       .exists(keys.statsMiss(username))
