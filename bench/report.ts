@@ -18,7 +18,7 @@ export function renderMarkdown(results: BenchResults): string {
       `Node ${results.machine.node}. Load: ${results.machine.loadGenerator}, one process, ${settings.connections} connections, ` +
       (settings.amount ? `${settings.amount} requests per round` : `${settings.durationSec} s rounds`) +
       `, ${settings.reps} interleaved repetition(s) (averaged); latencies from autocannon's per-response hrtime. ` +
-      `The API is apps/api/src/main.ts with NODE_ENV=production and LOG_LEVEL=info to a file (${(results.apiLogBytes / MB).toFixed(0)} MB of request log written). ` +
+      `The API is apps/api/src/main.ts with NODE_ENV=production and LOG_LEVEL=info, its stdout a pipe drained by the orchestrator (${(results.apiLogBytes / MB).toFixed(0)} MB of request log written). ` +
       `Requests carry no Accept-Encoding, so every server sends the same identity bytes; ratios compare servers within this run only.`,
     '',
   );
@@ -44,7 +44,10 @@ export function renderMarkdown(results: BenchResults): string {
   }
   lines.push('', '## Targets', '');
   lines.push('| target | measured | verdict |', '|---|---|---|');
-  for (const v of results.verdicts) lines.push(`| ${v.target} | ${v.measured} | ${v.verdict === 'FAIL' ? '**FAIL**' : v.verdict} |`);
+  for (const v of results.verdicts) {
+    const verdict = settings.quick && v.verdict !== 'info' ? `${v.verdict.toLowerCase()} (not asserted)` : v.verdict === 'FAIL' ? '**FAIL**' : v.verdict;
+    lines.push(`| ${v.target} | ${v.measured} | ${verdict} |`);
+  }
 
   const { stats, login, cluster, worker } = results;
   const completion = stats.burst.completionMs;
@@ -62,22 +65,48 @@ export function renderMarkdown(results: BenchResults): string {
       `p50 ${mean(login.readsWithout.map((r) => r.p50)).toFixed(2)} / ${mean(login.readsWith.map((r) => r.p50)).toFixed(2)} ms, ` +
       `p99 ${mean(login.readsWithout.map((r) => r.p99)).toFixed(2)} / ${mean(login.readsWith.map((r) => r.p99)).toFixed(2)} ms.`,
   );
+  const share = (list: { cpuMs: number; loadCpuMs: number; otherCpuMs: number; wallMs: number }[]) => {
+    const wall = list.reduce((sum, c) => sum + c.wallMs, 0) || 1;
+    const sum = (pick: (c: (typeof list)[number]) => number) => (list.reduce((total, c) => total + pick(c), 0) / wall).toFixed(2);
+    return `API ${sum((c) => c.cpuMs)}, load generators ${sum((c) => c.loadCpuMs)}, rest of the machine ${sum((c) => c.otherCpuMs)} cores`;
+  };
+  lines.push(`- CPU during those reads, without logins: ${share(login.cpuWithout)}; with: ${share(login.cpuWith)}.`);
   lines.push(
     `- Failed logins (${login.unknownEmailMs.length} each, sequential, interleaved): unknown email median ${median(login.unknownEmailMs).toFixed(1)} ms, ` +
       `wrong password median ${median(login.wrongPasswordMs).toFixed(1)} ms.`,
   );
+  const split = (samples: { server: { cpuMs: number; loadCpuMs: number; wallMs: number } }[]) => {
+    const wall = samples.reduce((sum, s) => sum + s.server.wallMs, 0) || 1;
+    const api = samples.reduce((sum, s) => sum + s.server.cpuMs, 0) / wall;
+    const gen = samples.reduce((sum, s) => sum + s.server.loadCpuMs, 0) / wall;
+    return `API ${api.toFixed(2)} + load generator ${gen.toFixed(2)} cores`;
+  };
   lines.push(
     `- WEB_CONCURRENCY=2 (${cluster.samples.clusterProcesses} API processes): trending ${cluster.clustered.rps.toFixed(0)} req/s, p50 ${cluster.clustered.p50.toFixed(2)} ms, ` +
-      `p99 ${cluster.clustered.p99.toFixed(2)} ms, ${cluster.clustered.cpuUsPerRequest.toFixed(0)} µs CPU/req; 1 process: ${cluster.single.rps.toFixed(0)} req/s, ` +
-      `p50 ${cluster.single.p50.toFixed(2)} ms, p99 ${cluster.single.p99.toFixed(2)} ms, ${cluster.single.cpuUsPerRequest.toFixed(0)} µs CPU/req. ` +
-      `The load generator holds about one of the two cores, so a second API process mostly competes with it here.`,
+      `p99 ${cluster.clustered.p99.toFixed(2)} ms, ${cluster.clustered.cpuUsPerRequest.toFixed(0)} µs CPU/req (${split(cluster.samples.cluster)}); ` +
+      `1 process: ${cluster.single.rps.toFixed(0)} req/s, p50 ${cluster.single.p50.toFixed(2)} ms, p99 ${cluster.single.p99.toFixed(2)} ms, ` +
+      `${cluster.single.cpuUsPerRequest.toFixed(0)} µs CPU/req (${split(cluster.samples.single)}). Both share the two cores with the load generator.`,
   );
   lines.push(
     `- Worker news refresh (${worker.summary.items} posts, ${worker.summary.tokens} tokens; fetch 20 pages, validate, sort, sentiment, two snapshots written): ` +
       `CPU median ${worker.summary.cpuMsMedian.toFixed(0)} ms, p90 ${worker.summary.cpuMsP90.toFixed(0)} ms, wall ${worker.summary.wallMsMedian.toFixed(0)} ms. ` +
       `RSS median over refreshes 41-60 ${(worker.summary.rssEarlyBytes / MB).toFixed(0)} MB, over the last 20 ${(worker.summary.rssLateBytes / MB).toFixed(0)} MB, max ${(worker.summary.rssMaxBytes / MB).toFixed(0)} MB.`,
   );
-  lines.push(`- API RSS: largest sample ${(results.apiMaxRssBytes / MB).toFixed(0)} MB during the read rounds (VmRSS every 200 ms).`);
+  const noisiest = reads.measurements
+    .flatMap((m) => m.samples.map((sample) => ({ m, sample })))
+    .sort((p, q) => q.sample.server.otherCpuMs / q.sample.server.wallMs - p.sample.server.otherCpuMs / p.sample.server.wallMs)[0];
+  if (noisiest) {
+    const { m, sample } = noisiest;
+    lines.push(
+      `- Noise: the read round where the rest of the machine (kernel, Redis, orchestrator, anything foreign) took the most CPU was ` +
+        `${m.server} ${m.row} at ${(sample.server.otherCpuMs / sample.server.wallMs).toFixed(2)} cores (server ${(sample.server.cpuMs / sample.server.wallMs).toFixed(2)}, ` +
+        `load generator ${(sample.server.loadCpuMs / sample.server.wallMs).toFixed(2)}); every round's split is in the JSON.`,
+    );
+  }
+  lines.push(
+    `- API RSS: largest sample ${(results.apiMaxRssBytes / MB).toFixed(0)} MB during the read rounds (VmRSS every 200 ms); ` +
+      `${(results.apiRssAfterLoginsBytes / MB).toFixed(0)} MB right after the login rounds.`,
+  );
   lines.push('');
   return lines.join('\n');
 }

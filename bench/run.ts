@@ -17,7 +17,7 @@ import { measureReads } from './phases/reads.js';
 import { measureStats } from './phases/stats.js';
 import { measureWorker, summarizeWorker } from './phases/worker.js';
 import { LoadGenerator } from './lib/load.js';
-import { ROOT } from './lib/processes.js';
+import { buildInto, ROOT, rssOf } from './lib/processes.js';
 import { judgeTargets, summarizeReads, summarizeSamples, type BenchResults } from './lib/results.js';
 import { settingsFor } from './lib/settings.js';
 import { startApi, startStack, type AppProcess, type Stack } from './lib/stack.js';
@@ -41,12 +41,23 @@ function autocannonVersion(): string {
   return `autocannon ${pkg.version}`;
 }
 
+// Ctrl-C or a CI timeout: exit through process.exit, whose handlers kill every child and Redis.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping`);
+    rmSync(workDir, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
+
 async function main(): Promise<void> {
   let stack: Stack | undefined;
   let api: AppProcess | undefined;
   const generators: LoadGenerator[] = [];
   try {
     log(`${quick ? 'quick' : 'full'} run; working files in ${workDir}`);
+    buildInto(join(workDir, 'build'));
+    log('compiled apps/, shared/ and bench/ for the child processes');
     stack = await startStack();
     log(`redis ${stack.redis.url}, simulator ${stack.sim.url}; snapshots, stats for ${stack.cachedUsername} and the bench user seeded`);
     const profileDir = join(resultsDir, 'profiles');
@@ -65,14 +76,17 @@ async function main(): Promise<void> {
     const reads = await measureReads(stack, api, load, settings, workDir, log);
     log('login');
     const login = await measureLogin(stack, api, load, logins, settings, log);
+    // argon2 takes 19 MiB per hash from malloc, outside V8's heap: see what the logins left behind.
+    const apiRssAfterLoginsBytes = rssOf(api.proc.pid);
+    log(`API RSS after the login rounds: ${(apiRssAfterLoginsBytes / 1024 / 1024).toFixed(0)} MB`);
     log('WEB_CONCURRENCY=2');
     const cluster = await measureCluster(stack, api, load, settings, workDir, log);
     log('stats burst (worker process started for it)');
     const stats = await measureStats(stack, api, settings, workDir);
     log(`stats burst: ${stats.upstreamCalls} upstream call(s), slowest ${stats.burst.completionMs.at(-1)?.toFixed(0)} ms`);
     await Promise.all(generators.map((g) => g.close()));
+    const apiLogBytes = api.stdoutBytes();
     await api.proc.stop(10_000);
-    const apiLogBytes = statSync(join(workDir, 'api.log')).size;
     const worker = await measureWorker(stack, settings, log);
 
     const summary = summarizeReads(reads);
@@ -84,6 +98,7 @@ async function main(): Promise<void> {
       cluster: { samples: cluster, single: summarizeSamples(cluster.single), clustered: summarizeSamples(cluster.cluster) },
       worker: { summary: summarizeWorker(worker), samples: worker.samples },
       apiMaxRssBytes,
+      apiRssAfterLoginsBytes,
       apiLogBytes,
     };
     const results: BenchResults = {
@@ -108,7 +123,7 @@ async function main(): Promise<void> {
   } catch (error) {
     process.exitCode = 1;
     log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
-    for (const name of ['api.err', 'api-cluster.err', 'worker.err']) {
+    for (const name of ['api.err', 'api-cluster.err', 'worker.err', 'worker.log']) {
       const file = join(workDir, name);
       if (existsSync(file) && statSync(file).size > 0) process.stderr.write(`--- ${name}\n${readFileSync(file, 'utf8').slice(-4000)}\n`);
     }

@@ -8,11 +8,15 @@ declare module 'autocannon' {
     /** Seconds. */
     duration?: number;
     amount?: number;
+    /** Requests per second across all connections. */
+    overallRate?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;
     /** Seconds before a request counts as timed out. */
     timeout?: number;
+    /** Milliseconds between samples; the run ends on a sample tick. */
+    sampleInt?: number;
   }
 
   interface Result {

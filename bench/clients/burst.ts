@@ -26,11 +26,13 @@ const warmStarted = performance.now();
 await Promise.all(Array.from({ length: count }, () => get(warmUrl, warmStarted)));
 const openSockets = Object.values(agent.freeSockets).reduce((sum, list) => sum + (list?.length ?? 0), 0);
 
+const startedAtEpochMs = Date.now();
 const started = performance.now();
 const answers = await Promise.all(Array.from({ length: count }, () => get(url, started)));
 agent.destroy();
 const result: BurstResult = {
   openSockets,
+  startedAtEpochMs,
   statuses: answers.map((a) => a.status),
   completionMs: answers.map((a) => a.ms).sort((x, y) => x - y),
 };

@@ -4,7 +4,7 @@
  * status other than the one expected (autocannon would count a 500 as throughput).
  */
 import type { LoadResult, LoadSpec, ServerSide } from './types.js';
-import { cpuMsOf, rssOf, startNode, withChildren, type NodeProcess } from './processes.js';
+import { cpuMsOf, machineBusyMs, rssOf, startNode, withChildren, type NodeProcess } from './processes.js';
 
 type Reply = { ready: true } | { id: number; result: LoadResult } | { id: number; error: string };
 
@@ -31,6 +31,10 @@ export class LoadGenerator {
     return new LoadGenerator(proc);
   }
 
+  get pid(): number {
+    return this.proc.pid;
+  }
+
   run(spec: LoadSpec): Promise<LoadResult> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -44,10 +48,21 @@ export class LoadGenerator {
   }
 }
 
-/** Samples the server's processes (and their cluster children) while `work` runs. */
-export async function watchServer<T>(pid: number, work: Promise<T>): Promise<{ value: T; server: ServerSide }> {
+/**
+ * Samples the server's processes (and their cluster children) while `work` runs, and accounts
+ * for the rest of the machine's CPU: a round where something foreign took a core shows it.
+ */
+export async function watchServer<T>(
+  pid: number,
+  work: Promise<T>,
+  loadGenerators: readonly LoadGenerator[] = [],
+): Promise<{ value: T; server: ServerSide }> {
   const pids = withChildren(pid);
+  const loadPids = loadGenerators.map((g) => g.pid);
   const cpuBefore = pids.map(cpuMsOf);
+  const loadBefore = loadPids.map(cpuMsOf);
+  const machineBefore = machineBusyMs();
+  const started = performance.now();
   let maxRssBytes = 0;
   const sample = () => {
     for (const p of pids) maxRssBytes = Math.max(maxRssBytes, rssOf(p));
@@ -58,7 +73,9 @@ export async function watchServer<T>(pid: number, work: Promise<T>): Promise<{ v
     const value = await work;
     sample();
     const cpuMs = pids.reduce((sum, p, i) => sum + cpuMsOf(p) - (cpuBefore[i] ?? 0), 0);
-    return { value, server: { cpuMs, maxRssBytes } };
+    const loadCpuMs = loadPids.reduce((sum, p, i) => sum + cpuMsOf(p) - (loadBefore[i] ?? 0), 0);
+    const otherCpuMs = Math.max(0, machineBusyMs() - machineBefore - cpuMs - loadCpuMs);
+    return { value, server: { cpuMs, maxRssBytes, loadCpuMs, otherCpuMs, wallMs: performance.now() - started } };
   } finally {
     clearInterval(timer);
   }

@@ -1,14 +1,41 @@
 /**
  * Child processes of the benchmark: every server under test and every load generator runs in
- * a process of its own (TypeScript through `node --import tsx`, no wrapper process, so the
- * pid we hold is the server's own), plus what /proc says about their CPU and memory.
+ * a process of its own, as plain JavaScript compiled for the run (as production runs dist/:
+ * no TypeScript loader in the measured process, whose memory it would inflate by ~25 MB), with
+ * no wrapper process, so the pid we hold is the server's own; plus what /proc says about their
+ * CPU and memory.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { openSync, readFileSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+let buildDir: string | undefined;
+
+/**
+ * Compiles apps/, shared/ and bench/ into `dir` (emit only: type errors are the typecheck's
+ * business, not the benchmark's), and makes every later startNode run the compiled files.
+ */
+export function buildInto(dir: string): void {
+  const tsconfig = join(dir, 'tsconfig.bench.json');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    tsconfig,
+    JSON.stringify({
+      extends: join(ROOT, 'tsconfig.json'),
+      compilerOptions: { outDir: join(dir, 'out'), rootDir: ROOT, noEmit: false, noCheck: true, sourceMap: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] },
+      include: [join(ROOT, 'apps'), join(ROOT, 'shared'), join(ROOT, 'bench')],
+    }),
+  );
+  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', tsconfig], { encoding: 'utf8' });
+  if (tsc.status !== 0) throw new Error(`could not compile for the benchmark:\n${tsc.stdout}${tsc.stderr}`);
+  // The compiled tree resolves packages from the repository and stays an ES module scope.
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'out', 'node_modules'), 'dir');
+  writeFileSync(join(dir, 'out', 'package.json'), '{ "type": "module" }\n');
+  buildDir = join(dir, 'out');
+}
 
 export interface NodeProcess {
   name: string;
@@ -21,7 +48,7 @@ export interface NodeProcess {
 }
 
 export interface StartOptions {
-  /** Script path relative to the repository root. */
+  /** TypeScript entry point, relative to the repository root. */
   script: string;
   args?: string[];
   env?: Record<string, string>;
@@ -46,7 +73,8 @@ export function startNode(name: string, options: StartOptions): NodeProcess {
   const stderr = options.stderrFile ? openSync(options.stderrFile, 'a') : 'inherit';
   const stdio: ('ignore' | 'pipe' | 'inherit' | 'ipc' | number)[] = ['ignore', stdout, stderr];
   if (options.ipc) stdio.push('ipc');
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])], {
+  const entry = buildDir ? [join(buildDir, options.script.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', options.script];
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...entry, ...(options.args ?? [])], {
     cwd: ROOT,
     env: { ...process.env, ...options.env },
     stdio,
@@ -126,6 +154,14 @@ export function cpuMsOf(pid: number): number {
   // Fields after the command name, which may itself contain spaces and parentheses.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+/** CPU time the whole machine spent busy (every core, every process, the kernel), in ms. */
+export function machineBusyMs(): number {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+  // cpu  user nice system idle iowait irq softirq steal ...
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
+  return ((user + nice + system + irq + softirq + steal) * 1000) / CLOCK_TICKS;
 }
 
 /** Resident set size in bytes (VmRSS of /proc/<pid>/status); 0 when the process is gone. */

@@ -50,6 +50,8 @@ export interface BenchResults {
   worker: { summary: WorkerSummary; samples: WorkerOutcome['samples'] };
   /** Largest RSS of the single API process during its read rounds. */
   apiMaxRssBytes: number;
+  /** RSS of the single API process right after the login rounds (argon2 allocates outside V8). */
+  apiRssAfterLoginsBytes: number;
   /** Bytes of request log the API wrote (proof that logging was on). */
   apiLogBytes: number;
   verdicts: Verdict[];
@@ -119,10 +121,22 @@ export function judgeTargets(results: Inputs): Verdict[] {
   const page100 = find(summary, 'news-p100', 'api');
   if (page1 && page100) {
     const gap = page100.rps / page1.rps - 1;
+    const cpuGap = page100.cpuUsPerRequest / page1.cpuUsPerRequest - 1;
     verdicts.push({
       target: 'news page 100 within 10 % of page 1 (req/s)',
-      measured: `${page100.rps.toFixed(0)} vs ${page1.rps.toFixed(0)} (${(gap * 100).toFixed(1)} %)`,
+      measured:
+        `${page100.rps.toFixed(0)} vs ${page1.rps.toFixed(0)} req/s (${(gap * 100).toFixed(1)} %); ` +
+        `API CPU ${page100.cpuUsPerRequest.toFixed(0)} vs ${page1.cpuUsPerRequest.toFixed(0)} µs/req (${(cpuGap * 100).toFixed(1)} %)`,
       verdict: judge(Math.abs(gap) <= 0.1),
+    });
+  }
+  for (const entry of results.reads.equalLoad) {
+    const koa = summarizeSamples(entry.koa);
+    const api = summarizeSamples(entry.api);
+    verdicts.push({
+      target: `${entry.row}: p99 at equal offered load (${entry.rate} req/s to both; no target, for reading the p99 rows)`,
+      measured: `API ${api.p99.toFixed(2)} ms vs (b) ${koa.p99.toFixed(2)} ms (${x(api.p99 / koa.p99)}); p50 ${api.p50.toFixed(2)} vs ${koa.p50.toFixed(2)} ms`,
+      verdict: 'info',
     });
   }
 
@@ -133,9 +147,12 @@ export function judgeTargets(results: Inputs): Verdict[] {
     measured: `${stats.upstreamCalls} call(s)`,
     verdict: judge(stats.upstreamCalls === 1),
   });
+  const at = (ms: number | null) => (ms === null ? '?' : `+${ms.toFixed(0)} ms`);
   verdicts.push({
     target: `stats: slowest answer <= upstream latency + 50 ms (${stats.upstreamLatencyMs + 50} ms)`,
-    measured: `slowest ${slowest.toFixed(0)} ms, fastest ${(stats.burst.completionMs[0] ?? 0).toFixed(0)} ms`,
+    measured:
+      `slowest ${slowest.toFixed(0)} ms, fastest ${(stats.burst.completionMs[0] ?? 0).toFixed(0)} ms ` +
+      `(upstream called ${at(stats.timeline.upstreamCalledMs)}, job completed ${at(stats.timeline.jobCompletedMs)})`,
     verdict: judge(slowest <= stats.upstreamLatencyMs + 50),
   });
 

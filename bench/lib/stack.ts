@@ -77,6 +77,8 @@ export async function startStack(): Promise<Stack> {
 export interface AppProcess {
   proc: NodeProcess;
   url: string;
+  /** Bytes the process wrote on stdout so far (its request log, for the API). */
+  stdoutBytes(): number;
 }
 
 function serviceEnv(stack: Stack, extra: Record<string, string>): Record<string, string> {
@@ -85,13 +87,17 @@ function serviceEnv(stack: Stack, extra: Record<string, string>): Record<string,
     REDIS_URL: stack.redis.url,
     INDEX_API_URL: stack.sim.url,
     JWT_SECRET: stack.jwtSecret,
-    // Logging stays on, as in production: one JSON line per request, to a file.
+    // Logging stays on, as in production: one JSON line per request.
     LOG_LEVEL: 'info',
     ...extra,
   };
 }
 
-/** The real web entry point (apps/api/src/main.ts), ready once /readyz answers 200. */
+/**
+ * The real web entry point (apps/api/src/main.ts), ready once /readyz answers 200. Its stdout
+ * is a pipe the orchestrator drains and counts, as a platform's log collector reads it (a file
+ * would add the kernel's writeback of hundreds of MB to later rounds).
+ */
 export async function startApi(
   stack: Stack,
   options: { name: string; workDir: string; webConcurrency: number; nodeFlags?: string[] },
@@ -100,13 +106,15 @@ export async function startApi(
   const proc = startNode(options.name, {
     script: 'apps/api/src/main.ts',
     env: serviceEnv(stack, { PORT: String(port), WEB_CONCURRENCY: String(options.webConcurrency) }),
-    stdout: join(options.workDir, `${options.name}.log`),
+    stdout: 'pipe',
     stderrFile: join(options.workDir, `${options.name}.err`),
     ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
   });
+  let bytes = 0;
+  proc.child.stdout?.on('data', (chunk: Buffer) => (bytes += chunk.length));
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(proc, `${url}/readyz`);
-  return { proc, url };
+  return { proc, url, stdoutBytes: () => bytes };
 }
 
 /** The real worker entry point (apps/worker/src/main.ts). */
@@ -129,5 +137,5 @@ export async function startTarget(
   const proc = startNode(name, { script, args: [JSON.stringify({ port, ...args })], stdout: 'pipe' });
   const line = await firstLine(proc);
   if (line !== 'listening') throw new Error(`${name}: unexpected first line ${line}`);
-  return { proc, url: `http://127.0.0.1:${port}` };
+  return { proc, url: `http://127.0.0.1:${port}`, stdoutBytes: () => 0 };
 }

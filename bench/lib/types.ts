@@ -8,6 +8,8 @@ export interface LoadSpec {
   durationSec: number;
   /** A fixed number of requests instead of a duration (the quick mode). */
   amount?: number;
+  /** Requests per second offered in all (open loop); unset = as fast as the server answers. */
+  rate?: number;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
@@ -38,16 +40,23 @@ export interface RefreshSample {
   rssBytes: number;
 }
 
-/** The server side of a round: CPU spent and the largest RSS seen, summed over its processes. */
+/** The server side of a round: CPU spent (summed over its processes) and the largest RSS seen. */
 export interface ServerSide {
   cpuMs: number;
   maxRssBytes: number;
+  /** CPU the load generator(s) spent in the round. */
+  loadCpuMs: number;
+  /** Everything else the machine spent (kernel, Redis, the orchestrator, anything foreign). */
+  otherCpuMs: number;
+  wallMs: number;
 }
 
 /** The stats burst, from the client's side. */
 export interface BurstResult {
   /** Kept-alive connections ready before the burst (should equal the request count). */
   openSockets: number;
+  /** Wall-clock time the burst was fired (ms since epoch), to line it up with other processes' logs. */
+  startedAtEpochMs: number;
   statuses: number[];
   /** Completion times in ms from the burst's start, ascending. */
   completionMs: number[];

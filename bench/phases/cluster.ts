@@ -32,6 +32,7 @@ export async function measureCluster(
       const { value, server } = await watchServer(
         target.proc.pid,
         Promise.race([target.proc.died, load.run({ url: `${target.url}/api/market/trending`, connections: settings.connections, ...length })]),
+        [load],
       );
       assertClean(`trending (${target.proc.name})`, value, 200);
       return { load: value, server };

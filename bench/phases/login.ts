@@ -9,7 +9,7 @@ import { rawRequest } from '../lib/http.js';
 import { assertClean, watchServer, type LoadGenerator } from '../lib/load.js';
 import { roundLength, type Settings } from '../lib/settings.js';
 import { BENCH_USER, type AppProcess, type Stack } from '../lib/stack.js';
-import type { LoadResult, LoadSpec } from '../lib/types.js';
+import type { LoadResult, LoadSpec, ServerSide } from '../lib/types.js';
 
 export interface LoginOutcome {
   /** Logins back to back from one client. */
@@ -21,6 +21,9 @@ export interface LoginOutcome {
   readsWith: LoadResult[];
   /** The four login clients while the reads ran. */
   loginsUnderReads: LoadResult[];
+  /** CPU of the API, the load generators and the rest of the machine, per repetition. */
+  cpuWithout: ServerSide[];
+  cpuWith: ServerSide[];
   /** Sequential failed logins, ms each. */
   unknownEmailMs: number[];
   wrongPasswordMs: number[];
@@ -76,14 +79,18 @@ export async function measureLogin(
   const readsWithout: LoadResult[] = [];
   const readsWith: LoadResult[] = [];
   const loginsUnderReads: LoadResult[] = [];
+  const cpuWithout: ServerSide[] = [];
+  const cpuWith: ServerSide[] = [];
   for (let rep = 0; rep < settings.reps; rep += 1) {
-    const without = await run(reads, 'market reads without logins', readSpec, 200);
+    const { value: without, server: quiet } = await watchServer(api.proc.pid, run(reads, 'market reads without logins', readSpec, 200), [reads, logins]);
     readsWithout.push(without);
+    cpuWithout.push(quiet);
     // The login clients start first and stop after the reads, so every read shares the CPU with argon2.
     const during = run(logins, 'logins during reads', loginSpec(api, 4, BENCH_USER.password, { durationSec: settings.durationSec + 1 }), 200);
     await new Promise((resolve) => setTimeout(resolve, settings.quick ? 100 : 500));
-    const { value: withLogins } = await watchServer(api.proc.pid, run(reads, 'market reads with logins', readSpec, 200));
+    const { value: withLogins, server: busy } = await watchServer(api.proc.pid, run(reads, 'market reads with logins', readSpec, 200), [reads, logins]);
     readsWith.push(withLogins);
+    cpuWith.push(busy);
     loginsUnderReads.push(await during);
     log(
       `rep ${rep + 1}/${settings.reps} market p99 ${without.p99.toFixed(2)} ms without logins, ${withLogins.p99.toFixed(2)} ms with 4 clients logging in` +
@@ -114,5 +121,5 @@ export async function measureLogin(
   } finally {
     redis.disconnect();
   }
-  return { alone1, alone4, readsWithout, readsWith, loginsUnderReads, unknownEmailMs, wrongPasswordMs };
+  return { alone1, alone4, readsWithout, readsWith, loginsUnderReads, cpuWithout, cpuWith, unknownEmailMs, wrongPasswordMs };
 }

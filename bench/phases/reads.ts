@@ -39,11 +39,26 @@ export interface ReadMeasurement {
   samples: RoundSample[];
 }
 
+/** Latency at the same offered load (open loop, below both servers' capacity): (b) against (d). */
+export interface EqualLoadMeasurement {
+  row: string;
+  rate: number;
+  koa: RoundSample[];
+  api: RoundSample[];
+}
+
 export interface ReadsOutcome {
   rows: ReadRow[];
   bodyBytes: Record<string, number>;
   measurements: ReadMeasurement[];
+  equalLoad: EqualLoadMeasurement[];
 }
+
+/** Reads whose latency is also compared at equal offered load, and the share of the API's throughput offered. */
+const EQUAL_LOAD_ROWS = ['trending', 'news-p1'];
+const EQUAL_LOAD_SHARE = 0.5;
+
+const cores = (ms: number, wallMs: number) => (wallMs > 0 ? ms / wallMs : 0).toFixed(2);
 
 /** The sentiment token with the most mentions: one that certainly exists. */
 async function busiestToken(redisUrl: string): Promise<string> {
@@ -130,7 +145,7 @@ export async function measureReads(
         if (server !== 'naive' || row.naive) plan.push({ row, server });
       }
     }
-    const round = async (row: ReadRow, server: ServerKind, length: { durationSec: number; amount?: number }) => {
+    const round = async (row: ReadRow, server: ServerKind, length: { durationSec: number; amount?: number; rate?: number }) => {
       const target = servers[server];
       const { value, server: side } = await watchServer(
         target.proc.pid,
@@ -138,6 +153,7 @@ export async function measureReads(
           target.proc.died,
           load.run({ url: `${target.url}${row.url}`, connections: settings.connections, headers: row.headers ?? {}, ...length }),
         ]),
+        [load],
       );
       assertClean(`${server} ${row.id}`, value, row.expect);
       return { load: value, server: side };
@@ -154,16 +170,37 @@ export async function measureReads(
         const key = `${server}:${row.id}`;
         if (!measurements.has(key)) measurements.set(key, { row: row.id, server, samples: [] });
         measurements.get(key)?.samples.push(sample);
+        const { cpuMs, loadCpuMs, otherCpuMs, wallMs } = sample.server;
         log(
           `rep ${rep + 1}/${settings.reps} ${server.padEnd(5)} ${row.id.padEnd(12)} ${sample.load.rps.toFixed(0).padStart(6)} req/s` +
-            `  p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms`,
+            `  p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms` +
+            `  cores: server ${cores(cpuMs, wallMs)}, load ${cores(loadCpuMs, wallMs)}, other ${cores(otherCpuMs, wallMs)}`,
         );
       }
+    }
+
+    // Under saturation, latency is connections / throughput; at equal offered load it is the
+    // cost and jitter of one request. Half the API's lowest measured rate, to both (b) and (d).
+    const equalLoad: EqualLoadMeasurement[] = [];
+    for (const rowId of EQUAL_LOAD_ROWS) {
+      const row = rows.find((r) => r.id === rowId);
+      const apiRates = measurements.get(`api:${rowId}`)?.samples.map((s) => s.load.rps) ?? [];
+      if (!row || apiRates.length === 0) continue;
+      const rate = Math.max(100, Math.round((Math.min(...apiRates) * EQUAL_LOAD_SHARE) / 100) * 100);
+      const entry: EqualLoadMeasurement = { row: rowId, rate, koa: [], api: [] };
+      for (let rep = 0; rep < settings.reps; rep += 1) {
+        for (const server of rep % 2 === 0 ? (['koa', 'api'] as const) : (['api', 'koa'] as const)) {
+          const sample = await round(row, server, { ...roundLength(settings), rate });
+          entry[server].push(sample);
+          log(`equal load ${rate}/s ${server.padEnd(4)} ${row.id.padEnd(8)} p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms`);
+        }
+      }
+      equalLoad.push(entry);
     }
     const bodyBytes = Object.fromEntries(
       rows.map((row) => [row.id, Buffer.from(captured.find((c) => c.url === row.url && row.expect === 200)?.body ?? '', 'base64').length]),
     );
-    return { rows, bodyBytes, measurements: [...measurements.values()] };
+    return { rows, bodyBytes, measurements: [...measurements.values()], equalLoad };
   } finally {
     await Promise.all([servers.raw.proc.stop(), servers.koa.proc.stop(), servers.naive.proc.stop()]);
   }

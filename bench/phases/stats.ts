@@ -3,6 +3,8 @@
  * upstream answering accounts after a fixed latency. The real worker process runs the job; the
  * simulator counts the upstream calls.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { keys } from '../../shared/keyspace.js';
@@ -18,6 +20,8 @@ export interface StatsOutcome {
   upstreamLatencyMs: number;
   upstreamCalls: number;
   burst: BurstResult;
+  /** When, after the burst was fired, the upstream saw the call and the worker finished the job (ms; null if unseen). */
+  timeline: { upstreamCalledMs: number | null; jobCompletedMs: number | null };
 }
 
 /** A fresh worker refreshes every snapshot at once; the burst waits until it is idle again. */
@@ -39,6 +43,16 @@ async function waitForIdleWorker(redisUrl: string, timeoutMs = 60_000): Promise<
   }
 }
 
+/** The worker's "job completed" line for the stats job (pino's `time` is ms since epoch). */
+function jobCompletedAt(logFile: string, since: number): number | null {
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.includes('"fetch-stats"') || !line.includes('job completed')) continue;
+    const entry = JSON.parse(line) as { time?: number };
+    if (typeof entry.time === 'number' && entry.time >= since) return entry.time - since;
+  }
+  return null;
+}
+
 export async function measureStats(stack: Stack, api: AppProcess, settings: Settings, workDir: string): Promise<StatsOutcome> {
   const worker = startWorkerProcess(stack, workDir);
   try {
@@ -55,18 +69,28 @@ export async function measureStats(stack: Stack, api: AppProcess, settings: Sett
     const { count, upstreamLatencyMs } = settings.burst;
     stack.sim.setFaults({ latencyMs: upstreamLatencyMs, paths: ['/v1/accounts/'] });
     stack.sim.resetStats();
+    // The simulator lives here: watch its counter to see when the one upstream call arrives.
+    let upstreamCalledAt: number | null = null;
+    const watch = setInterval(() => {
+      if (upstreamCalledAt === null && (stack.sim.stats()['/v1/accounts/:username'] ?? 0) > 0) upstreamCalledAt = Date.now();
+    }, 1);
     const client = startNode('burst', {
       script: 'bench/clients/burst.ts',
       args: [JSON.stringify({ url: `${api.url}/api/market/stats/${username}`, warmUrl: `${api.url}/healthz`, count })],
       stdout: 'pipe',
     });
     const burst = JSON.parse(await allOutput(client)) as BurstResult;
+    clearInterval(watch);
     const upstreamCalls = stack.sim.stats()['/v1/accounts/:username'] ?? 0;
     stack.sim.clearFaults();
 
     const failed = burst.statuses.filter((status) => status !== 200);
     if (failed.length > 0) throw new Error(`stats burst: ${failed.length} of ${count} answers were not 200 (${[...new Set(failed)].join(', ')})`);
-    return { username, requests: count, upstreamLatencyMs, upstreamCalls, burst };
+    const timeline = {
+      upstreamCalledMs: upstreamCalledAt === null ? null : upstreamCalledAt - burst.startedAtEpochMs,
+      jobCompletedMs: jobCompletedAt(join(workDir, 'worker.log'), burst.startedAtEpochMs),
+    };
+    return { username, requests: count, upstreamLatencyMs, upstreamCalls, burst, timeline };
   } finally {
     await worker.stop(10_000);
   }
