@@ -90,7 +90,8 @@ export function renderMarkdown(results: BenchResults): string {
   lines.push(
     `- Worker news refresh (${worker.summary.items} posts, ${worker.summary.tokens} tokens; fetch 20 pages, validate, sort, sentiment, two snapshots written): ` +
       `CPU median ${worker.summary.cpuMsMedian.toFixed(0)} ms, p90 ${worker.summary.cpuMsP90.toFixed(0)} ms, wall ${worker.summary.wallMsMedian.toFixed(0)} ms. ` +
-      `RSS median over refreshes 41-60 ${(worker.summary.rssEarlyBytes / MB).toFixed(0)} MB, over the last 20 ${(worker.summary.rssLateBytes / MB).toFixed(0)} MB, max ${(worker.summary.rssMaxBytes / MB).toFixed(0)} MB.`,
+      `RSS median over refreshes 101-150 ${(worker.summary.rssEarlyBytes / MB).toFixed(0)} MB, over the last 50 ${(worker.summary.rssLateBytes / MB).toFixed(0)} MB, max ${(worker.summary.rssMaxBytes / MB).toFixed(0)} MB; ` +
+      `per tenth of the run: ${worker.summary.rssCurveBytes.map((b) => (b / MB).toFixed(0)).join(', ')} MB.`,
   );
   const noisiest = reads.measurements
     .flatMap((m) => m.samples.map((sample) => ({ m, sample })))
@@ -151,7 +152,7 @@ export function renderSvg(results: BenchResults): string {
     const scale = scales[panel] ?? 1;
     if (panel === 1) parts.push(`<text x="10" y="${top - 14}" font-size="14" font-weight="bold">API req/s as a ratio of (c) the naive design</text>`);
     for (const mark of marks[panel] ?? []) {
-      const mx = labelWidth + (mark / scale) * plotWidth;
+      const mx = (labelWidth + (mark / scale) * plotWidth).toFixed(1);
       parts.push(
         `<line x1="${mx}" y1="${top - 4}" x2="${mx}" y2="${top + list.length * (barHeight + gap)}" stroke="#999" stroke-dasharray="4 3"/>`,
         `<text x="${mx}" y="${top + list.length * (barHeight + gap) + 12}" text-anchor="middle" fill="#666">${mark}x</text>`,
@@ -163,7 +164,7 @@ export function renderSvg(results: BenchResults): string {
       parts.push(
         `<text x="${labelWidth - 8}" y="${y + barHeight - 4}" text-anchor="end">${escapeXml(bar.label)}</text>`,
         `<rect x="${labelWidth}" y="${y}" width="${w.toFixed(1)}" height="${barHeight}" fill="${bar.colour}"/>`,
-        `<text x="${labelWidth + w + 4}" y="${y + barHeight - 4}">${bar.value.toFixed(2)}x</text>`,
+        `<text x="${(labelWidth + w + 4).toFixed(1)}" y="${y + barHeight - 4}">${bar.value.toFixed(2)}x</text>`,
       );
     });
   }

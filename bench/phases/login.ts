@@ -21,6 +21,8 @@ export interface LoginOutcome {
   readsWith: LoadResult[];
   /** The four login clients while the reads ran. */
   loginsUnderReads: LoadResult[];
+  /** The same comparison at a fixed offered rate (open loop, half the API's throughput without logins). */
+  openLoop: { rate: number; without: LoadResult[]; with: LoadResult[] };
   /** CPU of the API, the load generators and the rest of the machine, per repetition. */
   cpuWithout: ServerSide[];
   cpuWith: ServerSide[];
@@ -98,6 +100,20 @@ export async function measureLogin(
     );
   }
 
+  // Pollers arrive at their own pace whatever the API's latency: the same comparison open loop.
+  const rate = Math.max(100, Math.round((Math.min(...readsWithout.map((r) => r.rps)) * 0.5) / 100) * 100);
+  const openLoop = { rate, without: [] as LoadResult[], with: [] as LoadResult[] };
+  for (let rep = 0; rep < settings.reps; rep += 1) {
+    const without = await run(reads, 'market reads at a fixed rate without logins', { ...readSpec, rate }, 200);
+    openLoop.without.push(without);
+    const during = run(logins, 'logins during reads', loginSpec(api, 4, BENCH_USER.password, { durationSec: settings.durationSec + 1 }), 200);
+    await new Promise((resolve) => setTimeout(resolve, settings.quick ? 100 : 500));
+    const withLogins = await run(reads, 'market reads at a fixed rate with logins', { ...readSpec, rate }, 200);
+    openLoop.with.push(withLogins);
+    await during;
+    log(`rep ${rep + 1}/${settings.reps} at ${rate} req/s offered: market p99 ${without.p99.toFixed(2)} ms without logins, ${withLogins.p99.toFixed(2)} ms with`);
+  }
+
   // Each failure counts toward the throttle (10 per email, 50 per address): forget them between
   // attempts, outside the timed request, so every attempt takes the full path.
   const redis = new Redis(stack.redis.url, { protocol: 2 });
@@ -121,5 +137,5 @@ export async function measureLogin(
   } finally {
     redis.disconnect();
   }
-  return { alone1, alone4, readsWithout, readsWith, loginsUnderReads, cpuWithout, cpuWith, unknownEmailMs, wrongPasswordMs };
+  return { alone1, alone4, readsWithout, readsWith, loginsUnderReads, openLoop, cpuWithout, cpuWith, unknownEmailMs, wrongPasswordMs };
 }

@@ -31,18 +31,26 @@ export interface WorkerSummary {
   cpuMsMedian: number;
   cpuMsP90: number;
   wallMsMedian: number;
-  /** Median RSS over refreshes 41-60, once the heap has sized itself; and over the last 20. */
+  /**
+   * Median RSS over refreshes 101-150 (the first fifth: V8 sizes its heap over the first ~100
+   * refreshes, a step, not a leak) and over the last 50. Short runs use halves.
+   */
   rssEarlyBytes: number;
   rssLateBytes: number;
   rssMaxBytes: number;
   /** rssLate / rssEarly. */
   rssGrowth: number;
+  /** Median RSS per block of a tenth of the run, to tell a plateau from a slope. */
+  rssCurveBytes: number[];
 }
 
 export function summarizeWorker({ samples }: WorkerOutcome): WorkerSummary {
   const steady = samples.length > 3 ? samples.slice(3) : samples;
-  const early = samples.length >= 60 ? samples.slice(40, 60) : samples.slice(0, Math.ceil(samples.length / 2));
-  const late = samples.slice(-Math.min(20, Math.max(1, Math.floor(samples.length / 2))));
+  const early = samples.length >= 300 ? samples.slice(100, 150) : samples.slice(0, Math.ceil(samples.length / 2));
+  const late = samples.length >= 300 ? samples.slice(-50) : samples.slice(Math.floor(samples.length / 2));
+  const block = Math.max(1, Math.floor(samples.length / 10));
+  const rssCurveBytes: number[] = [];
+  for (let i = 0; i + block <= samples.length; i += block) rssCurveBytes.push(median(samples.slice(i, i + block).map((s) => s.rssBytes)));
   const rssEarlyBytes = median(early.map((s) => s.rssBytes));
   const rssLateBytes = median(late.map((s) => s.rssBytes));
   return {
@@ -55,5 +63,6 @@ export function summarizeWorker({ samples }: WorkerOutcome): WorkerSummary {
     rssLateBytes,
     rssMaxBytes: Math.max(...samples.map((s) => s.rssBytes)),
     rssGrowth: rssEarlyBytes > 0 ? rssLateBytes / rssEarlyBytes : 0,
+    rssCurveBytes,
   };
 }
