@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
+import { createLimiter } from './limiter.js';
 
 /** OWASP's minimum for argon2id: 19 MiB, 2 iterations, 1 lane (~30 ms per verification here). */
 export const ARGON2_OPTIONS = Object.freeze({
@@ -19,19 +20,7 @@ export const ARGON2_OPTIONS = Object.freeze({
  * event loop, or a burst of logins (4 libuv threads) starves market reads on a small machine.
  */
 const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
-let running = 0;
-const queued: (() => void)[] = [];
-
-async function limited<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT_HASHES) await new Promise<void>((resolve) => queued.push(resolve));
-  running += 1;
-  try {
-    return await work();
-  } finally {
-    running -= 1;
-    queued.shift()?.();
-  }
-}
+const limited = createLimiter(MAX_CONCURRENT_HASHES);
 
 export function hashPassword(password: string): Promise<string> {
   return limited(() => argon2.hash(password, ARGON2_OPTIONS));
