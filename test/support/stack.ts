@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../apps/index-sim/src/server.js';
-import { createApp } from '../../apps/api/src/app.js';
+import { createRequestListener } from '../../apps/api/src/app.js';
 import { createApiDeps, type ApiDeps } from '../../apps/api/src/deps.js';
 import { startWebServer, stopWebServer } from '../../apps/api/src/server.js';
 import { createIndexClient } from '../../apps/worker/src/index-client.js';
@@ -64,7 +64,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   await startWorkers(options.workers ?? 1);
   const deps = await createApiDeps(config, logger);
-  const server: Server = await startWebServer(createApp(deps), 0, '127.0.0.1');
+  const server: Server = await startWebServer(createRequestListener(deps), 0, '127.0.0.1');
   const { port } = server.address() as AddressInfo;
   return {
     apiUrl: `http://127.0.0.1:${port}`,

@@ -1,9 +1,14 @@
-/** createApp(deps): the Koa application, without listening (tests run it on port 0). */
+/**
+ * The API's request listener: the fast path for cached reads, then the Koa application for
+ * everything else. Nothing here listens (tests run it on port 0).
+ */
+import type { RequestListener } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { ApiDeps } from './deps.js';
 import { publicCors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
+import { fastReads } from './http/fast-reads.js';
 import { requestContext } from './http/request-context.js';
 import { authRoutes } from './routes/auth/auth.js';
 import { docsRoutes } from './routes/docs/docs.js';
@@ -15,7 +20,7 @@ export function createApp(deps: ApiDeps): Koa {
   // Errors are rendered and logged by errorHandler; Koa's own printer would only add noise.
   app.silent = true;
 
-  app.use(requestContext(deps.logger, deps.metrics));
+  app.use(requestContext(deps));
   app.use(errorHandler(deps.logger));
   app.use(publicCors());
   // One router for every route: each router adds its own dispatch to every request.
@@ -27,4 +32,18 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
+}
+
+export interface ListenerOptions {
+  /** Off only in tests that compare the two paths. */
+  fastReads?: boolean;
+}
+
+export function createRequestListener(deps: ApiDeps, options: ListenerOptions = {}): RequestListener {
+  const koa = createApp(deps).callback();
+  if (options.fastReads === false) return koa;
+  const fast = fastReads(deps);
+  return (req, res) => {
+    if (!fast(req, res)) void koa(req, res);
+  };
 }

@@ -6,7 +6,7 @@ import cluster from 'node:cluster';
 import { loadConfigOrExit } from '../../../shared/config.js';
 import { createLogger } from '../../../shared/logger.js';
 import { onShutdown } from '../../../shared/shutdown.js';
-import { createApp } from './app.js';
+import { createRequestListener } from './app.js';
 import { createApiDeps } from './deps.js';
 import { startWebServer, stopWebServer } from './server.js';
 
@@ -32,7 +32,7 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
 } else {
   if (config.jwtSecretGenerated) logger.warn('JWT_SECRET is not set: using a random secret for this run (tokens die with it)');
   const deps = await createApiDeps(config, logger);
-  const server = await startWebServer(createApp(deps), config.port);
+  const server = await startWebServer(createRequestListener(deps), config.port);
   logger.info({ port: config.port }, 'API listening');
   onShutdown(logger, async () => {
     await stopWebServer(server);

@@ -1,9 +1,8 @@
 /** Listening and graceful stopping, shared by main() and the tests. */
-import { createServer, type Server } from 'node:http';
-import type Koa from 'koa';
+import { createServer, type RequestListener, type Server } from 'node:http';
 
-export async function startWebServer(app: Koa, port: number, host?: string): Promise<Server> {
-  const server = createServer(app.callback());
+export async function startWebServer(listener: RequestListener, port: number, host?: string): Promise<Server> {
+  const server = createServer(listener);
   // Behind Heroku's router (55 s idle) keep-alive sockets must outlive the router's.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

@@ -2,12 +2,17 @@ import type { Middleware } from 'koa';
 
 const PUBLIC_PREFIXES = ['/api/market/', '/sentiment/'];
 
+/** What every public read carries (the fast path sends the same). */
+export const PUBLIC_READ_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag, X-Request-Id, Retry-After',
+} as const;
+
 /** Market reads are public data: any origin may read them, and see their ETag and request id (D9). */
 export function publicCors(): Middleware {
   return async (ctx, next) => {
     if (PUBLIC_PREFIXES.some((prefix) => ctx.path.startsWith(prefix))) {
-      ctx.set('Access-Control-Allow-Origin', '*');
-      ctx.set('Access-Control-Expose-Headers', 'ETag, X-Request-Id, Retry-After');
+      ctx.set(PUBLIC_READ_HEADERS);
       if (ctx.method === 'OPTIONS') {
         ctx.set('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
         ctx.set('Access-Control-Allow-Headers', 'If-None-Match, X-Request-Id');

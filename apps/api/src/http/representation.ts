@@ -38,24 +38,40 @@ export class Representation {
   }
 }
 
-/** Sends a representation with ETag/304, Cache-Control and content negotiation (D9). */
+/** What a read answers: status, headers and body, decided once for Koa and the fast path alike. */
+export interface Reply {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  body: Buffer | null;
+}
+
+/** ETag/304, Cache-Control and content negotiation (D9) for one request's headers. */
+export function replyWith(
+  representation: Representation,
+  maxAgeSeconds: number,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+): Reply {
+  const headers: Record<string, string> = {
+    ETag: representation.etag,
+    'Cache-Control': `public, max-age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+    Vary: 'Accept-Encoding',
+  };
+  if (ifNoneMatch && matchesEtag(ifNoneMatch, representation.etag)) return { status: 304, headers, body: null };
+  headers['Content-Type'] = 'application/json; charset=utf-8';
+  const encoding = representation.body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(acceptEncoding) : null;
+  if (!encoding) return { status: 200, headers, body: representation.body };
+  headers['Content-Encoding'] = encoding;
+  return { status: 200, headers, body: representation.bodyIn(encoding) };
+}
+
+/** Sends a representation through Koa (the fast path writes the same Reply to node:http). */
 export function sendRepresentation(ctx: Context, representation: Representation, maxAgeSeconds: number): void {
-  ctx.set('ETag', representation.etag);
-  ctx.set('Cache-Control', `public, max-age=${Math.max(0, Math.floor(maxAgeSeconds))}`);
-  ctx.set('Vary', 'Accept-Encoding');
-  const ifNoneMatch = ctx.get('If-None-Match');
-  if (ifNoneMatch && matchesEtag(ifNoneMatch, representation.etag)) {
-    ctx.status = 304;
-    return;
-  }
-  ctx.type = 'application/json; charset=utf-8';
-  const encoding = representation.body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(ctx.get('Accept-Encoding')) : null;
-  if (encoding) {
-    ctx.set('Content-Encoding', encoding);
-    ctx.body = representation.bodyIn(encoding);
-  } else {
-    ctx.body = representation.body;
-  }
+  const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
+  // Headers first: Koa only infers a Content-Type for a Buffer body when none is set.
+  ctx.set(reply.headers);
+  ctx.status = reply.status;
+  if (reply.body) ctx.body = reply.body;
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` is ignored, `*` matches. */
@@ -67,9 +83,23 @@ export function matchesEtag(header: string, etag: string): boolean {
   return false;
 }
 
+/** Clients send the same few Accept-Encoding values over and over: remember the answers. */
+const negotiated = new Map<string, Encoding | null>();
+const MAX_NEGOTIATED = 256;
+
 /** br, then gzip, unless the client refuses them with q=0. Cheaper than full negotiation. */
-export function preferredEncoding(acceptEncoding: string): Encoding | null {
+export function preferredEncoding(acceptEncoding: string | undefined): Encoding | null {
   if (!acceptEncoding) return null;
+  let encoding = negotiated.get(acceptEncoding);
+  if (encoding === undefined) {
+    encoding = negotiate(acceptEncoding);
+    if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
+    negotiated.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
+
+function negotiate(acceptEncoding: string): Encoding | null {
   const offered = new Map<string, number>();
   for (const part of acceptEncoding.toLowerCase().split(',')) {
     const [name = '', ...params] = part.trim().split(';');

@@ -13,10 +13,18 @@ import { UnavailableError } from '../../../../shared/errors.js';
 import { Representation } from '../http/representation.js';
 import { NewsPages } from './news-pages.js';
 
-type View =
-  | { kind: 'whole'; representation: Representation }
-  | { kind: 'news'; pages: NewsPages }
-  | { kind: 'sentiment'; byToken: ReadonlyMap<string, Representation> };
+type WholeView = { kind: 'whole'; representation: Representation };
+type NewsView = { kind: 'news'; pages: NewsPages };
+type SentimentView = { kind: 'sentiment'; byToken: ReadonlyMap<string, Representation> };
+type View = WholeView | NewsView | SentimentView;
+
+/** What each snapshot is prepared as. */
+interface ViewOf {
+  trending: WholeView;
+  'trending-cas': WholeView;
+  news: NewsView;
+  sentiment: SentimentView;
+}
 
 export interface CachedSnapshot<V extends View = View> {
   version: string;
@@ -57,34 +65,30 @@ export class SnapshotCache {
     await this.options.subscriber.subscribe(SNAPSHOT_CHANNEL);
   }
 
-  async whole(name: 'trending' | 'trending-cas'): Promise<CachedSnapshot<Extract<View, { kind: 'whole' }>>> {
-    return this.get(name) as Promise<CachedSnapshot<Extract<View, { kind: 'whole' }>>>;
-  }
-
-  async news(): Promise<CachedSnapshot<Extract<View, { kind: 'news' }>>> {
-    return this.get('news') as Promise<CachedSnapshot<Extract<View, { kind: 'news' }>>>;
-  }
-
-  async sentiment(): Promise<CachedSnapshot<Extract<View, { kind: 'sentiment' }>>> {
-    return this.get('sentiment') as Promise<CachedSnapshot<Extract<View, { kind: 'sentiment' }>>>;
-  }
-
-  /** The copy in memory, revalidated in the background when due; loaded (or refreshed) when absent. */
-  private async get(name: SnapshotName): Promise<CachedSnapshot> {
+  /**
+   * The copy in memory, synchronously, or undefined when there is none yet; a recheck against
+   * Redis starts in the background when one is due. The fast path serves from this.
+   */
+  peek<N extends SnapshotName>(name: N): CachedSnapshot<ViewOf[N]> | undefined {
     const entry = this.entries.get(name);
-    if (entry) {
-      if (Date.now() - (this.checkedAt.get(name) ?? 0) >= this.recheckMs) {
-        this.revalidate(name).catch((error: unknown) =>
-          this.options.logger.debug({ err: String(error), snapshot: name }, 'snapshot recheck failed; serving the copy held'),
-        );
-      }
-      return entry;
+    if (entry && Date.now() - (this.checkedAt.get(name) ?? 0) >= this.recheckMs) {
+      this.revalidate(name).catch((error: unknown) =>
+        this.options.logger.debug({ err: String(error), snapshot: name }, 'snapshot recheck failed; serving the copy held'),
+      );
     }
-    const loaded = await this.revalidate(name);
-    if (loaded) return loaded;
-    await this.options.refreshAbsent(name, true);
-    const refreshed = await this.revalidate(name);
-    if (refreshed) return refreshed;
+    return entry as CachedSnapshot<ViewOf[N]> | undefined;
+  }
+
+  /** The copy in memory; loaded from Redis, or refreshed by the worker (bounded wait, D8), when absent. */
+  async get<N extends SnapshotName>(name: N): Promise<CachedSnapshot<ViewOf[N]>> {
+    const held = this.peek(name);
+    if (held) return held;
+    let loaded = await this.revalidate(name);
+    if (!loaded) {
+      await this.options.refreshAbsent(name, true);
+      loaded = await this.revalidate(name);
+    }
+    if (loaded) return loaded as CachedSnapshot<ViewOf[N]>;
     throw new UnavailableError('Data temporarily unavailable', 10);
   }
 

@@ -10,14 +10,14 @@ export function marketRoutes({ snapshots, stats }: ApiDeps, router = new Router(
 
   for (const name of ['trending', 'trending-cas'] as const) {
     router.get(`/api/market/${name}`, async (ctx) => {
-      const snapshot = await snapshots.whole(name);
+      const snapshot = await snapshots.get(name);
       sendRepresentation(ctx, snapshot.view.representation, secondsLeft(snapshot.expiresAt));
     });
   }
 
   router.get('/api/market/news', async (ctx) => {
     const { page, limit } = parseNewsQuery(ctx.query);
-    const snapshot = await snapshots.news();
+    const snapshot = await snapshots.get('news');
     sendRepresentation(ctx, snapshot.view.pages.page(page, limit), secondsLeft(snapshot.expiresAt));
   });
 
@@ -29,7 +29,7 @@ export function marketRoutes({ snapshots, stats }: ApiDeps, router = new Router(
   // D1: the spec's literal path and ours answer byte-identically.
   router.get(['/api/market/sentiment/:token', '/sentiment/:token'], async (ctx) => {
     const token = parseTokenParam(ctx.params.token);
-    const snapshot = await snapshots.sentiment();
+    const snapshot = await snapshots.get('sentiment');
     const record = snapshot.view.byToken.get(token);
     if (!record) throw new NotFoundError('Token not found in index');
     sendRepresentation(ctx, record, secondsLeft(snapshot.expiresAt));

@@ -1,0 +1,107 @@
+/**
+ * Cached market reads answered straight from node:http, before Koa. Serving a snapshot held in
+ * memory costs little more than writing its bytes; Koa's per-request context, middleware chain
+ * and router would double that (see `npm run bench`), and pollers make these reads nearly all
+ * of the traffic.
+ *
+ * The fast path answers only what it can answer completely: a GET of a snapshot held in memory,
+ * a valid news page, a known token, a stats hit held in memory. It sends what Koa would send,
+ * byte for byte, through the same functions (replyWith, requestIdFor, recordRequest,
+ * PUBLIC_READ_HEADERS). Everything else (other methods and routes, invalid input, errors,
+ * misses) goes to Koa untouched, so the error contract keeps one owner.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import type { ApiDeps } from '../deps.js';
+import { secondsLeft } from '../market/snapshot-cache.js';
+import { parseNewsQuery, parseTokenParam, parseUsernameParam } from '../routes/market/schema.js';
+import { PUBLIC_READ_HEADERS } from './cors.js';
+import { replyWith, type Representation } from './representation.js';
+import { recordRequest, requestIdFor } from './request-context.js';
+
+/** Answers the request and returns true, or returns false having touched nothing. */
+export type FastReads = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+interface Found {
+  /** The Koa route pattern the request matches, for the metrics label. */
+  route: string;
+  representation: Representation;
+  maxAgeSeconds: number;
+}
+
+const SENTIMENT_PREFIXES = [
+  ['/api/market/sentiment/', '/api/market/sentiment/:token'],
+  ['/sentiment/', '/sentiment/:token'],
+] as const;
+const STATS_PREFIX = '/api/market/stats/';
+
+export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'logger' | 'metrics'>): FastReads {
+  const { snapshots, stats } = deps;
+
+  const whole = (name: 'trending' | 'trending-cas'): Found | undefined => {
+    const snapshot = snapshots.peek(name);
+    if (!snapshot) return undefined;
+    const { representation } = snapshot.view;
+    return { route: `/api/market/${name}`, representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+  };
+
+  const newsPage = (query: string): Found | undefined => {
+    const snapshot = snapshots.peek('news');
+    if (!snapshot) return undefined;
+    const { page, limit } = parseNewsQuery(parseQuery(query));
+    const representation = snapshot.view.pages.page(page, limit);
+    return { route: '/api/market/news', representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+  };
+
+  const sentiment = (route: string, raw: string): Found | undefined => {
+    const snapshot = snapshots.peek('sentiment');
+    const representation = snapshot?.view.byToken.get(parseTokenParam(decodeURIComponent(raw)));
+    if (!snapshot || !representation) return undefined;
+    return { route, representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+  };
+
+  const statsHit = (raw: string): Found | undefined => {
+    const answer = stats.peek(parseUsernameParam(decodeURIComponent(raw)));
+    return answer && { route: `${STATS_PREFIX}:username`, ...answer };
+  };
+
+  const find = (url: string): Found | undefined => {
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    if (path === '/api/market/trending') return whole('trending');
+    if (path === '/api/market/trending-cas') return whole('trending-cas');
+    if (path === '/api/market/news') return newsPage(queryAt === -1 ? '' : url.slice(queryAt + 1));
+    const param = (prefix: string) => {
+      const value = path.slice(prefix.length);
+      return path.startsWith(prefix) && value !== '' && !value.includes('/') ? value : undefined;
+    };
+    for (const [prefix, route] of SENTIMENT_PREFIXES) {
+      const token = param(prefix);
+      if (token !== undefined) return sentiment(route, token);
+    }
+    const username = param(STATS_PREFIX);
+    return username === undefined ? undefined : statsHit(username);
+  };
+
+  return (req, res) => {
+    if (req.method !== 'GET' || req.url === undefined) return false;
+    const started = performance.now();
+    let found: Found | undefined;
+    try {
+      found = find(req.url);
+    } catch {
+      return false; // invalid input: Koa renders the 400
+    }
+    if (!found) return false;
+
+    const sentId = req.headers['x-request-id'];
+    const requestId = requestIdFor(typeof sentId === 'string' ? sentId : undefined);
+    const reply = replyWith(found.representation, found.maxAgeSeconds, req.headers['if-none-match'], req.headers['accept-encoding']);
+    const headers: Record<string, string> = { 'X-Request-Id': requestId, ...PUBLIC_READ_HEADERS, ...reply.headers };
+    if (reply.body) headers['Content-Length'] = String(reply.body.length);
+    res.writeHead(reply.status, headers);
+    res.end(reply.body ?? undefined);
+    recordRequest(deps, { requestId, method: 'GET', url: req.url, route: found.route, status: reply.status, started });
+    return true;
+  };
+}

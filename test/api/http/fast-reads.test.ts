@@ -1,0 +1,146 @@
+/**
+ * The fast path must be invisible: for every read it answers, Koa would have sent the same
+ * status, headers and bytes; everything it declines reaches Koa unchanged.
+ */
+import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../../apps/api/src/app.js';
+import { fastReads } from '../../../apps/api/src/http/fast-reads.js';
+import { stopWebServer } from '../../../apps/api/src/server.js';
+import { http, rawGet } from '../../support/http.js';
+import { eventually, startStack, type Stack } from '../../support/stack.js';
+
+type RawAnswer = Awaited<ReturnType<typeof rawGet>>;
+
+/** Headers that legitimately differ between two responses sent a moment apart. */
+const PER_RESPONSE = new Set(['date', 'keep-alive', 'connection', 'cache-control']);
+
+function comparable(answer: RawAnswer) {
+  const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !PER_RESPONSE.has(name)));
+  const cacheControl = String(answer.headers['cache-control']).replace(/max-age=\d+/, 'max-age=N');
+  return { status: answer.status, headers, cacheControl, body: answer.body.toString('base64') };
+}
+
+const maxAge = (answer: RawAnswer) => Number(/max-age=(\d+)/.exec(String(answer.headers['cache-control']))?.[1] ?? -1);
+
+/** Same status, headers and bytes; max-age counts down, so two answers may straddle a second. */
+function expectSame(fast: RawAnswer, koa: RawAnswer, what: string): void {
+  expect(comparable(fast), what).to.deep.equal(comparable(koa));
+  expect(Math.abs(maxAge(fast) - maxAge(koa)), `${what}: max-age`).to.be.at.most(1);
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe('fast path for cached reads', () => {
+  let stack: Stack;
+  let withFastPath: Server;
+  let koaOnly: Server;
+  let fastUrl: string;
+  let koaUrl: string;
+  let answeredFast = 0;
+  let username: string;
+
+  before(async () => {
+    stack = await startStack();
+    await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 15_000, 'readiness');
+    const koa = createApp(stack.deps).callback();
+    const fast = fastReads(stack.deps);
+    withFastPath = createServer((req, res) => {
+      if (fast(req, res)) answeredFast += 1;
+      else void koa(req, res);
+    });
+    koaOnly = createServer(koa);
+    fastUrl = await listen(withFastPath);
+    koaUrl = await listen(koaOnly);
+    username = stack.sim.trackedUsernames()[0] ?? 'none';
+    // The copies in memory are made by a first read through the API, as in production.
+    for (const path of ['trending', 'trending-cas', 'news', 'sentiment/BTC', `stats/${username}`]) {
+      expect((await http(`${koaUrl}/api/market/${path}`)).status, path).to.equal(200);
+    }
+  });
+  after(async () => {
+    await stopWebServer(withFastPath, 100);
+    await stopWebServer(koaOnly, 100);
+    await stack.close();
+  });
+
+  /** Sends the same request to both servers; returns both answers and whether the fast path took it. */
+  async function both(path: string, headers: Record<string, string> = {}) {
+    const sent = { 'X-Request-Id': 'parity-check', ...headers };
+    const before = answeredFast;
+    const fast = await rawGet(`${fastUrl}${path}`, sent);
+    const tookFast = answeredFast > before;
+    const koa = await rawGet(`${koaUrl}${path}`, sent);
+    return { fast, koa, tookFast };
+  }
+
+  const reads = () => [
+      '/api/market/trending',
+      '/api/market/trending-cas',
+      '/api/market/news',
+      '/api/market/news?page=3&limit=50',
+      '/api/market/news?limit=500',
+      '/api/market/news?page=9999',
+      '/api/market/sentiment/BTC',
+      '/api/market/sentiment/%24btc',
+      '/sentiment/eth',
+      `/api/market/stats/${username}`,
+      `/api/market/stats/@${username.toUpperCase()}`,
+    ];
+
+  for (const encoding of [undefined, 'gzip', 'br', 'gzip, deflate, br', 'br;q=0, gzip;q=0.5', 'identity']) {
+    it(`answers every cached read as Koa would, byte for byte (Accept-Encoding: ${encoding ?? 'none'})`, async () => {
+      for (const path of reads()) {
+        const { fast, koa, tookFast } = await both(path, encoding ? { 'Accept-Encoding': encoding } : {});
+        expect(tookFast, `${path} taken by the fast path`).to.equal(true);
+        expect(fast.status, path).to.equal(200);
+        expectSame(fast, koa, path);
+      }
+    });
+  }
+
+  it('revalidates with 304 exactly as Koa does', async () => {
+    for (const path of reads()) {
+      const etag = (await rawGet(`${koaUrl}${path}`, {})).headers.etag as string;
+      for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`]) {
+        const { fast, koa, tookFast } = await both(path, { 'If-None-Match': ifNoneMatch });
+        expect(tookFast, path).to.equal(true);
+        expect(fast.status, path).to.equal(304);
+        expectSame(fast, koa, path);
+      }
+    }
+  });
+
+  it('leaves errors, misses, other methods and unknown routes to Koa', async () => {
+    for (const path of [
+      '/api/market/news?page=abc',
+      '/api/market/news?limit=0',
+      '/api/market/sentiment/NOPE',
+      '/api/market/sentiment/not-a-ticker!',
+      '/sentiment/%E0%A4%A',
+      '/api/market/stats/no_such_user_x',
+      '/api/market/stats/bad-name!',
+      '/api/market/trending/extra',
+      '/api/market/nope',
+      '/healthz',
+    ]) {
+      const { fast, koa, tookFast } = await both(path);
+      expect(tookFast, `${path} declined`).to.equal(false);
+      expectSame(fast, koa, path);
+    }
+    const before = answeredFast;
+    const head = await http(`${fastUrl}/api/market/trending`, { method: 'HEAD' });
+    expect(head.status).to.equal(200);
+    expect(answeredFast).to.equal(before);
+  });
+
+  it('logs and counts its reads like Koa does', async () => {
+    await rawGet(`${fastUrl}/api/market/trending`, {});
+    const metrics = await stack.deps.metrics.registry.getSingleMetricAsString('http_request_duration_seconds');
+    expect(metrics).to.match(/http_request_duration_seconds_count\{method="GET",route="\/api\/market\/trending",status="200"\} [1-9]/);
+  });
+});
