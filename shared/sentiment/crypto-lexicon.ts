@@ -20,6 +20,9 @@ const PRICE_UP: Record<string, number> = {
   bounce: 0.8, bounced: 1.0, bouncing: 1.0, reclaim: 1.2, reclaims: 1.2, reclaimed: 1.5,
   recovery: 1.2, recovering: 1.2, undervalued: 1.8, oversold: 0.8,
   inflows: 1.2, adoption: 1.2,
+  pamp: 1.8, pamping: 2.0, skyrocketed: 2.5, soared: 2.2, surged: 1.8, rips: 1.8,
+  outperform: 1.2, outperforms: 1.2, outperforming: 1.5, outperformed: 1.5,
+  partnership: 1.2, partnerships: 1.2,
 };
 
 const CONVICTION: Record<string, number> = {
@@ -27,6 +30,7 @@ const CONVICTION: Record<string, number> = {
   hodl: 1.2, hodling: 1.2, hodler: 1.0, hodlers: 1.0,
   accumulate: 1.2, accumulating: 1.5, accumulated: 1.0, accumulation: 1.2,
   aping: 1.5, btfd: 1.8, gem: 1.8, gems: 1.5,
+  bullishness: 2.0, lambo: 1.5, safu: 1.5, stacking: 1.0, cooking: 1.0,
 };
 
 const PRICE_DOWN: Record<string, number> = {
@@ -38,6 +42,12 @@ const PRICE_DOWN: Record<string, number> = {
   breakdown: -2.0, downtrend: -1.5, selloff: -2.0, correction: -1.2, overbought: -0.8,
   capitulation: -2.5, capitulate: -2.2, capitulated: -2.4, capitulating: -2.5,
   outflows: -1.2,
+  tanks: -2.0, crashes: -2.0, nuke: -2.2, nukes: -2.5,
+  plummets: -2.5, plunges: -2.0, plunging: -2.2, slump: -1.8, slumps: -1.8, slumped: -1.8,
+  sinking: -1.5, bleeds: -1.8, bled: -1.8, flush: -1.2, flushed: -1.5, drawdown: -1.5,
+  pullback: -0.5, pullbacks: -0.5, retrace: -0.6, retraced: -0.8, retracing: -0.8,
+  overheated: -1.0, overvalued: -1.8, distributing: -1.0, underwater: -1.5,
+  underperform: -1.2, underperforms: -1.2, underperforming: -1.5, underperformed: -1.5,
 };
 
 const LOSS_AND_DISTRESS: Record<string, number> = {
@@ -48,6 +58,8 @@ const LOSS_AND_DISTRESS: Record<string, number> = {
   jeets: -1.5, stagnant: -1.2, worthless: -2.5,
   depeg: -2.5, depegged: -2.8, depegging: -2.5, insolvent: -2.8, insolvency: -2.8,
   delist: -1.8, delisted: -2.0, delisting: -2.0,
+  bearishness: -2.0, cooked: -1.8, jeet: -1.2, fudding: -1.2, fudders: -1.2,
+  dumper: -1.5, dumpers: -1.5,
 };
 
 const THEFT_AND_FRAUD: Record<string, number> = {
@@ -55,6 +67,8 @@ const THEFT_AND_FRAUD: Record<string, number> = {
   rugpulled: -3.2, scam: -3.0, scams: -3.0, scammed: -3.0, scammer: -2.8, scammers: -2.8,
   honeypot: -3.0, ponzi: -2.8, exploit: -2.5, exploits: -2.5, exploited: -2.8,
   exploiter: -2.5, drain: -2.0, drained: -2.5, draining: -2.2, hack: -1.8, hacked: -2.2,
+  scammy: -2.2, phishing: -2.2, drainer: -2.5, drainers: -2.5, compromised: -2.0,
+  hacker: -1.8, hackers: -1.8,
 };
 
 /** Tokens that `normalize.ts` writes for multi-word idioms. */
@@ -66,6 +80,10 @@ const IDIOM_TOKENS: Record<string, number> = {
   pumpanddump: -3.0, exitscam: -3.5, atl: -1.8, lowerlows: -1.8, bearmarket: -2.2,
   cryptowinter: -2.2, bulltrap: -2.2, deadcatbounce: -2.0, paperhands: -1.5, tozero: -2.5,
   lostsupport: -2.0, redcandle: -1.5, pricedown: -1.5, wipedout: -2.2, downbad: -2.0,
+  notselling: 1.5, letthemcook: 1.8, probablynothing: 1.2, bottomin: 1.5,
+  buyersstepin: 1.5, buypressure: 1.5, inprofit: 1.5, pricehigher: 1.5,
+  soldout: -1.2, exitliquidity: -2.2, withdrawalsfrozen: -2.5, heavybags: -1.5,
+  sellpressure: -1.5, sellthenews: -1.0, topin: -1.5,
 };
 
 /** Emoji are rewritten by `normalize.ts` into these tokens (see EMOJI_TOKENS there). */
@@ -83,10 +101,16 @@ const EMOJI_VALENCE: Record<string, number> = {
 };
 
 /** General-English sentiment words that are plain jargon here ("block 840,000 mined"). */
-export const CRYPTO_NEUTRAL_WORDS: readonly string[] = ['block', 'blocks', 'treasury'];
+export const CRYPTO_NEUTRAL_WORDS: readonly string[] = ['block', 'blocks', 'treasury', 'trustless', 'sharing'];
+
+const STANCE = {
+  ...PRICE_UP, ...CONVICTION, ...PRICE_DOWN, ...LOSS_AND_DISTRESS, ...THEFT_AND_FRAUD, ...IDIOM_TOKENS,
+};
 
 /** All crypto entries, word (lower case) -> valence. */
 export const CRYPTO_LEXICON: ReadonlyMap<string, number> = new Map(Object.entries({
-  ...PRICE_UP, ...CONVICTION, ...PRICE_DOWN, ...LOSS_AND_DISTRESS, ...THEFT_AND_FRAUD,
-  ...IDIOM_TOKENS, ...EMOJI_VALENCE,
+  ...STANCE, ...EMOJI_VALENCE,
 }));
+
+/** The market words (not emoji), whose negation `score.ts` reads more widely than VADER's. */
+export const CRYPTO_STANCE_WORDS: ReadonlySet<string> = new Set(Object.keys(STANCE));

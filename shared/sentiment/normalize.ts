@@ -20,8 +20,22 @@ const ACRONYMS = /\b(?:ATH|ATL|LFG|NGMI|WAGMI|GMI|FUD|HODL|FOMO|BTFD|GM|NFA|DYOR
 const CASHTAG = /\$[A-Za-z][A-Za-z0-9]*\b/g;
 const CAPITALISED_WORD = /\b[A-Z][A-Z0-9]{1,19}\b/g;
 
-/** "never been more bullish" is emphasis, not negation; VADER would negate it. */
-const NEVER_MORE = /\bnever (been|felt|looked|was|were) (?:more|so)\b/gi;
+/** "never been more bullish", "never looked better" are emphasis, not negation. */
+const NEVER_MORE = /\bnever (been|felt|looked|was|were) (?:(?:more|so|this)\b|(?=better\b))/gi;
+
+/**
+ * A question asking for a pick ("what's the best wallet?", "which L2 has the lowest fees?",
+ * "looking for a good tax tool, recommendations?") judges nothing: its evaluative words go.
+ */
+const QUESTION = /[^.!?\n]*\?/g;
+const ASKING = /\b(?:what|what's|whats|which|where|anyone|any|recommend\w*|suggestions?|looking for)\b/i;
+const EVALUATIVE = /\b(?:best|better|good|great|top|cheapest|lowest|highest|safest|easiest|fastest|reliable|decent|solid)\b/gi;
+
+function dropEvaluativeWords(question: string): string {
+  const asking = ASKING.exec(question);
+  if (asking === null) return question;
+  return question.slice(0, asking.index) + question.slice(asking.index).replace(EVALUATIVE, '');
+}
 
 /**
  * Multi-word idioms -> one token of `crypto-lexicon.ts`. Applied in one pass (see IDIOM_PASS):
@@ -33,7 +47,40 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bimpermanent loss(?:es)?\b/gi, 'impermanentloss'],
   [/\bopen interest\b/gi, 'openinterest'],
   [/\bstop[\s-]loss(?:es)?\b/gi, 'stoploss'],
+  [/\b(?:take|takes|taking|took|taken) (?:some )?profits?\b|\btake[\s-]profits?\b/gi, 'takeprofit'],
   [/\bfear (?:and|&) greed(?: index)?\b/gi, 'feargreedindex'],
+  [/\b(?:staking|block|mining|validator|liquidity|yield|farming|referral|lp) rewards?\b/gi, 'stakingreward'],
+  [/\bhard[\s-]?forks?\b/gi, 'hardfork'],
+  [/\b(?:mining )?difficulty adjustments?\b|\bmining difficulty\b/gi, 'difficultyadjustment'],
+  [/\binterest rates?\b/gi, 'interestrate'],
+  [/\bfully diluted\b/gi, 'fullydiluted'],
+  [/\bnot financial advice\b/gi, 'nfa'],
+  [/\bno clear (?:direction|trend|bias|move)\b/gi, 'nodirection'],
+  // Phrases whose negation word is not a negation of what follows.
+  [/\b(?:can't|cant|cannot|can not) believe\b|\b(?:never|didn't|didnt|did not) (?:thought|think|expected|expect|imagined|imagine)\b/gi, 'cantbelieve'],
+  [/\bprobably nothing\b/gi, 'probablynothing'],
+  [/\bnothing but\b/gi, 'only'],
+  [/\bno (?:signs?|evidence|hint|risk|chance) of\b/gi, 'not'],
+  // Stances that VADER reads from the wrong word or not at all.
+  [/\b(?:not|never) (?:be )?selling\b|\b(?:never|won't|wont|don't|dont|do not|will not|not gonna|not going to|never gonna|never going to) sell\b/gi, 'notselling'],
+  [/\b(?:sold|selling|sell) (?:everything|all my|my (?:bags|stack|coins|position))\b|\bdumped (?:all )?my (?:bags|coins|stack)\b/gi, 'soldout'],
+  [/\b(?:gonna|going to) make it\b/gi, 'gmi'],
+  [/\blet (?:him|her|them|em|'em|us|me|the devs) cook\b|\b(?:devs?|team|builders?) (?:really |absolutely |actually |have |has )?cooked\b/gi, 'letthemcook'],
+  [/\bexit liquidity\b/gi, 'exitliquidity'],
+  [/\b(?:halt(?:s|ed|ing)?|paus(?:e|es|ed|ing)|freez(?:e|es|ing)|froze|frozen|suspend(?:s|ed|ing)?|disabl(?:e|es|ed|ing)) (?:all |user |customer )?withdrawals?\b|\bwithdrawals? (?:are |were |have been |got |remain |still )?(?:halted|paused|frozen|suspended|disabled|closed)\b|\bbank run\b/gi, 'withdrawalsfrozen'],
+  [/\blost (?:the |its |their )?peg\b/gi, 'depeg'],
+  [/\bheavy bags\b|\bbags are heavy\b/gi, 'heavybags'],
+  [/\bsell(?:ing)? pressure\b/gi, 'sellpressure'],
+  [/\bbuy(?:ing)? pressure\b/gi, 'buypressure'],
+  [/\bsell the news\b/gi, 'sellthenews'],
+  [/\bin profit\b/gi, 'inprofit'],
+  [/\b(?:the )?bottom is in\b|\bbottomed(?: out)?\b/gi, 'bottomin'],
+  [/\b(?:the )?top is in\b|\btopped out\b|\b(?:local|cycle|blow[\s-]?off) top\b/gi, 'topin'],
+  [/\b(?:buyers|bulls|whales|dip buyers) (?:are |keep )?(?:stepping|stepped|step|coming|came) (?:back )?in\b/gi, 'buyersstepin'],
+  [/\b(?:just|only|pure|mostly) fud\b/gi, 'ignorefud'],
+  [/\b(?:about to|going to|gonna|will|could|might|set to|needs? to|has to|due to) correct\b/gi, 'correction'],
+  [/\b(?:will|gonna|going to|about to|could|might|set to) tank\b/gi, 'tanking'],
+  [/\b(?:go|goes|going|gone|went|headed|heading|move|moving|moves|trend|trending|push|pushing|grind|grinding|rip|rips|ripping|send|sends|sending|leg|way|much|lot|bounce|bouncing) higher\b/gi, 'pricehigher'],
   [/\bpump(?:s|ed|ing)?\s*(?:and|&|n|'n'|-n-|-and-)\s*dump(?:s|ed|ing)?\b/gi, 'pumpanddump'],
   [/\brug[\s-]?pull(?:s|ed|ing)?\b/gi, 'rugpull'],
   [/\b(?:to|2) the moon\b/gi, 'tothemoon'],
@@ -72,6 +119,8 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bred (?:candles?|dildos?)\b|\b(?:everything|all|market|portfolio)(?: is| was| looks| turned)? red\b|\b(?:in the|sea of) red\b/gi, 'redcandle'],
   [/(?:\bup\s?|(?<![\w.])\+)\d+(?:\.\d+)?\s?(?:%|x\b)/gi, 'priceup'],
   [/(?:\bdown\s?|(?<![\w.])-)\d+(?:\.\d+)?\s?%/gi, 'pricedown'],
+  [/\b\d+(?:\.\d+)?\s?% (?:up|higher|gains?|pump)\b/gi, 'priceup'],
+  [/\b\d+(?:\.\d+)?\s?% (?:down|lower|drop|loss|dump)\b(?! to\b)/gi, 'pricedown'],
   [/\b\d+(?:\.\d+)?x\b/gi, 'xgain'],
 ];
 
@@ -120,6 +169,7 @@ export function normalizePost(text: string, tickers?: ReadonlySet<string>): stri
     .replace(CASHTAG, '')
     .replace(CAPITALISED_WORD, (word) => (DEFAULT_TICKERS.has(word) || tickers?.has(word) ? '' : word))
     .replace(ACRONYMS, (word) => word.toLowerCase())
-    .replace(NEVER_MORE, '$1 extremely')
+    .replace(NEVER_MORE, '$1 extremely ')
+    .replace(QUESTION, dropEvaluativeWords)
     .replace(IDIOM_PASS, (match: string, ...groups: unknown[]) => idiomToken(match, groups));
 }

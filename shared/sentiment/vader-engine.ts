@@ -19,12 +19,30 @@ export interface EngineRules {
    * , . ; : ! ?); VADER looks back three words regardless, across sentence ends.
    */
   clauseScope: boolean;
+  /**
+   * Words whose negation is read more widely than VADER's three-word window: a negator up to
+   * `span` words back in the same clause (or "no" up to two) flips them once. Crypto posts negate
+   * their stance words from further away ("I don't think it will ever moon", "no reason to be
+   * bullish") and before "this" ("not buying this pump"), where VADER's "never this" emphasis
+   * rule would amplify instead of negate. Absent: VADER's rule for every word.
+   */
+  wideNegation?: { words: ReadonlySet<string>; span: number };
 }
 
 // Library constants (vaderSentiment.js): caps emphasis and booster increments.
 const C_INCR = 0.733;
 const B_INCR = 0.293;
 const B_DECR = -0.293;
+const N_SCALAR = -0.74;
+
+/** The library's NEGATE list, which the bundle does not export; words with "n't" also negate. */
+const NEGATE: ReadonlySet<string> = new Set(['aint', 'arent', 'cannot', 'cant', 'couldnt', 'darent',
+  'didnt', 'doesnt', "ain't", "aren't", "can't", "couldn't", "daren't", "didn't", "doesn't", 'dont',
+  'hadnt', 'hasnt', 'havent', 'isnt', 'mightnt', 'mustnt', 'neither', "don't", "hadn't", "hasn't",
+  "haven't", "isn't", "mightn't", "mustn't", 'neednt', "needn't", 'never', 'none', 'nope', 'nor',
+  'not', 'nothing', 'nowhere', 'oughtnt', 'shant', 'shouldnt', 'uhuh', 'wasnt', 'werent',
+  "oughtn't", "shan't", "shouldn't", 'uh-uh', "wasn't", "weren't", 'without', 'wont', 'wouldnt',
+  "won't", "wouldn't", 'rarely', 'seldom', 'despite']);
 
 const INCREASERS = ['absolutely', 'amazingly', 'awfully', 'completely', 'considerably',
   'decidedly', 'deeply', 'effing', 'enormously', 'entirely', 'especially', 'exceptionally',
@@ -132,6 +150,7 @@ function wordValence(state: TextState, index: number, rules: EngineRules): numbe
   const item = words[index] ?? '';
   let valence = rules.lexicon.get(lower[index] ?? '');
   if (valence === undefined) return 0;
+  const wide = rules.wideNegation?.words.has(lower[index] ?? '') === true;
   if (capsDiff && isUpper(item)) valence += valence > 0 ? C_INCR : -C_INCR;
   for (let startI = 0; startI < 3; startI++) {
     const before = index - (startI + 1);
@@ -141,10 +160,24 @@ function wordValence(state: TextState, index: number, rules: EngineRules): numbe
     let scalar = boosterScalar(words[before] ?? '', valence, capsDiff);
     if (startI === 1) scalar *= 0.95;
     else if (startI === 2) scalar *= 0.9;
-    valence = vader.never_check(valence + scalar, ruleWords, startI, index);
+    valence = wide ? valence + scalar : vader.never_check(valence + scalar, ruleWords, startI, index);
     if (startI === 2) valence = vader.idioms_check(valence, ruleWords, index);
   }
+  if (wide && negatedBefore(state, index, rules)) valence *= N_SCALAR;
   return vader.least_check(valence, words, index);
+}
+
+/** A negator or "no" within `wideNegation.span` words before `index`, in its clause. */
+function negatedBefore(state: TextState, index: number, rules: EngineRules): boolean {
+  const span = rules.wideNegation?.span ?? 3;
+  for (let before = index - 1; before >= 0 && before >= index - span; before--) {
+    if (rules.clauseScope && state.clause[before] !== state.clause[index]) return false;
+    const word = state.ruleWords[before] ?? '';
+    // "no" governs only the next word or two ("no rug", "no more dumping"): "no fud, just
+    // bullish" must not flip "bullish".
+    if (word === 'no' ? index - before <= 2 : NEGATE.has(word) || word.includes("n't")) return true;
+  }
+  return false;
 }
 
 /** VADER compound polarity in [-1, 1] of `text` under `rules`. */

@@ -29,6 +29,17 @@ describe('normalizePost', () => {
     expect(words('up 25% today, down 5% yesterday, easy 10x')).to.equal('priceup today, pricedown yesterday, easy xgain');
   });
 
+  it('when a negated phrase is an idiom of its own, then it becomes one token', () => {
+    expect(words('never selling, not selling, won’t sell')).to.equal('notselling, notselling, notselling');
+    expect(words("can't believe it, no signs of a rug")).to.equal('cantbelieve it, not a rug');
+    expect(words('it does not sell shoes')).to.equal('it does not sell shoes');
+  });
+
+  it('when a question asks for a pick, then only the words after the asking word are dropped', () => {
+    expect(words('Great, which wallet is best?')).to.equal('Great, which wallet is ?');
+    expect(words('Which wallet is best. Great')).to.equal('Which wallet is best. Great');
+  });
+
   it('when an idiom is written in capitals, then the token keeps the capitals', () => {
     expect(words('ALL TIME HIGH')).to.equal('ATH');
   });

@@ -64,9 +64,78 @@ describe('scorePolarity', () => {
       expect(scorePolarity('Don’t sell, not bearish')).to.be.greaterThan(0.05);
     });
 
+    it('when a negation sits further back in the clause, then it still flips market words', () => {
+      expect(scorePolarity("I don't think $ETH will ever moon")).to.be.lessThan(-0.05);
+      expect(scorePolarity("I can't see any reason to be bullish on $ATOM")).to.be.lessThan(-0.05);
+      expect(scorePolarity('not buying this pump')).to.be.lessThan(-0.05);
+      expect(scorePolarity('this won’t moon')).to.be.lessThan(-0.05);
+    });
+
+    it('when "no" precedes a market word, then it negates only the next word or two', () => {
+      expect(scorePolarity('no rug, devs still shipping')).to.be.greaterThan(0.05);
+      expect(scorePolarity('no more dumping')).to.be.greaterThan(0.05);
+      expect(scorePolarity('no signs of a rug')).to.be.greaterThan(0.05);
+      expect(scorePolarity('no fud just bullish vibes')).to.be.greaterThan(0.05);
+    });
+
+    it('when selling is negated, then the post is conviction, not a sell call', () => {
+      expect(scorePolarity('never selling my $ETH')).to.be.greaterThan(0.05);
+      expect(scorePolarity("I'm not selling a single sat")).to.be.greaterThan(0.05);
+      expect(scorePolarity("won't sell below 100k")).to.be.greaterThan(0.05);
+      expect(scorePolarity('Sold everything, done with this coin')).to.be.lessThan(-0.05);
+    });
+
+    it('when a phrase only looks negated, then it is read as what it means', () => {
+      expect(scorePolarity("Can't believe how strong $AVAX has been")).to.be.greaterThan(0.05);
+      expect(scorePolarity('fundamentals never looked better')).to.be.greaterThan(0.05);
+      expect(scorePolarity('never been this bullish')).to.be.greaterThan(0.05);
+      expect(scorePolarity('nothing but green candles')).to.be.greaterThan(0.05);
+      expect(scorePolarity("we're all gonna make it")).to.be.greaterThan(0.05);
+      expect(scorePolarity("you're not gonna make it")).to.be.lessThan(-0.05);
+    });
+
     it('when "but" joins two clauses, then the second one dominates', () => {
       expect(scorePolarity('Great team but the chart is bearish')).to.be.lessThan(-0.05);
       expect(scorePolarity('Terrible week but still bullish')).to.be.greaterThan(0.05);
+    });
+  });
+
+  describe('idioms', () => {
+    const IDIOMS: ReadonlyArray<readonly [string, PolarityClass]> = [
+      ['Exchange halted withdrawals', 'negative'],
+      ['you are their exit liquidity', 'negative'],
+      ['we are so cooked', 'negative'],
+      ['devs cooked with this upgrade', 'positive'],
+      ['the bottom is in', 'positive'],
+      ['local top is in, taking profits', 'negative'],
+      ['$PEPE 40% up in a day', 'positive'],
+      ['$SOL 12% down on the week', 'negative'],
+      ['heading higher from here', 'positive'],
+      ['buyers stepping in on every dip', 'positive'],
+      ['stablecoin lost its peg', 'negative'],
+      ['$DOT about to tank', 'negative'],
+      ['staking rewards are paid every epoch', 'neutral'],
+      ['Not financial advice, just sharing my watchlist', 'neutral'],
+      ['$DOGE 4h chart, no clear direction yet', 'neutral'],
+    ];
+    for (const [text, expected] of IDIOMS) {
+      it(`when the post is "${text}", then it is ${expected}`, () => {
+        expect(polarityClass(scorePolarity(text))).to.equal(expected);
+      });
+    }
+  });
+
+  describe('questions', () => {
+    it('when a question asks for a pick, then its evaluative words do not score', () => {
+      expect(scorePolarity("What's the best wallet for $SOL staking?")).to.equal(0);
+      expect(scorePolarity('Which L2 has the lowest fees right now?')).to.equal(0);
+      expect(scorePolarity('Looking for a good tax tool, recommendations?')).to.equal(0);
+    });
+
+    it('when the same words are not in such a question, then they still score', () => {
+      expect(scorePolarity('Best week ever for $SOL')).to.be.greaterThan(0.05);
+      expect(scorePolarity('Best week ever for $SOL, right?')).to.be.greaterThan(0.05);
+      expect(scorePolarity('Which coin is dumping hardest?')).to.be.lessThan(-0.05);
     });
   });
 

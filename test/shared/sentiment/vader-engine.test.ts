@@ -34,6 +34,19 @@ describe('VADER engine', () => {
     expect(vaderAnalyzer.polarity_scores('mooning').compound).to.equal(0);
   });
 
+  it('when wide negation is on for a word, then a negator up to the span back flips it', () => {
+    const lexicon = new Map([...plain.lexicon, ['moon', 2]]);
+    const text = "don't think it will ever moon";
+    expect(compoundPolarity(text, { ...plain, lexicon })).to.be.greaterThan(0);
+    const wide = { ...plain, lexicon, clauseScope: true, wideNegation: { words: new Set(['moon']), span: 6 } };
+    expect(compoundPolarity(text, wide)).to.be.lessThan(0);
+    expect(compoundPolarity("don't think it will ever, moon", wide)).to.be.greaterThan(0);
+    expect(compoundPolarity('no moon', wide)).to.be.lessThan(0);
+    expect(compoundPolarity('no way it will moon', wide)).to.be.greaterThan(0);
+    expect(compoundPolarity("don't trust this moon", { ...plain, lexicon })).to.be.greaterThan(0);
+    expect(compoundPolarity("don't trust this moon", wide)).to.be.lessThan(0);
+  });
+
   it('when clause scope is on, then a negation does not reach past a comma', () => {
     const text = "don't stop, great";
     expect(compoundPolarity(text, plain)).to.be.lessThan(0);
