@@ -1,6 +1,17 @@
 /**
  * Per-username stats: a Redis hit is served as stored; a miss asks the worker (one job per
- * username however many clients ask) and waits at most `waitMs` before answering 503 (D7).
+ * username however many clients ask) and waits at most the caller's bound before answering
+ * 503 (D7).
+ *
+ * Two layers in front of Redis:
+ * - single flight: concurrent misses for one username share one lookup, one enqueue, one wait
+ *   and one re-read, so a stampede of N clients costs what one client costs;
+ * - a short in-memory copy of each hit (1 s, bounded), so a hot username is not a Redis round
+ *   trip per request. The copy remembers when the Redis entry expires, so `Cache-Control:
+ *   max-age` keeps counting down while it is served from memory.
+ *
+ * Only hits are held in memory: a 404 is answered from Redis' miss marker (D7), a 503 is never
+ * remembered.
  */
 import type { Redis } from 'ioredis';
 import { NotFoundError, UnavailableError } from '../../../../shared/errors.js';
@@ -13,24 +24,87 @@ export interface StatsAnswer {
   maxAgeSeconds: number;
 }
 
-type Lookup = { kind: 'hit'; answer: StatsAnswer } | { kind: 'not-in-index' } | { kind: 'unknown' };
+export interface StatsServiceOptions {
+  /** How long a hit is served from memory. Default 1000 ms. */
+  memoryTtlMs?: number;
+  /** Usernames held in memory at most; the oldest go first. Default 10,000. */
+  memoryMaxEntries?: number;
+  /** Clock, ms since epoch (tests). */
+  now?: () => number;
+}
+
+/** A hit held in memory: its body and when it was read and when the Redis entry expires (epoch ms). */
+interface Held {
+  representation: Representation;
+  readAt: number;
+  expiresAt: number;
+}
+
+type Lookup = { kind: 'hit'; held: Held } | { kind: 'not-in-index' } | { kind: 'unknown' };
+/** What a flight ends with; each caller turns it into its own answer or error. */
+type Settled = { kind: 'hit'; held: Held } | { kind: 'not-in-index' } | { kind: 'unavailable'; retryAfterSeconds: number };
 
 export class StatsService {
+  /** Insertion-ordered: every write re-inserts, so the first entries are always the oldest. */
+  private readonly held = new Map<string, Held>();
+  private readonly flights = new Map<string, Promise<Settled>>();
+  private readonly memoryTtlMs: number;
+  private readonly memoryMaxEntries: number;
+  private readonly now: () => number;
+
   constructor(
     private readonly redis: Redis,
     private readonly fetch: (username: string) => Promise<JobOutcome>,
-  ) {}
+    options: StatsServiceOptions = {},
+  ) {
+    this.memoryTtlMs = options.memoryTtlMs ?? 1000;
+    this.memoryMaxEntries = options.memoryMaxEntries ?? 10_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * The hit held in memory for `username` (normalised key) if it is younger than the memory
+   * lifetime and its Redis entry has not expired; else undefined. Synchronous, never touches Redis.
+   */
+  peek(username: string): StatsAnswer | undefined {
+    const held = this.held.get(username);
+    if (!held) return undefined;
+    const now = this.now();
+    if (now - held.readAt >= this.memoryTtlMs || now >= held.expiresAt) {
+      this.held.delete(username);
+      return undefined;
+    }
+    return answerFrom(held, now);
+  }
 
   /** `username` is the normalised key (lower case, no `@`). */
   async get(username: string): Promise<StatsAnswer> {
+    const inMemory = this.peek(username);
+    if (inMemory) return inMemory;
+    let flight = this.flights.get(username);
+    if (!flight) {
+      flight = this.resolve(username).finally(() => this.flights.delete(username));
+      this.flights.set(username, flight);
+    }
+    const settled = await flight;
+    switch (settled.kind) {
+      case 'hit':
+        return answerFrom(settled.held, this.now());
+      case 'not-in-index':
+        throw new NotFoundError('Username not found in index');
+      case 'unavailable':
+        throw new UnavailableError('Upstream unavailable', settled.retryAfterSeconds);
+    }
+  }
+
+  /** One flight: look up, and on a miss ask the worker, wait, look up again. */
+  private async resolve(username: string): Promise<Settled> {
     const first = await this.lookup(username);
-    if (first.kind === 'hit') return first.answer;
-    if (first.kind === 'not-in-index') throw notInIndex();
+    if (first.kind !== 'unknown') return first;
     const outcome = await this.fetch(username);
     const second = await this.lookup(username);
-    if (second.kind === 'hit') return second.answer;
-    if (second.kind === 'not-in-index') throw notInIndex();
-    throw new UnavailableError('Upstream unavailable', outcome === 'timeout' ? 10 : 30);
+    if (second.kind !== 'unknown') return second;
+    return { kind: 'unavailable', retryAfterSeconds: outcome === 'timeout' ? 10 : 30 };
   }
 
   private async lookup(username: string): Promise<Lookup> {
@@ -41,14 +115,35 @@ export class StatsService {
       .pttl(keys.stats(username))
       .exists(keys.statsMiss(username))
       .exec();
+    // A failed command is an error, not a miss: a miss would send a job to the worker.
+    const failed = results?.find(([error]) => error)?.[0];
+    if (failed) throw failed;
     const body = results?.[0]?.[1];
     const ttlMs = results?.[1]?.[1];
     if (Buffer.isBuffer(body)) {
-      const maxAgeSeconds = typeof ttlMs === 'number' && ttlMs > 0 ? ttlMs / 1000 : 0;
-      return { kind: 'hit', answer: { representation: new Representation(body), maxAgeSeconds } };
+      const readAt = this.now();
+      const held: Held = {
+        representation: new Representation(body),
+        readAt,
+        expiresAt: readAt + (typeof ttlMs === 'number' && ttlMs > 0 ? ttlMs : 0),
+      };
+      this.remember(username, held);
+      return { kind: 'hit', held };
     }
     return results?.[2]?.[1] === 1 ? { kind: 'not-in-index' } : { kind: 'unknown' };
   }
+
+  private remember(username: string, held: Held): void {
+    this.held.delete(username);
+    this.held.set(username, held);
+    // The oldest entries come first: drop the stale ones, then any over the bound.
+    for (const [name, entry] of this.held) {
+      if (this.held.size <= this.memoryMaxEntries && held.readAt - entry.readAt < this.memoryTtlMs) break;
+      this.held.delete(name);
+    }
+  }
 }
 
-const notInIndex = () => new NotFoundError('Username not found in index');
+function answerFrom(held: Held, now: number): StatsAnswer {
+  return { representation: held.representation, maxAgeSeconds: Math.max(0, (held.expiresAt - now) / 1000) };
+}
