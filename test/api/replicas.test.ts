@@ -1,0 +1,192 @@
+/**
+ * Issue 5: a refresh is visible on every API replica within one second. Two API processes
+ * (separate OS processes, as two dynos), one real Redis, the simulator and a real worker.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.js';
+import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
+import { keys, SNAPSHOT_CHANNEL } from '../../shared/keyspace.js';
+import { createLogger } from '../../shared/logger.js';
+import { queueBaseOptions, REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../shared/queues.js';
+import { freePort, sharedTestRedis } from '../support/redis-server.js';
+import { eventually } from '../support/stack.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** What the issue promises: a new snapshot is served by every replica within a second. */
+const VISIBLE_WITHIN_MS = 1000;
+const READS = ['/api/market/trending', '/api/market/news'] as const;
+type Read = (typeof READS)[number];
+
+interface ApiProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  stderr(): string;
+}
+
+/** The real web entry point in an OS process of its own (tsx, as `npm test` runs TypeScript). */
+async function startApiProcess(name: string, env: Record<string, string>): Promise<ApiProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), WEB_CONCURRENCY: '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+  const api = { name, url: `http://127.0.0.1:${port}`, child, stderr: () => stderr };
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code, signal) => reject(new Error(`${name} exited (${signal ?? code}): ${stderr}`))),
+  );
+  exited.catch(() => {});
+  await Promise.race([exited, eventually(async () => ((await fetch(`${api.url}/readyz`)).status === 200 ? true : undefined), 30_000, `${name} ready`)]);
+  return api;
+}
+
+async function stopApiProcess(api: ApiProcess): Promise<void> {
+  if (api.child.exitCode !== null || api.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => api.child.once('exit', resolve));
+  api.child.kill('SIGTERM');
+  const timer = setTimeout(() => api.child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+interface Served {
+  etag: string;
+  cachedAt: string;
+  /** When the response had fully arrived (ms since epoch). */
+  at: number;
+}
+
+async function read(api: ApiProcess, path: Read): Promise<Served> {
+  const response = await fetch(`${api.url}${path}`);
+  const body = (await response.json()) as { cachedAt: string };
+  if (response.status !== 200) throw new Error(`${api.name} ${path}: ${response.status}`);
+  return { etag: response.headers.get('etag') ?? '', cachedAt: body.cachedAt, at: Date.now() };
+}
+
+/** Every read from every API, as "api path" -> what it served. */
+async function readAll(apis: ApiProcess[]): Promise<Map<string, Served>> {
+  const pairs = apis.flatMap((api) => READS.map((path) => [api, path] as const));
+  const served = await Promise.all(pairs.map(([api, path]) => read(api, path)));
+  return new Map(pairs.map(([api, path], i) => [`${api.name} ${path}`, served[i]!]));
+}
+
+const sleepUntil = (epochMs: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, epochMs - Date.now())));
+
+describe('two API processes over one Redis: a refresh reaches every replica within 1 s', function () {
+  this.timeout(90_000);
+  let redisUrl: string;
+  let redis: Redis;
+  let subscriber: Redis;
+  let sim: Simulator;
+  let worker: RunningWorker;
+  let queue: Queue<RefreshJobData>;
+  const apis: ApiProcess[] = [];
+  /** Announcements seen on the channel: snapshot name and when it arrived here. */
+  const announcements: { name: string; at: number }[] = [];
+
+  before(async () => {
+    redisUrl = (await sharedTestRedis()).url;
+    redis = new Redis(redisUrl, { protocol: 2 });
+    await redis.flushall();
+    subscriber = new Redis(redisUrl, { protocol: 2 });
+    subscriber.on('message', (channel: string, name: string) => {
+      if (channel === SNAPSHOT_CHANNEL) announcements.push({ name, at: Date.now() });
+    });
+    await subscriber.subscribe(SNAPSHOT_CHANNEL);
+    sim = await startSimulator();
+    const logger = createLogger({ logLevel: 'silent' }, 'test');
+    worker = await startWorker({ redis: { redisUrl, redisTlsInsecure: false }, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
+    queue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: { host: '127.0.0.1', port: Number(new URL(redisUrl).port) } });
+    // A new schedule runs at once: wait for the worker's first snapshots.
+    await eventually(async () => ((await redis.exists(keys.snapshot('trending'), keys.snapshot('news'))) === 2 ? true : undefined), 20_000, 'first snapshots');
+    const env = { NODE_ENV: 'test', REDIS_URL: redisUrl, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
+    apis.push(...(await Promise.all([startApiProcess('api-1', env), startApiProcess('api-2', env)])));
+  });
+
+  after(async () => {
+    await Promise.all(apis.map(stopApiProcess));
+    await queue?.close();
+    await worker?.close(2000);
+    await sim?.close();
+    subscriber?.disconnect();
+    redis?.disconnect();
+  });
+
+  it('when the worker refreshes, then both processes serve the new trending and news at their first request, within 1 s of the write', async () => {
+    const before = await readAll(apis);
+    for (const [what, served] of before) expect(served.etag, what).to.match(/^"/);
+    announcements.length = 0;
+    sim.advanceClock(2 * 3600_000);
+    await requestRefresh(queue, 'refresh-trending');
+    await requestRefresh(queue, 'refresh-news');
+    const written = await eventually(
+      async () => {
+        const trending = announcements.find((a) => a.name === 'trending');
+        const news = announcements.find((a) => a.name === 'news');
+        return trending && news ? Math.max(trending.at, news.at) : undefined;
+      },
+      10_000,
+      'the worker to write and announce trending and news',
+    );
+    const versions = { '/api/market/trending': await redis.get(keys.snapshotVersion('trending')), '/api/market/news': await redis.get(keys.snapshotVersion('news')) };
+
+    // No request reaches the APIs between their last read and this one, so a copy that is new
+    // now was loaded on the announcement: a due re-check starts only on a request, and that
+    // request is answered with the copy held. The one request comes just inside the second.
+    await sleepUntil(written + VISIBLE_WITHIN_MS - 150);
+    const after = await readAll(apis);
+    for (const [what, served] of after) {
+      const path = what.split(' ')[1] as Read;
+      expect(served.cachedAt, `${what}: the worker's new snapshot`).to.equal(versions[path]);
+      expect(served.etag, `${what}: a new ETag`).not.to.equal(before.get(what)?.etag);
+      expect(served.at - written, `${what}: ms after the write`).to.be.at.most(VISIBLE_WITHIN_MS);
+    }
+    if (process.env.REPLICAS_DEBUG) console.log('announced write -> read answered (ms)', [...after.values()].map((s) => s.at - written));
+  });
+
+  it('when a snapshot is written without its announcement (a lost message), then both processes still serve it within about 1 s (the re-check)', async () => {
+    // The worst case: each process has just re-checked Redis (a read a second after its last
+    // check starts one), so the write lands at the start of a full re-check interval.
+    await new Promise((resolve) => setTimeout(resolve, VISIBLE_WITHIN_MS + 100));
+    const before = await readAll(apis);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    announcements.length = 0;
+    // A write as the worker makes it, minus the PUBLISH.
+    const cachedAt = new Date().toISOString();
+    const tx = redis.multi();
+    for (const name of ['trending', 'news'] as const) {
+      const old = JSON.parse((await redis.get(keys.snapshot(name))) ?? '{}') as { data: unknown };
+      tx.set(keys.snapshot(name), JSON.stringify({ data: old.data, cachedAt })).set(keys.snapshotVersion(name), cachedAt);
+    }
+    await tx.exec();
+    const written = Date.now();
+
+    // Readers keep polling every 50 ms, as clients do; each process re-checks Redis on the first
+    // request a second after its last check and serves the result from the next one on.
+    const pickedUp = new Map<string, number>();
+    const deadline = written + 3000;
+    while (pickedUp.size < before.size && Date.now() < deadline) {
+      for (const [what, served] of await readAll(apis)) {
+        if (!pickedUp.has(what) && served.cachedAt === cachedAt) {
+          expect(served.etag, what).not.to.equal(before.get(what)?.etag);
+          pickedUp.set(what, served.at - written);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (process.env.REPLICAS_DEBUG) console.log('picked up after (ms)', Object.fromEntries(pickedUp));
+    expect(announcements, 'no announcement was sent').to.deep.equal([]);
+    expect([...pickedUp.keys()].sort(), 'served by both processes').to.deep.equal([...before.keys()].sort());
+    // The re-check interval, plus one 50 ms poll to see the copy it loaded, plus scheduling slack.
+    for (const [what, ms] of pickedUp) expect(ms, `${what}: ms after the write`).to.be.at.most(VISIBLE_WITHIN_MS + 250);
+  });
+});
