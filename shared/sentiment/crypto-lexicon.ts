@@ -84,6 +84,7 @@ const IDIOM_TOKENS: Record<string, number> = {
   buyersstepin: 1.5, buypressure: 1.5, inprofit: 1.5, pricehigher: 1.5,
   soldout: -1.2, exitliquidity: -2.2, withdrawalsfrozen: -2.5, heavybags: -1.5,
   sellpressure: -1.5, sellthenews: -1.0, topin: -1.5,
+  boughtmore: 1.5, noregrets: 1.5, lastchance: 1.5, longsrekt: -2.0, fedup: -1.5,
 };
 
 /** Emoji are rewritten by `normalize.ts` into these tokens (see EMOJI_TOKENS there). */

@@ -28,10 +28,13 @@ const NEVER_MORE = /\bnever (been|felt|looked|was|were) (?:(?:more|so|this)\b|(?
  * "looking for a good tax tool, recommendations?") judges nothing: its evaluative words go.
  */
 const QUESTION = /[^.!?\n]*\?/g;
-const ASKING = /\b(?:what|what's|whats|which|where|anyone|any|recommend\w*|suggestions?|looking for)\b/i;
+const ASKING = /\b(?:what|what's|whats|which|where|anyone|any|is it|should i|should we|recommend\w*|suggestions?|looking for)\b/i;
+/** A how-to question ("how do I bridge without paying crazy fees?") is informational as a whole. */
+const HOW_TO = /^\s*how (?:do|does|can|should|would) (?:i|you|we|one|people|u)\b|^\s*how to\b/i;
 const EVALUATIVE = /\b(?:best|better|good|great|top|cheapest|lowest|highest|safest|easiest|fastest|reliable|decent|solid)\b/gi;
 
 function dropEvaluativeWords(question: string): string {
+  if (HOW_TO.test(question)) return ' ';
   const asking = ASKING.exec(question);
   if (asking === null) return question;
   return question.slice(0, asking.index) + question.slice(asking.index).replace(EVALUATIVE, '');
@@ -55,6 +58,8 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\binterest rates?\b/gi, 'interestrate'],
   [/\bfully diluted\b/gi, 'fullydiluted'],
   [/\bnot financial advice\b/gi, 'nfa'],
+  [/\bsupport(?:s|ed|ing)? (?:for )?(?:the )?(?:upcoming |new )?(?:\w+ )?(?:upgrade|hard ?fork|deposits?|withdrawals?|migration|airdrop|token swap|mainnet|rebrand)\b/gi, 'exchangesupport'],
+  [/\bsupport (?:levels?|zones?|lines?)\b/gi, 'supportlevel'],
   [/\bno clear (?:direction|trend|bias|move)\b/gi, 'nodirection'],
   // Phrases whose negation word is not a negation of what follows.
   [/\b(?:can't|cant|cannot|can not) believe\b|\b(?:never|didn't|didnt|did not) (?:thought|think|expected|expect|imagined|imagine)\b/gi, 'cantbelieve'],
@@ -63,7 +68,10 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bno (?:signs?|evidence|hint|risk|chance) of\b/gi, 'not'],
   // Stances that VADER reads from the wrong word or not at all.
   [/\b(?:not|never) (?:be )?selling\b|\b(?:never|won't|wont|don't|dont|do not|will not|not gonna|not going to|never gonna|never going to) sell\b/gi, 'notselling'],
-  [/\b(?:sold|selling|sell) (?:everything|all my|my (?:bags|stack|coins|position))\b|\bdumped (?:all )?my (?:bags|coins|stack)\b/gi, 'soldout'],
+  [/\b(?:sold|selling|sell|dumped) (?:everything|all|all my|my (?:whole |entire )?(?:\w+ )?(?:bags?|stack|coins|position))\b/gi, 'soldout'],
+  [/\b(?:can't|cant|cannot) take (?:it|this|the \w+)(?: anymore)?\b/gi, 'fedup'],
+  [/\b(?:no|zero) regrets?\b/gi, 'noregrets'],
+  [/\b(?:cheapest|lowest)\b(?:\s+\S+){0,4}\s+(?:will|you'll|we'll|you will|we will) ever (?:see|be|get)\b/gi, 'lastchance'],
   [/\b(?:gonna|going to) make it\b/gi, 'gmi'],
   [/\blet (?:him|her|them|em|'em|us|me|the devs) cook\b|\b(?:devs?|team|builders?) (?:really |absolutely |actually |have |has )?cooked\b/gi, 'letthemcook'],
   [/\bexit liquidity\b/gi, 'exitliquidity'],
@@ -80,13 +88,15 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:just|only|pure|mostly) fud\b/gi, 'ignorefud'],
   [/\b(?:about to|going to|gonna|will|could|might|set to|needs? to|has to|due to) correct\b/gi, 'correction'],
   [/\b(?:will|gonna|going to|about to|could|might|set to) tank\b/gi, 'tanking'],
+  [/\b(?:we|it|price|prices|number|line|chart) (?:only |will |can only |gonna )?(?:go|goes|going) up\b/gi, 'pricehigher'],
   [/\b(?:go|goes|going|gone|went|headed|heading|move|moving|moves|trend|trending|push|pushing|grind|grinding|rip|rips|ripping|send|sends|sending|leg|way|much|lot|bounce|bouncing) higher\b/gi, 'pricehigher'],
   [/\bpump(?:s|ed|ing)?\s*(?:and|&|n|'n'|-n-|-and-)\s*dump(?:s|ed|ing)?\b/gi, 'pumpanddump'],
   [/\brug[\s-]?pull(?:s|ed|ing)?\b/gi, 'rugpull'],
   [/\b(?:to|2) the moon\b/gi, 'tothemoon'],
   [/\ball[\s-]time[\s-]highs?\b/gi, 'ath'],
   [/\ball[\s-]time[\s-]lows?\b/gi, 'atl'],
-  [/\b(?:buy|buys|buying|bought) (?:the|this|every) dips?\b/gi, 'buythedip'],
+  [/\b(?:buy|buys|buying|bought) (?:more )?(?:on )?(?:the|this|every) dips?\b/gi, 'buythedip'],
+  [/\b(?:bought|buying|buy|added|adding|add) (?:some |a bit |a little )?more\b/gi, 'boughtmore'],
   [/\bsend it\b/gi, 'sendit'],
   [/\bap(?:e|es|ed|ing) in(?:to)?\b/gi, 'apedin'],
   [/\b(?:loading|loaded|load) up\b/gi, 'loadingup'],
@@ -99,6 +109,7 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bcrypto winter\b/gi, 'cryptowinter'],
   [/\bexit scams?\b/gi, 'exitscam'],
   [/\bdead cat bounces?\b/gi, 'deadcatbounce'],
+  [/\blongs (?:got |getting |get |being )?(?:liquidated|rekt|squeezed|wiped(?: out)?|wrecked|flushed)\b/gi, 'longsrekt'],
   [/\bshort squeezes?\b|\bshorts (?:got |getting |get |being )?(?:liquidated|rekt|squeezed|wiped out|wrecked)\b/gi, 'shortsqueeze'],
   [/\bignor(?:e|ing) (?:the |all the |this )?fud\b/gi, 'ignorefud'],
   [/\b(?:new|higher) highs?\b/gi, 'newhighs'],
@@ -111,7 +122,7 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bdown bad\b/gi, 'downbad'],
   [/\b(?:flip(?:s|ped|ping)?|turn(?:s|ed)?) resistance (?:in)?to support\b/gi, 'resistanceflipped'],
   [/\b(?:broke|breaks|breaking|broken) (?:through |above )?(?:the )?resistance\b/gi, 'resistanceflipped'],
-  [/\b(?:lost|losing|lose|loses|broke|breaks|breaking|below) (?:the )?support\b|\bsupport (?:is )?(?:gone|lost|broken)\b/gi, 'lostsupport'],
+  [/\b(?:lost|losing|lose|loses|broke|breaks|breaking|below|under|through) (?:the |every |all |key )?support(?: levels?)?\b|\bsupport (?:is )?(?:gone|lost|broken)\b/gi, 'lostsupport'],
   [/\b(?:held|holding|holds|hold|(?:bounced|bouncing|bounces)(?: \w+)? off) (?:the )?support\b/gi, 'supportheld'],
   [/\b(?:breaking|broke|breaks) out\b/gi, 'breakout'],
   [/\b(?:breaking|broke|breaks) down\b/gi, 'breakdown'],
@@ -168,6 +179,7 @@ export function normalizePost(text: string, tickers?: ReadonlySet<string>): stri
     .replace(EMOJI, (emoji) => ` emoji_${EMOJI_TOKENS[emoji] ?? ''} `)
     .replace(CASHTAG, '')
     .replace(CAPITALISED_WORD, (word) => (DEFAULT_TICKERS.has(word) || tickers?.has(word) ? '' : word))
+    .replace(/[ \t]{2,}/g, ' ') // a removed ticker must not break an idiom's single spaces
     .replace(ACRONYMS, (word) => word.toLowerCase())
     .replace(NEVER_MORE, '$1 extremely ')
     .replace(QUESTION, dropEvaluativeWords)

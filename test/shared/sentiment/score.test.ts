@@ -117,6 +117,16 @@ describe('scorePolarity', () => {
       ['staking rewards are paid every epoch', 'neutral'],
       ['Not financial advice, just sharing my watchlist', 'neutral'],
       ['$DOGE 4h chart, no clear direction yet', 'neutral'],
+      ['longs getting wiped out', 'negative'],
+      ['slicing through every support level', 'negative'],
+      ['sold my whole bag, done', 'negative'],
+      ['bought more on the dip', 'positive'],
+      ['holding, zero regrets', 'positive'],
+      ['cheapest $ETH you will ever see', 'positive'],
+      ['now we go up', 'positive'],
+      ['Kraken to support the upcoming $DOT upgrade', 'neutral'],
+      ['How do I bridge to Base without paying crazy fees?', 'neutral'],
+      ['Is it better to stake directly or use a liquid staking token?', 'neutral'],
     ];
     for (const [text, expected] of IDIOMS) {
       it(`when the post is "${text}", then it is ${expected}`, () => {
