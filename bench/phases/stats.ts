@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { keys } from '../../shared/keyspace.js';
-import { queueBaseOptions, REFRESH_QUEUE } from '../../shared/queues.js';
+import { queueBaseOptions, REFRESH_QUEUE, STATS_QUEUE, type StatsJobData } from '../../shared/queues.js';
 import { allOutput, startNode } from '../lib/processes.js';
 import type { Settings } from '../lib/settings.js';
 import { startWorkerProcess, type AppProcess, type Stack } from '../lib/stack.js';
@@ -20,8 +20,12 @@ export interface StatsOutcome {
   upstreamLatencyMs: number;
   upstreamCalls: number;
   burst: BurstResult;
-  /** When, after the burst was fired, the upstream saw the call and the worker finished the job (ms; null if unseen). */
-  timeline: { upstreamCalledMs: number | null; jobCompletedMs: number | null };
+  /**
+   * When, after the burst was fired, the API added the job, the worker took it, the upstream
+   * saw the call and the worker finished the job (ms; null if unseen). The first two come from
+   * BullMQ's job record (the clocks of the API and the worker processes, on this machine).
+   */
+  timeline: { jobAddedMs: number | null; jobStartedMs: number | null; upstreamCalledMs: number | null; jobCompletedMs: number | null };
 }
 
 /** A fresh worker refreshes every snapshot at once; the burst waits until it is idle again. */
@@ -37,6 +41,18 @@ async function waitForIdleWorker(redisUrl: string, timeoutMs = 60_000): Promise<
       if (Date.now() > deadline) throw new Error('the worker did not finish its start-up refreshes in time');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  } finally {
+    await queue.close();
+    await queue.disconnect();
+  }
+}
+
+/** When the stats job for `username` was added and taken by a worker (epoch ms), from its BullMQ record. */
+async function statsJobTimes(redisUrl: string, username: string): Promise<{ addedAt: number; startedAt: number | null } | null> {
+  const queue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions, connection: new Redis(redisUrl, { protocol: 2, maxRetriesPerRequest: null }) });
+  try {
+    const job = (await queue.getJobs(['completed', 'failed', 'active'])).find((j) => j.data.username === username);
+    return job ? { addedAt: job.timestamp, startedAt: job.processedOn ?? null } : null;
   } finally {
     await queue.close();
     await queue.disconnect();
@@ -86,7 +102,11 @@ export async function measureStats(stack: Stack, api: AppProcess, settings: Sett
 
     const failed = burst.statuses.filter((status) => status !== 200);
     if (failed.length > 0) throw new Error(`stats burst: ${failed.length} of ${count} answers were not 200 (${[...new Set(failed)].join(', ')})`);
+    const job = await statsJobTimes(stack.redis.url, username.toLowerCase());
+    const since = (epochMs: number | null | undefined) => (epochMs == null ? null : epochMs - burst.startedAtEpochMs);
     const timeline = {
+      jobAddedMs: since(job?.addedAt),
+      jobStartedMs: since(job?.startedAt),
       upstreamCalledMs: upstreamCalledAt === null ? null : upstreamCalledAt - burst.startedAtEpochMs,
       jobCompletedMs: jobCompletedAt(join(workDir, 'worker.log'), burst.startedAtEpochMs),
     };
