@@ -10,6 +10,7 @@
  * single tokens listed under "idiom tokens" below, so VADER's negation and booster rules
  * still apply to them ("not a rug pull", "absolutely to the moon").
  */
+import { MARKET_PHRASE_VALENCE } from './market-phrases.js';
 
 const PRICE_UP: Record<string, number> = {
   moon: 2.0, moons: 2.0, mooning: 2.8, mooned: 2.5, moonshot: 2.0,
@@ -106,7 +107,14 @@ export const CRYPTO_NEUTRAL_WORDS: readonly string[] = ['block', 'blocks', 'trea
 
 const STANCE = {
   ...PRICE_UP, ...CONVICTION, ...PRICE_DOWN, ...LOSS_AND_DISTRESS, ...THEFT_AND_FRAUD, ...IDIOM_TOKENS,
+  ...Object.fromEntries(MARKET_PHRASE_VALENCE),
 };
+
+// A phrase token reused from the tables above must keep their valence, or one would silently win.
+for (const [token, valence] of MARKET_PHRASE_VALENCE) {
+  const table = { ...PRICE_UP, ...PRICE_DOWN, ...IDIOM_TOKENS }[token];
+  if (table !== undefined && table !== valence) throw new Error(`crypto-lexicon: ${token} has two valences`);
+}
 
 /** All crypto entries, word (lower case) -> valence. */
 export const CRYPTO_LEXICON: ReadonlyMap<string, number> = new Map(Object.entries({

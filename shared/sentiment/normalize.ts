@@ -2,6 +2,8 @@
  * Rewrites a post so VADER's word-based rules can read crypto-market text: tickers removed,
  * idioms joined into single lexicon tokens, emoji turned into words. Pure string in, string out.
  */
+import { CRYPTO_STANCE_WORDS } from './crypto-lexicon.js';
+import { MARKET_PHRASES } from './market-phrases.js';
 
 /**
  * Well-known tickers, removed when written in capitals. Tickers that are also English sentiment
@@ -20,6 +22,12 @@ const ACRONYMS = /\b(?:ATH|ATL|LFG|NGMI|WAGMI|GMI|FUD|HODL|FOMO|BTFD|GM|NFA|DYOR
 const CASHTAG = /\$[A-Za-z][A-Za-z0-9]*\b/g;
 const CAPITALISED_WORD = /\b[A-Z][A-Z0-9]{1,19}\b/g;
 
+/**
+ * Chains, protocols and venues named with general sentiment words ("gas on Optimism", "Safe
+ * multisig"): capitalised only, since lower case is usually the word itself.
+ */
+const PROJECT_NAMES = /\b(?:Optimism|Harmony|Immutable(?: X| zkEVM)?|(?:Trust|Safe|Brave|Rainbow|Phantom|Coinbase|Exodus) Wallet|Magic Eden|Injective|Celestia|Merit Circle|Chainlink|Lido|Pendle|Ethena|Uniswap|Aave)\b/g;
+
 /** "never been more bullish", "never looked better" are emphasis, not negation. */
 const NEVER_MORE = /\bnever (been|felt|looked|was|were) (?:(?:more|so|this)\b|(?=better\b))/gi;
 
@@ -31,7 +39,7 @@ const QUESTION = /[^.!?\n]*\?/g;
 const ASKING = /\b(?:what|what's|whats|which|where|anyone|any|is it|should i|should we|recommend\w*|suggestions?|looking for)\b/i;
 /** A how-to question ("how do I bridge without paying crazy fees?") is informational as a whole. */
 const HOW_TO = /^\s*how (?:do|does|can|should|would) (?:i|you|we|one|people|u)\b|^\s*how to\b/i;
-const EVALUATIVE = /\b(?:best|better|good|great|top|cheapest|lowest|highest|safest|easiest|fastest|reliable|decent|solid)\b/gi;
+const EVALUATIVE = /\b(?:best|better|good|great|top|cheapest|lowest|highest|safest|easiest|fastest|reliable|decent|solid|supports?|supported|favou?rites?|preferred|popular|recommended|trusted)\b/gi;
 
 function dropEvaluativeWords(question: string): string {
   if (HOW_TO.test(question)) return ' ';
@@ -44,8 +52,11 @@ function dropEvaluativeWords(question: string): string {
  * Multi-word idioms -> one token of `crypto-lexicon.ts`. Applied in one pass (see IDIOM_PASS):
  * the leftmost match wins, and the earlier rule when two start at the same place. Patterns use
  * only non-capturing groups, since each rule's position in the pass is its capture group.
+ * The market phrase tables come first: they are the more specific readings ("bull run is
+ * over" before "bull run", "open interest is building" before the neutral "open interest").
  */
 const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
+  ...MARKET_PHRASES.map((phrase): readonly [RegExp, string] => [phrase.pattern, phrase.token]),
   // Jargon whose words carry sentiment in general English: tokens absent from the lexicon.
   [/\bimpermanent loss(?:es)?\b/gi, 'impermanentloss'],
   [/\bopen interest\b/gi, 'openinterest'],
@@ -61,6 +72,9 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bsupport(?:s|ed|ing)? (?:for )?(?:the )?(?:upcoming |new )?(?:\w+ )?(?:upgrade|hard ?fork|deposits?|withdrawals?|migration|airdrop|token swap|mainnet|rebrand)\b/gi, 'exchangesupport'],
   [/\bsupport (?:levels?|zones?|lines?)\b/gi, 'supportlevel'],
   [/\bno clear (?:direction|trend|bias|move)\b/gi, 'nodirection'],
+  // Governance and product facts: "92% in favor", "wallet supports 40 chains".
+  [/\b(?:votes? |voted |\d+% )?in favou?r(?: of)?\b|\bvot(?:e|es|ed|ing) (?:for|against)\b/gi, 'voteresult'],
+  [/\bsupports? (?:\w+ )?(?:chains?|networks?|tokens?|coins?|assets?|wallets?|l2s?|staking|bridging|swaps?|nfts?)\b/gi, 'productsupport'],
   // Phrases whose negation word is not a negation of what follows.
   [/\b(?:can't|cant|cannot|can not) believe\b|\b(?:never|didn't|didnt|did not) (?:thought|think|expected|expect|imagined|imagine)\b/gi, 'cantbelieve'],
   [/\bprobably nothing\b/gi, 'probablynothing'],
@@ -135,7 +149,11 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b\d+(?:\.\d+)?x\b/gi, 'xgain'],
 ];
 
-const IDIOM_PASS = new RegExp(IDIOMS.map(([pattern]) => `(${pattern.source})`).join('|'), 'gi');
+// Every idiom starts at a word start (or at a "+" / "-" of a percentage): checking that once,
+// before trying each of the ~170 rules, halves the cost of the pass (measured 28 -> 15 µs a post).
+const IDIOM_PASS = new RegExp(
+  `(?<!\\w)(?=[\\w$+\\-])(?:${IDIOMS.map(([pattern]) => `(${pattern.source})`).join('|')})`, 'gi',
+);
 // A capturing group inside a pattern would shift every later rule's group: fail at load.
 if (new RegExp(`${IDIOM_PASS.source}|`).exec('')?.length !== IDIOMS.length + 1) {
   throw new Error('normalize: idiom patterns must use non-capturing groups only');
@@ -145,6 +163,13 @@ function idiomToken(match: string, groups: readonly unknown[]): string {
   const rule = IDIOMS.find((_, i) => groups[i] !== undefined);
   return rule === undefined ? match : keepCapitals(match, rule[1]);
 }
+
+/**
+ * "looks like a double top", "smells like a rug": a hedge before a market word is not VADER's
+ * "like" (liking, 1.5), so it goes. Only before market words: in general English "looks like
+ * you're happy" is read (and rated) as mildly warm.
+ */
+const LOOK_ALIKE = new RegExp(String.raw`\b(?:looks?|looking|seems?|feels?|smells?|sounds?|something|more|just) like (?=(?:a |an |the |another |we(?:'re| are)? |it(?:'s| is)? )?(?:${[...CRYPTO_STANCE_WORDS].join('|')})\b)`, 'gi');
 
 /** Emoji -> word token of `crypto-lexicon.ts` (VADER drops one-character tokens such as ❤). */
 const EMOJI_TOKENS: Readonly<Record<string, string>> = {
@@ -179,9 +204,11 @@ export function normalizePost(text: string, tickers?: ReadonlySet<string>): stri
     .replace(EMOJI, (emoji) => ` emoji_${EMOJI_TOKENS[emoji] ?? ''} `)
     .replace(CASHTAG, '')
     .replace(CAPITALISED_WORD, (word) => (DEFAULT_TICKERS.has(word) || tickers?.has(word) ? '' : word))
+    .replace(PROJECT_NAMES, 'projectname')
     .replace(/[ \t]{2,}/g, ' ') // a removed ticker must not break an idiom's single spaces
     .replace(ACRONYMS, (word) => word.toLowerCase())
     .replace(NEVER_MORE, '$1 extremely ')
     .replace(QUESTION, dropEvaluativeWords)
-    .replace(IDIOM_PASS, (match: string, ...groups: unknown[]) => idiomToken(match, groups));
+    .replace(IDIOM_PASS, (match: string, ...groups: unknown[]) => idiomToken(match, groups))
+    .replace(LOOK_ALIKE, '');
 }

@@ -167,17 +167,22 @@ function wordValence(state: TextState, index: number, rules: EngineRules): numbe
   return vader.least_check(valence, words, index);
 }
 
-/** A negator or "no" within `wideNegation.span` words before `index`, in its clause. */
+/**
+ * An odd number of negators (or "no" up to two words back) within `wideNegation.span` words
+ * before `index`, in its clause. Two cancel: "I don't see how it doesn't go higher" is bullish.
+ */
 function negatedBefore(state: TextState, index: number, rules: EngineRules): boolean {
   const span = rules.wideNegation?.span ?? 3;
+  let negators = 0;
   for (let before = index - 1; before >= 0 && before >= index - span; before--) {
-    if (rules.clauseScope && state.clause[before] !== state.clause[index]) return false;
+    if (rules.clauseScope && state.clause[before] !== state.clause[index]) break;
     const word = state.ruleWords[before] ?? '';
     // "no" governs only the next word or two ("no rug", "no more dumping"): "no fud, just
-    // bullish" must not flip "bullish".
-    if (word === 'no' ? index - before <= 2 : NEGATE.has(word) || word.includes("n't")) return true;
+    // bullish" must not flip "bullish". "no way" negates the whole clause.
+    const no = index - before <= 2 || state.lower[before + 1] === 'way';
+    if (word === 'no' ? no : NEGATE.has(word) || word.includes("n't")) negators += 1;
   }
-  return false;
+  return negators % 2 === 1;
 }
 
 /** VADER compound polarity in [-1, 1] of `text` under `rules`. */

@@ -1,8 +1,8 @@
 /**
  * Quality gates for the polarity scorer (not speed). Figures at the time of writing:
- * tweets-dev r 0.8829 / accuracy 0.9129 (plain vader-sentiment 0.8830 / 0.9129), crypto-dev
- * (242 posts) 0.9959 (plain 0.6281); the 90-post held-out set scored 0.7000 (plain 0.5667) and
- * was then folded into crypto-dev (332 posts).
+ * tweets-dev r 0.8830 / accuracy 0.9129 (plain vader-sentiment 0.8830 / 0.9129), crypto-dev
+ * (332 posts) 0.9910 (plain 0.6114). The earlier 90-post held-out set scored 0.7000 (plain
+ * 0.5667) and was then folded into crypto-dev.
  * `npm run sentiment:eval`.
  */
 import { expect } from 'chai';
@@ -22,12 +22,11 @@ describe('sentiment quality', () => {
     expect(result.accuracy).to.be.at.least(0.89);
   });
 
-  // 0.9157 once the old held-out posts joined dev (its 27 misses came with them); raised again
-  // when the broader market lexicon lands.
-  it('when scoring the crypto dev set, then 3-class accuracy >= 0.91', () => {
+  // 0.9157 when the old held-out posts joined dev, 0.9910 with the market phrase tables.
+  it('when scoring the crypto dev set, then 3-class accuracy >= 0.93', () => {
     const result = evaluate(cryptoSet('crypto-dev'), score, false);
     expect(result.count).to.be.at.least(300);
-    expect(result.accuracy, JSON.stringify(result.misses, null, 1)).to.be.at.least(0.91);
+    expect(result.accuracy, JSON.stringify(result.misses, null, 1)).to.be.at.least(0.93);
   });
 
   // Held-out sets (see HELDOUT_SETS in fixtures.ts; none yet): never tuned on, so this is the

@@ -44,6 +44,17 @@ describe('scorePolarity', () => {
     });
   });
 
+  describe('double negation', () => {
+    it('when two negators govern a market word, then they cancel', () => {
+      expect(scorePolarity("I don't see how $ETH doesn't go higher")).to.be.greaterThan(0.05);
+      expect(scorePolarity("there's no way this doesn't moon")).to.be.greaterThan(0.05);
+    });
+
+    it('when one negator governs it, then it still flips', () => {
+      expect(scorePolarity("I don't see $ETH going higher")).to.be.lessThan(-0.05);
+    });
+  });
+
   describe('negation', () => {
     it('when bearish is negated, then the post leans bullish', () => {
       expect(scorePolarity('$SOL is not bearish')).to.be.greaterThan(0.05);

@@ -42,7 +42,12 @@ describe('VADER engine', () => {
     expect(compoundPolarity(text, wide)).to.be.lessThan(0);
     expect(compoundPolarity("don't think it will ever, moon", wide)).to.be.greaterThan(0);
     expect(compoundPolarity('no moon', wide)).to.be.lessThan(0);
-    expect(compoundPolarity('no way it will moon', wide)).to.be.greaterThan(0);
+    // "no" reaches two words, except "no way", which negates its clause.
+    expect(compoundPolarity('no fud here then moon', wide))
+      .to.be.greaterThan(compoundPolarity('no fud here then no moon', wide));
+    expect(compoundPolarity('no way it will moon', wide)).to.be.lessThan(0);
+    // Two negators cancel.
+    expect(compoundPolarity("don't think it won't moon", wide)).to.be.greaterThan(0);
     expect(compoundPolarity("don't trust this moon", { ...plain, lexicon })).to.be.greaterThan(0);
     expect(compoundPolarity("don't trust this moon", wide)).to.be.lessThan(0);
   });

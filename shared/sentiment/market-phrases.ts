@@ -1,0 +1,147 @@
+/**
+ * How crypto traders write about the market, as phrases: chart language, flows, events and
+ * slang whose words mean something else (or nothing) in general English ("demand is insane",
+ * "looks heavy", "double top", "funding is negative"). Each phrase becomes one token, so VADER's
+ * negation and booster rules still reach it ("not a double top", "absolutely heating up").
+ *
+ * Valences are on VADER's scale (its "good" is 1.9, "great" 3.1, "bad" -2.5): a chart pattern
+ * or flow is a mild-to-clear signal (about 1.0 .. 2.0), a theft, insolvency or "it's over" is
+ * strong (2.5 .. 3.0). Phrases were written from trading usage, group by group, not from
+ * particular posts; the groups are what generalises.
+ *
+ * `normalize.ts` applies every pattern in one pass before its own idioms: the leftmost match
+ * wins, and the earlier entry when two start at the same place, so a specific phrase is listed
+ * before a general one that shares its first words ("bull run is over" before "bull run").
+ * Patterns use non-capturing groups only.
+ */
+
+export interface MarketPhrase {
+  /** Lexicon token that replaces the phrase (lower case, not a VADER word). */
+  token: string;
+  valence: number;
+  pattern: RegExp;
+}
+
+type Row = readonly [token: string, valence: number, pattern: RegExp];
+
+// Shared fragments, so the tables read as phrases.
+/** A price level: "$3,800", "72k", "0.25"; bare whole numbers ("lost 10 lbs") are not prices. */
+const LEVEL = String.raw`(?:\$\d[\d,.]*\s?[kKmMbB]?|\d[\d,.]*\s?[kK]\b|\d*\.\d+)`;
+/** Reaching a level reads as up ("BTC to 100k", "can't break 72k"), unless a fall leads to it. */
+const TOWARD_UP = String.raw`(?:hit|hits|hitting|tag|tags|tagging|clear|clears|clearing|break|breaks|breaking|reclaim|reclaims|reclaiming|flip|flips|flipping|(?:back|closed?|closes|holding|holds|stays?) above|see|sees|seeing|(?<!\b(?:drop|drops|dropped|dropping|fell|fall|falls|falling|dump|dumps|dumped|dumping|down|crash|crashed|crashes|crashing|sank|sink|sinks|slid|slide|slides|slipped|back|tank|tanked|tanking|plunged|plunge|wick|wicked|retrace|retraced|correct|corrected|bleed|bleeding|bled|dip|dipped|dips|dipping|lose|lost|from|go|goes|way) )(?:to|toward|towards))`;
+
+/** Chart structure and price action: patterns, levels, trend, candles. */
+const PRICE_ACTION: readonly Row[] = [
+  // Endings of a move or a season: before the season phrases of `normalize.ts`.
+  ['bullover', -2.2, /\b(?:the )?(?:bull ?run|bull ?market|rally|uptrend|pump|party|alt ?season|cycle|run) (?:is |'s |has |was )?(?:over|done|finished|dead|ended|cancell?ed|never coming|not coming|not happening|isn't coming|is not coming)\b/gi],
+  ['bearover', 2.0, /\b(?:the )?(?:bear ?market|bear|downtrend|crypto winter|winter|correction) (?:is |'s |has |was )?(?:over|done|finished|ended)\b/gi],
+  // Classic reversal and continuation patterns.
+  ['bullpattern', 1.6, /\b(?:double|triple) bottoms?\b|\binverse (?:head (?:and|&) shoulders|h&s|hns)\b|\bcup (?:and|&) handle\b|\bbull(?:ish)? (?:flags?|pennants?)\b|\bascending triangles?\b|\bfalling wedges?\b|\bgolden cross(?:es)?\b|\bbullish (?:divergence|engulfing|retest|structure|market structure|setup|breakout)\b/gi],
+  ['bearpattern', -1.6, /\b(?:double|triple) tops?\b|\bhead (?:and|&) shoulders\b|\bbear(?:ish)? (?:flags?|pennants?)\b|\bdescending triangles?\b|\brising wedges?\b|\bdeath cross(?:es)?\b|\bbearish (?:divergence|engulfing|retest|structure|market structure|setup|breakdown)\b/gi],
+  ['bearpattern', -1.6, /\blower highs?\b/gi],
+  ['higherlows', 1.5, /\bhigher highs?\b/gi],
+  // Out of a bad structure is good, out of a good one bad.
+  ['breakout', 1.8, /\b(?:broke|breaks|breaking|broken|bursting|burst|busted) (?:out )?(?:of|above|from|through) (?:the |a |this |its |that )?(?:[\w-]+ ){0,2}(?:downtrend|down trend|range|wedge|channel|resistance|consolidation|base|accumulation)\b/gi],
+  ['breakdown', -2.0, /\b(?:broke|breaks|breaking|broken|fell|falls|falling|dropped|drops|slipped) (?:down )?(?:out of|below|from|under|through) (?:the |a |this |its |that )?(?:[\w-]+ ){0,2}(?:uptrend|up trend|range|channel|support|trendline|trend line|floor)\b/gi],
+  ['fakeout', -1.2, /\bfake[\s-]?outs?\b|\bpump fakes?\b|\bfake pumps?\b|\bdeviation above\b/gi],
+  ['gotrejected', -1.5, /\b(?:rejected|rejection|rejections|rejecting) (?:hard |again |once again )?(?:at|from|off|by)\b|\bgot (?:rejected|smacked|slapped) (?:down )?\b/gi],
+  ['lostlevel', -1.5, new RegExp(String.raw`\b(?:lost|loses|losing|lose|(?:back|closed|closes|closing|fell|falls|dropped|drops|slipped|trading|broke|sliding) below) (?:the )?${LEVEL}`, 'gi')],
+  ['pricedrop', -1.2, new RegExp(String.raw`\b(?:drop|drops|dropped|dropping|fell|falls|falling|dump|dumps|dumped|crash|crashed|crashes|slid|sank|plunged|tanked|wicked|down) to ${LEVEL}`, 'gi')],
+  ['pricetarget', 1.2, new RegExp(String.raw`\b${TOWARD_UP} ${LEVEL}`, 'gi')],
+  ['gavebackgains', -1.8, /\b(?:gave|gives|giving|give) back (?:all |most |half )?(?:of )?(?:its |the |their |my |his |her )?(?:gains?|pump|move|rally)\b|\bround[\s-]?trip(?:ped|ping|s)?\b|\bretraced (?:the )?(?:entire|whole) (?:move|pump|rally)\b/gi],
+  ['rallysold', -1.8, /\b(?:every|each|any) (?:\w+ )?(?:rally|bounce|pump|push|rip|spike|green candle|move up) (?:\w+ )?(?:gets?|is|got|being|keeps getting) (?:sold|dumped|faded|rejected|smacked)(?: into)?\b|\b(?:sold|selling|sells|dumped|dumping) into (?:every |each |the |any )?(?:bounce|rally|strength|pump|green)\b/gi],
+  ['grindup', 1.5, /\bgrind(?:s|ing|ed)? (?:up|higher)\b|\bslow grind (?:up|higher)\b|\bstair[\s-]?step(?:s|ping)? (?:up|higher)\b/gi],
+  ['grinddown', -1.5, /\bgrind(?:s|ing|ed)? (?:down|lower)\b|\bbleed(?:s|ing)? (?:out|lower)\b|\bslow bleed\b|\bmelt(?:s|ing|ed)? down\b/gi],
+  // Charts "look" a way; "feeling tired" is about the writer, so only "feels heavy/toppy" count.
+  ['looksheavy', -1.5, /\b(?:looks?|looking|chart is|chart looks) (?:\w+ )?(?:heavy|toppy|exhausted|tired|shaky|dumpy|weak|ugly|rough|bearish af|awful|terrible)\b|\bfeels? (?:\w+ )?(?:heavy|toppy|dumpy)\b/gi],
+  ['lookstrong', 1.5, /\b(?:looks?|looking|chart is|chart looks) (?:\w+ )?(?:strong|primed|ready to (?:run|rip|go|pop|send|move)|explosive|healthy|constructive|coiled|bullish af)\b/gi],
+  ['heatingup', 1.5, /\bheat(?:ing|s|ed)? up\b|\b(?:gaining|picking up|building) (?:momentum|steam|traction)\b|\b(?:volume|momentum|interest) (?:is |are )?(?:picking up|building|returning|coming back)\b|\bwaking up\b/gi],
+  ['coolingoff', -1.0, /\bcool(?:ing|s|ed)? (?:off|down)\b|\b(?:losing|lost|loses|running out of|ran out of) (?:momentum|steam|gas)\b|\bmomentum (?:is )?(?:fading|dying|gone)\b|\bvolume (?:is )?(?:drying up|dried up|dead|fading)\b/gi],
+  ['godcandle', 2.5, /\bgod candles?\b|\bface[\s-]?melt(?:er|ing)?\b|\bmelt[\s-]?up\b|\bprice discovery\b|\bblue sky(?: territory| mode)?\b/gi],
+  ['fallingknife', -1.5, /\bfalling knife\b|\bcatch(?:ing)? (?:a |the )?knife\b|\bno bottom in sight\b|\bno floor\b/gi],
+  ['wickdown', -1.0, /\bwick(?:ed|s)? (?:down )?to\b|\bwicked down\b|\bflash crash(?:ed|es)?\b/gi],
+  ['deadcatbounce', -2.0, /\bbart(?:ed| pattern| move| formation)\b/gi],
+  ['markupphase', 1.5, /\bmark[\s-]?up (?:phase|comes|next|incoming|begins|starting|time)\b|\b(?:end of|leaving|out of) (?:the )?accumulation\b/gi],
+  ['distributiontop', -1.5, /\bdistribution (?:phase|top|pattern|zone|range|written|is happening|happening|going on)\b|\b(?:classic|textbook|looks like|smells like|signs of|clear|pure|heavy|obvious) distribution\b|\bbeing distributed\b/gi],
+  // Whoever is trapped pays: shorts squeezed is bullish, longs squeezed bearish.
+  ['shortsqueeze', 2.0, /\bsqueeze (?:incoming|coming|loading|soon|time|is coming|is on)\b|\bshorts (?:\w+ ){0,4}?(?:trapped|obliterated|destroyed|nuked|roasted|cooked|burned|burnt|in trouble|sweating|underwater|blown out|in pain|wrecked|rekt|liquidated|squeezed|wiped out|margin called)\b/gi],
+  ['longsrekt', -2.0, /\blong squeezes?\b|\blongs (?:\w+ ){0,4}?(?:trapped|obliterated|destroyed|nuked|roasted|cooked|burned|burnt|in trouble|sweating|underwater|blown out|in pain|wrecked|rekt|liquidated|squeezed|wiped out|margin called|flushed)\b/gi],
+];
+
+/** Money moving: exchanges, ETFs, whales, insiders, derivatives, token supply. */
+const FLOWS_AND_SUPPLY: readonly Row[] = [
+  // Coins leaving exchanges are held; coins sent to them are about to be sold.
+  ['offexchange', 1.5, /\b(?:exchange (?:balances?|reserves?|supply|holdings)|supply on exchanges|coins on exchanges) (?:\w+ ){0,3}(?:lows?|dropping|falling|shrinking|declining|draining|depleting|down|lowest)\b|\bexchange outflows?\b|\boutflows? from exchanges\b|\b(?:withdrawn|moved|moving|pulled|leaving) (?:\w+ )?off (?:of )?exchanges?\b|\b(?:exchanges?|otc desks?) (?:are |is )?(?:running out of|running dry|drained of)\b|\bsupply shock\b/gi],
+  ['toexchange', -1.2, /\bexchange (?:inflows?|deposits?) (?:\w+ )?(?:spik\w+|ris\w+|up|jump\w+|surg\w+)\b|\b(?:inflows?|deposits?) (?:to|into|onto) exchanges?\b|\b(?:moved|moving|sent|sending|deposited|depositing) (?:\S+ ){0,3}(?:to|into|onto) (?:an |the )?(?:exchanges?|binance|coinbase|kraken|okx|bybit)\b/gi],
+  ['etfyes', 2.0, /\betfs? (?:is |are |was |were |got |gets |finally )?(?:approved|approval|greenlit|green lit|launch(?:ed|es)?|live)\b|\b(?:approv\w+|greenlit) (?:the |a |an |spot |\w+ ){0,3}etfs?\b|\betf (?:inflows?|demand|buying|bid)\b/gi],
+  ['etfno', -1.8, /\betfs? (?:is |are |was |were |got |gets )?(?:rejected|rejection|denied|delayed|postponed|outflows?)\b|\b(?:rejects?|rejected|denies|denied|delays?|delayed) (?:the |a |an |spot |\w+ ){0,3}etfs?\b/gi],
+  ['whalesbuy', 1.5, /\b(?:whales?|smart money|institutions?|funds?|insiders?|blackrock|saylor|microstrategy|strategy|treasur(?:y|ies)|companies|corporations?) (?:are |is |have been |has been |keep |keeps |just |quietly |still )?(?:buying|bought|buys|accumulating|accumulated|accumulate|scooping|scooped|loading|loaded|adding|added|adds|stacking|vacuuming|gobbling)\b|\bscoop(?:s|ing|ed)? up\b|\bspot (?:bid|buying|demand)\b|\bbid is back\b/gi],
+  ['insidersell', -2.0, /\b(?:whales?|treasur(?:y|ies)|team|teams|insiders?|vcs?|foundation|devs?|founders?|miners?|early investors|unlockers|government|mt\.? ?gox) (?:\w+ ){0,2}(?:selling|sold|sells|dumping|dumped|dumps|unloading|unloaded|offloading|offloaded|cashing out|cashed out|distributing)\b|\bno bid\b|\bbids? (?:are |is )?(?:gone|thin|pulled|disappearing)\b/gi],
+  // Crowded shorts pay funding and fuel squeezes; crowded longs are the fuel for a flush.
+  ['fundingneg', 1.0, /\bfunding (?:rates? )?(?:is |are |went |flipped |flips |turned |turns |stays? |remains? |still |now |goes )?(?:deeply |very |super |heavily |still |firmly )?(?:negative|red)\b|\bshorts (?:are )?paying\b|\bfunding (?:has )?reset\b|\b(?:leverage|open interest|oi) (?:got |has been |was |is )?(?:flushed|washed out|wiped|reset|cleared|cleaned out)\b/gi],
+  ['fundinghot', -1.2, /\bfunding (?:rates? )?(?:is |are |went |flipped |turned |stays? |remains? |still |now )?(?:very |super |extremely |way |so |getting )?(?:positive|high|elevated|hot|overheated|through the roof|spiking|extreme|crazy|insane|nuts)\b|\blongs (?:are )?paying\b|\b(?:leverage|open interest|oi) (?:is |keeps )?(?:building|stacking|piling|too high|overheated|through the roof|at (?:a )?record)\b/gi],
+  ['strongdemand', 2.0, /\b(?:demand|volume|volumes|inflows|adoption|activity|usage|buying|bid|interest|revenue|fees|tvl|users|growth) (?:is |are |has been |have been |keeps |looks |just )?(?:absolutely |literally |still )?(?:insane|crazy|wild|nuts|bonkers|through the roof|exploding|off the charts|surging|booming|real|strong|huge|massive|unreal|parabolic|at (?:a |an )?(?:new )?(?:record|all[\s-]time high|ath))\b/gi],
+  ['weakdemand', -1.5, /\b(?:no|zero) (?:demand|buyers|volume|interest|liquidity|users|bid)\b|\b(?:demand|volume|liquidity|interest|users|activity|tvl) (?:is |are |has |have )?(?:dead|gone|drying up|dried up|collapsing|collapsed|evaporating|evaporated|weak|fading|tanking)\b/gi],
+  ['newrecord', 1.5, /\b(?:new |all[\s-]time |another )?record (?:high|highs|volume|inflows?|usage|revenue|tvl|users|activity|demand|fees|hashrate|week|month|day|quarter)\b|\b(?:hit|hits|set|sets|at|new|another) (?:an? )?(?:new )?records?\b/gi],
+  // Supply: new tokens dilute holders, burns and buybacks concentrate them.
+  ['tokendilution', -1.8, /\bmint(?:ed|s|ing)? (?:another |an extra |a further |more |\d[\d,.]*\s?(?:[kmb]|million|billion)? |(?:a |another |one )?(?:million|billion|trillion) )+(?:more )?(?:tokens|coins|supply)?\b|\bprint(?:ed|s|ing)? (?:more )?(?:tokens|coins)\b|\b(?:big|huge|massive|giant|brutal|another) (?:token )?unlocks?\b|\b(?:\d[\d,.]*\s?[kmb]?|million|billion) tokens (?:hitting|hit|flooding|entering) the market\b/gi],
+  ['tokenburn', 1.2, /\b(?:token |supply |fee )?burns?\b(?= (?:\d|of|more|another|tokens|supply|fees))|\bburn(?:ed|t|ing) (?:\S+ ){0,2}(?:tokens|supply|coins)\b|\b(?:buybacks?|buy-backs?|buy backs?)\b/gi],
+];
+
+/** Events: launches, listings, regulation, failures. */
+const EVENTS: readonly Row[] = [
+  ['shippedit', 1.5, /\bmainnet (?:is |went |has )?(?:live|launch(?:ed|es)?|launching|shipped|out)\b|\b(?:launched|shipped|released) (?:the |its |their )?mainnet\b|\bupgrade (?:is |went |was |has )?(?:live|shipped|successful|went smoothly|completed|activated)\b|\b(?:keep|keeps|kept|been|are|is|they're|theyre|team|devs?) (?:\w+ )?shipping\b|\bshipping (?:nonstop|non-stop|fast|daily|weekly|every)\b|\bwithdrawals? (?:are |have )?(?:resumed|reopened|back)\b|\b(?:delivered|delivering) on (?:the |their |its )?roadmap\b/gi],
+  ['gotdelayed', -1.5, /\b(?:mainnet|launch|upgrade|release|roadmap|migration|airdrop|unlock|listing|product|update|hard ?fork) (?:\w+ ){0,2}(?:delayed|postponed|pushed back|pushed|slipping|slipped|cancell?ed|scrapped)\b|\bdelayed again\b/gi],
+  ['regulatorhit', -2.0, /\b(?:sec|doj|cftc|regulators?|government|feds?|treasury department|ftc|finra|nydfs) (?:just |has |have |is |are |finally )?(?:sues?|sued|suing|charges?|charged|charging|going after|cracking down|cracked down|banning|bans|banned|subpoena\w*|investigating|raided|seized|freezes|froze)\b|\bwells notice\b|\benforcement action\b|\bcrack ?down on crypto\b/gi],
+  ['regulatorwin', 1.8, /\b(?:lawsuit|case|charges|investigation|appeal) (?:was |were |is |has been |got )?(?:dropped|dismissed|thrown out|closed|ended)\b|\b(?:won|wins|winning) (?:the |its |their |against )?(?:the )?(?:lawsuit|case|sec|appeal)\b|\bsettled with (?:the )?(?:sec|doj|cftc|regulators)\b|\bregulatory clarity\b/gi],
+  ['devsgone', -2.2, /\b(?:devs?|team|founders?|project) (?:\w+ ){0,2}(?:went silent|gone silent|abandoned|disappeared|vanished|left|walked away|ghosted)\b|\b(?:dead|ghost|zombie) (?:chain|coin|project|token|discord|community)s?\b|\bdiscord is dead\b/gi],
+  ['anotherhack', -2.2, /\b(?:another|third|second|latest|massive|major) (?:\w+ )?(?:hack|exploit|rug|drain)\b|\b(?:hackers?|exploiters?|attackers?) (?:stole|drained|took|got away with)\b/gi],
+  ['depeg', -2.5, /\b(?:stable(?:coin)?s?|peg|pegged coin) (?:\w+ ){0,3}(?:at|to|below) \$?0?\.9\d*\b|\bbroke (?:the |its )?peg\b/gi],
+];
+
+/** Trader slang and sentiment idioms with no general-English sentiment word. */
+const SLANG: readonly Row[] = [
+  ['numbergoup', 2.0, /\bnumber go(?:es)? up\b|\bngu\b|\bline go(?:es)? up\b|\bwe(?:'re| are)? so back\b|\bwe(?:'re| are) back\b|\bit(?:'s| is) (?:so )?(?:back|happening)\b/gi],
+  ['itsover', -2.0, /\bit(?:'s| is) (?:so |all )?over\b|\bwe(?:'re| are) (?:so )?(?:cooked|done|finished)\b|\bgame over\b/gi],
+  ['generational', 2.5, /\bgenerational (?:buy|buying|bottom|entry|opportunity|wealth|low|chance)\b|\bonce in a (?:lifetime|generation|cycle) (?:buy|entry|opportunity|chance)\b|\bfew understand\b/gi],
+  ['topsignal', -1.5, /\btop signals?\b|\bthat(?:'s| is) the top\b|\bsignals? the top\b|\bmarking the top\b/gi],
+  ['boughttop', -1.8, /\b(?:bought|buying|longed|aped) (?:\w+ )?(?:the |at the )?(?:top|peak|local top)\b|\b(?:sold|selling|shorted) (?:\w+ )?(?:the |at the )?bottom\b/gi],
+  ['boughtbottom', 1.5, /\b(?:bought|buying|longed|aped) (?:\w+ )?(?:the |at the )?bottom\b|\b(?:sold|selling|shorted) (?:\w+ )?(?:the |at the )?top\b/gi],
+  // Positions, not lengths: "opened a long", never "a long day".
+  ['golong', 1.5, /\b(?:opened|opening|went|entered|entering|flipped|added to|adding to) (?:a |my |the |some )?(?:\w+ )?long(?:s| position)?\b(?! (?:time|term|way|run|ago|story|day|days|week|while|weekend|night|hours?|drive|walk|list|line|haul|distance))|\blonged\b/gi],
+  ['goshort', -1.5, /\b(?:opened|opening|went|entered|entering|flipped|added to|adding to) (?:a |my |the |some )?(?:\w+ )?short(?:s| position)?\b(?! (?:term|while|time|story|film|list|notice|walk|drive|trip|break))|\bshorting\b|\bshorted\b/gi],
+  ['lastchance', 1.5, /\b(?:prices?|discount|sale|dip|these levels|this level|this price|cheap \w+) (?:\w+ ){0,2}(?:won't|wont|will not|isn't going to|aint gonna|ain't gonna) last\b|\b(?:still )?(?:early|cheap|a steal|on sale)\b(?= (?:here|at these|at this|right now|honestly|tbh))|\bdirt cheap\b/gi],
+  ['wontlast', -1.2, /\b(?:won't|wont|will not|isn't going to|never gonna|never going to) last\b/gi],
+  ['reasontosell', -1.8, /\b(?:zero|no|not one|not a single) reasons? to (?:hold|buy|own|touch|be in|stay in|bother with)\b/gi],
+  ['reasontohold', 1.2, /\b(?:zero|no|not one|not a single) reasons? to (?:sell|panic|worry|fear|be scared|fud)\b|\bnothing to (?:worry|fear|panic) about\b/gi],
+  ['gotnothing', -1.2, /\bgot (?:nothing|zero|peanuts|scraps|dust)\b/gi],
+  ['isajoke', -2.0, /\b(?:is|was|are|were) (?:a |an |such a |total |a total |an absolute |a complete |complete |absolute )?(?:joke|clown show|circus|dumpster fire|trainwreck|shitshow)\b|\bwhat a (?:joke|clown show|circus)\b/gi],
+  ['givingup', -1.8, /\b(?:don't|dont|do not) know what to do\b|\bnever again\b|\bi(?:'m| am|m) out\b(?! of)|\bi give up\b|\bgiving up on (?:this|crypto|\w+)\b|\bthrowing in the towel\b/gi],
+  ['nevergiveup', 1.5, /\bnever (?:giving|give|gave|gonna give|going to give) up\b|\bstill holding strong\b/gi],
+  ['tozero', -2.5, /\b(?:held|holding|rode|ride|riding) (?:\S+ ){0,3}(?:to|down to) (?:zero|0)\b/gi],
+  ['profitgreen', 1.5, /\b(?:portfolio|bags?|account|pnl|p&l|stack|position|positions)(?: \w+){0,2} (?:is |are |finally |back |now )*(?:in the )?green\b/gi],
+  ['profitred', -1.5, /\b(?:portfolio|bags?|account|pnl|p&l|stack|position|positions)(?: \w+){0,2} (?:is |are |still |now |deep )*(?:in the )?red\b|\bdown (?:bad|horrendous|astronomical)\b/gi],
+  // A season is a topic ("alt season or meme season?"); its arrival is the stance.
+  ['altseasonon', 1.5, /\balt[\s-]?season (?:is |has )?(?:here|coming|incoming|starting|started|begun|confirmed|loading|begins)\b|\balts (?:are )?(?:waking up|pumping|ripping|running|sending)\b/gi],
+  ['riskoff', -1.2, /\b(?:protect|preserve|save) (?:what's left|whats left|what is left|my capital|capital)\b|\brisk[\s-]off\b|\bmov(?:e|ed|ing) (?:\w+ )?(?:to|into) (?:stables|stablecoins|cash|fiat)\b|\bde-?risk(?:ing|ed)?\b/gi],
+  ['riskon', 1.2, /\brisk[\s-]on\b/gi],
+  ['nobodycares', -1.5, /\b(?:nobody|no one|noone) (?:cares|is talking about|talks about|is buying|wants|uses)\b/gi],
+  ['copes', -1.2, /\bcopium\b|\bhopium\b|\bcoping\b|\bcope harder\b|\bkeep coping\b/gi],
+];
+
+/** The phrase tables in the order `normalize.ts` applies them. */
+export const MARKET_PHRASES: readonly MarketPhrase[] = [
+  ...PRICE_ACTION, ...FLOWS_AND_SUPPLY, ...EVENTS, ...SLANG,
+].map(([token, valence, pattern]) => ({ token, valence, pattern }));
+
+/** token -> valence; one token may stand for several phrasings. */
+export const MARKET_PHRASE_VALENCE: ReadonlyMap<string, number> = new Map(
+  MARKET_PHRASES.map((phrase) => [phrase.token, phrase.valence]),
+);
+
+// Two tables must not give one token two valences: the later would silently win.
+for (const phrase of MARKET_PHRASES) {
+  if (MARKET_PHRASE_VALENCE.get(phrase.token) !== phrase.valence) {
+    throw new Error(`market-phrases: token ${phrase.token} has two valences`);
+  }
+}
