@@ -46,6 +46,8 @@ const PRICE_ACTION: readonly Row[] = [
   ['fakeout', -1.2, /\bfake[\s-]?outs?\b|\bpump fakes?\b|\bfake pumps?\b|\bdeviation above\b/gi],
   ['gotrejected', -1.5, /\b(?:rejected|rejection|rejections|rejecting) (?:hard |again |once again )?(?:at|from|off|by)\b|\bgot (?:rejected|smacked|slapped) (?:down )?\b/gi],
   ['lostlevel', -1.5, new RegExp(String.raw`\b(?:lost|loses|losing|lose|(?:back|closed|closes|closing|fell|falls|dropped|drops|slipped|trading|broke|sliding) below) (?:the )?${LEVEL}`, 'gi')],
+  ['pricetarget', 1.2, /\b(?:clos\w*|holding|holds|held|stays?|staying|back|trading|settled) (?:\w+ ){0,2}above \$?\d[\d,.]*\s?[kK]?\b/gi],
+  ['lostlevel', -1.5, /\b(?:clos\w*|stays?|staying|stuck|back|trading|settled) (?:\w+ ){0,2}below \$?\d[\d,.]*\s?[kK]?\b/gi],
   ['pricedrop', -1.2, new RegExp(String.raw`\b(?:drop|drops|dropped|dropping|fell|falls|falling|dump|dumps|dumped|crash|crashed|crashes|slid|sank|plunged|tanked|wicked|down) to ${LEVEL}`, 'gi')],
   ['pricetarget', 1.2, new RegExp(String.raw`\b${TOWARD_UP} ${LEVEL}`, 'gi')],
   ['gavebackgains', -1.8, /\b(?:gave|gives|giving|give) back (?:all |most |half )?(?:of )?(?:its |the |their |my |his |her )?(?:gains?|pump|move|rally)\b|\bround[\s-]?trip(?:ped|ping|s)?\b|\bretraced (?:the )?(?:entire|whole) (?:move|pump|rally)\b/gi],
@@ -57,6 +59,10 @@ const PRICE_ACTION: readonly Row[] = [
   ['lookstrong', 1.5, /\b(?:looks?|looking|chart is|chart looks) (?:\w+ )?(?:strong|primed|ready to (?:run|rip|go|pop|send|move)|explosive|healthy|constructive|coiled|bullish af)\b/gi],
   ['heatingup', 1.5, /\bheat(?:ing|s|ed)? up\b|\b(?:gaining|picking up|building) (?:momentum|steam|traction)\b|\b(?:volume|momentum|interest) (?:is |are )?(?:picking up|building|returning|coming back)\b|\bwaking up\b/gi],
   ['coolingoff', -1.0, /\bcool(?:ing|s|ed)? (?:off|down)\b|\b(?:losing|lost|loses|running out of|ran out of) (?:momentum|steam|gas)\b|\bmomentum (?:is )?(?:fading|dying|gone)\b|\bvolume (?:is )?(?:drying up|dried up|dead|fading)\b/gi],
+  ['cleanchart', 1.2, /\b(?:clean(?:est)?|beautiful|prettiest|perfect) (?:\w+ )?(?:chart|structure|breakout|retest)\b|\bchart (?:is |looks )?(?:so )?clean\b/gi],
+  ['downonly', -1.8, /\b(?:only|just) (?:gone|went|goes|going|been going) down\b|\bdown only\b|\b(?:has|have) (?:been )?(?:gone|going) down (?:ever )?since\b/gi],
+  ['bullscontrol', 1.5, /\b(?:bulls|buyers) (?:are )?(?:back )?in (?:full )?control\b/gi],
+  ['bearscontrol', -1.5, /\b(?:bears|sellers) (?:are )?(?:back )?in (?:full )?control\b|\bshort covering\b/gi],
   ['godcandle', 2.5, /\bgod candles?\b|\bface[\s-]?melt(?:er|ing)?\b|\bmelt[\s-]?up\b|\bprice discovery\b|\bblue sky(?: territory| mode)?\b/gi],
   ['fallingknife', -1.5, /\bfalling knife\b|\bcatch(?:ing)? (?:a |the )?knife\b|\bno bottom in sight\b|\bno floor\b/gi],
   ['wickdown', -1.0, /\bwick(?:ed|s)? (?:down )?to\b|\bwicked down\b|\bflash crash(?:ed|es)?\b/gi],
@@ -64,8 +70,8 @@ const PRICE_ACTION: readonly Row[] = [
   ['markupphase', 1.5, /\bmark[\s-]?up (?:phase|comes|next|incoming|begins|starting|time)\b|\b(?:end of|leaving|out of) (?:the )?accumulation\b/gi],
   ['distributiontop', -1.5, /\bdistribution (?:phase|top|pattern|zone|range|written|is happening|happening|going on)\b|\b(?:classic|textbook|looks like|smells like|signs of|clear|pure|heavy|obvious) distribution\b|\bbeing distributed\b/gi],
   // Whoever is trapped pays: shorts squeezed is bullish, longs squeezed bearish.
-  ['shortsqueeze', 2.0, /\bsqueeze (?:incoming|coming|loading|soon|time|is coming|is on)\b|\bshorts (?:\w+ ){0,4}?(?:trapped|obliterated|destroyed|nuked|roasted|cooked|burned|burnt|in trouble|sweating|underwater|blown out|in pain|wrecked|rekt|liquidated|squeezed|wiped out|margin called)\b/gi],
-  ['longsrekt', -2.0, /\blong squeezes?\b|\blongs (?:\w+ ){0,4}?(?:trapped|obliterated|destroyed|nuked|roasted|cooked|burned|burnt|in trouble|sweating|underwater|blown out|in pain|wrecked|rekt|liquidated|squeezed|wiped out|margin called|flushed)\b/gi],
+  ['shortsqueeze', 2.0, /\bsqueeze (?:incoming|coming|loading|soon|time|is coming|is on)\b|\b(?:shorts|bears) (?:\w+ ){0,4}?(?:trapped|obliterated|destroyed|nuked|roasted|cooked|burned|burnt|in trouble|sweating|underwater|blown out|in pain|wrecked|rekt|liquidated|squeezed|wiped out|margin called)\b/gi],
+  ['longsrekt', -2.0, /\blong squeezes?\b|\b(?:longs|bulls) (?:\w+ ){0,4}?(?:trapped|obliterated|destroyed|nuked|roasted|cooked|burned|burnt|in trouble|sweating|underwater|blown out|in pain|wrecked|rekt|liquidated|squeezed|wiped out|margin called|flushed)\b/gi],
 ];
 
 /** Money moving: exchanges, ETFs, whales, insiders, derivatives, token supply. */
@@ -81,7 +87,7 @@ const FLOWS_AND_SUPPLY: readonly Row[] = [
   ['fundingneg', 1.0, /\bfunding (?:rates? )?(?:is |are |went |flipped |flips |turned |turns |stays? |remains? |still |now |goes )?(?:deeply |very |super |heavily |still |firmly )?(?:negative|red)\b|\bshorts (?:are )?paying\b|\bfunding (?:has )?reset\b|\b(?:leverage|open interest|oi) (?:got |has been |was |is )?(?:flushed|washed out|wiped|reset|cleared|cleaned out)\b/gi],
   ['fundinghot', -1.2, /\bfunding (?:rates? )?(?:is |are |went |flipped |turned |stays? |remains? |still |now )?(?:very |super |extremely |way |so |getting )?(?:positive|high|elevated|hot|overheated|through the roof|spiking|extreme|crazy|insane|nuts)\b|\blongs (?:are )?paying\b|\b(?:leverage|open interest|oi) (?:is |keeps )?(?:building|stacking|piling|too high|overheated|through the roof|at (?:a )?record)\b/gi],
   ['strongdemand', 2.0, /\b(?:demand|volume|volumes|inflows|adoption|activity|usage|buying|bid|interest|revenue|fees|tvl|users|growth) (?:is |are |has been |have been |keeps |looks |just )?(?:absolutely |literally |still )?(?:insane|crazy|wild|nuts|bonkers|through the roof|exploding|off the charts|surging|booming|real|strong|huge|massive|unreal|parabolic|at (?:a |an )?(?:new )?(?:record|all[\s-]time high|ath))\b/gi],
-  ['weakdemand', -1.5, /\b(?:no|zero) (?:demand|buyers|volume|interest|liquidity|users|bid)\b|\b(?:demand|volume|liquidity|interest|users|activity|tvl) (?:is |are |has |have )?(?:dead|gone|drying up|dried up|collapsing|collapsed|evaporating|evaporated|weak|fading|tanking)\b/gi],
+  ['weakdemand', -1.5, /\b(?:no|zero) (?:real |actual |organic |spot )?(?:demand|buyers|volume|interest|liquidity|users|bid)\b|\b(?:demand|volume|liquidity|interest|users|activity|tvl) (?:is |are |has |have )?(?:dead|gone|drying up|dried up|collapsing|collapsed|evaporating|evaporated|weak|fading|tanking|thin)\b|\border ?books? (?:are |is )?(?:empty|thin)\b/gi],
   ['newrecord', 1.5, /\b(?:new |all[\s-]time |another )?record (?:high|highs|volume|inflows?|usage|revenue|tvl|users|activity|demand|fees|hashrate|week|month|day|quarter)\b|\b(?:hit|hits|set|sets|at|new|another) (?:an? )?(?:new )?records?\b/gi],
   // Supply: new tokens dilute holders, burns and buybacks concentrate them.
   ['tokendilution', -1.8, /\bmint(?:ed|s|ing)? (?:another |an extra |a further |more |\d[\d,.]*\s?(?:[kmb]|million|billion)? |(?:a |another |one )?(?:million|billion|trillion) )+(?:more )?(?:tokens|coins|supply)?\b|\bprint(?:ed|s|ing)? (?:more )?(?:tokens|coins)\b|\b(?:big|huge|massive|giant|brutal|another) (?:token )?unlocks?\b|\b(?:\d[\d,.]*\s?[kmb]?|million|billion) tokens (?:hitting|hit|flooding|entering) the market\b/gi],
@@ -94,7 +100,7 @@ const EVENTS: readonly Row[] = [
   ['gotdelayed', -1.5, /\b(?:mainnet|launch|upgrade|release|roadmap|migration|airdrop|unlock|listing|product|update|hard ?fork) (?:\w+ ){0,2}(?:delayed|postponed|pushed back|pushed|slipping|slipped|cancell?ed|scrapped)\b|\bdelayed again\b/gi],
   ['regulatorhit', -2.0, /\b(?:sec|doj|cftc|regulators?|government|feds?|treasury department|ftc|finra|nydfs) (?:just |has |have |is |are |finally )?(?:sues?|sued|suing|charges?|charged|charging|going after|cracking down|cracked down|banning|bans|banned|subpoena\w*|investigating|raided|seized|freezes|froze)\b|\bwells notice\b|\benforcement action\b|\bcrack ?down on crypto\b/gi],
   ['regulatorwin', 1.8, /\b(?:lawsuit|case|charges|investigation|appeal) (?:was |were |is |has been |got )?(?:dropped|dismissed|thrown out|closed|ended)\b|\b(?:won|wins|winning) (?:the |its |their |against )?(?:the )?(?:lawsuit|case|sec|appeal)\b|\bsettled with (?:the )?(?:sec|doj|cftc|regulators)\b|\bregulatory clarity\b/gi],
-  ['devsgone', -2.2, /\b(?:devs?|team|founders?|project) (?:\w+ ){0,2}(?:went silent|gone silent|abandoned|disappeared|vanished|left|walked away|ghosted)\b|\b(?:dead|ghost|zombie) (?:chain|coin|project|token|discord|community)s?\b|\bdiscord is dead\b/gi],
+  ['devsgone', -2.2, /\b(?:devs?|team|founders?|project) (?:\w+ ){0,2}(?:went silent|gone silent|abandoned|disappeared|vanished|left|walked away|ghosted)\b|\b(?:dead|ghost|zombie) (?:chain|coin|project|token|discord|community)s?\b|\bdiscord is dead\b|\bghost ?town\b/gi],
   ['anotherhack', -2.2, /\b(?:another|third|second|latest|massive|major) (?:\w+ )?(?:hack|exploit|rug|drain)\b|\b(?:hackers?|exploiters?|attackers?) (?:stole|drained|took|got away with)\b/gi],
   ['depeg', -2.5, /\b(?:stable(?:coin)?s?|peg|pegged coin) (?:\w+ ){0,3}(?:at|to|below) \$?0?\.9\d*\b|\bbroke (?:the |its )?peg\b/gi],
 ];
@@ -112,6 +118,8 @@ const SLANG: readonly Row[] = [
   ['goshort', -1.5, /\b(?:opened|opening|went|entered|entering|flipped|added to|adding to) (?:a |my |the |some )?(?:\w+ )?short(?:s| position)?\b(?! (?:term|while|time|story|film|list|notice|walk|drive|trip|break))|\bshorting\b|\bshorted\b/gi],
   ['lastchance', 1.5, /\b(?:prices?|discount|sale|dip|these levels|this level|this price|cheap \w+) (?:\w+ ){0,2}(?:won't|wont|will not|isn't going to|aint gonna|ain't gonna) last\b|\b(?:still )?(?:early|cheap|a steal|on sale)\b(?= (?:here|at these|at this|right now|honestly|tbh))|\bdirt cheap\b/gi],
   ['wontlast', -1.2, /\b(?:won't|wont|will not|isn't going to|never gonna|never going to) last\b/gi],
+  ['stillearly', 1.5, /\bwe(?:'re| are) (?:so |still |very )?early\b|\bearly innings\b|\b(?:so|how|very|super|still|too|stupid|ridiculously|insanely) cheap\b|\bcheap (?:at|here|right now|for what)\b|\b(?:on sale|discount) (?:here|right now|at these)\b/gi],
+  ['stayaway', -1.5, /\b(?:not|never|wouldn't|won't|wont|wouldnt) (?:touch|touching)\b|\bstay(?:ing)? away from\b|\bavoid(?:ing)? (?:this|it|\$?\w+) like the plague\b/gi],
   ['reasontosell', -1.8, /\b(?:zero|no|not one|not a single) reasons? to (?:hold|buy|own|touch|be in|stay in|bother with)\b/gi],
   ['reasontohold', 1.2, /\b(?:zero|no|not one|not a single) reasons? to (?:sell|panic|worry|fear|be scared|fud)\b|\bnothing to (?:worry|fear|panic) about\b/gi],
   ['gotnothing', -1.2, /\bgot (?:nothing|zero|peanuts|scraps|dust)\b/gi],

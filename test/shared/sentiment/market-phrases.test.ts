@@ -36,6 +36,13 @@ const EXAMPLES: ReadonlyArray<readonly [string, PolarityClass]> = [
   ['just opened a long on $BTC', 'positive'],
   ['the bull run is over', 'negative'],
   ['stablecoin trading at 0.91 on Curve', 'negative'],
+  ['bears getting wrecked all week', 'positive'],
+  ['bulls got trapped up there', 'negative'],
+  ['$NEAR has only gone down since the listing', 'negative'],
+  ['order books are empty', 'negative'],
+  ['still early, loading more', 'positive'],
+  ['not touching $APE ever again', 'negative'],
+  ['$BTC closed the month above 60k', 'positive'],
 ];
 
 describe('market phrases', () => {
