@@ -29,15 +29,18 @@ describe('sentiment quality', () => {
     expect(result.accuracy, JSON.stringify(result.misses, null, 1)).to.be.at.least(0.93);
   });
 
-  // Held-out sets (see HELDOUT_SETS in fixtures.ts; none yet): never tuned on, so this is the
-  // only figure that says how the scorer does on unseen posts. The issue asks for 0.93.
+  // Held-out sets (HELDOUT_SETS in fixtures.ts): never tuned on, so this is the only figure that
+  // says how the scorer does on unseen posts. The issue asks for 0.93; crypto-heldout-blind
+  // measured 0.775 (plain VADER 0.467), so this is a regression floor, not the target. The
+  // assertion message leaves the misses out on purpose: reading them would spend the set.
   for (const name of heldoutSets()) {
-    it(`when scoring the held-out set ${name}, then accuracy is above plain VADER`, () => {
+    it(`when scoring the held-out set ${name}, then accuracy holds its floor, well above plain VADER`, () => {
       const heldout = cryptoSet(name);
       const result = evaluate(heldout, score, false);
       const baseline = evaluate(heldout, plainVader, false);
-      expect(result.count).to.be.at.least(40);
-      expect(result.accuracy).to.be.greaterThan(baseline.accuracy);
+      expect(result.count).to.be.at.least(100);
+      expect(result.accuracy).to.be.at.least(0.75);
+      expect(result.accuracy - baseline.accuracy).to.be.at.least(0.2);
     });
   }
 });
