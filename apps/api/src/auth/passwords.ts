@@ -1,10 +1,12 @@
 /**
- * Password hashing with argon2id at OWASP's parameters (D5). The work runs on libuv's thread
- * pool, so verifications never block the event loop that serves market reads.
+ * Password hashing with argon2id at OWASP's parameters (D5). The work runs in a helper process
+ * at the lowest CPU priority (argon2-helper.ts), so on a small machine a burst of logins takes
+ * only the CPU that market reads leave: the kernel runs the API's event loop first.
  */
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
+import { Argon2Helper } from './argon2-client.js';
 import { createLimiter } from './limiter.js';
 
 /** OWASP's minimum for argon2id: 19 MiB, 2 iterations, 1 lane (~30 ms per verification here). */
@@ -16,23 +18,23 @@ export const ARGON2_OPTIONS = Object.freeze({
 });
 
 /**
- * At most this many argon2 computations at once per process: one core stays free for the
- * event loop, or a burst of logins (4 libuv threads) starves market reads on a small machine.
+ * At most this many argon2 computations at once per process (19 MiB each): one core stays
+ * free for the event loop even where the priority alone would not keep it (another OS).
  */
 const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
 const limited = createLimiter(MAX_CONCURRENT_HASHES);
+const helper = new Argon2Helper();
 
 export function hashPassword(password: string): Promise<string> {
-  return limited(() => argon2.hash(password, ARGON2_OPTIONS));
+  return limited(() => helper.hash(password, ARGON2_OPTIONS));
 }
 
-/** False for a wrong password and for a stored digest argon2 cannot read (never throws for those). */
-export async function verifyPassword(digest: string, password: string): Promise<boolean> {
-  try {
-    return await limited(() => argon2.verify(digest, password));
-  } catch {
-    return false;
-  }
+/**
+ * False for a wrong password and for a stored digest argon2 cannot read (never throws for
+ * those); throws when the helper process failed, so a crash is a 500, never a wrong password.
+ */
+export function verifyPassword(digest: string, password: string): Promise<boolean> {
+  return limited(() => helper.verify(digest, password));
 }
 
 /** True when the stored digest was made with other parameters or another variant than today's. */
@@ -49,7 +51,7 @@ let dummy: Promise<string> | undefined;
 
 /**
  * A digest of a random password, made once per process. An unknown email is verified against
- * it, so its answer costs the same argon2 work as a wrong password (D4).
+ * it, so its answer costs the same argon2 work, through the same helper, as a wrong password (D4).
  */
 export function dummyHash(): Promise<string> {
   if (!dummy) {
