@@ -69,4 +69,40 @@ describe('the argon2 concurrency cap (createLimiter)', () => {
     expect(failure).to.be.instanceOf(Error).with.property('message', 'boom');
     expect(await limited(() => Promise.resolve('next'))).to.equal('next');
   });
+
+  it('when a pause is asked after each task, then the slot rests that long before the next starts', async () => {
+    const tookMs: number[] = [];
+    const limited = createLimiter(1, {
+      pauseAfter: (ms) => {
+        tookMs.push(ms);
+        return 50;
+      },
+    });
+    const startedAt: number[] = [];
+    const task = () => {
+      startedAt.push(performance.now());
+      return new Promise<void>((resolve) => setTimeout(resolve, 10));
+    };
+    await Promise.all([limited(task), limited(task), limited(task)]);
+    expect(tookMs).to.have.length(3);
+    for (const ms of tookMs) expect(ms).to.be.at.least(9);
+    // Each start waits for the previous task (10 ms) and its rest (50 ms).
+    expect(startedAt[1]! - startedAt[0]!).to.be.at.least(58);
+    expect(startedAt[2]! - startedAt[1]!).to.be.at.least(58);
+  });
+
+  it('when more callers wait than allowed, then the next is refused at once and the others still run', async () => {
+    const refusal = new Error('busy');
+    const limited = createLimiter(1, { maxWaiting: 2, refuse: () => refusal });
+    const t = tracker();
+    const admitted = [limited(t.task), limited(t.task), limited(t.task)]; // one running, two waiting
+    const refused = await limited(t.task).catch((error: unknown) => error);
+    expect(refused).to.equal(refusal);
+    for (let i = 0; i < 3; i += 1) {
+      await tick();
+      t.finishers.shift()!();
+    }
+    await Promise.all(admitted);
+    expect(t.peak()).to.equal(1);
+  });
 });

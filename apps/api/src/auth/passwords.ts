@@ -1,13 +1,15 @@
 /**
  * Password hashing with argon2id at OWASP's parameters (D5). The work runs in a helper process
- * at the lowest CPU priority (argon2-helper.ts), so on a small machine a burst of logins takes
- * only the CPU that market reads leave: the kernel runs the API's event loop first.
+ * at the lowest CPU priority (argon2-helper.ts), and while the API is busy its CPU time is
+ * rationed (read-priority.ts), so a burst of logins takes only the CPU that market reads leave.
  */
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
 import { Argon2Helper } from './argon2-client.js';
+import { UnavailableError } from '../../../../shared/errors.js';
 import { createLimiter } from './limiter.js';
+import { restAfterHash } from './read-priority.js';
 
 /** OWASP's minimum for argon2id: 19 MiB, 2 iterations, 1 lane (~30 ms per verification here). */
 export const ARGON2_OPTIONS = Object.freeze({
@@ -22,7 +24,13 @@ export const ARGON2_OPTIONS = Object.freeze({
  * free for the event loop even where the priority alone would not keep it (another OS).
  */
 const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
-const limited = createLimiter(MAX_CONCURRENT_HASHES);
+/** Logins waiting for argon2 beyond this are refused (503) rather than queued for seconds. */
+const MAX_WAITING_HASHES = 16;
+const limited = createLimiter(MAX_CONCURRENT_HASHES, {
+  pauseAfter: restAfterHash,
+  maxWaiting: MAX_WAITING_HASHES,
+  refuse: () => new UnavailableError('Service unavailable', 1),
+});
 const helper = new Argon2Helper();
 
 export function hashPassword(password: string): Promise<string> {
