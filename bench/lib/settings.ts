@@ -36,7 +36,7 @@ export function settingsFor(quick: boolean): Settings {
         quick,
         connections: 20,
         durationSec: 5,
-        reps: 2,
+        reps: 3,
         warmupSec: 1,
         timingSamples: 40,
         refreshes: 500,
