@@ -35,6 +35,13 @@ const SENTIMENT_PREFIXES = [
 ] as const;
 const STATS_PREFIX = '/api/market/stats/';
 
+/** The one non-empty path segment after `prefix` (a route's `:param`), or undefined. */
+function segmentAfter(path: string, prefix: string): string | undefined {
+  if (!path.startsWith(prefix)) return undefined;
+  const value = path.slice(prefix.length);
+  return value !== '' && !value.includes('/') ? value : undefined;
+}
+
 export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'logger' | 'metrics'>): FastReads {
   const { snapshots, stats } = deps;
 
@@ -71,15 +78,11 @@ export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'logger' |
     if (path === '/api/market/trending') return whole('trending');
     if (path === '/api/market/trending-cas') return whole('trending-cas');
     if (path === '/api/market/news') return newsPage(queryAt === -1 ? '' : url.slice(queryAt + 1));
-    const param = (prefix: string) => {
-      const value = path.slice(prefix.length);
-      return path.startsWith(prefix) && value !== '' && !value.includes('/') ? value : undefined;
-    };
     for (const [prefix, route] of SENTIMENT_PREFIXES) {
-      const token = param(prefix);
+      const token = segmentAfter(path, prefix);
       if (token !== undefined) return sentiment(route, token);
     }
-    const username = param(STATS_PREFIX);
+    const username = segmentAfter(path, STATS_PREFIX);
     return username === undefined ? undefined : statsHit(username);
   };
 
