@@ -16,7 +16,5 @@ COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY package.json ./
 USER node
-# The web role by default. --max-semi-space-size=16 (as in the Procfile): Node 24's V8 sizes the
-# young generation from the host's memory and grows it to 2 x 32 MB under load on a large host;
-# capped, the API's RSS stays lower at the same throughput.
+# The web role by default, with the Procfile's flags (the Procfile says why).
 CMD ["node", "--max-semi-space-size=16", "dist/apps/api/src/main.js"]

@@ -107,8 +107,7 @@ async function main(): Promise<void> {
   if (!process.env.JWT_SECRET) say('JWT_SECRET is not set: a random secret was generated for this run');
 
   run('worker', 'apps/worker/src/main.js', env);
-  // As the Procfile's web process: Node 24's V8 sizes the young generation from the host's memory
-  // (2 x 32 MB under load on a large host); semi-spaces capped at 16 MB keep the API's RSS lower.
+  // The Procfile's web process, flags included (the Procfile says why).
   run('api', 'apps/api/src/main.js', env, ['--max-semi-space-size=16']);
   await seedDemoUser(redisUrl);
   const base = `http://localhost:${port}`;

@@ -93,12 +93,7 @@ function serviceEnv(stack: Stack, extra: Record<string, string>): Record<string,
   };
 }
 
-/**
- * Node flags of the deployed web process (Procfile, Dockerfile, docker-compose.yml,
- * scripts/demo-stack.ts), so the benchmark measures what runs in production. Node 24's V8 sizes
- * the young generation from the host's memory (2 x 32 MB under load on a large host); semi-spaces
- * capped at 16 MB kept the API's RSS lower (315 -> 236 MB on the old read path) at equal throughput.
- */
+/** The Procfile's flags for the web process (it says why), so the bench measures what is deployed. */
 export const WEB_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
 
 /**
