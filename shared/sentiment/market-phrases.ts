@@ -26,7 +26,7 @@ type Row = readonly [token: string, valence: number, pattern: RegExp];
 
 // Shared fragments, so the tables read as phrases.
 /** A price level: "$3,800", "72k", "0.25"; bare whole numbers ("lost 10 lbs") are not prices. */
-const LEVEL = String.raw`(?:\$\d[\d,.]*\s?[kKmMbB]?|\d[\d,.]*\s?[kK]\b|\d*\.\d+)`;
+const LEVEL = String.raw`(?:\$\d[\d,.]*(?:\s?[kKmMbB])?\b|\d[\d,.]*\s?[kK]\b|\d*\.\d+)`;
 /** Reaching a level reads as up ("BTC to 100k", "can't break 72k"), unless a fall leads to it. */
 const TOWARD_UP = String.raw`(?:hit|hits|hitting|tag|tags|tagging|clear|clears|clearing|break|breaks|breaking|reclaim|reclaims|reclaiming|flip|flips|flipping|(?:back|closed?|closes|holding|holds|stays?) above|see|sees|seeing|(?<!\b(?:drop|drops|dropped|dropping|fell|fall|falls|falling|dump|dumps|dumped|dumping|down|crash|crashed|crashes|crashing|sank|sink|sinks|slid|slide|slides|slipped|back|tank|tanked|tanking|plunged|plunge|wick|wicked|retrace|retraced|correct|corrected|bleed|bleeding|bled|dip|dipped|dips|dipping|lose|lost|from|go|goes|way) )(?:to|toward|towards))`;
 
@@ -46,8 +46,8 @@ const PRICE_ACTION: readonly Row[] = [
   ['fakeout', -1.2, /\bfake[\s-]?outs?\b|\bpump fakes?\b|\bfake pumps?\b|\bdeviation above\b/gi],
   ['gotrejected', -1.5, /\b(?:rejected|rejection|rejections|rejecting) (?:hard |again |once again )?(?:at|from|off|by)\b|\bgot (?:rejected|smacked|slapped) (?:down )?\b/gi],
   ['lostlevel', -1.5, new RegExp(String.raw`\b(?:lost|loses|losing|lose|(?:back|closed|closes|closing|fell|falls|dropped|drops|slipped|trading|broke|sliding) below) (?:the )?${LEVEL}`, 'gi')],
-  ['pricetarget', 1.2, /\b(?:clos\w*|holding|holds|held|stays?|staying|back|trading|settled) (?:\w+ ){0,2}above \$?\d[\d,.]*\s?[kK]?\b/gi],
-  ['lostlevel', -1.5, /\b(?:clos\w*|stays?|staying|stuck|back|trading|settled) (?:\w+ ){0,2}below \$?\d[\d,.]*\s?[kK]?\b/gi],
+  ['pricetarget', 1.2, /\b(?:clos\w*|holding|holds|held|stays?|staying|back|trading|settled) (?:\w+ ){0,2}above \$?\d[\d,.]*(?:\s?[kK])?\b/gi],
+  ['lostlevel', -1.5, /\b(?:clos\w*|stays?|staying|stuck|back|trading|settled) (?:\w+ ){0,2}below \$?\d[\d,.]*(?:\s?[kK])?\b/gi],
   ['pricedrop', -1.2, new RegExp(String.raw`\b(?:drop|drops|dropped|dropping|fell|falls|falling|dump|dumps|dumped|crash|crashed|crashes|slid|sank|plunged|tanked|wicked|down) to ${LEVEL}`, 'gi')],
   ['pricetarget', 1.2, new RegExp(String.raw`\b${TOWARD_UP} ${LEVEL}`, 'gi')],
   ['gavebackgains', -1.8, /\b(?:gave|gives|giving|give) back (?:all |most |half )?(?:of )?(?:its |the |their |my |his |her )?(?:gains?|pump|move|rally)\b|\bround[\s-]?trip(?:ped|ping|s)?\b|\bretraced (?:the )?(?:entire|whole) (?:move|pump|rally)\b/gi],
