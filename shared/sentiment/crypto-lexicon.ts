@@ -32,6 +32,8 @@ const CONVICTION: Record<string, number> = {
   accumulate: 1.2, accumulating: 1.5, accumulated: 1.0, accumulation: 1.2,
   aping: 1.5, btfd: 1.8, gem: 1.8, gems: 1.5,
   bullishness: 2.0, lambo: 1.5, safu: 1.5, stacking: 1.0, cooking: 1.0,
+  // A shakeout flushes weak hands before a move up; VADER reads the general word (-1.3).
+  shakeout: 0.8, unstoppable: 2.0, thriving: 2.0, constructive: 1.2,
 };
 
 const PRICE_DOWN: Record<string, number> = {
@@ -49,6 +51,8 @@ const PRICE_DOWN: Record<string, number> = {
   pullback: -0.5, pullbacks: -0.5, retrace: -0.6, retraced: -0.8, retracing: -0.8,
   overheated: -1.0, overvalued: -1.8, distributing: -1.0, underwater: -1.5,
   underperform: -1.2, underperforms: -1.2, underperforming: -1.5, underperformed: -1.5,
+  // "Fading" a move is betting against it: "not fading this one" is bullish.
+  fade: -1.0, fading: -1.0, faded: -1.0, sliding: -1.5, slides: -1.2, wobble: -1.0, wobbling: -1.2,
 };
 
 const LOSS_AND_DISTRESS: Record<string, number> = {
@@ -69,7 +73,7 @@ const THEFT_AND_FRAUD: Record<string, number> = {
   honeypot: -3.0, ponzi: -2.8, exploit: -2.5, exploits: -2.5, exploited: -2.8,
   exploiter: -2.5, drain: -2.0, drained: -2.5, draining: -2.2, hack: -1.8, hacked: -2.2,
   scammy: -2.2, phishing: -2.2, drainer: -2.5, drainers: -2.5, compromised: -2.0,
-  hacker: -1.8, hackers: -1.8,
+  hacker: -1.8, hackers: -1.8, bankruptcy: -2.8, bankrupt: -2.8,
 };
 
 /** Tokens that `normalize.ts` writes for multi-word idioms. */
@@ -99,11 +103,13 @@ const EMOJI_VALENCE: Record<string, number> = {
   emoji_clown: -1.5, emoji_sob: -2.0, emoji_cry: -2.0, emoji_scream: -1.8, emoji_grimace: -0.8,
   emoji_angry: -2.5, emoji_rage: -2.8, emoji_cursing: -3.0, emoji_disappointed: -2.0,
   emoji_pensive: -1.8, emoji_hearteyes: 2.8, emoji_smile: 2.0, emoji_slightsmile: 1.5,
-  emoji_grin: 2.0, emoji_joy: 1.5,
+  emoji_grin: 2.0, emoji_joy: 1.5, emoji_cool: 1.5,
 };
 
 /** General-English sentiment words that are plain jargon here ("block 840,000 mined"). */
-export const CRYPTO_NEUTRAL_WORDS: readonly string[] = ['block', 'blocks', 'treasury', 'trustless', 'sharing'];
+export const CRYPTO_NEUTRAL_WORDS: readonly string[] = [
+  'block', 'blocks', 'treasury', 'trustless', 'sharing', 'dominance', 'unconfirmed', 'grants',
+];
 
 const STANCE = {
   ...PRICE_UP, ...CONVICTION, ...PRICE_DOWN, ...LOSS_AND_DISTRESS, ...THEFT_AND_FRAUD, ...IDIOM_TOKENS,

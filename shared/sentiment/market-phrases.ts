@@ -26,7 +26,19 @@ type Row = readonly [token: string, valence: number, pattern: RegExp];
 
 // Shared fragments, so the tables read as phrases.
 /** A price level: "$3,800", "72k", "0.25"; bare whole numbers ("lost 10 lbs") are not prices. */
-const LEVEL = String.raw`(?:\$\d[\d,.]*(?:\s?[kKmMbB])?\b|\d[\d,.]*\s?[kK]\b|\d*\.\d+)`;
+const LEVEL = String.raw`(?:\$\d[\d,.]*(?:\s?[kKmMbB])?\b|\d[\d,.]*\s?[kK]\b|\d*\.\d+)(?: (?:support|resistance|level|floor|zone|area|line|mark|handle))?`;
+/** A moving average: "the 200W MA", "the 50-day EMA", "the moving average". */
+const MOVING_AVERAGE = String.raw`(?:the )?(?:\d+\s?-?\s?(?:d|w|h|day|week|hour)?\s?)?(?:ma|ema|sma|moving average)s?\b`;
+/** A move by a percentage; 0-1.99 % is a quiet day, not a stance ("BTC +0.8%, ETH -0.5%"). */
+const BY_PERCENT = String.raw`(?:by |over |more than |nearly |almost |about |around |roughly |~|another |a further )*(?![01](?:\.\d+)?\s?%)\d+(?:\.\d+)?\s?%`;
+/**
+ * What a measure of use or demand does, after its subject ("demand isn't slowing", "volume
+ * keeps climbing"): only the predicate becomes the token, so a negator between the two still
+ * reads. The lookahead comes first so the costly lookbehind runs only where a predicate starts.
+ */
+function afterDemandSubject(predicates: string): RegExp {
+  return new RegExp(String.raw`(?=(?:${predicates})\b)(?<=\b(?:demand|volumes?|inflows|adoption|activity|usage|users|tvl|active addresses|addresses|transactions|hashrate|revenue|ecosystem|retail interest|buying|bids?|liquidity) (?:[\w'-]+ ){0,2})(?:${predicates})\b`, 'gi');
+}
 /** Reaching a level reads as up ("BTC to 100k", "can't break 72k"), unless a fall leads to it. */
 const TOWARD_UP = String.raw`(?:hit|hits|hitting|tag|tags|tagging|clear|clears|clearing|break|breaks|breaking|reclaim|reclaims|reclaiming|flip|flips|flipping|(?:back|closed?|closes|holding|holds|stays?) above|see|sees|seeing|(?<!\b(?:drop|drops|dropped|dropping|fell|fall|falls|falling|dump|dumps|dumped|dumping|down|crash|crashed|crashes|crashing|sank|sink|sinks|slid|slide|slides|slipped|back|tank|tanked|tanking|plunged|plunge|wick|wicked|retrace|retraced|correct|corrected|bleed|bleeding|bled|dip|dipped|dips|dipping|lose|lost|from|go|goes|way) )(?:to|toward|towards))`;
 
@@ -50,7 +62,30 @@ const PRICE_ACTION: readonly Row[] = [
   ['lostlevel', -1.5, /\b(?:clos\w*|stays?|staying|stuck|back|trading|settled) (?:\w+ ){0,2}below \$?\d[\d,.]*(?:\s?[kK])?\b/gi],
   ['pricedrop', -1.2, new RegExp(String.raw`\b(?:drop|drops|dropped|dropping|fell|falls|falling|dump|dumps|dumped|crash|crashed|crashes|slid|sank|plunged|tanked|wicked|down) to ${LEVEL}`, 'gi')],
   ['pricetarget', 1.2, new RegExp(String.raw`\b${TOWARD_UP} ${LEVEL}`, 'gi')],
-  ['gavebackgains', -1.8, /\b(?:gave|gives|giving|give) back (?:all |most |half )?(?:of )?(?:its |the |their |my |his |her )?(?:gains?|pump|move|rally)\b|\bround[\s-]?trip(?:ped|ping|s)?\b|\bretraced (?:the )?(?:entire|whole) (?:move|pump|rally)\b/gi],
+  ['pricetarget', 1.2, new RegExp(String.raw`\b(?:ripped|rips|ripping|blasted|blasts|blew|blows|sliced|pushed|pushes|pushing|surged|surges|topped|tops|crossed|crosses|crossing|passed|passes|surpassed|surpasses|exceeded|exceeds) (?:through |past |above |over )?${LEVEL}`, 'gi')],
+  ['pricetarget', 1.2, new RegExp(String.raw`\b(?:above|over|reclaim(?:s|ed|ing)?|held|holding|holds|bounced off|bouncing off|bounces off) ${MOVING_AVERAGE}`, 'gi')],
+  ['lostlevel', -1.5, new RegExp(String.raw`\b(?:below|under|lost|lose|loses|losing|rejected (?:at|by|from)) ${MOVING_AVERAGE}`, 'gi')],
+  // Fees falling is good news for users ("L2 fees drop over 90%"), so before the percentages.
+  ['cheaperfees', 1.2, /\b(?:gas |network |transaction |tx |l2 |trading )?fees (?:\w+ )?(?:drop|drops|dropped|dropping|fell|falls|falling|down|lower|cheaper|slashed|cut|plummet\w*|collapsed?)\b/gi],
+  ['priceup', 1.5, new RegExp(String.raw`\b(?:rose|rises|rising|gained|gains|jumped|jumps|surged|surges|climbed|climbs|rallied|rallies|pumped|pumps|soared|soars|spiked|spikes|grew|grows|up) ${BY_PERCENT}`, 'gi')],
+  ['pricedown', -1.5, new RegExp(String.raw`\b(?:dropped|drops|fell|falls|declined|declines|lost|loses|shed|sheds|slid|slides|plunged|plunges|crashed|crashes|tanked|tanks|dumped|dumps|sank|sinks|down|off) ${BY_PERCENT}`, 'gi')],
+  ['quietmove', 0, /(?<![\w.])[+-]?[01](?:\.\d+)?\s?%/g],
+  ['offhighs', -1.0, /\b(?:from|off|below|under) (?:the |its |their )?(?:ath|all[\s-]time highs?|highs|peak)\b/gi],
+  ['pricedown', -1.5, /\bdown again\b|\bstill (?:sliding|dropping|falling|bleeding|dumping)\b/gi],
+  ['ranging', 0, /\b(?:stuck|trading|ranging|chopping|ranged) (?:\w+ )?between\b|\bsideways(?: chop)?\b|\bchop(?:py)?\b|\brange[\s-]?bound\b|\b(?:about |roughly )?(?:the )?same as last (?:week|month|year|cycle)\b/gi],
+  ['breakout', 1.8, /\b(?:broke|breaks|breaking|broken|cleared|clears|reclaimed|reclaims|flipped|flips) (?:out of |above |through )?(?:the |its |a |this |that )?(?:[\w-]+ ){0,2}(?:downtrend|down trend|descending)(?: line| resistance| trend ?line)?\b|\b(?:broke|breaks|breaking|broken|cleared|clears|reclaimed|reclaims|flipped|flips) (?:above )?(?:the )?range highs?\b/gi],
+  ['supportheld', 1.5, /\b(?:held|holding|holds|hold|defended|defending|defends) (?:the |this |that |key |the key )?(?:level|line|range lows?|lows)\b|\b(?:level|support|lows?) (?:held|holding|holds)\b/gi],
+  ['bottomin', 1.5, /\bbottoming(?: out)?\b|\b(?:was|is|marks?|marked|that's|thats|that was) (?:the|a) (?:local |cycle |generational )?bottom\b|\bbottom signals?\b|\bbottom (?:is )?(?:confirmed|forming|formed)\b/gi],
+  ['bearover', 2.0, /\b(?:capitulation|the worst|worst|pain|selling|sell-off|selloff|bear market|winter|correction) (?:is |are |has |was )?(?:behind us|in the rear ?view(?: mirror)?|over|done|finished)\b/gi],
+  ['topin', -1.5, /\b(?:looks?|looking|feels?|feeling|smells?|sounds?) like (?:a|the) (?:local |cycle |market )?top\b|\b(?:signs?|signals?) of (?:a |the )?(?:local |cycle |market )?top\b|\bnear (?:the |a )?(?:local |cycle )?tops?\b|\btopping(?: out)?\b/gi],
+  ['roomtorun', 1.5, /\bnowhere near (?:the |a )?(?:top|peak|euphori[ac]\w*|overheated|cycle top|mania|froth\w*)\b|\b(?:plenty of|lots of|more|still (?:has|have) )room to (?:run|grow|go)\b|\bnot even close to (?:the |a )?(?:top|peak)\b/gi],
+  ['dipsbought', 1.5, /\b(?:buyers|bids?|demand) (?:are |is )?absorbing\b|\b(?:every |each |all |the )?dips? (?:\w+ ){0,5}(?:getting|gets|got|get|being|is|are) (?:bought|eaten|absorbed|scooped)(?: up)?\b/gi],
+  ['bearsexhausted', 1.5, /\b(?:bears|sellers|shorts|selling|sell-side) (?:are |is |look |looks |seem |seems )?(?:running out of (?:ammo|steam|gas)|exhausted|exhaustion|drying up|dried up|tired)\b|\bsell(?:er|ing) exhaustion\b/gi],
+  ['healthydip', 1.2, /\b(?:just|only|merely) (?:a |another )?(?:shakeout|shake ?out|dip|pullback|correction|retrace|retest|wick|flush)\b|\bhealthy (?:pullback|correction|retrace|dip|consolidation|reset|cooldown)\b/gi],
+  ['rallycoming', 1.8, /\b(?:rally|pump|bounce|leg up|breakout|run|send|reversal|recovery|catch[\s-]up (?:rally|move|trade)) (?:is )?(?:coming|incoming|loading|next|soon|imminent|brewing)\b/gi],
+  ['dumpcoming', -1.8, /\b(?:dump|crash|correction|flush|leg down|rug|capitulation|selloff|sell-off) (?:is )?(?:coming|incoming|loading|next|soon|imminent|brewing)\b/gi],
+  ['nolegs', -1.5, /\b(?:has |have |had |with )?no legs\b/gi],
+  ['gavebackgains', -1.8, /\b(?:gave|gives|giving|give) back (?:every bit of it|everything|it all|all of it)\b|\b(?:gave|gives|giving|give) back (?:all |most |half |every bit |everything |it all )?(?:of )?(?:its |the |their |my |his |her )?(?:gains?|pump|move|rally)\b|\bround[\s-]?trip(?:ped|ping|s)?\b|\bretraced (?:the )?(?:entire|whole) (?:move|pump|rally)\b/gi],
   ['rallysold', -1.8, /\b(?:every|each|any) (?:\w+ )?(?:rally|bounce|pump|push|rip|spike|green candle|move up) (?:\w+ )?(?:gets?|is|got|being|keeps getting) (?:sold|dumped|faded|rejected|smacked)(?: into)?\b|\b(?:sold|selling|sells|dumped|dumping) into (?:every |each |the |any )?(?:bounce|rally|strength|pump|green)\b/gi],
   ['grindup', 1.5, /\bgrind(?:s|ing|ed)? (?:up|higher)\b|\bslow grind (?:up|higher)\b|\bstair[\s-]?step(?:s|ping)? (?:up|higher)\b/gi],
   ['grinddown', -1.5, /\bgrind(?:s|ing|ed)? (?:down|lower)\b|\bbleed(?:s|ing)? (?:out|lower)\b|\bslow bleed\b|\bmelt(?:s|ing|ed)? down\b/gi],
@@ -70,24 +105,39 @@ const PRICE_ACTION: readonly Row[] = [
   ['markupphase', 1.5, /\bmark[\s-]?up (?:phase|comes|next|incoming|begins|starting|time)\b|\b(?:end of|leaving|out of) (?:the )?accumulation\b/gi],
   ['distributiontop', -1.5, /\bdistribution (?:phase|top|pattern|zone|range|written|is happening|happening|going on)\b|\b(?:classic|textbook|looks like|smells like|signs of|clear|pure|heavy|obvious) distribution\b|\bbeing distributed\b/gi],
   // Whoever is trapped pays: shorts squeezed is bullish, longs squeezed bearish.
-  ['shortsqueeze', 2.0, /\bsqueeze (?:incoming|coming|loading|soon|time|is coming|is on)\b|\b(?:shorts|bears) (?:\w+ ){0,4}?(?:trapped|obliterated|destroyed|nuked|roasted|cooked|burned|burnt|in trouble|sweating|underwater|blown out|in pain|wrecked|rekt|liquidated|squeezed|wiped out|margin called)\b/gi],
-  ['longsrekt', -2.0, /\blong squeezes?\b|\b(?:longs|bulls) (?:\w+ ){0,4}?(?:trapped|obliterated|destroyed|nuked|roasted|cooked|burned|burnt|in trouble|sweating|underwater|blown out|in pain|wrecked|rekt|liquidated|squeezed|wiped out|margin called|flushed)\b/gi],
+  ['shortsqueeze', 2.0, /\bshort liquidations?\b|\bsqueeze (?:incoming|coming|loading|soon|time|is coming|is on)\b|\b(?:shorts|bears) (?:\w+ ){0,4}?(?:trapped|obliterated|destroyed|nuked|roasted|cooked|burned|burnt|in trouble|sweating|underwater|blown out|in pain|wrecked|rekt|liquidated|squeezed|wiped out|margin called)\b/gi],
+  ['longsrekt', -2.0, /\blong liquidations?\b|\blong squeezes?\b|\b(?:longs|bulls) (?:\w+ ){0,4}?(?:trapped|obliterated|destroyed|nuked|roasted|cooked|burned|burnt|in trouble|sweating|underwater|blown out|in pain|wrecked|rekt|liquidated|squeezed|wiped out|margin called|flushed)\b/gi],
 ];
 
 /** Money moving: exchanges, ETFs, whales, insiders, derivatives, token supply. */
 const FLOWS_AND_SUPPLY: readonly Row[] = [
   // Coins leaving exchanges are held; coins sent to them are about to be sold.
-  ['offexchange', 1.5, /\b(?:exchange (?:balances?|reserves?|supply|holdings)|supply on exchanges|coins on exchanges) (?:\w+ ){0,3}(?:lows?|dropping|falling|shrinking|declining|draining|depleting|down|lowest)\b|\bexchange outflows?\b|\boutflows? from exchanges\b|\b(?:withdrawn|moved|moving|pulled|leaving) (?:\w+ )?off (?:of )?exchanges?\b|\b(?:exchanges?|otc desks?) (?:are |is )?(?:running out of|running dry|drained of)\b|\bsupply shock\b/gi],
+  ['offexchange', 1.5, /\b(?:exchange (?:balances?|reserves?|supply|holdings)|supply on exchanges|coins on exchanges) (?:[\w-]+ ){0,5}(?:lows?|dropping|falling|shrinking|declining|draining|depleting|down|lowest)\b|\bexchange outflows?\b|\boutflows? from exchanges\b|\b(?:withdrawn|moved|moving|pulled|leaving) (?:\w+ )?off (?:of )?exchanges?\b|\b(?:exchanges?|otc desks?) (?:are |is )?(?:running out of|running dry|drained of)\b|\bsupply (?:shock|squeeze|crunch)\b/gi],
   ['toexchange', -1.2, /\bexchange (?:inflows?|deposits?) (?:\w+ )?(?:spik\w+|ris\w+|up|jump\w+|surg\w+)\b|\b(?:inflows?|deposits?) (?:to|into|onto) exchanges?\b|\b(?:moved|moving|sent|sending|deposited|depositing) (?:\S+ ){0,3}(?:to|into|onto) (?:an |the )?(?:exchanges?|binance|coinbase|kraken|okx|bybit)\b/gi],
   ['etfyes', 2.0, /\betfs? (?:is |are |was |were |got |gets |finally )?(?:approved|approval|greenlit|green lit|launch(?:ed|es)?|live)\b|\b(?:approv\w+|greenlit) (?:the |a |an |spot |\w+ ){0,3}etfs?\b|\betf (?:inflows?|demand|buying|bid)\b/gi],
   ['etfno', -1.8, /\betfs? (?:is |are |was |were |got |gets )?(?:rejected|rejection|denied|delayed|postponed|outflows?)\b|\b(?:rejects?|rejected|denies|denied|delays?|delayed) (?:the |a |an |spot |\w+ ){0,3}etfs?\b/gi],
-  ['whalesbuy', 1.5, /\b(?:whales?|smart money|institutions?|funds?|insiders?|blackrock|saylor|microstrategy|strategy|treasur(?:y|ies)|companies|corporations?) (?:are |is |have been |has been |keep |keeps |just |quietly |still )?(?:buying|bought|buys|accumulating|accumulated|accumulate|scooping|scooped|loading|loaded|adding|added|adds|stacking|vacuuming|gobbling)\b|\bscoop(?:s|ing|ed)? up\b|\bspot (?:bid|buying|demand)\b|\bbid is back\b/gi],
+  ['whalesbuy', 1.5, /\b(?:whales?|smart money|institutions?|funds?|insiders?|blackrock|saylor|microstrategy|strategy|treasur(?:y|ies)|companies|corporations?) (?:are |is |have been |has been |keep |keeps |just |quietly |still )?(?:buying|bought|buys|acquires|acquired|acquiring|purchases|purchased|purchasing|accumulating|accumulated|accumulate|scooping|scooped|loading|loaded|adding|added|adds|stacking|vacuuming|gobbling)\b|\bscoop(?:s|ing|ed)? up\b|\bspot (?:bid|buying|demand)\b|\bbid is back\b/gi],
   ['insidersell', -2.0, /\b(?:whales?|treasur(?:y|ies)|team|teams|insiders?|vcs?|foundation|devs?|founders?|miners?|early investors|unlockers|government|mt\.? ?gox) (?:\w+ ){0,2}(?:selling|sold|sells|dumping|dumped|dumps|unloading|unloaded|offloading|offloaded|cashing out|cashed out|distributing)\b|\bno bid\b|\bbids? (?:are |is )?(?:gone|thin|pulled|disappearing)\b/gi],
   // Crowded shorts pay funding and fuel squeezes; crowded longs are the fuel for a flush.
-  ['fundingneg', 1.0, /\bfunding (?:rates? )?(?:is |are |went |flipped |flips |turned |turns |stays? |remains? |still |now |goes )?(?:deeply |very |super |heavily |still |firmly )?(?:negative|red)\b|\bshorts (?:are )?paying\b|\bfunding (?:has )?reset\b|\b(?:leverage|open interest|oi) (?:got |has been |was |is )?(?:flushed|washed out|wiped|reset|cleared|cleaned out)\b/gi],
-  ['fundinghot', -1.2, /\bfunding (?:rates? )?(?:is |are |went |flipped |turned |stays? |remains? |still |now )?(?:very |super |extremely |way |so |getting )?(?:positive|high|elevated|hot|overheated|through the roof|spiking|extreme|crazy|insane|nuts)\b|\blongs (?:are )?paying\b|\b(?:leverage|open interest|oi) (?:is |keeps )?(?:building|stacking|piling|too high|overheated|through the roof|at (?:a )?record)\b/gi],
+  ['fundingneg', 1.0, /\b(?:wiped|flushed|washed|cleaned|cleared) out (?:the |all the |excess )?leverage\b|\bfunding (?:rates? )?(?:is |are |went |flipped |flips |turned |turns |stays? |remains? |still |now |goes )?(?:deeply |very |super |heavily |still |firmly )?(?:negative|red)\b|\bshorts (?:are )?paying\b|\bfunding (?:has )?reset\b|\b(?:leverage|open interest|oi) (?:got |has been |was |is )?(?:flushed|washed out|wiped|reset|cleared|cleaned out)\b/gi],
+  ['fundinghot', -1.2, /\bfunding (?:rates? )?(?:is |are |went |flipped |turned |stays? |remains? |still |now )?(?:very |super |extremely |way |so |getting )?(?:positive|high|elevated|hot|overheated|through the roof|spiking|extreme|crazy|insane|nuts)\b|\blongs (?:are )?paying\b|\b(?:leverage|open interest|oi) (?:\w+ )?(?:at|hit|hits|hitting) (?:a |an |new )?(?:record|all[\s-]time high|ath)s?\b|\bleverage[\s-](?:driven|fueled|fuelled)\b|\b(?:only|just) leverage\b|\b(?:leverage|open interest|oi) (?:is |keeps )?(?:building|stacking|piling|too high|overheated|through the roof|at (?:a )?record)\b/gi],
   ['strongdemand', 2.0, /\b(?:demand|volume|volumes|inflows|adoption|activity|usage|buying|bid|interest|revenue|fees|tvl|users|growth) (?:is |are |has been |have been |keeps |looks |just )?(?:absolutely |literally |still )?(?:insane|crazy|wild|nuts|bonkers|through the roof|exploding|off the charts|surging|booming|real|strong|huge|massive|unreal|parabolic|at (?:a |an )?(?:new )?(?:record|all[\s-]time high|ath))\b/gi],
-  ['weakdemand', -1.5, /\b(?:no|zero) (?:real |actual |organic |spot )?(?:demand|buyers|volume|interest|liquidity|users|bid)\b|\b(?:demand|volume|liquidity|interest|users|activity|tvl) (?:is |are |has |have )?(?:dead|gone|drying up|dried up|collapsing|collapsed|evaporating|evaporated|weak|fading|tanking|thin)\b|\border ?books? (?:are |is )?(?:empty|thin)\b/gi],
+  ['weakdemand', -1.5, /\b(?:no|zero|too little|not enough|little|lack of|lacking|without) (?:real |actual |organic |spot )?(?:demand|buyers|volume|interest|liquidity|users|bid)\b|\b(?:demand|volume|liquidity|interest|users|activity|tvl) (?:is |are |has |have )?(?:dead|gone|drying up|dried up|collapsing|collapsed|evaporating|evaporated|weak|fading|tanking|thin)\b|\border ?books? (?:are |is )?(?:empty|thin)\b/gi],
+  ['weakdemand', -1.5, afterDemandSubject('cooling|slowing|weakening|declining|falling|dropping|shrinking|dying|fading|drying up|dried up|collapsing|evaporating|tanking|thin|dead|gone')],
+  ['strongdemand', 2.0, afterDemandSubject('growing|climbing|rising|increasing|expanding|accelerating|picking up|booming|surging|exploding')],
+  ['strongdemand', 2.0, /\breal (?:demand|buyers|volume|adoption|bid|usage)\b/gi],
+  ['sellingeased', 1.5, /\b(?:outflows|selling|sell pressure|selling pressure|supply pressure|overhang|supply overhang) (?:\w+ ){0,2}(?:dried up|stopped|ended|slowed|easing|eased|lifting|lifted|fading|gone)\b|\bminer (?:outflows|selling) (?:\w+ ){0,2}(?:dropped|fell|down|lows?|easing|eased|slowing|dried up)\b|\bdry powder\b|\bstablecoin (?:balances|reserves|supply) (?:\w+ ){0,3}(?:highs?|record|ath|all-time high)\b/gi],
+  ['notselling', 1.5, /\binstead of selling\b/gi],
+  ['readytosell', -1.5, /\b(?:getting|gearing up|preparing|ready|about|looking) to (?:sell|dump|unload|offload)\b/gi],
+  ['exitrush', -1.8, /\bhead(?:ing|ed|s)? for the (?:door|doors|exits?)\b|\brush(?:ing)? for the exits?\b|\bstampede\b/gi],
+  ['multiplied', 1.5, /\b(?:doubled|tripled|quadrupled|\d+x'?d)\b/gi],
+  ['capitalflight', -1.5, /\b(?:capital|money|liquidity|users|devs|developers|builders|investors|institutions|funds) (?:is |are |keeps? )?(?:leaving|fleeing|exiting|rotating out|pulling out|running away)\b/gi],
+  ['capitalinflow', 1.5, /\b(?:capital|money|liquidity|cash|funds) (?:is |are |keeps? |will |to |starting to |about to )?(?:flowing|pouring|rushing|coming|flooding|rotating) (?:back )?in(?:to)?\b|\bliquidity (?:is )?(?:returning|coming back)\b|\brotat(?:ion|ing|es|e|ed) (?:back )?into\b(?! (?:stables|stablecoins|cash|fiat|usd|bonds|gold))|\brotation season\b/gi],
+  // Macro: cheaper money is the market's tailwind.
+  ['ratecut', 1.2, /\brate cuts?\b|\b(?:cutting|cuts?|lowering|lowers|lowered) (?:interest )?rates\b|\bdovish\b/gi],
+  ['ratehike', -1.2, /\brate hikes?\b|\b(?:hiking|hikes?|hiked|raising|raises|raised) (?:interest )?rates\b|\bhawkish\b/gi],
+  ['supplyoverhang', -1.5, /\b(?:about to|set to|going to|gonna|will|could|might|to|start(?:s|ing)? to) (?:hit|flood|enter) the market\b|\b(?:hitting|flooding|entering) the market\b|\b(?:repayments?|distributions?|unlocks?) (?:\w+ )?(?:start|starting|begin|beginning|begins|incoming|next week|this week|tomorrow)\b/gi],
+  ['tokenburn', 1.2, /\bburn rate (?:is )?(?:up|rising|climbing|increasing|surging)\b/gi],
   ['newrecord', 1.5, /\b(?:new |all[\s-]time |another )?record (?:high|highs|volume|inflows?|usage|revenue|tvl|users|activity|demand|fees|hashrate|week|month|day|quarter)\b|\b(?:hit|hits|set|sets|at|new|another) (?:an? )?(?:new )?records?\b/gi],
   // Supply: new tokens dilute holders, burns and buybacks concentrate them.
   ['tokendilution', -1.8, /\bmint(?:ed|s|ing)? (?:another |an extra |a further |more |\d[\d,.]*\s?(?:[kmb]|million|billion)? |(?:a |another |one )?(?:million|billion|trillion) )+(?:more )?(?:tokens|coins|supply)?\b|\bprint(?:ed|s|ing)? (?:more )?(?:tokens|coins)\b|\b(?:big|huge|massive|giant|brutal|another) (?:token )?unlocks?\b|\b(?:\d[\d,.]*\s?[kmb]?|million|billion) tokens (?:hitting|hit|flooding|entering) the market\b/gi],
@@ -98,6 +148,13 @@ const FLOWS_AND_SUPPLY: readonly Row[] = [
 const EVENTS: readonly Row[] = [
   ['shippedit', 1.5, /\bmainnet (?:is |went |has )?(?:live|launch(?:ed|es)?|launching|shipped|out)\b|\b(?:launched|shipped|released) (?:the |its |their )?mainnet\b|\bupgrade (?:is |went |was |has )?(?:live|shipped|successful|went smoothly|completed|activated)\b|\b(?:keep|keeps|kept|been|are|is|they're|theyre|team|devs?) (?:\w+ )?shipping\b|\bshipping (?:nonstop|non-stop|fast|daily|weekly|every)\b|\bwithdrawals? (?:are |have )?(?:resumed|reopened|back)\b|\b(?:delivered|delivering) on (?:the |their |its )?roadmap\b/gi],
   ['gotdelayed', -1.5, /\b(?:mainnet|launch|upgrade|release|roadmap|migration|airdrop|unlock|listing|product|update|hard ?fork) (?:\w+ ){0,2}(?:delayed|postponed|pushed back|pushed|slipping|slipped|cancell?ed|scrapped)\b|\bdelayed again\b/gi],
+  ['shippedit', 1.5, /\b(?:is|are|went|now) live on mainnet\b/gi],
+  ['bigstep', 1.5, /\b(?:big|huge|major|massive|important|giant) (?:step|win|milestone|moment|news)\b|\bstep forward\b|\bmainstream (?:adoption|use)\b|\b(?:massive|huge|big) for\b/gi],
+  ['outage', -2.0, /\b(?:network|chain|mainnet|sequencer|bridge|exchange|site|app|rpc) (?:is |was )?down for\b|\b(?:network|chain|mainnet|blockchain|exchange|site|app|website|api) (?:\w+ )?(?:went|goes|is|was|has been|keeps going) (?:down|offline|dark)\b|\b(?:chain|network|mainnet|blockchain|block production) (?:\w+ )?(?:halted|halts|stalled|stopped)\b|\boutages?\b|\b(?:without|no) (?:new )?blocks\b|\bstopped producing blocks\b/gi],
+  ['withdrawalsfrozen', -2.5, /\b(?:can't|cannot|can not|unable to|couldn't) withdraw\b|\b(?:funds|assets|accounts|withdrawals) (?:\w+ )?frozen\b|\bchapter (?:11|7)\b/gi],
+  ['proposalpassed', 1.5, /\bfee switch (?:\w+ )?(?:passed|approved|on|live|activated|turned on)\b|\breal yield\b|\bre-?rating\b/gi],
+  ['redflag', -2.0, /\bred flags?\b/gi],
+  ['confidencelost', -1.8, /\b(?:confidence|trust|faith|hype|optimism|conviction) (?:\w+ )?(?:is |are |has |have )?(?:fading|waning|gone|collapsing|collapsed|shaken|dying|evaporating|evaporated|cracking|broken|lost|eroding)\b|\b(?:lost|losing|lose) (?:all )?(?:confidence|trust|faith)\b|\bhard to (?:trust|believe in|take (?:this|it) seriously)\b|\bhow (?:is|are|can|could|would) (?:anyone|anybody|people|you|we|i) (?:\w+ ){0,3}(?:trust|believe in|take (?:this|it) seriously)\b/gi],
   ['regulatorhit', -2.0, /\b(?:sec|doj|cftc|regulators?|government|feds?|treasury department|ftc|finra|nydfs) (?:just |has |have |is |are |finally )?(?:sues?|sued|suing|charges?|charged|charging|going after|cracking down|cracked down|banning|bans|banned|subpoena\w*|investigating|raided|seized|freezes|froze)\b|\bwells notice\b|\benforcement action\b|\bcrack ?down on crypto\b/gi],
   ['regulatorwin', 1.8, /\b(?:lawsuit|case|charges|investigation|appeal) (?:was |were |is |has been |got )?(?:dropped|dismissed|thrown out|closed|ended)\b|\b(?:won|wins|winning) (?:the |its |their |against )?(?:the )?(?:lawsuit|case|sec|appeal)\b|\bsettled with (?:the )?(?:sec|doj|cftc|regulators)\b|\bregulatory clarity\b/gi],
   ['devsgone', -2.2, /\b(?:devs?|team|founders?|project) (?:\w+ ){0,2}(?:went silent|gone silent|abandoned|disappeared|vanished|left|walked away|ghosted)\b|\b(?:dead|ghost|zombie) (?:chain|coin|project|token|discord|community)s?\b|\bdiscord is dead\b|\bghost ?town\b/gi],
@@ -126,15 +183,39 @@ const SLANG: readonly Row[] = [
   ['isajoke', -2.0, /\b(?:is|was|are|were) (?:a |an |such a |total |a total |an absolute |a complete |complete |absolute )?(?:joke|clown show|circus|dumpster fire|trainwreck|shitshow)\b|\bwhat a (?:joke|clown show|circus)\b/gi],
   ['givingup', -1.8, /\b(?:don't|dont|do not) know what to do\b|\bnever again\b|\bi(?:'m| am|m) out\b(?! of)|\bi give up\b|\bgiving up on (?:this|crypto|\w+)\b|\bthrowing in the towel\b/gi],
   ['nevergiveup', 1.5, /\bnever (?:giving|give|gave|gonna give|going to give) up\b|\bstill holding strong\b/gi],
-  ['tozero', -2.5, /\b(?:held|holding|rode|ride|riding) (?:\S+ ){0,3}(?:to|down to) (?:zero|0)\b/gi],
+  ['tozero', -2.5, /\b(?:farmed|bled|drained|dumped|crashed|rekt|nuked) (?:\w+ )?to (?:zero|0)\b|\b(?:held|holding|rode|ride|riding) (?:\S+ ){0,3}(?:to|down to) (?:zero|0)\b/gi],
   ['profitgreen', 1.5, /\b(?:portfolio|bags?|account|pnl|p&l|stack|position|positions)(?: \w+){0,2} (?:is |are |finally |back |now )*(?:in the )?green\b/gi],
   ['profitred', -1.5, /\b(?:portfolio|bags?|account|pnl|p&l|stack|position|positions)(?: \w+){0,2} (?:is |are |still |now |deep )*(?:in the )?red\b|\bdown (?:bad|horrendous|astronomical)\b/gi],
   // A season is a topic ("alt season or meme season?"); its arrival is the stance.
-  ['altseasonon', 1.5, /\balt[\s-]?season (?:is |has )?(?:here|coming|incoming|starting|started|begun|confirmed|loading|begins)\b|\balts (?:are )?(?:waking up|pumping|ripping|running|sending)\b/gi],
+  ['altseasonon', 1.5, /\balt[\s-]?season (?:setup )?(?:is |has )?(?:here|forming|brewing|coming|incoming|starting|started|begun|confirmed|loading|begins)\b|\balts (?:are )?(?:waking up|pumping|ripping|running|sending)\b/gi],
   ['riskoff', -1.2, /\b(?:protect|preserve|save) (?:what's left|whats left|what is left|my capital|capital)\b|\brisk[\s-]off\b|\bmov(?:e|ed|ing) (?:\w+ )?(?:to|into) (?:stables|stablecoins|cash|fiat)\b|\bde-?risk(?:ing|ed)?\b/gi],
   ['riskon', 1.2, /\brisk[\s-]on\b/gi],
+  ['allin', 1.5, /\b(?:going|went|is|are|am|i'm|im|we're|all|fully) all[\s-]in\b/gi],
   ['nobodycares', -1.5, /\b(?:nobody|no one|noone) (?:cares|is talking about|talks about|is buying|wants|uses)\b/gi],
-  ['copes', -1.2, /\bcopium\b|\bhopium\b|\bcoping\b|\bcope harder\b|\bkeep coping\b/gi],
+  ['golong', 1.5, /\b(?:i'm|im|i am|we're|we are|stay|staying|remain|remaining) long\b(?! (?:time|term|way|run|ago|story|day|days|week|while|weekend|night|hours?))/gi],
+  ['exitchance', -1.5, /\bget (?:your|my|our) (?:coins|funds|money|crypto|assets|bags) out\b|\b(?:seen this (?:movie|film) before|this is how it starts)\b|\b(?:chance|opportunity|time|window) to (?:exit|sell|get out|dump)\b|\b(?:getting|get|got) out (?:while\b|of (?:this|it|crypto|alts|anything|everything|all|my|\w+ (?:coins?|tokens?|bags?|positions?))\b)|\bwish (?:i'd|i had|id|i would(?:'ve| have)) (?:sold|exited|taken profits?|listened|gotten out)\b|\bshould(?:'ve| have) sold\b/gi],
+  ['endsbadly', -1.8, /\b(?:won't|wont|will not|isn't going to|not gonna|never) end(?:s)? well\b|\bwill end (?:badly|in tears)\b|\bends? badly\b/gi],
+  ['becareful', -1.0, /\b(?:be|stay) careful(?: out there)?\b|\bstay cautious\b|\bbrace (?:yourselves|yourself|for impact)\b/gi],
+  ['getpaid', 1.5, /\b(?:about to |gonna |going to )?get(?:ting)? paid\b|\bpayday\b/gi],
+  ['letsgo', 2.0, /\blet'?s go+\b(?! (?:over|through|back|to|with|and|for|of|in)\b)/gi],
+  ['loadingup', 1.5, /\bload(?:ing|ed)? (?:the |my |up (?:the |my )?)bags\b|\b(?:more )?time to accumulate\b|\bkeep accumulating\b/gi],
+  ['ignorefud', 1.5, /\bstop (?:the |spreading (?:the )?)?(?:fud|fudding)\b/gi],
+  ['stillwaiting', -0.8, /\b(?:still|been) waiting (?:for|on)\b/gi],
+  ['dontwanttolook', -1.5, /\b(?:don't|dont|do not) (?:even )?want to (?:talk about|look at|think about|check)\b|\bcan't (?:even )?look at\b/gi],
+  ['marketveteran', 0.5, /\b(?:been through|survived|seen|lived through) (?:\w+ )?(?:bear markets?|cycles|crashes|winters)\b/gi],
+  // A stance someone held ("I was bearish at 40k", "I was wrong") is not the post's stance.
+  ['paststance', 0, /\bi was (?:so |very |super |too )?(?:bearish|bullish|wrong)\b/gi],
+  // Security advice is a routine notice, not a stance on anything.
+  ['safetytip', 0, /\b(?:never|don't|dont|do not) (?:ever )?(?:trust|click|share|send|sign|give|enter|connect|approve) (?:\w+ ){0,3}(?:links?|dms?|addresses|seed|private keys?|phrases?|transactions?|sites?|approvals?|anyone|strangers)\b/gi],
+  ['juststarted', 1.5, /\b(?:just|only) (?:getting started|the beginning|the start|started)\b|\b(?:i'm|im|i am|we're|we are) not going anywhere\b/gi],
+  ['goingnowhere', -1.5, /\b(?:going|goes|go|went) nowhere\b(?: but down)?/gi],
+  ['ignorefud', 1.5, /\bfud (?:is )?(?:getting )?old\b/gi],
+  ['goodluckholders', -1.5, /\bgood luck (?:holders|bagholders|longs|to (?:the |all )?(?:holders|bagholders|longs|anyone holding)|with that)\b/gi],
+  ['bullsquiet', -1.5, /\b(?:bulls|buyers|moonboys|permabulls|maxis) (?:\w+ ){0,2}(?:quiet|silent|nowhere to be (?:found|seen))\b|\bdeleting (?:their |old )?tweets\b/gi],
+  ['soldout', -1.2, /\b(?:exited|closed|sold|dumped) (?:\w+ ){0,2}(?:positions?|bags?|holdings|stack)(?: entirely| completely)?\b/gi],
+  ['boughtmore', 1.5, /\b(?:added|adding|add|adds) to (?:our|my|the|his|their|a) (?:\w+ )?(?:position|bag|stack|holdings)\b|\bcheapest (?:it's|it has|its|it) been\b/gi],
+  ['somuchfor', -1.2, /\bso much for\b/gi],
+  ['copes', -1.2, /\bcopium\b|\bhopium\b|\bcoping\b|\b(?:pure|just|total|massive|peak) cope\b|\b(?:is|was|that's|thats) cope\b|\bcope harder\b|\bkeep coping\b/gi],
 ];
 
 /** The phrase tables in the order `normalize.ts` applies them. */

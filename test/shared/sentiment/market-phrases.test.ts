@@ -68,11 +68,12 @@ describe('market phrases', () => {
     expect(normalizePost('feeling tired today')).to.equal('feeling tired today');
     expect(normalizePost('it is going to be a long day')).to.equal('it is going to be a long day');
     expect(normalizePost('I lost 10 lbs')).to.equal('I lost 10 lbs');
-    expect(normalizePost('looks like you had fun')).to.equal('looks like you had fun');
+    expect(normalizePost('you had fun, a long day')).to.equal('you had fun, a long day');
   });
 
-  it('when "looks like" hedges a market phrase, then the hedge is not read as liking', () => {
-    expect(normalizePost('looks like a double top')).to.equal('a bearpattern');
+  it('when "looks like" compares, then "like" is not read as liking', () => {
+    expect(normalizePost('looks like a double top')).to.equal('looks a bearpattern');
+    expect(normalizePost('feels like May 2022 all over again')).to.equal('feels May 2022 all over again');
     expect(scorePolarity('looks like a rug')).to.be.lessThan(scorePolarity('a rug') + 0.001);
   });
 
@@ -90,5 +91,47 @@ describe('market phrases', () => {
       'proposal passed with 88% in favor',
       'gas fees on Optimism vs Base',
     ]) expect(polarityClass(scorePolarity(text)), text).to.equal('neutral');
+  });
+
+  it('when a level is followed by more words, then the words stay words', () => {
+    expect(normalizePost("don't think it stays below 200 for long")).to.equal("don't think it lostlevel for long");
+    expect(scorePolarity("don't think it stays below 200 for long")).to.be.greaterThan(0.05);
+    expect(scorePolarity('lost the $60K support on the daily close')).to.be.lessThan(-0.05);
+  });
+
+  it('when a move is written as two prices, then their order gives the direction', () => {
+    expect(normalizePost('portfolio went from 50k to 8k')).to.equal('portfolio went pricedown');
+    expect(normalizePost('from $0.40 to $2 in a week')).to.equal('priceup in a week');
+    expect(normalizePost('from 8 to 10 hours')).to.equal('from 8 to 10 hours');
+  });
+
+  it('when a percentage is under 2, then it is a quiet day, not a stance', () => {
+    expect(polarityClass(scorePolarity('Weekly recap: $BTC +0.8%, $ETH -0.5%, $SOL +1.2%'))).to.equal('neutral');
+    expect(polarityClass(scorePolarity('$SOL up 12% today'))).to.equal('positive');
+    expect(polarityClass(scorePolarity('TVL dropped 35% in two months'))).to.equal('negative');
+  });
+
+  it('when a pause is announced as scheduled, then it is routine, unless in scare quotes', () => {
+    const notice = 'Wallet maintenance tomorrow at 03:00 UTC. Deposits and withdrawals paused for about an hour';
+    expect(polarityClass(scorePolarity(notice))).to.equal('neutral');
+    expect(scorePolarity('exchange paused withdrawals "for maintenance". get your coins out')).to.be.lessThan(-0.05);
+    expect(scorePolarity('withdrawals halted, no word from the team')).to.be.lessThan(-0.05);
+  });
+
+  it('when a position is taken on a ticker, then its side is the stance', () => {
+    expect(scorePolarity('Long $XRP from 2.41')).to.be.greaterThan(0.05);
+    expect(scorePolarity('Short $DOGE here')).to.be.lessThan(-0.05);
+    expect(normalizePost('a long day')).to.equal('a long day');
+  });
+
+  it('when a negator stands between a demand measure and its verb, then it still negates', () => {
+    expect(scorePolarity('L2 demand is slowing down')).to.be.lessThan(-0.05);
+    expect(scorePolarity("L2 demand isn't slowing down")).to.be.greaterThan(0.05);
+    expect(scorePolarity('spot volume keeps climbing')).to.be.greaterThan(0.05);
+  });
+
+  it('when two rules overlap, then the leftmost wins, whichever chunk of the table holds it', () => {
+    // "support level" is an earlier idiom than "through every support"; the later one starts first.
+    expect(normalizePost('slicing through every support level')).to.equal('slicing lostsupport');
   });
 });
