@@ -33,7 +33,7 @@ const CONVICTION: Record<string, number> = {
   aping: 1.5, btfd: 1.8, gem: 1.8, gems: 1.5,
   bullishness: 2.0, lambo: 1.5, safu: 1.5, stacking: 1.0, cooking: 1.0,
   // A shakeout flushes weak hands before a move up; VADER reads the general word (-1.3).
-  shakeout: 0.8, unstoppable: 2.0, thriving: 2.0, constructive: 1.2,
+  shakeout: 0.8, unstoppable: 2.0, thriving: 2.0, constructive: 1.2, healthier: 1.8,
 };
 
 const PRICE_DOWN: Record<string, number> = {

@@ -41,7 +41,7 @@ const ASKING = /\b(?:what|what's|whats|which|where|anyone|anybody|any|is it|is t
 const HOW_TO = /^\s*how (?:do|does|can|should|would|is|are)\b|^\s*how to\b|\bwhat(?:'s| is) the difference\b|\bthe same (?:thing )?as\b|\bwhat (?:does|do) \S+(?: \S+)? mean\b/i;
 const EVALUATIVE = /\b(?:best|better|good|great|top|cheapest|lowest|highest|safest|safe|safer|easiest|easy|fastest|reliable|decent|solid|supports?|supported|favou?rites?|preferred|popular|recommended|trusted|recommend|worth|fine|free|legit|ok|okay|cool|nice|straightforward|helpful|useful|curious|wondering)\b/gi;
 /** "Curious what the community's top 3 are": a question without its question mark. */
-const CURIOUS = /\b(?:curious|wondering) (?:what|which|how|if|whether|where|who)\b[^.!?\n]*/gi;
+const CURIOUS = /\b(?:curious|wondering) (?:what|which|how|if|whether|where|who)\b[^.!?\n]*|\blooking for (?:a |an |some |any )?(?:good |decent |reliable |solid |great )?\w+[^.!?\n]*/gi;
 
 function dropEvaluativeWords(question: string): string {
   if (HOW_TO.test(question)) return ' ';
@@ -101,6 +101,10 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bimpermanent loss(?:es)?\b/gi, 'impermanentloss'],
   [/\boptimistic rollups?\b|\boptimistic (?:and|or|vs\.?|versus) zk\b/gi, 'optimisticrollup'],
   [/\bfeel free\b/gi, 'feelfree'],
+  [/\b(?:full|detailed|quick|complete) breakdown\b|\bbreakdown (?:of|on|below|here)\b/gi, 'itemization'],
+  [/\bno bias\b|\b(?:key )?levels (?:i'm|im|i am|we're|to) watch(?:ing)?\b/gi, 'nobias'],
+  [/\b(?:in |at )?extreme (?:fear|greed)\b/gi, 'sentimentreading'],
+  [/\b(?:mining |network )?difficulty (?:is )?(?:rising|up|increasing|falling|down|at|hit|record)\b/gi, 'difficultyadjustment'],
   [/\bno action (?:is )?(?:required|needed)\b/gi, 'noaction'],
   [/\beffective (?:immediately|from|on|as of|today|tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*)\b/gi, 'effectivedate'],
   [/\b(?:fraud|validity) proofs?\b/gi, 'rollupproof'],
