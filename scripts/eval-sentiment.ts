@@ -23,12 +23,11 @@ const tweetsPath = resolve(
 const fixtures = resolve(repoRoot, 'test/fixtures/sentiment');
 
 /**
- * Held-out crypto sets (file names under test/fixtures/sentiment), written blind by someone who
- * does not tune the scorer. crypto-heldout-blind was written by an author who never saw the
- * scorer or its data, and scored once (0.775 on 2026-11-21); earlier held-out sets were
- * read while tuning and are folded into crypto-dev. Never list a held-out set's misses.
+ * Held-out crypto sets (file names under test/fixtures/sentiment), each written by an author who
+ * never saw the scorer or its data, committed before being scored, and scored once. Earlier
+ * held-out sets were folded into crypto-dev after their one scoring. Never list their misses.
  */
-const HELDOUT_FILES: readonly string[] = ['crypto-heldout-blind.tsv'];
+const HELDOUT_FILES: readonly string[] = ['crypto-heldout-feed-3.tsv', 'crypto-heldout-feed-4.tsv'];
 
 const sets: Array<{ name: string; items: RatedText[]; correlate: boolean }> = [
   { name: 'tweets-dev', items: parseRatedTweets(readFileSync(tweetsPath, 'utf8')), correlate: true },

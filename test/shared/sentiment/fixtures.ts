@@ -14,12 +14,12 @@ export function tweetsDev(): RatedText[] {
 }
 
 /**
- * Held-out crypto sets (names of files in test/fixtures/sentiment, without `.tsv`), written
- * blind by someone who does not tune the scorer. crypto-heldout-blind was written by an author
- * who never saw the scorer or its data, and scored once (0.775 on 2026-11-21); earlier held-out
- * sets were read while tuning and are folded into crypto-dev.
+ * Held-out crypto sets (names of files in test/fixtures/sentiment, without `.tsv`), each written
+ * by an author who never saw the scorer or its data, committed before being scored, and scored
+ * once. Earlier held-out sets were folded into crypto-dev after their one scoring (see its
+ * commit history); their misses were read only then.
  */
-export const HELDOUT_SETS: readonly string[] = ['crypto-heldout-blind'];
+export const HELDOUT_SETS: readonly string[] = ['crypto-heldout-feed-3', 'crypto-heldout-feed-4'];
 
 export function cryptoSet(name: string): RatedText[] {
   return parseLabelledPosts(readFileSync(resolve(repoRoot, 'test/fixtures/sentiment', `${name}.tsv`), 'utf8'));

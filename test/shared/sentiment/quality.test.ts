@@ -1,8 +1,9 @@
 /**
  * Quality gates for the polarity scorer (not speed). Figures at the time of writing:
- * tweets-dev r 0.8830 / accuracy 0.9129 (plain vader-sentiment 0.8830 / 0.9129), crypto-dev
- * (412 posts) 0.9879 (plain 0.5922). The earlier 90-post held-out set scored 0.7000 (plain
- * 0.5667) and was then folded into crypto-dev.
+ * tweets-dev r 0.8836 / accuracy 0.9110 (plain vader-sentiment 0.8830 / 0.9129), crypto-dev
+ * (1,482 posts, several authors) 0.9771 (plain 0.5466). Held-out, scored once each at a014509:
+ * crypto-heldout-feed-3 0.96, feed-4 0.87, together 0.915 (plain 0.50). Earlier held-out sets,
+ * scored once and then folded into crypto-dev: 0.70, 0.775, and 0.925 (feed-1 and feed-2).
  * `npm run sentiment:eval`.
  */
 import { expect } from 'chai';
@@ -22,16 +23,15 @@ describe('sentiment quality', () => {
     expect(result.accuracy).to.be.at.least(0.89);
   });
 
-  // 0.9157 when the old held-out posts joined dev, 0.9910 with the market phrase tables (332).
   it('when scoring the crypto dev set, then 3-class accuracy >= 0.93', () => {
     const result = evaluate(cryptoSet('crypto-dev'), score, false);
-    expect(result.count).to.be.at.least(300);
+    expect(result.count).to.be.at.least(1400);
     expect(result.accuracy, JSON.stringify(result.misses, null, 1)).to.be.at.least(0.93);
   });
 
   // Held-out sets (HELDOUT_SETS in fixtures.ts): never tuned on, so this is the only figure that
-  // says how the scorer does on unseen posts. The issue asks for 0.93; crypto-heldout-blind
-  // measured 0.775 (plain VADER 0.467), so this is a regression floor, not the target. The
+  // says how the scorer does on unseen posts. The issue asks for 0.93; the two sets measured
+  // 0.96 and 0.87 (0.915 together), so 0.85 is a regression floor, not the target. The
   // assertion message leaves the misses out on purpose: reading them would spend the set.
   for (const name of heldoutSets()) {
     it(`when scoring the held-out set ${name}, then accuracy holds its floor, well above plain VADER`, () => {
@@ -39,8 +39,8 @@ describe('sentiment quality', () => {
       const result = evaluate(heldout, score, false);
       const baseline = evaluate(heldout, plainVader, false);
       expect(result.count).to.be.at.least(100);
-      expect(result.accuracy).to.be.at.least(0.75);
-      expect(result.accuracy - baseline.accuracy).to.be.at.least(0.2);
+      expect(result.accuracy).to.be.at.least(0.85);
+      expect(result.accuracy - baseline.accuracy).to.be.at.least(0.3);
     });
   }
 });
