@@ -53,12 +53,12 @@ function dropEvaluativeWords(question: string): string {
 /** An explainer or guide defines terms; the sentiment words in a definition are not a stance. */
 const EXPLAINER = /^\s*(?:quick |short |simple )?(?:explainer|eli5|primer|definition|tutorial|guide)\b/i;
 
+/** In scare quotes (a halt "for maintenance") the notice is doubted, not routine. */
+const SCARE_QUOTED = /["\u201C][^"\u201D]*maintenance[^"\u201D]*["\u201D]/i;
 /**
  * "Deposits paused during the upgrade", "wallet maintenance ... withdrawals suspended for an
  * hour": a scheduled pause is a routine notice. Only in a post that says it is scheduled.
  */
-/** In scare quotes (a halt "for maintenance") the notice is doubted, not routine. */
-const SCARE_QUOTED = /["\u201C][^"\u201D]*maintenance[^"\u201D]*["\u201D]/i;
 const ROUTINE_NOTICE = /\bmaintenance\b|\btemporarily\b|\bduring the (?:\w+ )?(?:upgrade|hard ?fork|migration)\b|\bscheduled\b/i;
 const PAUSE_WORDS = /\b(?:suspend(?:ed|s|ing)?|paus(?:e|ed|es|ing)|halt(?:ed|s|ing)?|disabled?|offline|unavailable|interrupted|downtime)\b/gi;
 
@@ -237,28 +237,24 @@ function onePass(rules: Rules): (text: string) => string {
     chunks.push({ pattern: alternation(slice), rules: slice });
   }
   return (text) => {
-    const next: Array<RegExpExecArray | null> = chunks.map(() => null);
-    const searched: number[] = chunks.map(() => -1);
+    // Each chunk's next match at or after `position`; undefined until first searched.
+    const next: Array<RegExpExecArray | null | undefined> = chunks.map(() => undefined);
     let rewritten = '';
     let position = 0;
     for (;;) {
-      let best = -1;
-      for (let c = 0; c < chunks.length; c++) {
-        const chunk = chunks[c];
-        if (chunk === undefined) continue;
-        const cached = next[c];
-        if (searched[c] === -1 || (cached != null && cached.index < position)) {
+      let best: { match: RegExpExecArray; rules: Rules } | undefined;
+      chunks.forEach((chunk, c) => {
+        let match = next[c];
+        if (match === undefined || (match !== null && match.index < position)) {
           chunk.pattern.lastIndex = position;
-          next[c] = chunk.pattern.exec(text);
-          searched[c] = position;
+          match = chunk.pattern.exec(text);
+          next[c] = match;
         }
-        const match = next[c];
-        if (match != null && (best === -1 || match.index < (next[best]?.index ?? Infinity))) best = c;
-      }
-      const match = best === -1 ? null : next[best];
-      const chunk = chunks[best];
-      if (match == null || chunk === undefined || match[0] === '') break;
-      const rule = chunk.rules.find((_, i) => match[i + 1] !== undefined);
+        if (match != null && (best === undefined || match.index < best.match.index)) best = { match, rules: chunk.rules };
+      });
+      if (best === undefined || best.match[0] === '') break;
+      const { match, rules: chunkRules } = best;
+      const rule = chunkRules.find((_, i) => match[i + 1] !== undefined);
       rewritten += text.slice(position, match.index) + (rule === undefined ? match[0] : keepCapitals(match[0], rule[1]));
       position = match.index + match[0].length;
     }
