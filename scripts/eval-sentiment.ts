@@ -4,15 +4,16 @@
  * (--misses lists the crypto *dev* set's misclassified posts; held-out sets are never listed,
  * so they cannot be tuned on by accident). Last, times the per-token aggregation of 10,000 posts.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { summarizeSentiment, type ScoredPost } from '../shared/sentiment/aggregate.js';
 import {
-  evaluate, parseLabelledPosts, parseRatedTweets, type Evaluation, type RatedText,
+  evaluate, parseRatedTweets, type Evaluation, type RatedText,
 } from '../shared/sentiment/evaluation.js';
 import { scorePolarity } from '../shared/sentiment/score.js';
 import { vaderAnalyzer } from '../shared/sentiment/vader-library.js';
+import { cryptoSet, heldoutSets } from '../test/shared/sentiment/fixtures.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -20,25 +21,12 @@ const showMisses = args.includes('--misses');
 const tweetsPath = resolve(
   args.find((arg) => !arg.startsWith('--')) ?? resolve(repoRoot, '../shared/data/sentiment/tweets-dev.tsv'),
 );
-const fixtures = resolve(repoRoot, 'test/fixtures/sentiment');
-
-/**
- * Held-out crypto sets (file names under test/fixtures/sentiment), each written by an author who
- * never saw the scorer or its data, committed before being scored, and scored once. Earlier
- * held-out sets were folded into crypto-dev after their one scoring. Never list their misses.
- */
-const HELDOUT_FILES: readonly string[] = ['crypto-heldout-feed-3.tsv', 'crypto-heldout-feed-4.tsv'];
 
 const sets: Array<{ name: string; items: RatedText[]; correlate: boolean }> = [
   { name: 'tweets-dev', items: parseRatedTweets(readFileSync(tweetsPath, 'utf8')), correlate: true },
-  { name: 'crypto-dev', items: parseLabelledPosts(readFileSync(resolve(fixtures, 'crypto-dev.tsv'), 'utf8')), correlate: false },
-  ...HELDOUT_FILES
-    .filter((file) => existsSync(resolve(fixtures, file)))
-    .map((file) => ({
-      name: file.replace(/\.tsv$/, ''),
-      items: parseLabelledPosts(readFileSync(resolve(fixtures, file), 'utf8')),
-      correlate: false,
-    })),
+  { name: 'crypto-dev', items: cryptoSet('crypto-dev'), correlate: false },
+  // Held-out sets (see HELDOUT_SETS): never list their misses.
+  ...heldoutSets().map((name) => ({ name, items: cryptoSet(name), correlate: false })),
 ];
 
 const scorers = {
