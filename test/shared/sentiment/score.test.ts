@@ -160,6 +160,23 @@ describe('scorePolarity', () => {
     });
   });
 
+  describe('incidental sentiment', () => {
+    it('when a market post has no market word, then mild general sentiment does not make it a stance', () => {
+      expect(scorePolarity('$ETH gas today: low 6 gwei, high 41 around the US open')).to.equal(0);
+      expect(scorePolarity('Thread on how restaking works and where the risks sit')).to.equal(0);
+    });
+
+    it('when the post is not about the market, then the same words still score', () => {
+      expect(scorePolarity('Thread on how the new tax rules work and where the risks sit')).to.be.lessThan(-0.05);
+    });
+
+    it('when a market post takes a market stance, or its general sentiment is strong, then that counts', () => {
+      expect(scorePolarity('Happy to hold $BTC, bullish')).to.be.greaterThan(0.3);
+      expect(scorePolarity('Best week ever for $SOL, so happy!')).to.be.greaterThan(0.05);
+      expect(scorePolarity('This $SOL team is a disgrace, terrible and dishonest')).to.be.lessThan(-0.05);
+    });
+  });
+
   describe('tickers', () => {
     it('when a cashtag is an English word, then it does not score', () => {
       expect(scorePolarity('$LOVE')).to.equal(0);

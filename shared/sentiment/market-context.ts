@@ -1,0 +1,24 @@
+/**
+ * Is a post about the crypto market, and does it take a market stance? In a market post with no
+ * market word, general-English sentiment is mostly incidental ("happy to answer setup
+ * questions", "where the risks sit", "gas: low 6, high 41"), so `score.ts` discounts it.
+ */
+import { CRYPTO_STANCE_WORDS } from './crypto-lexicon.js';
+
+/** Cashtags and well-known tickers, written as tickers (case matters: "link", "op" are words). */
+const TICKER = /(?<![\w$])\$[A-Za-z][A-Za-z0-9]{0,9}\b|\b(?:BTC|ETH|SOL|XRP|ADA|DOGE|SHIB|AVAX|DOT|LINK|MATIC|ARB|OP|SUI|TIA|ATOM|LTC|XMR|ICP|PEPE|WIF|BONK|BNB|TON|TRX|USDT|USDC|NFTs?|DeFi|DAO|TVL|CEX|DEX|L[12]s?)\b/;
+/** Vocabulary that hardly occurs outside crypto. */
+const JARGON = /\b(?:bitcoin|ethereum|solana|crypto|cryptos|cryptocurrenc(?:y|ies)|blockchains?|defi|nfts?|airdrops?|(?:re)?stak(?:ing|ed|ers?)|validators?|mainnet|testnet|gwei|sats|satoshis?|altcoins?|alts|memecoins?|shitcoins?|tokens?|tokenomics|wallets?|seed phrase|multisig|on-?chain|rollups?|binance|coinbase|kraken|metamask|halving|hashrate|funding rates?|perps?|whales?|hodl\w*|degens?|stablecoins?|dapps?|smart contracts?|mempool|utxos?|gas fees?)\b/i;
+
+export function isMarketPost(text: string): boolean {
+  return TICKER.test(text) || JARGON.test(text);
+}
+
+/** Whether a normalized post holds a market word or emoji of the crypto lexicon. */
+export function hasMarketStance(normalized: string): boolean {
+  for (const raw of normalized.toLowerCase().split(/\s+/)) {
+    const word = raw.replace(/^[^\w']+|[^\w']+$/g, '');
+    if (CRYPTO_STANCE_WORDS.has(word) || word.startsWith('emoji_')) return true;
+  }
+  return false;
+}
