@@ -19,8 +19,8 @@ const PRICE_UP: Record<string, number> = {
   ripping: 2.0, parabolic: 2.2, soaring: 2.2, surging: 1.8, skyrocketing: 2.5,
   breakout: 1.8, breakouts: 1.5, uptrend: 1.5, rebound: 1.2, rebounding: 1.4,
   bounce: 0.8, bounced: 1.0, bouncing: 1.0, reclaim: 1.2, reclaims: 1.2, reclaimed: 1.5,
-  recovery: 1.2, recovering: 1.2, undervalued: 1.8, oversold: 0.8,
-  inflows: 1.2, adoption: 1.2,
+  recovery: 1.2, recovering: 1.2, recovered: 1.2, undervalued: 1.8, oversold: 0.8,
+  inflows: 1.2, adoption: 1.2, upside: 1.5,
   pamp: 1.8, pamping: 2.0, skyrocketed: 2.5, soared: 2.2, surged: 1.8, rips: 1.8,
   outperform: 1.2, outperforms: 1.2, outperforming: 1.5, outperformed: 1.5,
   partnership: 1.2, partnerships: 1.2,
@@ -44,7 +44,7 @@ const PRICE_DOWN: Record<string, number> = {
   bleed: -1.8, bleeding: -2.2, bloodbath: -3.0,
   breakdown: -2.0, downtrend: -1.5, selloff: -2.0, correction: -1.2, overbought: -0.8,
   capitulation: -2.5, capitulate: -2.2, capitulated: -2.4, capitulating: -2.5,
-  outflows: -1.2,
+  outflows: -1.2, downside: -1.5,
   tanks: -2.0, crashes: -2.0, nuke: -2.2, nukes: -2.5,
   plummets: -2.5, plunges: -2.0, plunging: -2.2, slump: -1.8, slumps: -1.8, slumped: -1.8,
   sinking: -1.5, bleeds: -1.8, bled: -1.8, flush: -1.2, flushed: -1.5, drawdown: -1.5,
@@ -90,6 +90,7 @@ const IDIOM_TOKENS: Record<string, number> = {
   soldout: -1.2, exitliquidity: -2.2, withdrawalsfrozen: -2.5, heavybags: -1.5,
   sellpressure: -1.5, sellthenews: -1.0, topin: -1.5,
   boughtmore: 1.5, noregrets: 1.5, lastchance: 1.5, longsrekt: -2.0, fedup: -1.5,
+  pricelower: -1.5,
 };
 
 /** Emoji are rewritten by `normalize.ts` into these tokens (see EMOJI_TOKENS there). */

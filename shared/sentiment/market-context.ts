@@ -22,3 +22,13 @@ export function hasMarketStance(normalized: string): boolean {
   }
   return false;
 }
+
+/**
+ * "Could go either way", "mixed signals", "sitting on the sidelines until it's clearer": the post
+ * says it has no stance, whatever its other words weigh.
+ */
+const NO_STANCE = /\b(?:could|can|might|may|will) (?:go|break) either way\b|\b(?:a )?(?:break|move|volatility|breakout) either way\b|\bmixed (?:signals|feelings)\b|\b(?:sitting|sit|staying|stay|waiting) on (?:the sidelines?|my hands) (?:until|till|for now)\b|\bsitting on my hands\b|\bneither bullish nor bearish\b|\bno (?:idea|clue) where (?:this|it|price|we|\w+) (?:goes|is going|heads)\b/i;
+
+export function declaresNoStance(text: string): boolean {
+  return NO_STANCE.test(text);
+}

@@ -26,7 +26,7 @@ const CAPITALISED_WORD = /\b[A-Z][A-Z0-9]{1,19}\b/g;
  * Chains, protocols and venues named with general sentiment words ("gas on Optimism", "Safe
  * multisig"): capitalised only, since lower case is usually the word itself.
  */
-const PROJECT_NAMES = /\b(?:Optimism|(?:BNB )?Smart Chain|Safe multisig|Safe\{Wallet\}|Harmony|Immutable(?: X| zkEVM)?|(?:Trust|Safe|Brave|Rainbow|Phantom|Coinbase|Exodus) Wallet|Magic Eden|Injective|Celestia|Merit Circle|Chainlink|Lido|Pendle|Ethena|Uniswap|Aave)\b/g;
+const PROJECT_NAMES = /\b(?:Optimism|(?:BNB )?Smart Chain|Safe multisig|Safe\{Wallet\}|Harmony|Immutable(?: X| zkEVM)?|(?:Trust|Safe|Brave|Rainbow|Phantom|Coinbase|Exodus) Wallet|Magic Eden|Injective|Celestia|Merit Circle|Chainlink|Lido|Discord|Pendle|Ethena|Uniswap|Aave)\b/g;
 
 /** "never been more bullish", "never looked better" are emphasis, not negation. */
 const NEVER_MORE = /\bnever (been|felt|looked|was|were) (?:(?:more|so|this)\b|(?=(?:better|stronger|healthier|bigger|greater|higher|clearer|brighter|cheaper)\b))/gi;
@@ -38,10 +38,13 @@ const NEVER_MORE = /\bnever (been|felt|looked|was|were) (?:(?:more|so|this)\b|(?
 const QUESTION = /(?<=^|[.!?\n])[^.!?\n]*\?/g;
 const ASKING = /\b(?:what|what's|whats|which|where|anyone|anybody|any|is it|is there|are there|do i|does anyone|can i|can someone|can anyone|should i|should we|would you|recommend\w*|suggestions?|looking for|curious|wondering)\b/i;
 /** A how-to question ("how do I bridge without paying crazy fees?") is informational as a whole. */
-const HOW_TO = /^\s*how (?:do|does|can|should|would|is|are)\b|^\s*how to\b|\bwhat(?:'s| is) the difference\b|\bthe same (?:thing )?as\b|\bwhat (?:does|do) \S+(?: \S+)? mean\b/i;
+const HOW_TO = /^\s*how (?:do|does|can|should|would|is|are)\b|^\s*how to\b|\bwhat(?:'s| is) the difference\b|\bthe same (?:thing )?as\b|\bwhat (?:does|do) \S+(?: \S+)? mean\b|\bdifferent (?:from|than|to)\b/i;
 const EVALUATIVE = /\b(?:best|better|good|great|top|cheapest|lowest|highest|safest|safe|safer|easiest|easy|fastest|reliable|decent|solid|supports?|supported|favou?rites?|preferred|popular|recommended|trusted|recommend|worth|fine|free|legit|ok|okay|cool|nice|straightforward|helpful|useful|curious|wondering)\b/gi;
 /** "Curious what the community's top 3 are": a question without its question mark. */
 const CURIOUS = /\b(?:curious|wondering) (?:what|which|how|if|whether|where|who)\b[^.!?\n]*|\blooking for (?:a |an |some |any )?(?:good |decent |reliable |solid |great )?\w+[^.!?\n]*/gi;
+
+/** "Trying to understand the risks": learning, not judging. */
+const LEARNING = /\btrying to (?:understand|learn|wrap my head around)\b[^.!?\n]*/gi;
 
 function dropEvaluativeWords(question: string): string {
   if (HOW_TO.test(question)) return ' ';
@@ -51,7 +54,7 @@ function dropEvaluativeWords(question: string): string {
 }
 
 /** An explainer or guide defines terms; the sentiment words in a definition are not a stance. */
-const EXPLAINER = /^\s*(?:quick |short |simple )?(?:explainer|eli5|primer|definition|tutorial|guide)\b/i;
+const EXPLAINER = /^\s*(?:quick |short |simple )?(?:explainer|eli5|primer|definition|tutorial|guide|til|mod note|moderator note|admin note)\b|^\s*(?:a )?(?:thread|\u{1F9F5})\s*(?:on|about|:)\s*(?:how|what|why)\b|^[^.!?]{0,80}\bexplained(?: simply| briefly)?\s*[:\u2014-]/iu;
 
 /** In scare quotes (a halt "for maintenance") the notice is doubted, not routine. */
 const SCARE_QUOTED = /["\u201C][^"\u201D]*maintenance[^"\u201D]*["\u201D]/i;
@@ -67,9 +70,10 @@ const POSITION_ON_TICKER = /\b(?:[Ll]ong|LONG|[Ss]hort|SHORT)(?:ing)? (?=\$[A-Za
 
 /**
  * "from 50k to 8k", "from $0.40 to $2": the direction of a move between two prices. Only when
- * a number is written as a price ($, k/m/b or decimals), so "from 8 to 10 hours" is left alone.
+ * a number is written as a price ($, k/m/b or decimals), so "from 8 to 10 hours" is left alone,
+ * and not after a block reward or issuance ("reward drops from 6.25 to 3.125" is a schedule).
  */
-const FROM_TO = /\bfrom (\$)?(\d[\d,]*(?:\.\d+)?)(?:\s?([kKmMbB]))?\b to (\$)?(\d[\d,]*(?:\.\d+)?)(?:\s?([kKmMbB]))?\b/g;
+const FROM_TO = /(?<!\b(?:rewards?|subsidy|issuance|emissions?)\b[^.]{0,20})\bfrom (\$)?(\d[\d,]*(?:\.\d+)?)(?:\s?([kKmMbB]))?\b to (\$)?(\d[\d,]*(?:\.\d+)?)(?:\s?([kKmMbB]))?\b/g;
 const SUFFIX: Readonly<Record<string, number>> = { k: 1e3, m: 1e6, b: 1e9 };
 
 function priceValue(digits: string, suffix: string | undefined): number {
@@ -101,7 +105,7 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bimpermanent loss(?:es)?\b/gi, 'impermanentloss'],
   [/\boptimistic rollups?\b|\boptimistic (?:and|or|vs\.?|versus) zk\b/gi, 'optimisticrollup'],
   [/\bfeel free\b/gi, 'feelfree'],
-  [/\b(?:full|detailed|quick|complete) breakdown\b|\bbreakdown (?:of|on|below|here)\b/gi, 'itemization'],
+  [/\b(?:full|detailed|quick|complete) breakdown\b|\bbreakdown (?:of|on|here)\b/gi, 'itemization'],
   [/\bno bias\b|\b(?:key )?levels (?:i'm|im|i am|we're|to) watch(?:ing)?\b/gi, 'nobias'],
   [/\b(?:in |at )?extreme (?:fear|greed)\b/gi, 'sentimentreading'],
   [/\b(?:mining |network )?difficulty (?:is )?(?:rising|up|increasing|falling|down|at|hit|record)\b/gi, 'difficultyadjustment'],
@@ -109,6 +113,24 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\beffective (?:immediately|from|on|as of|today|tomorrow|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*)\b/gi, 'effectivedate'],
   [/\b(?:fraud|validity) proofs?\b/gi, 'rollupproof'],
   [/\bmax pain\b/gi, 'maxpain'],
+  [/\bblock ?size wars?\b/gi, 'blocksizewars'],
+  [/\b(?:mining |network )?difficulty (?:adjusted|adjusts|retarget\w*)\b/gi, 'difficultyadjustment'],
+  [/\b(?:odds|chances?|probability|pricing|priced)\b(?: \w+){0,3} rate (?:cut|hike)s?\b|\brate (?:cut|hike)s?\b/gi, 'ratedecision'],
+  [/\bnext (?:stop|target)\b/gi, 'nexttarget'],
+  [/\bstop asking\b/gi, 'stopasking'],
+  [/\b(?:for what it's worth|fwiw)\b/gi, 'fwiw'],
+  [/\bafter (?:\S+ ){0,3}(?:of )?(?:pain|suffering|bleeding|waiting)\b/gi, 'pastpain'],
+  [/\bsorry for the (?:noob|dumb|stupid|basic) question\b|\bnoob question\b/gi, 'askingnote'],
+  [/\b(?:please |pls )?(?:upgrade|update) (?:at your (?:earliest )?convenience|your (?:nodes?|clients?|wallets?|apps?)|to (?:v|version )?\d[\d.]*)\b|\bat your (?:earliest )?convenience\b|\bplease (?:upgrade|update|migrate)\b/gi, 'upgradenotice'],
+  [/\b(?:retail|weak hands|tourists|paper ?hands|everyone|everybody)(?:'s| is| are)? panic[\s-]?(?:sold|selling|sells)\b/gi, 'crowdpanic'],
+  [/\bsmart money\b/gi, 'smartmoney'],
+  [/\brisk[\s/-]?(?:to[\s-])?reward\b/gi, 'riskreward'],
+  [/\btouch(?:ing)? grass\b/gi, 'touchgrass'],
+  // Notes around an announcement, not a stance: "happy to answer questions", "for anyone who missed it".
+  [/\b(?:happy|glad|feel free|here) to (?:answer|help|share|chat|explain)\b|\b(?:questions|dms) (?:are )?(?:welcome|open)\b|\bask (?:me )?(?:anything|away)\b/gi, 'offerhelp'],
+  [/\b(?:for |in case )?(?:anyone|those|you|people|everyone) (?:who )?missed (?:it|them|this|the \w+)\b|\bin case you missed it\b|\bicymi\b/gi, 'recapnotice'],
+  [/\b(?:will be|it'll be|should be|it's|it is|be) interesting to (?:see|watch)\b/gi, 'interestingtosee'],
+  [/\bsince (?:the )?(?:\d{4} |last |covid |ftx )?(?:capitulation|crash|collapse|bottom|lows)\b/gi, 'timeanchor'],
   [/\btotal value locked\b/gi, 'tvl'],
   [/\bactive (?:addresses|wallets|users|accounts)\b/gi, 'activeaddresses'],
   [/\b(?:for|over) the holidays?\b|\bholiday (?:hours|schedule|closure)\b/gi, 'holidaynotice'],
@@ -132,6 +154,7 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bfeedback (?:is )?welcome\b/gi, 'feedbackwanted'],
   // Governance and product facts: "92% in favor", "wallet supports 40 chains".
   [/\b(?:votes? |voted |\d+% )?in favou?r(?: of)?\b|\bvot(?:e|es|ed|ing) (?:for|against)\b/gi, 'voteresult'],
+  [/\b(?:adds?|added|adding) (?:\w+ )?support(?: for)?\b|\b(?:wallet|exchange|provider|app|client) supports\b/gi, 'productsupport'],
   [/\b(?:adds? |added |adding )?support(?:s|ed)? (?:for )?(?:\w+ ){0,3}(?:chains?|networks?|tokens?|coins?|assets?|wallets?|l2s?|staking|bridging|swaps?|nfts?)\b/gi, 'productsupport'],
   // Phrases whose negation word is not a negation of what follows.
   [/\b(?:can't|cant|cannot|can not) believe\b|\b(?:never|didn't|didnt|did not) (?:thought|think|expected|expect|imagined|imagine)\b/gi, 'cantbelieve'],
@@ -156,18 +179,21 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bin profit\b/gi, 'inprofit'],
   [/\b(?:the )?bottom is in\b|\bbottomed(?: out)?\b/gi, 'bottomin'],
   [/\b(?:the )?top is in\b|\btopped out\b|\b(?:local|cycle|blow[\s-]?off) top\b/gi, 'topin'],
+  // "This is not a top", "called the last top": the market's top, not the word "top" (+0.8).
+  [/\b(?:a|the) (?:last |local |cycle |market )?top\b(?=\s*(?:[.,!?;:)]|$)|\s(?:in|is|was|here|now|signal|for|at|and|yet|call|already)\b)/gi, 'topin'],
   [/\b(?:buyers|bulls|whales|dip buyers) (?:are |keep )?(?:stepping|stepped|step|coming|came) (?:back )?in\b/gi, 'buyersstepin'],
   [/\b(?:just|only|pure|mostly) fud\b/gi, 'ignorefud'],
   [/\b(?:about to|going to|gonna|will|could|might|set to|needs? to|has to|due to) correct\b/gi, 'correction'],
   [/\b(?:will|gonna|going to|about to|could|might|set to) tank\b/gi, 'tanking'],
   [/\b(?:we|it|price|prices|number|line|chart) (?:only |will |can only |gonna )?(?:go|goes|going) up\b/gi, 'pricehigher'],
   [/\b(?:go|goes|going|gone|went|headed|heading|move|moving|moves|trend|trending|push|pushing|grind|grinding|rip|rips|ripping|send|sends|sending|leg|way|much|lot|bounce|bouncing) higher\b/gi, 'pricehigher'],
+  [/\b(?:go|goes|going|gone|went|headed|heading|move|moving|moves|trend|trending|push|pushing|grind|grinding|leg|way|much|lot|dragged|drag|drags|sink|sinking|bleed|bleeding) lower\b|\b(?:dragged|drag|drags|dragging) down\b/gi, 'pricelower'],
   [/\bpump(?:s|ed|ing)?\s*(?:and|&|n|'n'|-n-|-and-)\s*dump(?:s|ed|ing)?\b/gi, 'pumpanddump'],
   [/\brug[\s-]?pull(?:s|ed|ing)?\b/gi, 'rugpull'],
   [/\b(?:to|2) the moon\b/gi, 'tothemoon'],
   [/\ball[\s-]time[\s-]highs?\b/gi, 'ath'],
   [/\ball[\s-]time[\s-]lows?\b/gi, 'atl'],
-  [/\b(?:buy|buys|buying|bought) (?:more )?(?:on )?(?:the|this|every|any) dips?\b/gi, 'buythedip'],
+  [/\b(?:buy|buys|buying|bought) (?:more )?(?:on )?(?:the|this|every|any) dips?\b|\b(?:buy|buys|buying|bought) (?:the |this |every |any )?(?:fud|fear|panic|blood|capitulation)\b/gi, 'buythedip'],
   [/\b(?:bought|buying|buy|added|adding|add|loading|loaded|load|grabbed|grabbing|scooped|stacked|stacking) (?:some |a bit |a little )?more\b/gi, 'boughtmore'],
   [/\bsend it\b/gi, 'sendit'],
   [/\bap(?:e|es|ed|ing) in(?:to)?\b/gi, 'apedin'],
@@ -192,7 +218,7 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bsell[\s-]?offs?\b/gi, 'selloff'],
   [/\bwiped out\b/gi, 'wipedout'],
   [/\bdown bad\b/gi, 'downbad'],
-  [/\b(?:flip(?:s|ped|ping)?|turn(?:s|ed)?) resistance (?:in)?to support\b/gi, 'resistanceflipped'],
+  [/\b(?:flip(?:s|ped|ping)?|turn(?:s|ed)?) (?:the )?(?:\S+ )?resistance (?:in)?to support\b/gi, 'resistanceflipped'],
   [/\b(?:broke|breaks|breaking|broken) (?:through |above )?(?:the )?resistance\b/gi, 'resistanceflipped'],
   [/\b(?:lost|losing|lose|loses|broke|breaks|breaking|below|under|through) (?:the |every |all |key )?support(?: levels?)?\b|\bsupport (?:is )?(?:gone|lost|broken)\b/gi, 'lostsupport'],
   [/\b(?:held|holding|holds|hold|(?:bounced|bouncing|bounces)(?: \w+)? off) (?:the )?support\b/gi, 'supportheld'],
@@ -318,6 +344,7 @@ export function normalizePost(text: string, tickers?: ReadonlySet<string>): stri
     .replace(ACRONYMS, (word) => word.toLowerCase())
     .replace(NEVER_MORE, '$1 extremely ')
     .replace(QUESTION, dropEvaluativeWords)
-    .replace(CURIOUS, dropEvaluativeWords);
+    .replace(CURIOUS, dropEvaluativeWords)
+    .replace(LEARNING, ' ');
   return idiomPass(marketPhrasePass(cleaned)).replace(LOOK_ALIKE, '').replace(PERCEIVED_LIKE, '$1');
 }

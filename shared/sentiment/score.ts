@@ -4,7 +4,7 @@
  * built once and never mutated, the library's own state is never touched.
  */
 import { CRYPTO_LEXICON, CRYPTO_NEUTRAL_WORDS, CRYPTO_STANCE_WORDS } from './crypto-lexicon.js';
-import { hasMarketStance, isMarketPost } from './market-context.js';
+import { declaresNoStance, hasMarketStance, isMarketPost } from './market-context.js';
 import { normalizePost } from './normalize.js';
 import { compoundPolarity, type EngineRules } from './vader-engine.js';
 import { loadVaderLexicon } from './vader-library.js';
@@ -49,11 +49,15 @@ const CRYPTO_RULES: EngineRules = Object.freeze({
  */
 const INCIDENTAL = 0.3;
 
+/** A post that says it has no stance keeps only this share of its words' weight. */
+const NO_STANCE_WEIGHT = 0.1;
+
 /** Polarity of one post in [-1, 1], 4 decimals: negative bearish, positive bullish. */
 export function scorePolarity(text: string, options?: ScoreOptions): number {
   const tickers = options?.tickers === undefined ? undefined : tickerSet(options.tickers);
   const normalized = normalizePost(text, tickers);
   const compound = compoundPolarity(normalized, CRYPTO_RULES);
+  if (declaresNoStance(text)) return Math.round(compound * NO_STANCE_WEIGHT * 1e4) / 1e4;
   if (!isMarketPost(text) || hasMarketStance(normalized)) return compound;
   return Math.sign(compound) * Math.round(Math.max(0, Math.abs(compound) - INCIDENTAL) * 1e4) / 1e4;
 }

@@ -3,6 +3,7 @@ import { MARKET_PHRASES, MARKET_PHRASE_VALENCE } from '../../../shared/sentiment
 import { normalizePost } from '../../../shared/sentiment/normalize.js';
 import { polarityClass, scorePolarity, type PolarityClass } from '../../../shared/sentiment/score.js';
 import { loadVaderLexicon } from '../../../shared/sentiment/vader-library.js';
+import { cryptoSet } from './fixtures.js';
 
 // One example per phrase group, written for the test (not taken from the dev set).
 const EXAMPLES: ReadonlyArray<readonly [string, PolarityClass]> = [
@@ -43,6 +44,24 @@ const EXAMPLES: ReadonlyArray<readonly [string, PolarityClass]> = [
   ['still early, loading more', 'positive'],
   ['not touching $APE ever again', 'negative'],
   ['$BTC closed the month above 60k', 'positive'],
+  ['frog szn is not over', 'positive'],
+  ['the bear market is far from over', 'negative'],
+  ['weekly RSI just crossed up on $ALGO', 'positive'],
+  ['that breakout fizzled at the highs', 'negative'],
+  ['hot CPI print, yields climbing', 'negative'],
+  ['CPI came in softer than expected', 'positive'],
+  ['everyone is 50x long here', 'negative'],
+  ['the unlock doubles circulating supply', 'negative'],
+  ['emissions cut in half after the vote', 'positive'],
+  ['people who said $ETH was dead are quiet now', 'positive'],
+  ['you want to sell here? ngmi', 'positive'],
+  ['held my $SOL through the whole crash', 'positive'],
+  ['not catching this falling knife', 'negative'],
+  ['reducing exposure and going to cash', 'negative'],
+  ['this feels like the 2021 top', 'negative'],
+  ['this is not a top', 'positive'],
+  ['the market barely flinched at the news', 'positive'],
+  ['new pool paying 90% with no audit', 'negative'],
 ];
 
 describe('market phrases', () => {
@@ -71,10 +90,33 @@ describe('market phrases', () => {
     expect(normalizePost('you had fun, a long day')).to.equal('you had fun, a long day');
   });
 
+  it('when a phrase matches, then it ends at a word, never swallowing the space after it', () => {
+    // A swallowed space glues the token to the next word ("diamondhandswhole"), and both score nothing.
+    const texts = cryptoSet('crypto-dev').map((item) => item.text);
+    const swallowed = MARKET_PHRASES.flatMap((phrase) => texts.flatMap((text) => [...text.matchAll(phrase.pattern)]
+      .filter((match) => /\s$/.test(match[0])).map((match) => `${phrase.token}: "${match[0]}"`)));
+    expect(swallowed).to.deep.equal([]);
+  });
+
   it('when "looks like" compares, then "like" is not read as liking', () => {
     expect(normalizePost('looks like a double top')).to.equal('looks a bearpattern');
-    expect(normalizePost('feels like May 2022 all over again')).to.equal('feels May 2022 all over again');
+    expect(normalizePost('feels like a slow Tuesday')).to.equal('feels a slow Tuesday');
     expect(scorePolarity('looks like a rug')).to.be.lessThan(scorePolarity('a rug') + 0.001);
+  });
+
+  it('when a post is a notice, a schedule or says it takes no side, then it is neutral', () => {
+    for (const text of [
+      'Node 2.1 released, validators please upgrade at your convenience',
+      'Talks from the conference are linked below for anyone who missed them',
+      'Block reward goes from 3.125 to 1.5625 BTC at the halving',
+      'Mixed signals on $AVAX, sitting on the sidelines until it clears up',
+      'TIL $XRP has no mining at all',
+    ]) expect(polarityClass(scorePolarity(text)), text).to.equal('neutral');
+  });
+
+  it('when "top" is a ranking, not the market top, then it keeps its general meaning', () => {
+    expect(normalizePost('the top recruit in the country')).to.equal('the top recruit in the country');
+    expect(normalizePost('called the last top.')).to.equal('called topin.');
   });
 
   it('when a level is reached or lost, then the direction decides, not the number', () => {
