@@ -57,9 +57,13 @@ export function scorePolarity(text: string, options?: ScoreOptions): number {
   const tickers = options?.tickers === undefined ? undefined : tickerSet(options.tickers);
   const normalized = normalizePost(text, tickers);
   const compound = compoundPolarity(normalized, CRYPTO_RULES);
-  if (declaresNoStance(text)) return Math.round(compound * NO_STANCE_WEIGHT * 1e4) / 1e4;
+  if (declaresNoStance(text)) return round4(compound * NO_STANCE_WEIGHT);
   if (!isMarketPost(text) || hasMarketStance(normalized)) return compound;
-  return Math.sign(compound) * Math.round(Math.max(0, Math.abs(compound) - INCIDENTAL) * 1e4) / 1e4;
+  return round4(Math.sign(compound) * Math.max(0, Math.abs(compound) - INCIDENTAL));
+}
+
+function round4(value: number): number {
+  return Math.round(value * 1e4) / 1e4;
 }
 
 /** positive >= 0.05, negative <= -0.05, else neutral (VADER's thresholds). */
