@@ -20,7 +20,7 @@ const PRICE_UP: Record<string, number> = {
   breakout: 1.8, breakouts: 1.5, uptrend: 1.5, rebound: 1.2, rebounding: 1.4,
   bounce: 0.8, bounced: 1.0, bouncing: 1.0, reclaim: 1.2, reclaims: 1.2, reclaimed: 1.5,
   recovery: 1.2, recovering: 1.2, recovered: 1.2, undervalued: 1.8, oversold: 0.8,
-  inflows: 1.2, adoption: 1.2, upside: 1.5,
+  inflows: 1.2, adoption: 1.2, upside: 1.5, deflationary: 1.2,
   pamp: 1.8, pamping: 2.0, skyrocketed: 2.5, soared: 2.2, surged: 1.8, rips: 1.8,
   outperform: 1.2, outperforms: 1.2, outperforming: 1.5, outperformed: 1.5,
   partnership: 1.2, partnerships: 1.2,

@@ -38,13 +38,13 @@ const NEVER_MORE = /\bnever (been|felt|looked|was|were) (?:(?:more|so|this)\b|(?
 const QUESTION = /(?<=^|[.!?\n])[^.!?\n]*\?/g;
 const ASKING = /\b(?:what|what's|whats|which|where|anyone|anybody|any|is it|is there|are there|do i|does anyone|can i|can someone|can anyone|should i|should we|would you|recommend\w*|suggestions?|looking for|curious|wondering)\b/i;
 /** A how-to question ("how do I bridge without paying crazy fees?") is informational as a whole. */
-const HOW_TO = /^\s*how (?:do|does|can|should|would|is|are)\b|^\s*how to\b|\bwhat(?:'s| is) the difference\b|\bthe same (?:thing )?as\b|\bwhat (?:does|do) \S+(?: \S+)? mean\b|\bdifferent (?:from|than|to)\b/i;
+const HOW_TO = /^\s*how (?:do|does|can|should|would|is|are)\b|^\s*how to\b|\bwhat(?:'s| is) the difference\b|\bthe same (?:thing )?as\b|\bwhat (?:does|do) \S+(?: \S+)? mean\b|\bdifferent (?:from|than|to)\b|\b(?:resources?|guides?|explainers?|tutorials?|docs?) (?:on|for|about) how\b/i;
 const EVALUATIVE = /\b(?:best|better|good|great|top|cheapest|lowest|highest|safest|safe|safer|easiest|easy|fastest|reliable|decent|solid|supports?|supported|favou?rites?|preferred|popular|recommended|trusted|recommend|worth|fine|free|legit|ok|okay|cool|nice|straightforward|helpful|useful|curious|wondering)\b/gi;
 /** "Curious what the community's top 3 are": a question without its question mark. */
 const CURIOUS = /\b(?:curious|wondering) (?:what|which|how|if|whether|where|who)\b[^.!?\n]*|\blooking for (?:a |an |some |any )?(?:good |decent |reliable |solid |great )?\w+[^.!?\n]*/gi;
 
 /** "Trying to understand the risks": learning, not judging. */
-const LEARNING = /\btrying to (?:understand|learn|wrap my head around)\b[^.!?\n]*/gi;
+const LEARNING = /\btrying to (?:understand|learn|wrap my head around)\b[^.!?\n]*|\b(?:can|could) (?:someone|anyone|somebody) explain\b[^.!?\n]*/gi;
 
 function dropEvaluativeWords(question: string): string {
   if (HOW_TO.test(question)) return ' ';
@@ -54,7 +54,7 @@ function dropEvaluativeWords(question: string): string {
 }
 
 /** An explainer or guide defines terms; the sentiment words in a definition are not a stance. */
-const EXPLAINER = /^\s*(?:quick |short |simple )?(?:explainer|eli5|primer|definition|tutorial|guide|til|mod note|moderator note|admin note)\b|^\s*(?:a )?(?:thread|\u{1F9F5})\s*(?:on|about|:)\s*(?:how|what|why)\b|^[^.!?]{0,80}\bexplained(?: simply| briefly)?\s*[:\u2014-]/iu;
+const EXPLAINER = /^\s*(?:quick |short |simple )?(?:explainer|eli5|primer|definition|tutorial|guide|til|mod note|moderator note|admin note|rules? update|rules reminder|poll)\b|^\s*(?:a )?(?:thread|\u{1F9F5})\s*(?:on|about|:)\s*(?:how|what|why)\b|^[^.!?]{0,80}\bexplained(?: simply| briefly)?\s*[:\u2014-]/iu;
 
 /** In scare quotes (a halt "for maintenance") the notice is doubted, not routine. */
 const SCARE_QUOTED = /["\u201C][^"\u201D]*maintenance[^"\u201D]*["\u201D]/i;
@@ -62,7 +62,7 @@ const SCARE_QUOTED = /["\u201C][^"\u201D]*maintenance[^"\u201D]*["\u201D]/i;
  * "Deposits paused during the upgrade", "wallet maintenance ... withdrawals suspended for an
  * hour": a scheduled pause is a routine notice. Only in a post that says it is scheduled.
  */
-const ROUTINE_NOTICE = /\bmaintenance\b|\btemporarily\b|\bduring the (?:\w+ )?(?:upgrade|hard ?fork|migration)\b|\bscheduled\b/i;
+const ROUTINE_NOTICE = /\bmaintenance\b|\btemporarily\b|\b(?:during|for) the (?:\w+ )?(?:upgrade|hard ?fork|migration)\b|\bscheduled\b/i;
 const PAUSE_WORDS = /\b(?:suspend(?:ed|s|ing)?|paus(?:e|ed|es|ing)|halt(?:ed|s|ing)?|disabled?|offline|unavailable|interrupted|downtime)\b/gi;
 
 /** "long $OP", "Short BTC here": a position on a ticker, read before tickers are removed. */
@@ -114,6 +114,11 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:fraud|validity) proofs?\b/gi, 'rollupproof'],
   [/\bmax pain\b/gi, 'maxpain'],
   [/\bblock ?size wars?\b/gi, 'blocksizewars'],
+  [/\bdigital assets?\b/gi, 'digitalasset'],
+  [/\b(?:plan|manage|size) (?:your )?risk\b|\brisk management\b/gi, 'riskmanagement'],
+  [/\bto save (?:its|their|his|her|my|your) life\b/gi, 'atall'],
+  [/\bdon't let (?:\S+ ){1,3}fool you\b/gi, 'dontbefooled'],
+  [/\b(?:everyone|everybody|people|ct|twitter)(?:'s| is| are)? (?:screaming|yelling|calling|crying|shouting) (?:capitulation|the top|top|crash|bottom)\b/gi, 'crowdcall'],
   [/\b(?:mining |network )?difficulty (?:adjusted|adjusts|retarget\w*)\b/gi, 'difficultyadjustment'],
   [/\b(?:odds|chances?|probability|pricing|priced)\b(?: \w+){0,3} rate (?:cut|hike)s?\b|\brate (?:cut|hike)s?\b/gi, 'ratedecision'],
   [/\bnext (?:stop|target)\b/gi, 'nexttarget'],
@@ -127,13 +132,13 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\brisk[\s/-]?(?:to[\s-])?reward\b/gi, 'riskreward'],
   [/\btouch(?:ing)? grass\b/gi, 'touchgrass'],
   // Notes around an announcement, not a stance: "happy to answer questions", "for anyone who missed it".
-  [/\b(?:happy|glad|feel free|here) to (?:answer|help|share|chat|explain)\b|\b(?:questions|dms) (?:are )?(?:welcome|open)\b|\bask (?:me )?(?:anything|away)\b/gi, 'offerhelp'],
+  [/\b(?:happy|glad|feel free|here) to (?:answer|help|share|chat|explain)\b|\b(?:questions|dms) (?:are )?(?:welcome|open)\b|\bask (?:me )?(?:anything|away)\b|\bdrop (?:your |any )?questions\b/gi, 'offerhelp'],
   [/\b(?:for |in case )?(?:anyone|those|you|people|everyone) (?:who )?missed (?:it|them|this|the \w+)\b|\bin case you missed it\b|\bicymi\b/gi, 'recapnotice'],
   [/\b(?:will be|it'll be|should be|it's|it is|be) interesting to (?:see|watch)\b/gi, 'interestingtosee'],
   [/\bsince (?:the )?(?:\d{4} |last |covid |ftx )?(?:capitulation|crash|collapse|bottom|lows)\b/gi, 'timeanchor'],
   [/\btotal value locked\b/gi, 'tvl'],
   [/\bactive (?:addresses|wallets|users|accounts)\b/gi, 'activeaddresses'],
-  [/\b(?:for|over) the holidays?\b|\bholiday (?:hours|schedule|closure)\b/gi, 'holidaynotice'],
+  [/\b(?:for|over|due to) the holidays?\b|\bholiday (?:hours|schedule|closure)\b/gi, 'holidaynotice'],
   [/\bmake sure\b/gi, 'makesure'],
   [/\bpay (?:rent|bills|the bills|taxes|my taxes)\b/gi, 'paybills'],
   [/\bopen interest\b/gi, 'openinterest'],
@@ -193,11 +198,11 @@ const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:to|2) the moon\b/gi, 'tothemoon'],
   [/\ball[\s-]time[\s-]highs?\b/gi, 'ath'],
   [/\ball[\s-]time[\s-]lows?\b/gi, 'atl'],
-  [/\b(?:buy|buys|buying|bought) (?:more )?(?:on )?(?:the|this|every|any) dips?\b|\b(?:buy|buys|buying|bought) (?:the |this |every |any )?(?:fud|fear|panic|blood|capitulation)\b/gi, 'buythedip'],
+  [/\b(?:buy|buys|buying|bought|adding|add|added) (?:more )?(?:on )?(?:the|this|every|each|any) (?:dips?|red days?|red candles?)\b|\b(?:buy|buys|buying|bought) (?:the |this |every |any )?(?:fud|fear|panic|blood|capitulation)\b/gi, 'buythedip'],
   [/\b(?:bought|buying|buy|added|adding|add|loading|loaded|load|grabbed|grabbing|scooped|stacked|stacking) (?:some |a bit |a little )?more\b/gi, 'boughtmore'],
   [/\bsend it\b/gi, 'sendit'],
   [/\bap(?:e|es|ed|ing) in(?:to)?\b/gi, 'apedin'],
-  [/\b(?:loading|loaded|load) up\b/gi, 'loadingup'],
+  [/\b(?:loading|loaded|load) up\b|\b(?:loading|loaded) (?:more )?bags\b/gi, 'loadingup'],
   [/\bexplod(?:e|es|ing) (?:higher|up)\b/gi, 'explodehigher'],
   [/\bdiamond[\s-]hand(?:s|ed)?\b/gi, 'diamondhands'],
   [/\bpaper[\s-]hand(?:s|ed)?\b/gi, 'paperhands'],

@@ -62,6 +62,14 @@ const EXAMPLES: ReadonlyArray<readonly [string, PolarityClass]> = [
   ['this is not a top', 'positive'],
   ['the market barely flinched at the news', 'positive'],
   ['new pool paying 90% with no audit', 'negative'],
+  ['$KAS chart looks like a ski slope', 'negative'],
+  ['fading every rally on $APT', 'negative'],
+  ['burn exceeded issuance again this week', 'positive'],
+  ['the unlock fears were priced in', 'positive'],
+  ['the move was perp driven and spot never followed', 'negative'],
+  ['team moved tokens to a market maker, never a good sign', 'negative'],
+  ['$DOT cannot hold 5.2', 'negative'],
+  ['retail is back', 'positive'],
 ];
 
 describe('market phrases', () => {
@@ -111,6 +119,8 @@ describe('market phrases', () => {
       'Block reward goes from 3.125 to 1.5625 BTC at the halving',
       'Mixed signals on $AVAX, sitting on the sidelines until it clears up',
       'TIL $XRP has no mining at all',
+      'Can someone explain how restaking slashing works',
+      'Rule update: pump group invites will get you banned',
     ]) expect(polarityClass(scorePolarity(text)), text).to.equal('neutral');
   });
 
