@@ -238,7 +238,7 @@ const SLANG: readonly Row[] = [
   ['becareful', -1.0, /\b(?:be|stay) careful(?: out there)?\b|\bstay cautious\b|\bbrace (?:yourselves|yourself|for impact)\b/gi],
   ['getpaid', 1.5, /\b(?:about to |gonna |going to )?get(?:ting)? paid\b|\bpayday\b/gi],
   ['letsgo', 2.0, /\blet'?s go+\b(?! (?:over|through|back|to|with|and|for|of|in)\b)/gi],
-  ['loadingup', 1.5, /\bload(?:ing|ed)? (?:the |my |up (?:the |my )?)bags\b|\b(?:more )?time to accumulate\b|\bkeep accumulating\b/gi],
+  ['loadingup', 1.5, /\bload(?:ing|ed)? (?:the |my |more |up (?:the |my )?)?bags\b|\b(?:more )?time to accumulate\b|\bkeep accumulating\b/gi],
   ['ignorefud', 1.5, /\bstop (?:the |spreading (?:the )?)?(?:fud|fudding)\b|\bfud (?:is )?(?:getting )?old\b/gi],
   ['stillwaiting', -0.8, /\b(?:still|been) waiting (?:for|on)\b/gi],
   ['dontwanttolook', -1.5, /\b(?:don't|dont|do not) (?:even )?want to (?:talk about|look at|think about|check)\b|\bcan't (?:even )?look at\b/gi],
