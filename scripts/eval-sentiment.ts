@@ -24,6 +24,7 @@ const tweetsPath = resolve(
 
 const sets: Array<{ name: string; items: RatedText[]; correlate: boolean }> = [
   { name: 'tweets-dev', items: parseRatedTweets(readFileSync(tweetsPath, 'utf8')), correlate: true },
+  // The learned layer's training posts: an in-sample figure, not a measure of unseen posts.
   { name: 'crypto-dev', items: cryptoSet('crypto-dev'), correlate: false },
   // Held-out sets (see HELDOUT_SETS): never list their misses.
   ...heldoutSets().map((name) => ({ name, items: cryptoSet(name), correlate: false })),

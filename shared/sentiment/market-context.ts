@@ -1,8 +1,8 @@
 /**
- * Is a post about the crypto market, and does it take a market stance? In a market post with no
- * market word, general-English sentiment is mostly incidental ("happy to answer setup
- * questions", "where the risks sit", "gas: low 6, high 41"), so `score.ts` discounts it; and a
- * post that says it takes no side ("mixed signals") has none.
+ * Is a text about the crypto market? `score.ts` reads market posts with the learned layer and
+ * leaves general text to VADER's rules, so these lists name the market (tickers, venues, coins,
+ * slang) with words that hardly occur in general English: on the human-rated tweets 9 of 2,100
+ * match, on the crypto sets about 9 in 10 posts.
  */
 import { CRYPTO_STANCE_WORDS } from './crypto-lexicon.js';
 import { DEFAULT_TICKERS } from './normalize.js';
@@ -14,8 +14,38 @@ const MARKET_ACRONYMS: ReadonlySet<string> = new Set(['NFT', 'NFTs', 'DeFi', 'DA
 /** Vocabulary that hardly occurs outside crypto. */
 const JARGON = /\b(?:bitcoin|ethereum|solana|crypto|cryptos|cryptocurrenc(?:y|ies)|blockchains?|defi|nfts?|airdrops?|(?:re)?stak(?:ing|ed|ers?)|validators?|mainnet|testnet|gwei|sats|satoshis?|altcoins?|alts|memecoins?|shitcoins?|tokens?|tokenomics|wallets?|seed phrase|multisig|on-?chain|rollups?|binance|coinbase|kraken|metamask|halving|hashrate|funding rates?|perps?|whales?|hodl\w*|degens?|stablecoins?|dapps?|smart contracts?|mempool|utxos?|gas fees?)\b/i;
 
+/**
+ * Words that name the market without a ticker ("Uniswap governance call tomorrow", "IBIT took in
+ * $500M", "FOMC at 2pm", "wen listing", "shorts got rekt"), as regular-expression alternatives.
+ */
+const MARKET_WORDS: readonly string[] = [
+  // Protocols, chains, coins, venues, funds and tools
+  'uniswap', 'aave', 'lido', 'makerdao', 'eigenlayer', 'pendle', 'ethena', 'morpho', 'hyperliquid',
+  'arbitrum', 'polygon', 'avalanche', 'cardano', 'polkadot', 'chainlink', 'cosmos', 'aptos', 'tron',
+  'ripple', 'tether', 'sui', 'injective', 'celestia', 'starknet', 'zksync', 'dogecoin', 'doge', 'shiba?',
+  'pepe', 'bonk', 'wif', 'eth', 'btc', 'blackrock', 'ibit', 'fbtc', 'gbtc', 'grayscale',
+  'microstrategy', 'saylor', 'pump\\.?fun', 'dexscreener', 'raydium', 'jupiter', 'opensea', 'pudgy',
+  'milady', 'bayc', 'tradingview', 'glassnode', 'deribit', 'cme', 'token2049', 'ethdenver', 'devcon',
+  // Market structure and events
+  'etfs?', 'fomc', 'cpi', 'market ?caps?', 'mcap', 'tvl', 'apy', 'lps?', 'liquidity', 'bonding curve',
+  'dexs?', 'cexs?', 'coins?', 'charts?', 'candles?', 'longs', 'shorts', 'leverage', 'futures',
+  'open interest', 'funding', 'put\\/call', 'bollinger', 'hash ?rate', 'netflows?', 'altseason',
+  'bull run', 'bull market', 'bear market', 'supercycle', 'governance', 'unlocks?', 'token unlocks?',
+  'vesting', 'presale', 'icos?', 'tge', 'allowlist', 'whitelist', 'minted', 'minting', 'mint price',
+  'listings?', 'buybacks?', 'holders', 'bags', 'contract address', 'points season', 'whitepaper',
+  'solidity', 'unstak\\w*', 'lightning network', 'kyc', 'dca', 'dyor',
+  // Community and slang
+  'devs?', 'dev wallet', 'snipers?', 'kols?', 'ama', 'wen', 'ser', 'frens', 'gm', 'gn', 'fomo', 'lfg',
+  'rekt', 'ngmi', 'wagmi', 'gmi', 'fud\\w*', 'rugs?', 'rugged', 'rugpull\\w*', 'honeypot',
+  'bagholders?', 'bagholding', 'liquidated', 'depeg\\w*', 'ath', 'mooning', 'jeets?', 'btfd',
+  'shill\\w*', 'pumping', 'dumping', 'dips?', 'bullish', 'bearish', 'buy the dip', 'breakout',
+];
+const MARKET_WORD = new RegExp(`\\b(?:${MARKET_WORDS.join('|')})\\b`, 'i');
+/** Names that are also English words count only in capitals. */
+const CAPITALISED_NAMES = /\b(?:Compound|Curve|Optimism|Maker|Balancer|Scroll|Base|Blur|Fed|SEC|Circle)\b/;
+
 export function isMarketPost(text: string): boolean {
-  if (CASHTAG.test(text) || JARGON.test(text)) return true;
+  if (CASHTAG.test(text) || JARGON.test(text) || MARKET_WORD.test(text) || CAPITALISED_NAMES.test(text)) return true;
   for (const [word] of text.matchAll(CAPITALISED)) {
     if (DEFAULT_TICKERS.has(word) || MARKET_ACRONYMS.has(word)) return true;
   }
@@ -29,14 +59,4 @@ export function hasMarketStance(normalized: string): boolean {
     if (CRYPTO_STANCE_WORDS.has(word) || word.startsWith('emoji_')) return true;
   }
   return false;
-}
-
-/**
- * "Could go either way", "mixed signals", "sitting on the sidelines until it's clearer": the post
- * says it has no stance, whatever its other words weigh.
- */
-const NO_STANCE = /\b(?:could|can|might|may|will) (?:go|break) either way\b|\b(?:a )?(?:break|move|volatility|breakout) either way\b|\bmixed (?:signals|feelings)\b|\b(?:sitting|sit|staying|stay|waiting) on (?:the sidelines?|my hands) (?:until|till|for now)\b|\bsitting on my hands\b|\bneither bullish nor bearish\b|\bno (?:idea|clue) where (?:this|it|price|we|\w+) (?:goes|is going|heads)\b/i;
-
-export function declaresNoStance(text: string): boolean {
-  return NO_STANCE.test(text);
 }

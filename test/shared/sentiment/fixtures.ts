@@ -1,8 +1,12 @@
 /** Paths and loaders shared by the sentiment tests. */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseLabelledPosts, parseRatedTweets, type RatedText } from '../../../shared/sentiment/evaluation.js';
+import { TRAINING_DEFAULTS, type TrainingExample } from '../../../shared/sentiment/market-model.js';
+import { normalizePost } from '../../../shared/sentiment/normalize.js';
+import { rulePolarity } from '../../../shared/sentiment/score.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -19,15 +23,36 @@ export function tweetsDev(): RatedText[] {
  * once. Earlier held-out sets were folded into crypto-dev after their one scoring (see its
  * commit history); their misses were read only then.
  */
-export const HELDOUT_SETS: readonly string[] = [
-  'crypto-heldout-g', 'crypto-heldout-h', 'crypto-heldout-j', 'crypto-heldout-m', 'crypto-heldout-n',
-];
+export const HELDOUT_SETS: readonly string[] = [];
 
 export function cryptoSet(name: string): RatedText[] {
-  return parseLabelledPosts(readFileSync(resolve(repoRoot, 'test/fixtures/sentiment', `${name}.tsv`), 'utf8'));
+  return parseLabelledPosts(readFileSync(setPath(name), 'utf8'));
 }
 
 /** The held-out sets that exist on disk. */
 export function heldoutSets(): string[] {
-  return HELDOUT_SETS.filter((name) => existsSync(resolve(repoRoot, 'test/fixtures/sentiment', `${name}.tsv`)));
+  return HELDOUT_SETS.filter((name) => existsSync(setPath(name)));
+}
+
+/** The learned layer is trained on crypto-dev, every labelled post that is not held out. */
+const TRAINING_SET = 'crypto-dev';
+
+function setPath(name: string): string {
+  return resolve(repoRoot, 'test/fixtures/sentiment', `${name}.tsv`);
+}
+
+export function trainingExamples(): TrainingExample[] {
+  return cryptoSet(TRAINING_SET).map((post) => {
+    const normalized = normalizePost(post.text);
+    return { normalized, rulePolarity: rulePolarity(normalized), label: post.expected };
+  });
+}
+
+/** Changes whenever the training posts, the normalizer's output or the training options do. */
+export function trainingDigest(): string {
+  const hash = createHash('sha256').update(JSON.stringify(TRAINING_DEFAULTS));
+  for (const example of trainingExamples()) {
+    hash.update(`${example.label}\t${example.rulePolarity}\t${example.normalized}\n`);
+  }
+  return hash.digest('hex');
 }

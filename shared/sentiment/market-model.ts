@@ -1,0 +1,168 @@
+/**
+ * The learned layer for market posts: a three-class logistic regression (softmax) over the words
+ * and word pairs of the normalized post. The normalizer has already done the domain work (tickers
+ * out, idioms joined into tokens such as `notbearish`, emoji named), so the model only learns how
+ * much each of those tokens, and each pair of them, says about a stance. Hand-written rules reach
+ * about 0.85 on crypto authors they were not written from; weights learned from ~6,000 labelled
+ * posts generalise further (see `scripts/eval-sentiment.ts`).
+ *
+ * Training is full-batch and visits examples in file order, so the same data gives the same
+ * weights on every machine; the weights are committed (`market-model.json`).
+ */
+
+/** Class order of every probability triple. */
+export const MODEL_CLASSES = ['negative', 'neutral', 'positive'] as const;
+export type ModelClass = (typeof MODEL_CLASSES)[number];
+export type ClassProbabilities = readonly [negative: number, neutral: number, positive: number];
+
+/** The committed file: feature names and, for each, three weights in class order. */
+export interface MarketModelFile {
+  format: 1;
+  /** sha256 of the training text, so a test can tell when the weights are stale. */
+  trainedOn: string;
+  examples: number;
+  features: string[];
+  /** Flat: weights[3 * i + c] is feature i's weight for class c. */
+  weights: number[];
+}
+
+export interface MarketModel {
+  readonly weights: ReadonlyMap<string, readonly [number, number, number]>;
+}
+
+export interface TrainingOptions {
+  /** L2 penalty per weight (not on the bias). */
+  l2: number;
+  epochs: number;
+  /** A feature must occur in at least this many training posts. */
+  minCount: number;
+}
+
+export const TRAINING_DEFAULTS: TrainingOptions = Object.freeze({ l2: 3e-5, epochs: 200, minCount: 2 });
+
+const BIAS = 'bias';
+const RULE = 'rule';
+const RULE_POSITIVE = 'rule+';
+const RULE_NEGATIVE = 'rule-';
+const WORD = /emoji_\w+|[a-z0-9']+|[!?]/g;
+
+/**
+ * Features of a normalized post, name -> value: the bias, its words and adjacent word pairs (1
+ * each), and the rules' reading of it (`rule` is their compound score in [-1, 1], `rule+` and
+ * `rule-` their class). The rules carry what a few hundred posts cannot teach a model: VADER's
+ * negation, intensifiers and the crypto lexicon, for short posts like "NOT bearish".
+ */
+export function modelFeatures(normalized: string, rulePolarity: number): Map<string, number> {
+  const words = normalized.toLowerCase().match(WORD) ?? [];
+  const features = new Map<string, number>([[BIAS, 1], [RULE, rulePolarity]]);
+  if (rulePolarity >= 0.05) features.set(RULE_POSITIVE, 1);
+  if (rulePolarity <= -0.05) features.set(RULE_NEGATIVE, 1);
+  words.forEach((word, i) => {
+    features.set(word, 1);
+    const next = words[i + 1];
+    if (next !== undefined) features.set(`${word} ${next}`, 1);
+  });
+  return features;
+}
+
+export function predictProbabilities(model: MarketModel, normalized: string, rulePolarity: number): ClassProbabilities {
+  let negative = 0;
+  let neutral = 0;
+  let positive = 0;
+  for (const [feature, value] of modelFeatures(normalized, rulePolarity)) {
+    const w = model.weights.get(feature);
+    if (w === undefined) continue;
+    negative += w[0] * value;
+    neutral += w[1] * value;
+    positive += w[2] * value;
+  }
+  return softmax([negative, neutral, positive]);
+}
+
+function softmax(z: readonly number[]): ClassProbabilities {
+  const max = Math.max(...z);
+  const e = z.map((value) => Math.exp(value - max));
+  const sum = (e[0] ?? 0) + (e[1] ?? 0) + (e[2] ?? 0);
+  return [(e[0] ?? 0) / sum, (e[1] ?? 0) / sum, (e[2] ?? 0) / sum];
+}
+
+export interface TrainingExample {
+  normalized: string;
+  /** The rules' compound score for the post (`rulePolarity` in score.ts). */
+  rulePolarity: number;
+  label: ModelClass;
+}
+
+/** Fits the weights with full-batch Adam on the mean cross-entropy plus the L2 penalty. */
+export function trainMarketModel(examples: readonly TrainingExample[], options: TrainingOptions = TRAINING_DEFAULTS): MarketModel {
+  const rows = examples.map((example) => modelFeatures(example.normalized, example.rulePolarity));
+  const counts = new Map<string, number>();
+  for (const row of rows) for (const [feature] of row) counts.set(feature, (counts.get(feature) ?? 0) + 1);
+  const index = new Map<string, number>();
+  for (const [feature, count] of counts) {
+    if (feature === BIAS || count >= options.minCount) index.set(feature, index.size);
+  }
+  const X = rows.map((row) => [...row].flatMap(([feature, value]) => {
+    const at = index.get(feature);
+    return at === undefined ? [] : [[at, value] as const];
+  }));
+  const Y = examples.map((example) => MODEL_CLASSES.indexOf(example.label));
+  const biasAt = index.get(BIAS) ?? 0;
+
+  const size = 3 * index.size;
+  const w = new Float64Array(size);
+  const m = new Float64Array(size);
+  const v = new Float64Array(size);
+  const grad = new Float64Array(size);
+  const rate = 0.05;
+  const beta1 = 0.9;
+  const beta2 = 0.999;
+  for (let epoch = 1; epoch <= options.epochs; epoch++) {
+    grad.fill(0);
+    X.forEach((x, i) => {
+      const z = [0, 0, 0];
+      for (const [f, value] of x) for (let c = 0; c < 3; c++) z[c] = (z[c] ?? 0) + (w[3 * f + c] ?? 0) * value;
+      const p = softmax(z);
+      for (let c = 0; c < 3; c++) {
+        const error = ((p[c] ?? 0) - (Y[i] === c ? 1 : 0)) / X.length;
+        for (const [f, value] of x) grad[3 * f + c] = (grad[3 * f + c] ?? 0) + error * value;
+      }
+    });
+    const correction1 = 1 - beta1 ** epoch;
+    const correction2 = 1 - beta2 ** epoch;
+    for (let k = 0; k < size; k++) {
+      const wk = w[k] ?? 0;
+      const g = (grad[k] ?? 0) + (Math.floor(k / 3) === biasAt ? 0 : options.l2 * wk);
+      const mk = beta1 * (m[k] ?? 0) + (1 - beta1) * g;
+      const vk = beta2 * (v[k] ?? 0) + (1 - beta2) * g * g;
+      m[k] = mk;
+      v[k] = vk;
+      w[k] = wk - (rate * (mk / correction1)) / (Math.sqrt(vk / correction2) + 1e-8);
+    }
+  }
+  const weights = new Map<string, readonly [number, number, number]>();
+  for (const [feature, i] of index) weights.set(feature, [w[3 * i] ?? 0, w[3 * i + 1] ?? 0, w[3 * i + 2] ?? 0]);
+  return { weights };
+}
+
+/** Weights rounded to 4 decimals (the file stays small; accuracy is unchanged at that precision). */
+export function toModelFile(model: MarketModel, trainedOn: string, examples: number): MarketModelFile {
+  const features: string[] = [];
+  const weights: number[] = [];
+  for (const [feature, triple] of model.weights) {
+    features.push(feature);
+    for (const weight of triple) weights.push(Math.round(weight * 1e4) / 1e4);
+  }
+  return { format: 1, trainedOn, examples, features, weights };
+}
+
+export function fromModelFile(file: MarketModelFile): MarketModel {
+  if (file.format !== 1 || file.weights.length !== 3 * file.features.length) {
+    throw new Error('market model: malformed weights file');
+  }
+  const weights = new Map<string, readonly [number, number, number]>();
+  file.features.forEach((feature, i) => {
+    weights.set(feature, [file.weights[3 * i] ?? 0, file.weights[3 * i + 1] ?? 0, file.weights[3 * i + 2] ?? 0]);
+  });
+  return { weights };
+}

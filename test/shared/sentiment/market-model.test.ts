@@ -1,0 +1,125 @@
+import { expect } from 'chai';
+import {
+  fromModelFile, modelFeatures, predictProbabilities, toModelFile, trainMarketModel, type MarketModelFile,
+  type TrainingExample,
+} from '../../../shared/sentiment/market-model.js';
+import modelFile from '../../../shared/sentiment/market-model.json' with { type: 'json' };
+import { normalizePost } from '../../../shared/sentiment/normalize.js';
+import {
+  MARKET_MODEL, modelPolarity, polarityOf, rulePolarity, scorePolarity,
+} from '../../../shared/sentiment/score.js';
+import { cryptoSet, heldoutSets, trainingDigest } from './fixtures.js';
+
+const example = (text: string, label: TrainingExample['label']): TrainingExample => {
+  const normalized = normalizePost(text);
+  return { normalized, rulePolarity: rulePolarity(normalized), label };
+};
+
+// Written for this test: the words "teleport" and "stalled" carry no lexicon valence, so only
+// training can give them a side.
+const TINY: TrainingExample[] = [
+  example('the teleport upgrade shipped', 'positive'),
+  example('teleport is the reason I hold', 'positive'),
+  example('teleport volume keeps growing', 'positive'),
+  example('the project stalled again', 'negative'),
+  example('stalled for months, nothing ships', 'negative'),
+  example('stalled roadmap, I am out', 'negative'),
+  example('call at 3pm UTC', 'neutral'),
+  example('slides from the call are posted', 'neutral'),
+  example('the call moved to friday', 'neutral'),
+];
+const OPTIONS = { l2: 1e-4, epochs: 150, minCount: 1 };
+
+describe('market model', () => {
+  it('when a post is turned into features, then they are its words, word pairs, a bias and the rules', () => {
+    const features = modelFeatures('not bearish here!', -0.4);
+    expect([...features.keys()]).to.include.members(['bias', 'not', 'bearish', 'here', '!', 'not bearish', 'bearish here']);
+    expect(features.get('rule')).to.equal(-0.4);
+    expect(features.has('rule-')).to.equal(true);
+    expect(features.has('rule+')).to.equal(false);
+  });
+
+  it('when trained on labelled posts, then words it learned decide unseen posts', () => {
+    const model = trainMarketModel(TINY, OPTIONS);
+    const classOf = (text: string): number => {
+      const p = predictProbabilities(model, normalizePost(text), 0);
+      return p.indexOf(Math.max(...p));
+    };
+    expect(classOf('teleport')).to.equal(2);
+    expect(classOf('stalled')).to.equal(0);
+    expect(classOf('the call')).to.equal(1);
+  });
+
+  it('when trained twice on the same posts, then the weights are identical', () => {
+    const first = toModelFile(trainMarketModel(TINY, OPTIONS), 'x', TINY.length);
+    const second = toModelFile(trainMarketModel(TINY, OPTIONS), 'x', TINY.length);
+    expect(second).to.deep.equal(first);
+  });
+
+  it('when weights go through the file format, then predictions are unchanged', () => {
+    const model = trainMarketModel(TINY, OPTIONS);
+    const reloaded = fromModelFile(JSON.parse(JSON.stringify(toModelFile(model, 'x', TINY.length))) as MarketModelFile);
+    const text = normalizePost('teleport stalled on the call');
+    const before = predictProbabilities(model, text, 0.2);
+    const after = predictProbabilities(reloaded, text, 0.2);
+    after.forEach((p, i) => expect(p).to.be.closeTo(before[i] ?? 0, 1e-3));
+  });
+
+  it('when the weights file is malformed, then loading it fails loudly', () => {
+    expect(() => fromModelFile({ format: 1, trainedOn: '', examples: 0, features: ['a'], weights: [1] })).to.throw(/malformed/);
+  });
+
+  it('when the training posts, the normalizer or the rules change, then the committed weights must be retrained', () => {
+    expect((modelFile as MarketModelFile).trainedOn, 'run npm run sentiment:train').to.equal(trainingDigest());
+  });
+
+  it('when a post is held out, then it is not among the training posts', () => {
+    const training = new Set(cryptoSet('crypto-dev').map((post) => post.text));
+    for (const name of heldoutSets()) {
+      const leaked = cryptoSet(name).filter((post) => training.has(post.text));
+      expect(leaked.length, name).to.equal(0);
+    }
+  });
+});
+
+describe('polarity from class probabilities', () => {
+  it('when neutral wins, then the polarity is 0', () => {
+    expect(polarityOf([0.3, 0.4, 0.3], 0.9)).to.equal(0);
+  });
+
+  it('when a side wins, then the sign is its side and the strength at least the class boundary', () => {
+    expect(polarityOf([0.1, 0.4, 0.5], -0.9)).to.be.greaterThan(0.05);
+    expect(polarityOf([0.45, 0.35, 0.2], 0)).to.be.lessThan(-0.05);
+    expect(polarityOf([0.34, 0.33, 0.33], 0)).to.equal(-0.05);
+  });
+
+  it('when the rules read it stronger, then the polarity is stronger', () => {
+    expect(polarityOf([0.1, 0.1, 0.8], 0.9)).to.be.greaterThan(polarityOf([0.1, 0.1, 0.8], 0.3));
+  });
+});
+
+describe('which layer reads a post', () => {
+  const layers = (text: string): { rules: number; model: number } => {
+    const normalized = normalizePost(text);
+    const rules = rulePolarity(normalized);
+    return { rules, model: modelPolarity(MARKET_MODEL, normalized, rules) };
+  };
+
+  it('when a text is not about the market, then the rules alone score it, as VADER would', () => {
+    for (const text of ['What a lovely morning, thank you all!', 'Worst service ever, the staff were so rude.']) {
+      expect(scorePolarity(text), text).to.equal(layers(text).rules);
+    }
+  });
+
+  it('when a post is about the market, then the learned layer scores it', () => {
+    for (const text of ['$SOL looks ready to run', 'Uniswap governance call tomorrow at 4pm UTC']) {
+      expect(scorePolarity(text), text).to.equal(layers(text).model);
+    }
+  });
+
+  it('when general text holds a market word, then the two readings are averaged', () => {
+    const text = "She'll probably dump me soon";
+    const { rules, model } = layers(text);
+    expect(scorePolarity(text)).to.be.closeTo((rules + model) / 2, 1e-4);
+  });
+});
