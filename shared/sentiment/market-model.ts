@@ -45,22 +45,35 @@ const RULE = 'rule';
 const RULE_POSITIVE = 'rule+';
 const RULE_NEGATIVE = 'rule-';
 const WORD = /emoji_\w+|[a-z0-9']+|[!?]/g;
+const NEGATORS: ReadonlySet<string> = new Set([
+  'not', 'no', 'never', 'nobody', 'nothing', 'without', "don't", 'dont', "can't", 'cant', "won't", 'wont',
+  "isn't", 'isnt', "aren't", "ain't", "didn't", "doesn't",
+]);
+/** How many words after a negator it reaches. */
+const NEGATION_REACH = 3;
 
 /**
  * Features of a normalized post, name -> value: the bias, its words and adjacent word pairs (1
- * each), and the rules' reading of it (`rule` is their compound score in [-1, 1], `rule+` and
- * `rule-` their class). The rules carry what a few hundred posts cannot teach a model: VADER's
- * negation, intensifiers and the crypto lexicon, for short posts like "NOT bearish".
+ * each), the words in a negation's reach marked as such (`neg:bearish` in "not that bearish"), and
+ * the rules' reading of it (`rule` is their compound score in [-1, 1], `rule+` and `rule-` their
+ * class). The rules carry what a few hundred posts cannot teach a model: VADER's negation,
+ * intensifiers and the crypto lexicon, for short posts like "NOT bearish".
  */
 export function modelFeatures(normalized: string, rulePolarity: number): Map<string, number> {
   const words = normalized.toLowerCase().match(WORD) ?? [];
   const features = new Map<string, number>([[BIAS, 1], [RULE, rulePolarity]]);
   if (rulePolarity >= 0.05) features.set(RULE_POSITIVE, 1);
   if (rulePolarity <= -0.05) features.set(RULE_NEGATIVE, 1);
+  let negated = 0;
   words.forEach((word, i) => {
     features.set(word, 1);
     const next = words[i + 1];
     if (next !== undefined) features.set(`${word} ${next}`, 1);
+    if (negated > 0) {
+      features.set(`neg:${word}`, 1);
+      negated--;
+    }
+    if (NEGATORS.has(word)) negated = NEGATION_REACH;
   });
   return features;
 }
@@ -100,14 +113,16 @@ export function trainMarketModel(examples: readonly TrainingExample[], options: 
   for (const row of rows) for (const [feature] of row) counts.set(feature, (counts.get(feature) ?? 0) + 1);
   const index = new Map<string, number>();
   for (const [feature, count] of counts) {
-    if (feature === BIAS || count >= options.minCount) index.set(feature, index.size);
+    if (count >= options.minCount || feature === BIAS || feature.startsWith(RULE)) index.set(feature, index.size);
   }
   const X = rows.map((row) => [...row].flatMap(([feature, value]) => {
     const at = index.get(feature);
     return at === undefined ? [] : [[at, value] as const];
   }));
   const Y = examples.map((example) => MODEL_CLASSES.indexOf(example.label));
-  const biasAt = index.get(BIAS) ?? 0;
+  // The bias and the rules' reading are few and dense: left unpenalised, the rules keep their say
+  // in short posts where few word weights are learned.
+  const unpenalised = new Set([BIAS, RULE, RULE_POSITIVE, RULE_NEGATIVE].flatMap((name) => index.get(name) ?? []));
 
   const size = 3 * index.size;
   const w = new Float64Array(size);
@@ -132,7 +147,7 @@ export function trainMarketModel(examples: readonly TrainingExample[], options: 
     const correction2 = 1 - beta2 ** epoch;
     for (let k = 0; k < size; k++) {
       const wk = w[k] ?? 0;
-      const g = (grad[k] ?? 0) + (Math.floor(k / 3) === biasAt ? 0 : options.l2 * wk);
+      const g = (grad[k] ?? 0) + (unpenalised.has(Math.floor(k / 3)) ? 0 : options.l2 * wk);
       const mk = beta1 * (m[k] ?? 0) + (1 - beta1) * g;
       const vk = beta2 * (v[k] ?? 0) + (1 - beta2) * g * g;
       m[k] = mk;

@@ -34,6 +34,8 @@ describe('market model', () => {
   it('when a post is turned into features, then they are its words, word pairs, a bias and the rules', () => {
     const features = modelFeatures('not bearish here!', -0.4);
     expect([...features.keys()]).to.include.members(['bias', 'not', 'bearish', 'here', '!', 'not bearish', 'bearish here']);
+    expect([...features.keys()]).to.include.members(['neg:bearish', 'neg:here', 'neg:!']);
+    expect(modelFeatures('no way this dumps today', 0).has('neg:today')).to.equal(false);
     expect(features.get('rule')).to.equal(-0.4);
     expect(features.has('rule-')).to.equal(true);
     expect(features.has('rule+')).to.equal(false);
