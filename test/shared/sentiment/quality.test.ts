@@ -1,11 +1,12 @@
 /**
  * Quality gates for the polarity scorer (not speed). Figures at the time of writing
  * (`npm run sentiment:eval`): tweets-dev r 0.8826 / accuracy 0.9100 (plain vader-sentiment
- * 0.8830 / 0.9129). crypto-dev (14,993 posts) is the learned layer's training set, so its 0.9733
- * is in-sample. Held-out, written by five authors who never saw the scorer, committed at fa0cda3
- * before anything scored them, and scored once at 6b90141: r 0.880, s 0.940 (149), t 0.893, u 0.953,
- * v 0.940; 0.921 over all 749 posts (plain VADER 0.484; the rules alone, at 29cbbf1, 0.812).
- * Earlier held-out sets were scored once and then folded into crypto-dev (see its history).
+ * 0.8830 / 0.9129). crypto-dev (14,993 posts) is the learned layer's training set, so its 0.9703
+ * is in-sample. Held-out, written by five authors who never saw the scorer, committed at cddab65
+ * before anything scored them, and scored once at d8e5125: b 0.980, c 0.940, d 0.939, e 0.980,
+ * i 0.927; 0.953 over all 746 posts (plain VADER 0.477; the rules alone, at 29cbbf1, 0.795).
+ * The previous held-out round (r-v, 749 posts) read 0.921 with 7,533 training posts; it was then
+ * folded into training. Earlier held-out sets were scored once and folded in the same way.
  */
 import { expect } from 'chai';
 import { evaluate } from '../../../shared/sentiment/evaluation.js';
@@ -32,9 +33,9 @@ describe('sentiment quality', () => {
   });
 
   // Held-out sets (HELDOUT_SETS in fixtures.ts): never tuned on, so these are the only figures that
-  // say how the scorer does on unseen posts. The issue asks for 0.93; these sets measured 0.88 to
-  // 0.95 (0.921 together), so the floors below guard against regression, they are not the target.
-  // The assertion messages leave the misses out on purpose: reading them would spend the sets.
+  // say how the scorer does on unseen posts. The issue asks for 0.93; together they read 0.953,
+  // each set 0.927 to 0.980 (150 posts give about ±2 points of noise per set). The assertion
+  // messages leave the misses out on purpose: reading them would spend the sets.
   const sets = heldoutSets();
   for (const name of sets) {
     it(`when scoring the held-out set ${name}, then accuracy holds its floor, far above plain VADER`, () => {
@@ -42,14 +43,15 @@ describe('sentiment quality', () => {
       const result = evaluate(heldout, score, false);
       const baseline = evaluate(heldout, plainVader, false);
       expect(result.count).to.be.at.least(100);
-      expect(result.accuracy).to.be.at.least(0.85);
+      expect(result.accuracy).to.be.at.least(0.9);
       expect(result.accuracy - baseline.accuracy).to.be.at.least(0.35);
     });
   }
 
-  it('when scoring all held-out sets together, then accuracy holds its floor of 0.90', function () {
+  it('when scoring all held-out sets together, then 3-class accuracy >= 0.93', function () {
     if (sets.length === 0) this.skip();
     const posts = sets.flatMap((name) => cryptoSet(name));
-    expect(evaluate(posts, score, false).accuracy).to.be.at.least(0.9);
+    expect(posts.length).to.be.at.least(700);
+    expect(evaluate(posts, score, false).accuracy).to.be.at.least(0.93);
   });
 });
