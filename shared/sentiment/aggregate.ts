@@ -44,14 +44,41 @@ interface Tally {
   negative: number;
 }
 
+/** Polarity of a post whose own tickers are `tickers` (upper case, no "$"). */
+export type PostScorer = (text: string, tickers: ReadonlySet<string>) => number;
+
+export const scorePost: PostScorer = (text, tickers) => scorePolarity(text, { tickers });
+
+/**
+ * `score` remembering its last `capacity` answers, least recently used out first. Scores are
+ * deterministic, so this changes only cost: the worker re-reads a 72-hour window every 30
+ * minutes, and almost every post in it was scored at the previous refresh.
+ */
+export function memoizedScorer(capacity: number, score: PostScorer = scorePost): PostScorer {
+  const scores = new Map<string, number>();
+  return (text, tickers) => {
+    const key = `${[...tickers].sort().join(' ')}\n${text}`;
+    const known = scores.get(key);
+    if (known !== undefined) {
+      scores.delete(key);
+      scores.set(key, known);
+      return known;
+    }
+    const fresh = score(text, tickers);
+    scores.set(key, fresh);
+    if (scores.size > capacity) scores.delete(scores.keys().next().value ?? key);
+    return fresh;
+  };
+}
+
 /** Keyed by upper-case token; tokens no post mentions are absent. */
-export function summarizeSentiment(posts: readonly ScoredPost[]): Map<string, TokenSentiment> {
+export function summarizeSentiment(posts: readonly ScoredPost[], score: PostScorer = scorePost): Map<string, TokenSentiment> {
   const tallies = new Map<string, Tally>();
   for (const post of posts) {
     const tokens = new Set(post.tokens.map(normalizeToken).filter((token) => token !== ''));
     if (tokens.size === 0) continue;
     // The post's own tickers are neutral words here even when they are English ("$WIN", "SAFE").
-    const polarity = scorePolarity(post.text, { tickers: tokens });
+    const polarity = score(post.text, tokens);
     const weight = engagementWeight(post.engagementScore);
     const polarityKind = polarityClass(polarity);
     for (const token of tokens) {

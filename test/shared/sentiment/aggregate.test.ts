@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  engagementWeight, labelFor, summarizeSentiment, type ScoredPost,
+  engagementWeight, labelFor, memoizedScorer, scorePost, summarizeSentiment, type PostScorer, type ScoredPost,
 } from '../../../shared/sentiment/aggregate.js';
 import { scorePolarity } from '../../../shared/sentiment/score.js';
 import { cryptoSet } from './fixtures.js';
@@ -103,5 +103,50 @@ describe('summarizeSentiment', () => {
     expect(summary.get('BTC')?.mentions).to.equal(10_000);
     expect(summary.get('ETH')?.mentions).to.equal(5_000);
     expect(summary.get('SOL')?.mentions).to.equal(5_000);
+  });
+});
+
+describe('memoizedScorer', () => {
+  function counting(): { score: PostScorer; calls: () => number } {
+    let calls = 0;
+    return {
+      score: (text, tickers) => {
+        calls += 1;
+        return scorePost(text, tickers);
+      },
+      calls: () => calls,
+    };
+  }
+
+  it('when posts are summarized through it, then the records are the same as without it', () => {
+    const posts = cryptoSet('crypto-dev').slice(0, 300).map((item, i) => post(item.text, [['BTC'], ['ETH', 'SOL'], ['$win']][i % 3] ?? [], i));
+    const memo = memoizedScorer(100);
+    expect(summarizeSentiment(posts, memo)).to.deep.equal(summarizeSentiment(posts));
+    expect(summarizeSentiment(posts, memo)).to.deep.equal(summarizeSentiment(posts));
+  });
+
+  it('when a post comes again with the same tickers, then it is not scored again', () => {
+    const { score, calls } = counting();
+    const memo = memoizedScorer(10, score);
+    memo(BULLISH, new Set(['SOL']));
+    memo(BULLISH, new Set(['SOL']));
+    expect(calls()).to.equal(1);
+    memo(BULLISH, new Set(['WIN', 'SOL']));
+    expect(calls()).to.equal(2);
+  });
+
+  it('when more posts come than it holds, then the least recently used are forgotten', () => {
+    const { score, calls } = counting();
+    const memo = memoizedScorer(2, score);
+    const sol = new Set(['SOL']);
+    memo('a', sol);
+    memo('b', sol);
+    memo('a', sol);
+    memo('c', sol);
+    expect(calls()).to.equal(3);
+    memo('a', sol);
+    expect(calls()).to.equal(3);
+    memo('b', sol);
+    expect(calls()).to.equal(4);
   });
 });

@@ -1,5 +1,5 @@
 import type { NewsItem, SentimentRecord } from '../../../../shared/market-types.js';
-import { summarizeSentiment } from '../../../../shared/sentiment/aggregate.js';
+import { memoizedScorer, summarizeSentiment } from '../../../../shared/sentiment/aggregate.js';
 import { writeSnapshots } from '../../../../shared/snapshot-store.js';
 import { UpstreamError } from '../upstream-error.js';
 import type { JobContext } from './job-context.js';
@@ -8,6 +8,9 @@ import type { JobContext } from './job-context.js';
 export const NEWS_WINDOW_MS = 72 * 3600 * 1000;
 /** Bounds memory and the API's page assembly whatever the upstream sends. */
 export const NEWS_MAX_POSTS = 10_000;
+
+/** Two windows' worth: a refresh finds nearly all of the previous window's posts again. */
+const scorePost = memoizedScorer(2 * NEWS_MAX_POSTS);
 
 /** News and per-token sentiment come from the same posts, so they are written together. */
 export async function refreshNews({ redis, index, now }: JobContext): Promise<{ items: number; tokens: number }> {
@@ -19,7 +22,7 @@ export async function refreshNews({ redis, index, now }: JobContext): Promise<{ 
   const cachedAt = at.toISOString();
 
   const sentiment: Record<string, SentimentRecord> = {};
-  for (const [token, summary] of summarizeSentiment(posts)) sentiment[token] = { ...summary, cachedAt };
+  for (const [token, summary] of summarizeSentiment(posts, scorePost)) sentiment[token] = { ...summary, cachedAt };
 
   await writeSnapshots(redis, [
     { name: 'news', body: JSON.stringify({ data: posts, cachedAt }), version: cachedAt },
