@@ -40,10 +40,13 @@ export interface TrainingOptions {
 
 export const TRAINING_DEFAULTS: TrainingOptions = Object.freeze({ l2: 3e-5, epochs: 200, minCount: 2 });
 
-const BIAS = 'bias';
-const RULE = 'rule';
-const RULE_POSITIVE = 'rule+';
-const RULE_NEGATIVE = 'rule-';
+// '#' never occurs in a word feature, so a post saying "bias" or "rule" cannot overwrite these.
+const BIAS = '#bias';
+const RULE = '#rule';
+const RULE_POSITIVE = '#rule+';
+const RULE_NEGATIVE = '#rule-';
+/** Few and dense: kept whatever their count, and left unpenalised so short posts keep the rules' say. */
+const DENSE: ReadonlySet<string> = new Set([BIAS, RULE, RULE_POSITIVE, RULE_NEGATIVE]);
 const WORD = /emoji_\w+|[a-z0-9']+|[!?]/g;
 const NEGATORS: ReadonlySet<string> = new Set([
   'not', 'no', 'never', 'nobody', 'nothing', 'without', "don't", 'dont', "can't", 'cant', "won't", 'wont',
@@ -113,16 +116,14 @@ export function trainMarketModel(examples: readonly TrainingExample[], options: 
   for (const row of rows) for (const [feature] of row) counts.set(feature, (counts.get(feature) ?? 0) + 1);
   const index = new Map<string, number>();
   for (const [feature, count] of counts) {
-    if (count >= options.minCount || feature === BIAS || feature.startsWith(RULE)) index.set(feature, index.size);
+    if (count >= options.minCount || DENSE.has(feature)) index.set(feature, index.size);
   }
   const X = rows.map((row) => [...row].flatMap(([feature, value]) => {
     const at = index.get(feature);
     return at === undefined ? [] : [[at, value] as const];
   }));
   const Y = examples.map((example) => MODEL_CLASSES.indexOf(example.label));
-  // The bias and the rules' reading are few and dense: left unpenalised, the rules keep their say
-  // in short posts where few word weights are learned.
-  const unpenalised = new Set([BIAS, RULE, RULE_POSITIVE, RULE_NEGATIVE].flatMap((name) => index.get(name) ?? []));
+  const unpenalised = new Set([...DENSE].flatMap((name) => index.get(name) ?? []));
 
   const size = 3 * index.size;
   const w = new Float64Array(size);

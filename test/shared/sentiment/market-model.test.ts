@@ -33,12 +33,19 @@ const OPTIONS = { l2: 1e-4, epochs: 150, minCount: 1 };
 describe('market model', () => {
   it('when a post is turned into features, then they are its words, word pairs, a bias and the rules', () => {
     const features = modelFeatures('not bearish here!', -0.4);
-    expect([...features.keys()]).to.include.members(['bias', 'not', 'bearish', 'here', '!', 'not bearish', 'bearish here']);
+    expect([...features.keys()]).to.include.members(['#bias', 'not', 'bearish', 'here', '!', 'not bearish', 'bearish here']);
     expect([...features.keys()]).to.include.members(['neg:bearish', 'neg:here', 'neg:!']);
     expect(modelFeatures('no way this dumps today', 0).has('neg:today')).to.equal(false);
-    expect(features.get('rule')).to.equal(-0.4);
-    expect(features.has('rule-')).to.equal(true);
-    expect(features.has('rule+')).to.equal(false);
+    expect(features.get('#rule')).to.equal(-0.4);
+    expect(features.has('#rule-')).to.equal(true);
+    expect(features.has('#rule+')).to.equal(false);
+  });
+
+  it('when a post says "rule" or "bias", then those words do not overwrite the rules\' reading or the bias', () => {
+    const features = modelFeatures('new rule: no bias', 0.3);
+    expect(features.get('#rule')).to.equal(0.3);
+    expect(features.get('rule')).to.equal(1);
+    expect(features.get('bias')).to.equal(1);
   });
 
   it('when trained on labelled posts, then words it learned decide unseen posts', () => {
