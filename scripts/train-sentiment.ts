@@ -11,6 +11,6 @@ import { repoRoot, trainingDigest, trainingExamples } from '../test/shared/senti
 const examples = trainingExamples();
 const started = performance.now();
 const model = trainMarketModel(examples);
-const file = toModelFile(model, trainingDigest(), examples.length);
+const file = toModelFile(model, trainingDigest(examples), examples.length);
 writeFileSync(resolve(repoRoot, 'shared/sentiment/market-model.json'), `${JSON.stringify(file)}\n`);
 console.log(`trained on ${examples.length} posts in ${((performance.now() - started) / 1000).toFixed(1)} s: ${file.features.length} features`);

@@ -11,14 +11,19 @@ import { DEFAULT_TICKERS } from './normalize.js';
 const CASHTAG = /(?<![\w$])\$[A-Za-z][A-Za-z0-9]{0,9}\b/;
 const CAPITALISED = /\b[A-Z][A-Za-z0-9]{1,9}\b/g;
 const MARKET_ACRONYMS: ReadonlySet<string> = new Set(['NFT', 'NFTs', 'DeFi', 'DAO', 'TVL', 'CEX', 'DEX', 'L1', 'L2', 'L2s']);
-/** Vocabulary that hardly occurs outside crypto. */
-const JARGON = /\b(?:bitcoin|ethereum|solana|crypto|cryptos|cryptocurrenc(?:y|ies)|blockchains?|defi|nfts?|airdrops?|(?:re)?stak(?:ing|ed|ers?)|validators?|mainnet|testnet|gwei|sats|satoshis?|altcoins?|alts|memecoins?|shitcoins?|tokens?|tokenomics|wallets?|seed phrase|multisig|on-?chain|rollups?|binance|coinbase|kraken|metamask|halving|hashrate|funding rates?|perps?|whales?|hodl\w*|degens?|stablecoins?|dapps?|smart contracts?|mempool|utxos?|gas fees?)\b/i;
-
 /**
- * Words that name the market without a ticker ("Uniswap governance call tomorrow", "IBIT took in
- * $500M", "FOMC at 2pm", "wen listing", "shorts got rekt"), as regular-expression alternatives.
+ * Words that hardly occur outside crypto and name the market without a ticker ("Uniswap
+ * governance call tomorrow", "IBIT took in $500M", "FOMC at 2pm", "wen listing", "shorts got
+ * rekt"), as regular-expression alternatives.
  */
 const MARKET_WORDS: readonly string[] = [
+  // Crypto's own vocabulary
+  'bitcoin', 'ethereum', 'solana', 'crypto', 'cryptos', 'cryptocurrenc(?:y|ies)', 'blockchains?', 'defi',
+  'nfts?', 'airdrops?', '(?:re)?stak(?:ing|ed|ers?)', 'validators?', 'mainnet', 'testnet', 'gwei', 'sats',
+  'satoshis?', 'altcoins?', 'alts', 'memecoins?', 'shitcoins?', 'tokens?', 'tokenomics', 'wallets?',
+  'seed phrase', 'multisig', 'on-?chain', 'rollups?', 'binance', 'coinbase', 'kraken', 'metamask', 'halving',
+  'perps?', 'whales?', 'hodl\\w*', 'degens?', 'stablecoins?', 'dapps?', 'smart contracts?', 'mempool',
+  'utxos?', 'gas fees?',
   // Protocols, chains, coins, venues, funds and tools
   'uniswap', 'aave', 'lido', 'makerdao', 'eigenlayer', 'pendle', 'ethena', 'morpho', 'hyperliquid',
   'arbitrum', 'polygon', 'avalanche', 'cardano', 'polkadot', 'chainlink', 'cosmos', 'aptos', 'tron',
@@ -45,7 +50,7 @@ const MARKET_WORD = new RegExp(`\\b(?:${MARKET_WORDS.join('|')})\\b`, 'i');
 const CAPITALISED_NAMES = /\b(?:Compound|Curve|Optimism|Maker|Balancer|Scroll|Base|Blur|Fed|SEC|Circle)\b/;
 
 export function isMarketPost(text: string): boolean {
-  if (CASHTAG.test(text) || JARGON.test(text) || MARKET_WORD.test(text) || CAPITALISED_NAMES.test(text)) return true;
+  if (CASHTAG.test(text) || MARKET_WORD.test(text) || CAPITALISED_NAMES.test(text)) return true;
   for (const [word] of text.matchAll(CAPITALISED)) {
     if (DEFAULT_TICKERS.has(word) || MARKET_ACRONYMS.has(word)) return true;
   }

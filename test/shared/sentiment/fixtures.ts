@@ -51,9 +51,9 @@ export function trainingExamples(): TrainingExample[] {
 }
 
 /** Changes whenever the training posts, the normalizer's output or the training options do. */
-export function trainingDigest(): string {
+export function trainingDigest(examples: readonly TrainingExample[] = trainingExamples()): string {
   const hash = createHash('sha256').update(JSON.stringify(TRAINING_DEFAULTS));
-  for (const example of trainingExamples()) {
+  for (const example of examples) {
     hash.update(`${example.label}\t${example.rulePolarity}\t${example.normalized}\n`);
   }
   return hash.digest('hex');

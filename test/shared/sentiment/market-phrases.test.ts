@@ -5,6 +5,10 @@ import { polarityClass, rulePolarity, scorePolarity, type PolarityClass } from '
 import { loadVaderLexicon } from '../../../shared/sentiment/vader-library.js';
 import { cryptoSet } from './fixtures.js';
 
+function expectNeutral(texts: readonly string[]): void {
+  for (const text of texts) expect(polarityClass(scorePolarity(text)), text).to.equal('neutral');
+}
+
 // One example per phrase group, written for the test (not taken from the dev set).
 const EXAMPLES: ReadonlyArray<readonly [string, PolarityClass]> = [
   ['$ADA printing a double bottom on the daily', 'positive'],
@@ -113,7 +117,7 @@ describe('market phrases', () => {
   });
 
   it('when a post is a notice, a schedule or says it takes no side, then it is neutral', () => {
-    for (const text of [
+    expectNeutral([
       'Node 2.1 released, validators please upgrade at your convenience',
       'Talks from the conference are linked below for anyone who missed them',
       'Block reward goes from 3.125 to 1.5625 BTC at the halving',
@@ -121,7 +125,7 @@ describe('market phrases', () => {
       'TIL $XRP has no mining at all',
       'Can someone explain how restaking slashing works',
       'Rule update: pump group invites will get you banned',
-    ]) expect(polarityClass(scorePolarity(text)), text).to.equal('neutral');
+    ]);
   });
 
   it('when "top" is a ranking, not the market top, then it keeps its general meaning', () => {
@@ -136,13 +140,13 @@ describe('market phrases', () => {
   });
 
   it('when the neutral facts name a topic, then they stay neutral', () => {
-    for (const text of [
+    expectNeutral([
       'Token unlock for $OP on the 30th, 31M tokens',
       'alt season or meme season next?',
       'Which wallet supports the most chains?',
       'proposal passed with 88% in favor',
       'gas fees on Optimism vs Base',
-    ]) expect(polarityClass(scorePolarity(text)), text).to.equal('neutral');
+    ]);
   });
 
   it('when a level is followed by more words, then the words stay words', () => {
