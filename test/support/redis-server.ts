@@ -1,18 +1,38 @@
 /**
  * A real redis-server of the tests' own, on a free port: never the machine's Redis, never a
- * mock. One is shared by the whole run; outage tests start private ones they can stop.
+ * mock. One is shared by the whole run; outage tests start private ones they can stop, restart
+ * with or without their data, or freeze.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
+
+export interface TestRedisOptions {
+  /** Append-only persistence (fsync every second) in a directory of its own, as production runs it. */
+  appendOnly?: boolean;
+  /** Extra redis-server arguments (`--replicaof`, `--maxmemory-policy` ...). */
+  args?: readonly string[];
+  /** A fixed port (a replica set up before its master exists); default a free one. */
+  port?: number;
+}
 
 export interface TestRedis {
   url: string;
   port: number;
-  /** Stops the server (SIGKILL: an outage, not a shutdown). */
-  stop(): Promise<void>;
-  /** Starts it again on the same port, empty. */
-  start(): Promise<void>;
+  /** Where its data lives (AOF directory), when it persists. */
+  dir: string;
+  /** Stops the server: SIGKILL by default (an outage), SIGTERM for a clean shutdown that writes its data. */
+  stop(signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>;
+  /** Starts it again on the same port, with its data (when persistent) unless `empty`. */
+  start(options?: { empty?: boolean }): Promise<void>;
+  /** SIGSTOP: the server keeps its connections but answers nothing (a host that vanished). */
+  freeze(): void;
+  thaw(): void;
+  /** The process id (tests kill it their own way). */
+  pid(): number | undefined;
 }
 
 export async function freePort(): Promise<number> {
@@ -26,37 +46,60 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startTestRedis(): Promise<TestRedis> {
-  const port = await freePort();
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
+export async function startTestRedis(options: TestRedisOptions = {}): Promise<TestRedis> {
+  const port = options.port ?? (await freePort());
+  const dir = mkdtempSync(join(tmpdir(), 'ms-test-redis-'));
+  const persistence = options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no'];
   let child: ChildProcess | undefined;
-  const start = async () => {
+  const start = async ({ empty = false } = {}) => {
+    if (empty) {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir);
+    }
     child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction'],
+      [
+        '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence,
+        '--maxmemory-policy', 'noeviction', ...(options.args ?? []),
+      ],
       { stdio: 'ignore' },
     );
-    child.once('error', (error) => {
+    const started = child;
+    live.add(started);
+    started.once('exit', () => live.delete(started));
+    started.once('error', (error) => {
       throw new Error(`cannot start redis-server (is it installed?): ${error.message}`);
     });
     await waitForPing(port);
   };
   await start();
-  const cleanup = () => child?.kill('SIGKILL');
-  process.once('exit', cleanup);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    async stop() {
-      const exited = new Promise((resolve) => child?.once('exit', resolve));
-      child?.kill('SIGKILL');
+    dir,
+    async stop(signal = 'SIGKILL') {
+      const current = child;
+      if (!current || current.exitCode !== null || current.signalCode !== null) return;
+      const exited = new Promise((resolve) => current.once('exit', resolve));
+      current.kill('SIGCONT');
+      current.kill(signal);
       await exited;
     },
     start,
+    freeze: () => child?.kill('SIGSTOP'),
+    thaw: () => child?.kill('SIGCONT'),
+    pid: () => child?.pid,
   };
 }
 
-async function waitForPing(port: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
+/** Resolves once redis-server on `port` answers PING (its data loaded). */
+export async function waitForPing(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     client.on('error', () => {});
