@@ -75,7 +75,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     workers,
     startWorkers,
     async close() {
-      await stopWebServer(server, 1000);
+      await stopWebServer(server, { deadlineMs: 1000, idleCloseMs: 0 });
       await deps.close();
       await Promise.all(workers.map((worker) => worker.close(2000)));
       await sim.close();

@@ -63,8 +63,8 @@ describe('fast path for cached reads', () => {
     }
   });
   after(async () => {
-    await stopWebServer(withFastPath, 100);
-    await stopWebServer(koaOnly, 100);
+    await stopWebServer(withFastPath, { idleCloseMs: 0 });
+    await stopWebServer(koaOnly, { idleCloseMs: 0 });
     await stack.close();
   });
 
