@@ -14,6 +14,12 @@ export interface Config {
   readonly port: number;
   /** REDIS_URL: `redis://` or `rediss://` (TLS). Default `redis://127.0.0.1:6379` outside production. */
   readonly redisUrl: string;
+  /**
+   * REDIS_SENTINELS (`host:port,...`), REDIS_SENTINEL_MASTER (the master's name) and
+   * REDIS_SENTINEL_PASSWORD (optional): high availability through Redis Sentinel, for every
+   * connection of every role. Unset: the single node of REDIS_URL. The two forms exclude each other.
+   */
+  readonly redisSentinel: SentinelConfig | undefined;
   /** REDIS_TLS_INSECURE: accept the self-signed certificates of Heroku-style `rediss://` hosts. Default false. */
   readonly redisTlsInsecure: boolean;
   /** JWT_SECRET: HS256 key, at least 32 bytes. Outside production a random one is made per run. */
@@ -32,8 +38,16 @@ export interface Config {
   readonly webConcurrency: number;
   /** TRUST_PROXY: take the client address from X-Forwarded-For (one proxy hop). Default false. */
   readonly trustProxy: boolean;
+  /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */
+  readonly maxConnections: number;
   /** DEMO_MODE: seed the demo user at start (set by `npm start` only). Default false. */
   readonly demoMode: boolean;
+}
+
+export interface SentinelConfig {
+  readonly sentinels: readonly { readonly host: string; readonly port: number }[];
+  readonly masterName: string;
+  readonly password: string | undefined;
 }
 
 /** A bad environment value: main() prints the message on one line and exits 1. */
@@ -76,6 +90,27 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: re
   return raw;
 }
 
+function sentinel(env: Env): SentinelConfig | undefined {
+  const list = env.REDIS_SENTINELS;
+  const masterName = env.REDIS_SENTINEL_MASTER;
+  const password = env.REDIS_SENTINEL_PASSWORD || undefined;
+  if (!list) {
+    if (masterName || password) throw new ConfigError('REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER or REDIS_SENTINEL_PASSWORD');
+    return undefined;
+  }
+  if (env.REDIS_URL) throw new ConfigError('REDIS_SENTINELS: set either REDIS_URL (one node) or REDIS_SENTINELS (Sentinel), not both');
+  if (!masterName) throw new ConfigError('REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS (the name of the monitored master)');
+  const sentinels = list.split(',').map((entry) => {
+    const match = /^\s*([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})\s*$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match?.[1] || port < 1 || port > 65535) {
+      throw new ConfigError(`REDIS_SENTINELS: must be host:port[,host:port...], got "${entry.trim()}"`);
+    }
+    return { host: match[1].replace(/^\[|\]$/g, ''), port };
+  });
+  return { sentinels, masterName, password };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = (env.NODE_ENV || 'development') as NodeEnv;
   if (!['development', 'production', 'test'].includes(nodeEnv)) {
@@ -99,7 +134,9 @@ export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     nodeEnv,
     port: integer(env, 'PORT', 3000, 0, 65535),
-    redisUrl: url(env, 'REDIS_URL', production ? undefined : 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    redisSentinel: sentinel(env),
+    // Unused with Sentinel (the factory asks the sentinels for the master instead).
+    redisUrl: url(env, 'REDIS_URL', production && !env.REDIS_SENTINELS ? undefined : 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisTlsInsecure: boolean(env, 'REDIS_TLS_INSECURE'),
     jwtSecret: givenSecret || randomBytes(48).toString('base64url'),
     jwtSecretGenerated: !givenSecret,
@@ -109,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     trustProxy: boolean(env, 'TRUST_PROXY'),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
     demoMode: boolean(env, 'DEMO_MODE'),
   });
 }

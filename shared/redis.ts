@@ -1,6 +1,7 @@
 /**
  * One Redis factory per role. The API must fail fast when Redis is down (a 503 within a
- * second, never a hang); BullMQ's blocking connections must instead wait forever.
+ * second, never a hang); BullMQ's blocking connections must instead wait forever. Every role
+ * reconnects by itself, to one node (REDIS_URL) or to whichever node Sentinel names master.
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Config } from './config.js';
@@ -15,17 +16,38 @@ export type RedisRole =
   /** Worker-side plain commands: patient, but bounded. */
   | 'worker';
 
-/** Reconnect forever, backing off to at most 2 s, so processes heal when Redis returns. */
-const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 2000);
+export type RedisConfig = Pick<Config, 'redisUrl' | 'redisTlsInsecure'> & Partial<Pick<Config, 'redisSentinel'>>;
 
-export function redisOptions(config: Pick<Config, 'redisUrl' | 'redisTlsInsecure'>, role: RedisRole): RedisOptions {
+/** Reconnect forever, backing off to at most 1 s, so every role is back within a second or two of Redis. */
+const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 1000);
+
+/**
+ * A master demoted under us (a failover, or an operator's REPLICAOF) answers writes with
+ * READONLY while the socket stays up: reconnect, which asks Sentinel for the new master, and
+ * send the command again.
+ */
+const reconnectOnError = (error: Error): 2 | false => (error.message.startsWith('READONLY') ? 2 : false);
+
+export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions {
   const tls = config.redisUrl.startsWith('rediss:') && config.redisTlsInsecure ? { rejectUnauthorized: false } : undefined;
+  const sentinel = config.redisSentinel;
   const base: RedisOptions = {
     // BullMQ is tested against RESP2; ioredis 6 defaults to RESP3.
     protocol: 2,
     retryStrategy,
+    reconnectOnError,
     connectTimeout: 2000,
     ...(tls ? { tls } : {}),
+    ...(sentinel
+      ? {
+          sentinels: sentinel.sentinels.map(({ host, port }) => ({ host, port })),
+          name: sentinel.masterName,
+          ...(sentinel.password ? { sentinelPassword: sentinel.password } : {}),
+          // Sentinel publishes +switch-master: move to the new master at once, not at the next error.
+          failoverDetector: true,
+          sentinelRetryStrategy: retryStrategy,
+        }
+      : {}),
   };
   switch (role) {
     case 'fast':
@@ -39,19 +61,39 @@ export function redisOptions(config: Pick<Config, 'redisUrl' | 'redisTlsInsecure
   }
 }
 
-export function createRedis(config: Pick<Config, 'redisUrl' | 'redisTlsInsecure'>, role: RedisRole, name: string): Redis {
-  const client = new Redis(config.redisUrl, { ...redisOptions(config, role), connectionName: `market-signals:${name}` });
+export function createRedis(config: RedisConfig, role: RedisRole, name: string): Redis {
+  const options = { ...redisOptions(config, role), connectionName: `market-signals:${name}` };
+  const client = config.redisSentinel ? new Redis(options) : new Redis(config.redisUrl, options);
   // Errors are reported by the health checks and failed commands; without a listener ioredis
   // prints every reconnect failure as an unhandled 'error'.
   client.on('error', () => {});
   return client;
 }
 
-/** True for the ways ioredis and BullMQ fail while Redis is unreachable. */
+/**
+ * True for the ways ioredis and BullMQ fail while Redis is unreachable or cannot serve yet:
+ * loading its data after a restart, demoted to a replica, refusing writes (out of memory, no
+ * replica to acknowledge).
+ */
 export function isRedisUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'MaxRetriesPerRequestError') return true;
-  return /Stream isn't writeable|enableOfflineQueue|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH/.test(
+  return /Stream isn't writeable|enableOfflineQueue|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|All sentinels are unreachable|^(LOADING|READONLY|MASTERDOWN|NOREPLICAS|OOM|TRYAGAIN|BUSY) /.test(
     error.message,
   );
+}
+
+/**
+ * Waits until every replica connected to the master has the writes made so far on this
+ * connection (WAIT), so that what a command acknowledges survives a failover. No replica: nothing
+ * to wait for. Throws when some replica did not confirm in time.
+ */
+export async function waitForReplicas(redis: Redis, timeoutMs = 5000): Promise<void> {
+  const info = await redis.info('replication');
+  const replicas = Number(/^connected_slaves:(\d+)/m.exec(info)?.[1] ?? 0);
+  if (replicas === 0) return;
+  const acknowledged = await redis.wait(replicas, timeoutMs);
+  if (acknowledged < replicas) {
+    throw new Error(`written, but only ${acknowledged} of ${replicas} replicas confirmed it within ${timeoutMs} ms; a failover now could lose it`);
+  }
 }

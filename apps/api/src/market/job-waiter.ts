@@ -19,8 +19,24 @@ export class JobWaiter {
     events.on('failed', ({ jobId }) => this.settle(jobId, 'failed'));
   }
 
+  /**
+   * The bound covers the enqueue too: an add written just as Redis went away is held by ioredis
+   * and sent again on reconnect, so without it a request would hang for the whole outage.
+   */
   async enqueueAndWait(enqueue: () => Promise<string>, timeoutMs: number): Promise<JobOutcome> {
-    const jobId = await enqueue();
+    const deadline = Date.now() + timeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'timeout'>((resolve) => (timer = setTimeout(resolve, timeoutMs, 'timeout')));
+    try {
+      const jobId = await Promise.race([enqueue(), expired]);
+      if (jobId === 'timeout') return 'timeout';
+      return await this.waitFor(jobId, deadline - Date.now());
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private waitFor(jobId: string, timeoutMs: number): Promise<JobOutcome> {
     return new Promise<JobOutcome>((resolve) => {
       const done = (outcome: JobOutcome) => {
         clearTimeout(timer);
@@ -28,7 +44,7 @@ export class JobWaiter {
         if (this.waiters.get(jobId)?.size === 0) this.waiters.delete(jobId);
         resolve(outcome);
       };
-      const timer = setTimeout(done, timeoutMs, 'timeout');
+      const timer = setTimeout(done, Math.max(0, timeoutMs), 'timeout');
       let set = this.waiters.get(jobId);
       if (!set) this.waiters.set(jobId, (set = new Set()));
       set.add(done);
