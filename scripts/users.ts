@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import { isPlausibleEmail, isRole, normaliseEmail, UserStore, type Role } from '../apps/api/src/auth/users.js';
 import { loadConfigOrExit } from '../shared/config.js';
-import { createRedis, isRedisUnavailable } from '../shared/redis.js';
+import { createRedis, isRedisUnavailable, waitForReplicas } from '../shared/redis.js';
 
 const MIN_PASSWORD_LENGTH = 12;
 
@@ -100,11 +100,14 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
   const redis = connect();
   try {
     const users = new UserStore(redis);
+    // A change is reported done only once the replicas have it: a failover must not undo it.
+    const replicated = () => waitForReplicas(redis);
     switch (command) {
-      case 'add': return await add(users, email, role);
-      case 'passwd': return await passwd(users, email);
+      case 'add': return await add(users, email, role, replicated);
+      case 'passwd': return await passwd(users, email, replicated);
       case 'remove':
         if (!(await users.remove(email))) throw new UsageError(`no user ${email}`);
+        await replicated();
         return say(`removed ${email}`);
       default:
         for (const user of await users.list()) process.stdout.write(`${user.email}\t${user.role}\t${user.createdAt}\n`);
@@ -114,17 +117,19 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
   }
 }
 
-async function add(users: UserStore, email: string, role: Role): Promise<void> {
+async function add(users: UserStore, email: string, role: Role, replicated: () => Promise<void>): Promise<void> {
   // Checked before asking for a password, and again atomically when creating.
   if (await users.find(email)) throw new UsageError(`user ${email} already exists`);
   const created = await users.create({ email, role, passwordHash: await newPasswordHash() });
   if (!created) throw new UsageError(`user ${email} already exists`);
+  await replicated();
   say(`added ${email} (${role})`);
 }
 
-async function passwd(users: UserStore, email: string): Promise<void> {
+async function passwd(users: UserStore, email: string, replicated: () => Promise<void>): Promise<void> {
   if (!(await users.find(email))) throw new UsageError(`no user ${email}`);
   if (!(await users.setPasswordHash(email, await newPasswordHash()))) throw new UsageError(`no user ${email}`);
+  await replicated();
   say(`password changed for ${email}`);
 }
 
@@ -139,7 +144,7 @@ run(process.argv.slice(2), () => createRedis(config, 'worker', 'users-command'))
     const message = error instanceof Error ? error.message : String(error);
     const line =
       error instanceof UsageError || isArgsError(error) ? message
-      : isRedisUnavailable(error) ? 'cannot reach Redis (check REDIS_URL)'
+      : isRedisUnavailable(error) ? 'cannot reach Redis (check REDIS_URL or REDIS_SENTINELS)'
       : `failed: ${message}`;
     process.stderr.write(`users: ${line}\n`);
     process.exit(1);

@@ -5,7 +5,8 @@
 import cluster from 'node:cluster';
 import { loadConfigOrExit } from '../../../shared/config.js';
 import { createLogger } from '../../../shared/logger.js';
-import { onShutdown } from '../../../shared/shutdown.js';
+import { watchRedisPolicy } from '../../../shared/redis-policy.js';
+import { onShutdown, refuseToRun } from '../../../shared/shutdown.js';
 import { createRequestListener } from './app.js';
 import { createApiDeps } from './deps.js';
 import { startWebServer, stopWebServer } from './server.js';
@@ -21,6 +22,7 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
     logger.warn({ pid: worker.process.pid, code }, 'API process exited; starting another');
     cluster.fork();
   });
+  // Each API process drains itself; the platform's SIGTERM reaches them too, and a repeated one is harmless.
   onShutdown(logger, async () => {
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
@@ -32,7 +34,8 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
 } else {
   if (config.jwtSecretGenerated) logger.warn('JWT_SECRET is not set: using a random secret for this run (tokens die with it)');
   const deps = await createApiDeps(config, logger);
-  const server = await startWebServer(createRequestListener(deps), config.port);
+  watchRedisPolicy(deps.redis, logger, { production: config.nodeEnv === 'production', refuse: refuseToRun });
+  const server = await startWebServer(createRequestListener(deps), config.port, undefined, { maxConnections: config.maxConnections });
   logger.info({ port: config.port }, 'API listening');
   onShutdown(logger, async () => {
     await stopWebServer(server);

@@ -1,14 +1,19 @@
 /** The worker process: the only code that talks to the upstream index. */
 import { loadConfigOrExit } from '../../../shared/config.js';
 import { createLogger } from '../../../shared/logger.js';
-import { onShutdown } from '../../../shared/shutdown.js';
+import { onShutdown, refuseToRun } from '../../../shared/shutdown.js';
 import { createIndexClient } from './index-client.js';
 import { startWorker } from './worker.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config, 'worker');
 const index = createIndexClient({ baseUrl: config.indexApiUrl, apiKey: config.indexApiKey });
-const worker = await startWorker({ redis: config, index, logger });
+const worker = await startWorker({
+  redis: config,
+  index,
+  logger,
+  redisPolicy: { production: config.nodeEnv === 'production', refuse: refuseToRun },
+});
 logger.info({ indexApiUrl: config.indexApiUrl }, 'worker started');
 
 onShutdown(logger, async () => {

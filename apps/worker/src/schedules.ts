@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { keys } from '../../../shared/keyspace.js';
+import type { Logger } from '../../../shared/logger.js';
 import {
   REFRESH_EVERY_MS,
   REFRESH_JOBS,
@@ -36,4 +37,36 @@ async function runIsPending(queue: Queue<RefreshJobData>, name: string): Promise
   const soon = Date.now() + 60_000;
   const jobs = await queue.getJobs(['active', 'waiting', 'prioritized', 'delayed']);
   return jobs.some((job) => job.name === name && (job.delay === 0 || job.timestamp + job.delay <= soon));
+}
+
+export interface ScheduleKeeper {
+  /** Settles (never rejects) once the first round has ended, well or not. */
+  readonly firstRound: Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Keeps the schedules in place for as long as the worker runs: at start, on every reconnect,
+ * and every `everyMs`, since a FLUSHALL or an empty restart behind a connection that never
+ * dropped erases them silently. A failure (Redis down, or refusing writes: OOM, READONLY) is
+ * one log line, and the next round tries again; it never ends the process.
+ */
+export function keepSchedules(queue: Queue<RefreshJobData>, redis: Redis, logger: Logger, everyMs = 30_000): ScheduleKeeper {
+  let running: Promise<void> | undefined;
+  const check = (): Promise<void> => {
+    return (running ??= ensureSchedules(queue, redis)
+      .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not ensure the refresh schedules; retrying'))
+      .finally(() => (running = undefined)));
+  };
+  const firstRound = check();
+  const onReady = () => void check();
+  redis.on('ready', onReady);
+  const timer = setInterval(onReady, everyMs);
+  return {
+    firstRound,
+    stop() {
+      clearInterval(timer);
+      redis.off('ready', onReady);
+    },
+  };
 }

@@ -12,18 +12,21 @@ import {
   UPSTREAM_BACKOFF,
   type RefreshJobData,
 } from '../../../shared/queues.js';
-import { createRedis } from '../../../shared/redis.js';
+import { createRedis, type RedisConfig } from '../../../shared/redis.js';
+import { watchRedisPolicy, type PolicyWatch } from '../../../shared/redis-policy.js';
 import type { IndexClient } from './index-client.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
 import type { JobContext } from './jobs/job-context.js';
-import { ensureSchedules } from './schedules.js';
+import { keepSchedules } from './schedules.js';
 import { UpstreamError } from './upstream-error.js';
 
 export interface WorkerOptions {
-  redis: Pick<Config, 'redisUrl' | 'redisTlsInsecure'>;
+  redis: RedisConfig;
   index: IndexClient;
   logger: Logger;
   now?: () => Date;
+  /** Checks Redis's eviction policy and persistence on every connect (main() sets it). */
+  redisPolicy?: PolicyWatch;
   /** Parallel on-demand stats fetches per process. Default 20. */
   statsConcurrency?: number;
 }
@@ -37,6 +40,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   assertEveryJobHasHandler();
   const { logger } = options;
   const redis = createRedis(options.redis, 'worker', 'worker');
+  if (options.redisPolicy) watchRedisPolicy(redis, logger, options.redisPolicy);
   const context: JobContext = { redis, index: options.index, logger, now: options.now ?? (() => new Date()) };
 
   const process = async (job: Job): Promise<unknown> => {
@@ -78,14 +82,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  await ensureSchedules(refreshQueue, redis);
-  // A Redis that comes back empty (restarted without persistence, flushed) has lost the
-  // schedulers too: re-upsert them on every reconnect; identical upserts add no run.
-  redis.on('ready', () => {
-    ensureSchedules(refreshQueue, redis).catch((error: unknown) =>
-      logger.warn({ err: String(error) }, 'could not re-create the refresh schedules'),
-    );
-  });
+  const schedules = keepSchedules(refreshQueue, redis, logger);
+  await schedules.firstRound;
 
   return {
     async close(graceMs = 20_000) {
@@ -95,6 +93,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         logger.warn('active jobs did not finish in time; handing them back');
         await Promise.all(workers.map((worker) => worker.close(true)));
       }
+      schedules.stop();
       await refreshQueue.close();
       await Promise.all(workers.map((worker) => worker.disconnect()));
       await redis.quit().catch(() => redis.disconnect());

@@ -2,11 +2,10 @@
 import Router from '@koa/router';
 import { UnavailableError } from '../../../../../shared/errors.js';
 import { readSnapshotVersions } from '../../../../../shared/snapshot-store.js';
-import { SNAPSHOTS } from '../../../../../shared/keyspace.js';
+import { keys, SNAPSHOTS } from '../../../../../shared/keyspace.js';
 import type { ApiDeps } from '../../deps.js';
 
-export function healthRoutes({ redis, metrics }: ApiDeps, router = new Router()): Router {
-
+export function healthRoutes({ redis, metrics, config }: ApiDeps, router = new Router()): Router {
   router.get('/healthz', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
@@ -17,6 +16,10 @@ export function healthRoutes({ redis, metrics }: ApiDeps, router = new Router())
     const versions = await readSnapshotVersions(redis, SNAPSHOTS);
     const absent = SNAPSHOTS.filter((_, i) => !versions[i]);
     if (absent.length > 0) throw new UnavailableError(`Not ready: no snapshot yet for ${absent.join(', ')}`, 5);
+    // Snapshots come back by themselves after Redis lost its data; users only come back from a backup.
+    if (config.nodeEnv === 'production' && (await redis.scard(keys.users())) === 0) {
+      throw new UnavailableError('Not ready: the user store is empty (restore it from a backup: README, Operating)', 30);
+    }
     ctx.body = { status: 'ready' };
   });
 

@@ -1,0 +1,58 @@
+/**
+ * What this service needs of its Redis, checked by both processes whenever a connection becomes
+ * ready (a Redis that comes back may come back configured differently):
+ * - `maxmemory-policy noeviction`: under any other policy Redis evicts keys when full, and the
+ *   users and BullMQ's job state go first as readily as a cached stats body. Refused in
+ *   production, warned about elsewhere.
+ * - persistence (AOF or RDB snapshots): without it a restart empties Redis, and the users with
+ *   it. A structured warning.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from './logger.js';
+
+export interface RedisPolicy {
+  maxmemoryPolicy: string | undefined;
+  aof: boolean;
+  /** RDB `save` rules; undefined where CONFIG is disabled (managed Redis). */
+  rdbSave: string | undefined;
+}
+
+export async function readRedisPolicy(redis: Redis): Promise<RedisPolicy> {
+  // INFO works on managed Redis where CONFIG is renamed away.
+  const info = await redis.info();
+  const field = (name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
+  const save = await redis.config('GET', 'save').then(
+    (reply) => (Array.isArray(reply) ? String(reply[1] ?? '') : undefined),
+    () => undefined,
+  );
+  return { maxmemoryPolicy: field('maxmemory_policy'), aof: field('aof_enabled') === '1', rdbSave: save };
+}
+
+/** One line for an operator, or undefined when the policy is fine. */
+export function evictionProblem(policy: RedisPolicy): string | undefined {
+  if (policy.maxmemoryPolicy === undefined || policy.maxmemoryPolicy === 'noeviction') return undefined;
+  return `Redis maxmemory-policy is ${policy.maxmemoryPolicy}: it would evict users and job state when memory is full; set it to noeviction`;
+}
+
+export interface PolicyWatch {
+  /** Production refuses a Redis that evicts; elsewhere it is a warning. */
+  production: boolean;
+  /** Called with one line when production must refuse to run (main() prints it and exits 1). */
+  refuse(line: string): void;
+}
+
+/** Checks now if connected, and after every (re)connect. */
+export function watchRedisPolicy(redis: Redis, logger: Logger, watch: PolicyWatch): void {
+  const check = async () => {
+    const policy = await readRedisPolicy(redis);
+    const eviction = evictionProblem(policy);
+    if (eviction && watch.production) watch.refuse(eviction);
+    else if (eviction) logger.warn({ maxmemoryPolicy: policy.maxmemoryPolicy }, eviction);
+    if (!policy.aof && policy.rdbSave === '') {
+      logger.warn({ aof: false, rdbSave: '' }, 'Redis persists nothing (no AOF, no RDB snapshots): a restart loses every user');
+    }
+  };
+  const run = () => void check().catch((error: unknown) => logger.debug({ err: String(error) }, 'could not read the Redis policy'));
+  redis.on('ready', run);
+  if (redis.status === 'ready') run();
+}
