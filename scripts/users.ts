@@ -1,6 +1,6 @@
 /**
  * `npm run users -- add <email> [--role admin|user] | passwd <email> | remove <email> | list`
- * (D5). In production, after `npm run build`: `node dist/scripts/users.js ...`.
+ * (D5), and `export` / `import` for backups: one JSON object per user per line, digests included. In production, after `npm run build`: `node dist/scripts/users.js ...`.
  * The password comes from standard input when it is not a terminal (its first line), else
  * from a prompt without echo, asked twice. Errors: one line on stderr and exit code 1.
  */
@@ -14,7 +14,7 @@ import { createRedis, isRedisUnavailable, waitForReplicas } from '../shared/redi
 
 const MIN_PASSWORD_LENGTH = 12;
 
-const USAGE = 'usage: users add <email> [--role admin|user] | passwd <email> | remove <email> | list';
+const USAGE = 'usage: users add <email> [--role admin|user] | passwd <email> | remove <email> | list | export | import';
 
 /** A mistake of the caller: its message is printed as is. */
 class UsageError extends Error {}
@@ -91,8 +91,9 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
   const command = positionals[0];
   if (values.role !== undefined && command !== 'add') throw new UsageError(`--role applies to add only; ${USAGE}`);
   const needsEmail = command === 'add' || command === 'passwd' || command === 'remove';
-  if (!needsEmail && command !== 'list') throw new UsageError(command ? `unknown command "${command}"; ${USAGE}` : USAGE);
-  if (command === 'list' && positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"; ${USAGE}`);
+  const whole = command === 'list' || command === 'export' || command === 'import';
+  if (!needsEmail && !whole) throw new UsageError(command ? `unknown command "${command}"; ${USAGE}` : USAGE);
+  if (whole && positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"; ${USAGE}`);
   const email = needsEmail ? emailArgument(positionals) : '';
   const role = values.role ?? 'user';
   if (!isRole(role)) throw new UsageError(`role must be admin or user, got "${role}"`);
@@ -109,6 +110,10 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
         if (!(await users.remove(email))) throw new UsageError(`no user ${email}`);
         await replicated();
         return say(`removed ${email}`);
+      case 'export':
+        for (const hash of await users.dump()) process.stdout.write(`${JSON.stringify(hash)}\n`);
+        return;
+      case 'import': return await restore(users, replicated);
       default:
         for (const user of await users.list()) process.stdout.write(`${user.email}\t${user.role}\t${user.createdAt}\n`);
     }
@@ -131,6 +136,27 @@ async function passwd(users: UserStore, email: string, replicated: () => Promise
   if (!(await users.setPasswordHash(email, await newPasswordHash()))) throw new UsageError(`no user ${email}`);
   await replicated();
   say(`password changed for ${email}`);
+}
+
+/** Reads `export`'s lines from standard input and writes each user back as it was. */
+async function restore(users: UserStore, replicated: () => Promise<void>): Promise<void> {
+  let restored = 0;
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (line.trim() === '') continue;
+    let hash: unknown;
+    try {
+      hash = JSON.parse(line);
+    } catch {
+      throw new UsageError(`line ${restored + 1} is not JSON: import reads what export wrote`);
+    }
+    const fields = typeof hash === 'object' && hash !== null && !Array.isArray(hash) ? Object.entries(hash) : [];
+    if (!fields.every(([, value]) => typeof value === 'string') || !(await users.restore(Object.fromEntries(fields) as Record<string, string>))) {
+      throw new UsageError(`line ${restored + 1} is not a user record`);
+    }
+    restored += 1;
+  }
+  await replicated();
+  say(`imported ${restored} user${restored === 1 ? '' : 's'}`);
 }
 
 function say(line: string): void {

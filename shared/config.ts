@@ -38,6 +38,11 @@ export interface Config {
   readonly webConcurrency: number;
   /** TRUST_PROXY: take the client address from X-Forwarded-For (one proxy hop). Default false. */
   readonly trustProxy: boolean;
+  /**
+   * REFRESH_INTERVAL: how often the worker refreshes the shared snapshots, and so how long
+   * clients may cache them: `30m` (the spec's, the default), `1m`, `90s`, `1h`. At least 1 s.
+   */
+  readonly refreshIntervalMs: number;
   /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */
   readonly maxConnections: number;
   /** DEMO_MODE: seed the demo user at start (set by `npm start` only). Default false. */
@@ -88,6 +93,17 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: re
     throw new ConfigError(`${name}: must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
   }
   return raw;
+}
+
+function duration(env: Env, name: string, fallbackMs: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallbackMs;
+  const match = /^(\d+)(s|m|h)$/.exec(raw);
+  const ms = match ? Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[match[2] as 's' | 'm' | 'h'] : NaN;
+  if (!(ms >= 1000 && ms <= 24 * 3_600_000)) {
+    throw new ConfigError(`${name}: must be a duration from 1s to 24h such as 30m, 90s or 1h, got "${raw}"`);
+  }
+  return ms;
 }
 
 function sentinel(env: Env): SentinelConfig | undefined {
@@ -146,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     trustProxy: boolean(env, 'TRUST_PROXY'),
+    refreshIntervalMs: duration(env, 'REFRESH_INTERVAL', 30 * 60_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
     demoMode: boolean(env, 'DEMO_MODE'),
   });

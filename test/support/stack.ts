@@ -56,7 +56,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const startWorkers = async (count: number) => {
     const started = await Promise.all(
       Array.from({ length: count }, () =>
-        startWorker({ redis: config, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts }), logger }),
+        startWorker({ redis: config, refreshEveryMs: config.refreshIntervalMs, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts }), logger }),
       ),
     );
     workers.push(...started);

@@ -73,6 +73,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     redis,
     subscriber,
     logger,
+    refreshIntervalMs: config.refreshIntervalMs,
     refreshAbsent: async (name, wait) => {
       const enqueue = () => requestRefresh(refreshQueue, refreshJobFor[name]);
       if (wait) await refreshWaiter.enqueueAndWait(enqueue, WORK_WAIT_MS);

@@ -12,6 +12,7 @@ const worker = await startWorker({
   redis: config,
   index,
   logger,
+  refreshEveryMs: config.refreshIntervalMs,
   redisPolicy: { production: config.nodeEnv === 'production', refuse: refuseToRun },
 });
 logger.info({ indexApiUrl: config.indexApiUrl }, 'worker started');

@@ -19,10 +19,10 @@ const SNAPSHOT_OF = { 'refresh-trending': 'trending', 'refresh-news': 'news', 'r
  * new runs at once; one that already existed while its snapshot is absent (Redis emptied,
  * first start after a crash) gets an immediate, deduplicated run.
  */
-export async function ensureSchedules(queue: Queue<RefreshJobData>, redis: Redis): Promise<void> {
+export async function ensureSchedules(queue: Queue<RefreshJobData>, redis: Redis, everyMs = REFRESH_EVERY_MS): Promise<void> {
   for (const name of REFRESH_JOBS) {
     const existed = (await queue.getJobScheduler(name)) !== undefined;
-    await queue.upsertJobScheduler(name, { every: REFRESH_EVERY_MS }, { name, data: {}, opts: refreshJobOptions });
+    await queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {}, opts: refreshJobOptions });
     if (existed && (await redis.exists(keys.snapshot(SNAPSHOT_OF[name]))) === 0 && !(await runIsPending(queue, name))) {
       await requestRefresh(queue, name);
     }
@@ -47,21 +47,27 @@ export interface ScheduleKeeper {
 
 /**
  * Keeps the schedules in place for as long as the worker runs: at start, on every reconnect,
- * and every `everyMs`, since a FLUSHALL or an empty restart behind a connection that never
+ * and every `checkEveryMs`, since a FLUSHALL or an empty restart behind a connection that never
  * dropped erases them silently. A failure (Redis down, or refusing writes: OOM, READONLY) is
  * one log line, and the next round tries again; it never ends the process.
  */
-export function keepSchedules(queue: Queue<RefreshJobData>, redis: Redis, logger: Logger, everyMs = 30_000): ScheduleKeeper {
+export function keepSchedules(
+  queue: Queue<RefreshJobData>,
+  redis: Redis,
+  logger: Logger,
+  refreshEveryMs = REFRESH_EVERY_MS,
+  checkEveryMs = 30_000,
+): ScheduleKeeper {
   let running: Promise<void> | undefined;
   const check = (): Promise<void> => {
-    return (running ??= ensureSchedules(queue, redis)
+    return (running ??= ensureSchedules(queue, redis, refreshEveryMs)
       .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not ensure the refresh schedules; retrying'))
       .finally(() => (running = undefined)));
   };
   const firstRound = check();
   const onReady = () => void check();
   redis.on('ready', onReady);
-  const timer = setInterval(onReady, everyMs);
+  const timer = setInterval(onReady, Math.min(checkEveryMs, refreshEveryMs));
   return {
     firstRound,
     stop() {

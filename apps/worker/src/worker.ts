@@ -25,6 +25,8 @@ export interface WorkerOptions {
   index: IndexClient;
   logger: Logger;
   now?: () => Date;
+  /** The refresh schedules' period (REFRESH_INTERVAL). Default 30 minutes. */
+  refreshEveryMs?: number;
   /** Checks Redis's eviction policy and persistence on every connect (main() sets it). */
   redisPolicy?: PolicyWatch;
   /** Parallel on-demand stats fetches per process. Default 20. */
@@ -82,7 +84,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  const schedules = keepSchedules(refreshQueue, redis, logger);
+  const schedules = keepSchedules(refreshQueue, redis, logger, options.refreshEveryMs);
   await schedules.firstRound;
 
   return {

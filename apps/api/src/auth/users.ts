@@ -110,6 +110,28 @@ export class UserStore {
       .map(toPublicUser);
   }
 
+  /**
+   * Every user's stored hash, digests included, for a backup (`users export`). Field by field,
+   * so a backup carries whatever a record holds.
+   */
+  async dump(): Promise<Record<string, string>[]> {
+    const emails = (await this.redis.smembers(keys.users())).sort();
+    const pipeline = this.redis.pipeline();
+    for (const email of emails) pipeline.hgetall(keys.user(email));
+    return ((await pipeline.exec()) ?? []).map(([error, hash]) => {
+      if (error) throw error;
+      return hash as Record<string, string>;
+    }).filter((hash) => parseRecord(hash) !== null);
+  }
+
+  /** Writes back one hash from `dump()` as it was (same id, so its tokens stay valid); false if it is not a user record. */
+  async restore(hash: Record<string, string>): Promise<boolean> {
+    const record = parseRecord(hash);
+    if (!record) return false;
+    await this.redis.multi().del(keys.user(record.email)).hset(keys.user(record.email), hash).sadd(keys.users(), record.email).exec();
+    return true;
+  }
+
   private async put(record: UserRecord, overwrite: boolean): Promise<boolean> {
     const { id, email, role, passwordHash, createdAt } = record;
     const created = await this.redis.eval(PUT_USER, 2, keys.user(email), keys.users(), id, email, role, passwordHash, createdAt, overwrite ? '1' : '');

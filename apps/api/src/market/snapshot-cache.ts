@@ -42,6 +42,8 @@ export interface SnapshotCacheOptions {
   logger: Logger;
   /** Asks the worker for an immediate, deduplicated refresh; with `wait`, waits for it boundedly (D8). */
   refreshAbsent: (name: SnapshotName, wait: boolean) => Promise<void>;
+  /** How long a snapshot is fresh (REFRESH_INTERVAL): `Cache-Control: max-age` counts down to it. Default 30 minutes. */
+  refreshIntervalMs?: number;
   /** How stale a copy may get without a pub/sub message. Default 1000 ms. */
   recheckMs?: number;
 }
@@ -114,16 +116,16 @@ export class SnapshotCache {
     if (current?.version === version) return current;
     const stored = await readSnapshot(this.options.redis, name);
     if (!stored) return current ?? null;
-    const entry = prepare(name, stored.version, stored.body);
+    const entry = prepare(name, stored.version, stored.body, this.options.refreshIntervalMs ?? SNAPSHOT_TTL_SECONDS * 1000);
     this.entries.set(name, entry);
     this.options.logger.debug({ snapshot: name, version }, 'snapshot loaded');
     return entry;
   }
 }
 
-function prepare(name: SnapshotName, version: string, body: Buffer): CachedSnapshot {
+function prepare(name: SnapshotName, version: string, body: Buffer, lifetimeMs: number): CachedSnapshot {
   const snapshot = JSON.parse(body.toString('utf8')) as Snapshot<unknown>;
-  const expiresAt = Date.parse(snapshot.cachedAt) + SNAPSHOT_TTL_SECONDS * 1000;
+  const expiresAt = Date.parse(snapshot.cachedAt) + lifetimeMs;
   const base = { version, cachedAt: snapshot.cachedAt, expiresAt };
   switch (name) {
     case 'trending':
