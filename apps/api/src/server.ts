@@ -1,8 +1,10 @@
 /** Listening and graceful stopping, shared by main() and the tests. */
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { installClientErrorHandler } from './http/client-errors.js';
 
 export async function startWebServer(listener: RequestListener, port: number, host?: string): Promise<Server> {
   const server = createServer(listener);
+  installClientErrorHandler(server);
   // Behind Heroku's router (55 s idle) keep-alive sockets must outlive the router's.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
