@@ -1,6 +1,7 @@
 /** The worker process: the only code that talks to the upstream index. */
 import { loadConfigOrExit } from '../../../shared/config.js';
 import { createLogger } from '../../../shared/logger.js';
+import { redactUrl } from '../../../shared/redact-url.js';
 import { onShutdown } from '../../../shared/shutdown.js';
 import { createIndexClient } from './index-client.js';
 import { startWorker } from './worker.js';
@@ -9,7 +10,8 @@ const config = loadConfigOrExit();
 const logger = createLogger(config, 'worker');
 const index = createIndexClient({ baseUrl: config.indexApiUrl, apiKey: config.indexApiKey });
 const worker = await startWorker({ redis: config, index, logger });
-logger.info({ indexApiUrl: config.indexApiUrl }, 'worker started');
+// The URL may carry credentials (user:key@host, ?api_key=): log it redacted.
+logger.info({ indexApiUrl: redactUrl(config.indexApiUrl) }, 'worker started');
 
 onShutdown(logger, async () => {
   await worker.close();
