@@ -9,7 +9,7 @@ import { startWorker } from './worker.js';
 const config = loadConfigOrExit();
 const logger = createLogger(config, 'worker');
 const index = createIndexClient({ baseUrl: config.indexApiUrl, apiKey: config.indexApiKey });
-const worker = await startWorker({ redis: config, index, logger });
+const worker = await startWorker({ redis: config, index, logger, upstreamPerMinute: config.indexRateLimitPerMinute });
 // The URL may carry credentials (user:key@host, ?api_key=): log it redacted.
 logger.info({ indexApiUrl: redactUrl(config.indexApiUrl) }, 'worker started');
 
