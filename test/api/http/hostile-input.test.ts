@@ -45,6 +45,12 @@ describe('hostile input over HTTP', () => {
     }
   });
 
+  it('when CONNECT asks for a tunnel, then JSON 404 (its target is no path of ours) and the connection closes', async () => {
+    const answer = await rawExchange(stack.apiUrl, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expectJsonError(answer, 404);
+    expect(answer.closed).to.equal(true);
+  });
+
   describe('login bodies whose Content-Encoding does not decode', () => {
     const cases: [string, Buffer][] = [
       ['gzip', Buffer.from('{"email":"a@b.c","password":"x"}')],

@@ -1,7 +1,7 @@
 /**
  * Requests Node's HTTP parser refuses before any listener sees them (a malformed request line,
  * a method it does not know, a bad header, Content-Length with Transfer-Encoding, headers too
- * large, a request too slow) and Expect values other than 100-continue. Node answers those
+ * large, a request too slow), CONNECT, and Expect values other than 100-continue. Node answers those
  * with a bare status line and no body; here they get the service's `{ "error" }` JSON body
  * like every other error, then the connection closes (the parser cannot resynchronise).
  *
@@ -21,6 +21,7 @@ const BAD_REQUEST = [400, 'Bad request'] as const;
 
 const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
+  404: 'Not Found',
   408: 'Request Timeout',
   413: 'Payload Too Large',
   417: 'Expectation Failed',
@@ -51,6 +52,14 @@ export function installClientErrorHandler(server: Server): void {
     }
     const [status, message] = ANSWERS[error.code ?? ''] ?? BAD_REQUEST;
     socket.end(rawErrorResponse(status, message), () => socket.destroy());
+  });
+
+  // CONNECT never reaches the request listener: without a 'connect' listener Node closes the
+  // socket in silence. Its target is a host:port, never one of our paths, so it gets the JSON
+  // 404 any unknown path gets.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    socket.end(rawErrorResponse(404, 'Not found'), () => socket.destroy());
   });
 
   // Emitted for an Expect header other than 100-continue; without a listener Node sends an
