@@ -91,6 +91,18 @@ describe('hostile input over HTTP', () => {
       }
     });
 
+    it('when a small gzip body inflates past 16 KiB, then 413 Payload too large (the limit counts decoded bytes)', async () => {
+      const bomb = gzipSync(Buffer.from(`{"email":"a@b.c","password":"${'x'.repeat(5_000_000)}"}`));
+      expect(bomb.length).to.be.below(16 * 1024);
+      const res = await http(`${stack.apiUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+        body: bomb,
+      });
+      expect(res.status).to.equal(413);
+      expect(res.json).to.deep.equal({ error: 'Payload too large' });
+    });
+
     it('when the encoding is one nobody decodes, then 415 Unsupported media type', async () => {
       const res = await http(`${stack.apiUrl}/api/auth/login`, {
         method: 'POST',
