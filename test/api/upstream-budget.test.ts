@@ -44,6 +44,9 @@ describe('the upstream budget', function () {
       console.log(`      flood: 100 unknown usernames -> ${upstreamCalls} upstream calls (budget ${STATS_MISS_BUDGET})`);
       expect(upstreamCalls).to.be.at.most(STATS_MISS_BUDGET - 1);
       const notFound = flood.filter((a) => a.status === 404);
+      // The answers that spent a miss say what is left.
+      const remaining = notFound.map((a) => Number(/;r=(\d+);/.exec(a.headers.get('ratelimit') ?? '')?.[1])).sort((a, b) => a - b);
+      expect(remaining).to.deep.equal(Array.from({ length: STATS_MISS_BUDGET - 1 }, (_, i) => i));
       const refused = flood.filter((a) => a.status === 429);
       expect(notFound.length + refused.length).to.equal(100);
       expect(notFound.length).to.equal(STATS_MISS_BUDGET - 1);

@@ -38,16 +38,21 @@ export class MissBudget {
     this.windowSeconds = options.windowSeconds ?? STATS_MISS_WINDOW_SECONDS;
   }
 
-  /** Takes one miss from `address`'s budget, or throws 429 `Too many requests` when it is spent. */
-  async charge(address: string): Promise<void> {
+  /**
+   * Takes one miss from `address`'s budget and returns the `RateLimit` fields that describe
+   * what is left (for the response that spent it), or throws 429 `Too many requests` when the
+   * budget is spent.
+   */
+  async charge(address: string): Promise<Record<string, string>> {
     const reply = (await this.redis.eval(CHARGE, 1, keys.statsMissBudget(address), this.windowSeconds)) as [number, number];
     const [count, ttl] = reply;
-    if (count <= this.limit) return;
     // Counting on past the limit is harmless: the window's expiry was set by its first miss.
     const reset = ttl > 0 ? ttl : this.windowSeconds;
-    throw new RateLimitedError('Too many requests', reset, {
+    const fields = {
       'RateLimit-Policy': `"${POLICY}";q=${this.limit};w=${this.windowSeconds}`,
-      RateLimit: `"${POLICY}";r=0;t=${reset}`,
-    });
+      RateLimit: `"${POLICY}";r=${Math.max(0, this.limit - count)};t=${reset}`,
+    };
+    if (count > this.limit) throw new RateLimitedError('Too many requests', reset, fields);
+    return fields;
   }
 }

@@ -22,8 +22,11 @@ export function marketRoutes({ snapshots, stats, missBudget }: ApiDeps, router =
   });
 
   router.get('/api/market/stats/:username', async (ctx) => {
-    // A miss asks the upstream: it is charged to the client's address (ctx.ip honours TRUST_PROXY).
-    const answer = await stats.get(parseUsernameParam(ctx.params.username), () => missBudget.charge(ctx.ip));
+    // A miss asks the upstream: it is charged to the client's address (ctx.ip honours TRUST_PROXY),
+    // and its answer (200, 404 or 503) tells the client what is left of the budget.
+    const answer = await stats.get(parseUsernameParam(ctx.params.username), async () => {
+      ctx.set(await missBudget.charge(ctx.ip));
+    });
     sendRepresentation(ctx, answer.representation, answer.maxAgeSeconds);
   });
 
