@@ -133,7 +133,8 @@ async function add(users: UserStore, email: string, role: Role, replicated: () =
 
 async function passwd(users: UserStore, email: string, replicated: () => Promise<void>): Promise<void> {
   if (!(await users.find(email))) throw new UsageError(`no user ${email}`);
-  if (!(await users.setPasswordHash(email, await newPasswordHash()))) throw new UsageError(`no user ${email}`);
+  // changePassword, not setPasswordHash: a new password also revokes the tokens issued before it.
+  if (!(await users.changePassword(email, await newPasswordHash()))) throw new UsageError(`no user ${email}`);
   await replicated();
   say(`password changed for ${email}`);
 }

@@ -32,6 +32,12 @@ export interface Config {
   readonly indexApiUrl: string;
   /** INDEX_API_KEY: sent as X-Api-Key to the upstream; never logged. */
   readonly indexApiKey: string | undefined;
+  /**
+   * INDEX_RATE_LIMIT: upstream stats lookups per minute, shared by every worker process
+   * (BullMQ's queue limiter, kept in Redis). Providers meter calls: set it to the plan's rate.
+   * Default 600.
+   */
+  readonly indexRateLimitPerMinute: number;
   /** LOG_LEVEL: pino level. Default `info` (`warn` under test). */
   readonly logLevel: LogLevel;
   /** WEB_CONCURRENCY: API processes per dyno (node:cluster). Default 1. */
@@ -159,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtIssuer: env.JWT_ISSUER || 'market-signals',
     indexApiUrl: url(env, 'INDEX_API_URL', production ? undefined : 'http://127.0.0.1:4010', ['http:', 'https:']),
     indexApiKey: env.INDEX_API_KEY || undefined,
+    indexRateLimitPerMinute: integer(env, 'INDEX_RATE_LIMIT', 600, 1, 1_000_000),
     logLevel,
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     trustProxy: boolean(env, 'TRUST_PROXY'),

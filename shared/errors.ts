@@ -44,8 +44,9 @@ export class NotFoundError extends AppError {
 export class RateLimitedError extends AppError {
   override readonly name = 'RateLimitedError';
   readonly status = 429;
-  constructor(message: string, retryAfterSeconds: number) {
-    super(message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+  /** `headers`: more to send with it, such as the IETF draft's `RateLimit` and `RateLimit-Policy`. */
+  constructor(message: string, retryAfterSeconds: number, headers: Record<string, string> = {}) {
+    super(message, { headers: { ...headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
   }
 }
 

@@ -17,6 +17,8 @@ export const keys = {
   stats: (usernameKey: string) => `${P}:stats:${usernameKey}`,
   /** "Not in the index", remembered for MISS_TTL_SECONDS. */
   statsMiss: (usernameKey: string) => `${P}:stats-miss:${usernameKey}`,
+  /** Stats misses (lookups that ask the upstream) charged to one client address in the current window. */
+  statsMissBudget: (address: string) => `${P}:stats-miss-budget:${address}`,
   /** A user record (hash), keyed by the normalised email. */
   user: (email: string) => `${P}:user:${email}`,
   /** The set of all user emails, for listing. */

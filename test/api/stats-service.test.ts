@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { StatsService, type StatsAnswer } from '../../apps/api/src/market/stats-service.js';
 import type { JobOutcome } from '../../apps/api/src/market/job-waiter.js';
-import { NotFoundError, UnavailableError } from '../../shared/errors.js';
+import { NotFoundError, RateLimitedError, UnavailableError } from '../../shared/errors.js';
 import { keys } from '../../shared/keyspace.js';
 import { sharedTestRedis } from '../support/redis-server.js';
 
@@ -51,6 +51,26 @@ describe('StatsService', () => {
     expect((await pttlCalls(redis)) - pttlBefore).to.equal(2);
     expect(new Set(answers.map((a) => a.representation)).size).to.equal(1);
     expect(text(answers[0])).to.equal(body('alice'));
+  });
+
+  it('when the caller that starts a flight has no miss budget, then it gets the 429, nobody asks the worker for it, and a joiner with budget gets its answer', async () => {
+    const { asked, fetch } = worker();
+    const service = new StatsService(redis, fetch, { now });
+    const spent = new RateLimitedError('Too many requests', 60);
+    const charges: string[] = [];
+    const refused = service.get('carol', async () => {
+      charges.push('starter');
+      throw spent;
+    });
+    const joiner = service.get('carol', async () => void charges.push('joiner'));
+    expect(await rejection(refused)).to.equal(spent);
+    expect(text(await joiner)).to.equal(body('carol'));
+    expect(charges).to.deep.equal(['starter', 'joiner']);
+    expect(asked).to.deep.equal(['carol']);
+    // A hit costs nothing: the charge is not called.
+    await service.get('carol', async () => {
+      throw new Error('a hit must not be charged');
+    });
   });
 
   it('when the flight has settled, then the next miss starts a new one', async () => {

@@ -56,7 +56,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const startWorkers = async (count: number) => {
     const started = await Promise.all(
       Array.from({ length: count }, () =>
-        startWorker({ redis: config, refreshEveryMs: config.refreshIntervalMs, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts }), logger }),
+        startWorker({
+          redis: config,
+          refreshEveryMs: config.refreshIntervalMs,
+          index: createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts }),
+          logger,
+          upstreamPerMinute: config.indexRateLimitPerMinute,
+        }),
       ),
     );
     workers.push(...started);

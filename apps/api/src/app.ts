@@ -2,7 +2,7 @@
  * The API's request listener: the fast path for cached reads, then the Koa application for
  * everything else. Nothing here listens (tests run it on port 0).
  */
-import type { RequestListener } from 'node:http';
+import { METHODS, type RequestListener } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { ApiDeps } from './deps.js';
@@ -24,7 +24,10 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(errorHandler(deps.logger));
   app.use(publicCors());
   // One router for every route: each router adds its own dispatch to every request.
-  const router = new Router();
+  // Every method Node's parser accepts counts as implemented, so allowedMethods() answers an
+  // unusual one (TRACE, PROPFIND, QUERY...) with 405 + Allow on a known path and leaves the
+  // 404 elsewhere, instead of its default 501 for methods outside its short list.
+  const router = new Router({ methods: [...METHODS] });
   marketRoutes(deps, router);
   authRoutes(deps, router);
   healthRoutes(deps, router);

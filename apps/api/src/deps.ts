@@ -20,6 +20,7 @@ import {
 import { createRedis } from '../../../shared/redis.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
 import { JobWaiter } from './market/job-waiter.js';
+import { MissBudget } from './market/miss-budget.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { StatsService } from './market/stats-service.js';
 import { HttpMetrics } from './metrics.js';
@@ -34,6 +35,8 @@ export interface ApiDeps {
   redis: Redis;
   snapshots: SnapshotCache;
   stats: StatsService;
+  /** Stats misses per client address (each costs an upstream call). */
+  missBudget: MissBudget;
   metrics: HttpMetrics;
   /** Login, users, tokens and the login throttle. */
   auth: AuthServices;
@@ -101,6 +104,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     redis,
     snapshots,
     stats,
+    missBudget: new MissBudget(redis),
     metrics: new HttpMetrics(),
     auth: createAuthServices(config, redis, logger),
     async refreshAll() {

@@ -1,6 +1,7 @@
 /** Listening, limits against slow and greedy clients, and zero-error draining; shared by main() and the tests. */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { installClientErrorHandler } from './http/client-errors.js';
 import { trackConnections, type DrainOptions, type DrainTracker } from './http/drain.js';
 
 export interface WebServerLimits {
@@ -34,6 +35,7 @@ export async function startWebServer(
     // Behind Heroku's router (55 s idle) keep-alive sockets must outlive the router's.
     keepAliveTimeout: 65_000,
   });
+  installClientErrorHandler(server);
   const tracker = trackConnections(server);
   trackers.set(server, tracker);
   server.on('request', tracker.wrap(listener));

@@ -1,6 +1,7 @@
 /** The worker process: the only code that talks to the upstream index. */
 import { loadConfigOrExit } from '../../../shared/config.js';
 import { createLogger } from '../../../shared/logger.js';
+import { redactUrl } from '../../../shared/redact-url.js';
 import { onShutdown, refuseToRun } from '../../../shared/shutdown.js';
 import { createIndexClient } from './index-client.js';
 import { startWorker } from './worker.js';
@@ -13,9 +14,11 @@ const worker = await startWorker({
   index,
   logger,
   refreshEveryMs: config.refreshIntervalMs,
+  upstreamPerMinute: config.indexRateLimitPerMinute,
   redisPolicy: { production: config.nodeEnv === 'production', refuse: refuseToRun },
 });
-logger.info({ indexApiUrl: config.indexApiUrl }, 'worker started');
+// The URL may carry credentials (user:key@host, ?api_key=): log it redacted.
+logger.info({ indexApiUrl: redactUrl(config.indexApiUrl) }, 'worker started');
 
 onShutdown(logger, async () => {
   await worker.close();

@@ -3,7 +3,6 @@
  * process: two BullMQ workers (scheduled refreshes, on-demand stats) over one job context.
  */
 import { Queue, UnrecoverableError, Worker, type Job, type MinimalJob } from 'bullmq';
-import type { Config } from '../../../shared/config.js';
 import type { Logger } from '../../../shared/logger.js';
 import {
   queueBaseOptions,
@@ -31,6 +30,8 @@ export interface WorkerOptions {
   redisPolicy?: PolicyWatch;
   /** Parallel on-demand stats fetches per process. Default 20. */
   statsConcurrency?: number;
+  /** Stats fetches per minute across all workers (INDEX_RATE_LIMIT). Default 600. */
+  upstreamPerMinute?: number;
 }
 
 export interface RunningWorker {
@@ -67,6 +68,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       ...queueBaseOptions,
       connection: createRedis(options.redis, 'blocking', 'worker-stats'),
       concurrency: options.statsConcurrency ?? 20,
+      // On-demand lookups are the upstream calls clients can multiply (the API's miss budget is
+      // per address); this bounds them all together, and BullMQ keeps the count in Redis, so
+      // it holds across every worker process. Scheduled refreshes are a few calls per 30 min.
+      limiter: perMinute(options.upstreamPerMinute ?? 600),
       settings,
     }),
   ];
@@ -101,6 +106,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+/**
+ * A per-minute rate as BullMQ's limiter window. Spread over seconds when it allows it, so
+ * 600/min is 10 per second rather than a burst of 600 at the top of each minute.
+ */
+export function perMinute(rate: number): { max: number; duration: number } {
+  if (rate >= 60) return { max: Math.floor(rate / 60), duration: 1000 };
+  return { max: 1, duration: Math.ceil(60_000 / rate) };
 }
 
 /** Exponential from the job's configured delay, but never sooner than the upstream's Retry-After. */

@@ -159,19 +159,7 @@ describe('POST /api/auth/login, through HTTP against Redis', () => {
       }
       expect((await postLogin(stack, { email: 'ada@example.com', password })).status).to.equal(429);
     });
-
-    it('when one address has failed 50 times over many emails, then it gets 429 for any email', async () => {
-      for (let i = 0; i < 50; i += 1) {
-        expect((await postLogin(stack, { email: `guess-${i}@example.com`, password: 'whatever' })).status).to.equal(401);
-      }
-      const res = await postLogin(stack, { email: 'ada@example.com', password });
-      expect(res.status).to.equal(429);
-      expect(res.json).to.deep.equal({ error: 'Too many login attempts' });
-      expect(Number(res.headers.get('retry-after'))).to.be.within(1, 900);
-      const addressKeys = await stack.redis.keys(keys.loginFailuresByAddress('*'));
-      expect(addressKeys).to.have.length(1);
-      expect(await stack.redis.get(addressKeys[0]!)).to.equal('50');
-    });
+    // Per-address counting (TRUST_PROXY only) and the concurrency race: hardening.test.ts.
   });
 
   describe('password digests', () => {

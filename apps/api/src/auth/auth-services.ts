@@ -9,7 +9,7 @@ import type { Logger } from '../../../../shared/logger.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import { LoginThrottle } from './throttle.js';
 import { createTokenService, TOKEN_LIFETIME_SECONDS, type TokenService } from './tokens.js';
-import { normaliseEmail, UserStore } from './users.js';
+import { normaliseEmail, UserStore, type UserRecord } from './users.js';
 
 export interface LoginResult {
   token: string;
@@ -21,13 +21,18 @@ export interface AuthServices {
   tokens: TokenService;
   throttle: LoginThrottle;
   /**
-   * D4: 429 when throttled, the same 401 `Invalid credentials` (after the same argon2 work)
-   * for an unknown email and a wrong password, else a fresh token.
+   * D4: 429 when throttled (`clientAddress` counts only with TRUST_PROXY), the same 401
+   * `Invalid credentials` (after the same argon2 work) for an unknown email and a wrong
+   * password, else a fresh token.
    */
   login(email: string, password: string, clientAddress: string): Promise<LoginResult>;
 }
 
-export function createAuthServices(config: Pick<Config, 'jwtSecret' | 'jwtIssuer'>, redis: Redis, logger: Logger): AuthServices {
+export function createAuthServices(
+  config: Pick<Config, 'jwtSecret' | 'jwtIssuer' | 'trustProxy'>,
+  redis: Redis,
+  logger: Logger,
+): AuthServices {
   const users = new UserStore(redis);
   const tokens = createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer });
   const throttle = new LoginThrottle(redis);
@@ -49,14 +54,21 @@ export function createAuthServices(config: Pick<Config, 'jwtSecret' | 'jwtIssuer
     throttle,
     async login(rawEmail, password, clientAddress) {
       const email = normaliseEmail(rawEmail);
-      await throttle.check(email, clientAddress);
-      const user = await users.find(email);
-      const valid = await verifyPassword(user ? user.passwordHash : await dummyHash(), password);
-      if (!user || !valid) {
-        await throttle.recordFailure(email, clientAddress);
-        throw new AuthError('Invalid credentials');
+      // With TRUST_PROXY=false the address may be a proxy's, shared by every client behind it:
+      // counting it would let anyone lock out all logins. The email's limit always applies.
+      const reservation = await throttle.reserve(email, config.trustProxy ? clientAddress : undefined);
+      let user: UserRecord | null;
+      let valid: boolean;
+      try {
+        user = await users.find(email);
+        valid = await verifyPassword(user ? user.passwordHash : await dummyHash(), password);
+      } catch (error) {
+        // Not the client's failure (argon2 overloaded or crashed, Redis): give the attempt back.
+        await throttle.cancel(reservation).catch(() => {});
+        throw error;
       }
-      await throttle.clear(email);
+      if (!user || !valid) throw new AuthError('Invalid credentials');
+      await throttle.succeeded(reservation);
       if (needsRehash(user.passwordHash)) await upgradeHash(email, user.passwordHash, password);
       return { token: tokens.sign(user), expiresIn: TOKEN_LIFETIME_SECONDS };
     },

@@ -1,7 +1,15 @@
 /**
  * Login throttling (D4), counted in Redis so every API replica shares it: failures per email
- * and per client address in fixed 15-minute windows. The check runs before any argon2 work,
- * so a throttled client costs one Redis round trip and no hashing.
+ * and per client address in fixed 15-minute windows.
+ *
+ * An attempt reserves its failure before any argon2 work, in one Lua script that checks and
+ * counts atomically: a check followed by a separate "record" let 12 concurrent wrong passwords
+ * all through against a limit of 10. A success then gives the reservation back (and clears the
+ * email's count); a failure keeps it.
+ *
+ * The address is counted only when it identifies a client (see auth-services.ts): behind a
+ * proxy that is not trusted, every client shares the proxy's address, and its limit would lock
+ * out everyone at once.
  */
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../../../../shared/errors.js';
@@ -12,56 +20,67 @@ export const THROTTLE_WINDOW_SECONDS = 15 * 60;
 export const MAX_FAILURES_PER_EMAIL = 10;
 export const MAX_FAILURES_PER_ADDRESS = 50;
 
+// KEYS: the counters (email, then address if counted). ARGV: window seconds, then each key's limit.
+// A counter at its limit refuses, counting nothing (so the window ends on time however hard a
+// client keeps knocking): returns the seconds left of the longest full window. Otherwise counts
+// one on every key (the first count starts the window) and returns 0.
+const RESERVE = `
+local wait = 0
+for i, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[i + 1]) then
+    local ttl = redis.call('TTL', key)
+    if ttl <= 0 then ttl = tonumber(ARGV[1]) end
+    if ttl > wait then wait = ttl end
+  end
+end
+if wait > 0 then return wait end
+for _, key in ipairs(KEYS) do
+  redis.call('INCR', key)
+  redis.call('EXPIRE', key, ARGV[1], 'NX')
+end
+return 0`;
+
+// KEYS: counters to give one back to. ARGV[1]: '1' to delete the first key instead (a success
+// clears the email's failures).
+const RELEASE = `
+for i, key in ipairs(KEYS) do
+  if i == 1 and ARGV[1] == '1' then redis.call('DEL', key)
+  elseif tonumber(redis.call('GET', key) or '0') > 0 then redis.call('DECR', key) end
+end
+return 0`;
+
+/** The counters one attempt reserved. */
+export interface Reservation {
+  readonly keys: readonly string[];
+}
+
 export class LoginThrottle {
   constructor(private readonly redis: Redis) {}
 
   /**
-   * Throws 429 `Too many login attempts` once an email has 10 failures, or an address 50, in
-   * the current window; Retry-After is what is left of that window. A refused attempt is not
-   * counted itself, so the window ends on time however hard a client keeps knocking.
+   * Counts this attempt as a failure in advance, or throws 429 `Too many login attempts` (with
+   * Retry-After: what is left of the window) when the email has 10 failures, or the address 50.
+   * `address` undefined: only the email is counted.
    */
-  async check(email: string, address: string): Promise<void> {
-    const results =
-      (await this.redis
-        .pipeline()
-        .get(keys.loginFailuresByEmail(email))
-        .ttl(keys.loginFailuresByEmail(email))
-        .get(keys.loginFailuresByAddress(address))
-        .ttl(keys.loginFailuresByAddress(address))
-        .exec()) ?? [];
-    const values = results.map(([error, value]) => {
-      if (error) throw error;
-      return Number(value ?? 0);
-    });
-    const [emailCount = 0, emailTtl = -2, addressCount = 0, addressTtl = -2] = values;
-    const waits: number[] = [];
-    if (emailCount >= MAX_FAILURES_PER_EMAIL) waits.push(remaining(emailTtl));
-    if (addressCount >= MAX_FAILURES_PER_ADDRESS) waits.push(remaining(addressTtl));
-    if (waits.length > 0) throw new RateLimitedError('Too many login attempts', Math.max(...waits));
+  async reserve(email: string, address: string | undefined): Promise<Reservation> {
+    const counters = [keys.loginFailuresByEmail(email)];
+    const limits = [MAX_FAILURES_PER_EMAIL];
+    if (address !== undefined) {
+      counters.push(keys.loginFailuresByAddress(address));
+      limits.push(MAX_FAILURES_PER_ADDRESS);
+    }
+    const wait = Number(await this.redis.eval(RESERVE, counters.length, ...counters, THROTTLE_WINDOW_SECONDS, ...limits));
+    if (wait > 0) throw new RateLimitedError('Too many login attempts', wait);
+    return { keys: counters };
   }
 
-  /** Counts one failure for both; the first failure of a window starts its clock. */
-  async recordFailure(email: string, address: string): Promise<void> {
-    const emailKey = keys.loginFailuresByEmail(email);
-    const addressKey = keys.loginFailuresByAddress(address);
-    const results = await this.redis
-      .multi()
-      .incr(emailKey)
-      .expire(emailKey, THROTTLE_WINDOW_SECONDS, 'NX')
-      .incr(addressKey)
-      .expire(addressKey, THROTTLE_WINDOW_SECONDS, 'NX')
-      .exec();
-    const failed = results?.find(([error]) => error)?.[0];
-    if (failed) throw failed;
+  /** The attempt succeeded: the email starts over, the address gets its count back. */
+  async succeeded(reservation: Reservation): Promise<void> {
+    await this.redis.eval(RELEASE, reservation.keys.length, ...reservation.keys, '1');
   }
 
-  /** A successful login forgets the email's failures (the address keeps its count). */
-  async clear(email: string): Promise<void> {
-    await this.redis.del(keys.loginFailuresByEmail(email));
+  /** The attempt failed for a reason of ours (argon2 overloaded, Redis): it was no failure of the client's. */
+  async cancel(reservation: Reservation): Promise<void> {
+    await this.redis.eval(RELEASE, reservation.keys.length, ...reservation.keys, '');
   }
-}
-
-/** TTL in seconds; a counter without one (never expected) is treated as a fresh window. */
-function remaining(ttl: number): number {
-  return ttl > 0 ? ttl : THROTTLE_WINDOW_SECONDS;
 }

@@ -15,7 +15,12 @@ export interface TokenSubject {
   id: string;
   email: string;
   role: Role;
+  /** Epoch seconds: the token's `iat` is at least this (a password change in this second). */
+  tokensNotBefore?: number;
 }
+
+/** A token `iat` may be ahead of our clock by at most this (replicas' clocks differ a little). */
+export const MAX_CLOCK_SKEW_SECONDS = 60;
 
 /** What a verified token says. */
 export interface TokenClaims {
@@ -38,7 +43,10 @@ export function createTokenService(options: { secret: string; issuer: string }):
   const { issuer } = options;
   return {
     sign(user) {
-      return jwt.sign({ email: user.email, role: user.role }, key, {
+      // Normally now; after a password change within this second, that second's end, so the
+      // new token is not mistaken for one issued before the change (bearer.ts).
+      const iat = Math.max(Math.floor(Date.now() / 1000), user.tokensNotBefore ?? 0);
+      return jwt.sign({ email: user.email, role: user.role, iat }, key, {
         algorithm: 'HS256',
         // A number means seconds; a string without a unit would mean milliseconds.
         expiresIn: TOKEN_LIFETIME_SECONDS,
@@ -56,7 +64,7 @@ export function createTokenService(options: { secret: string; issuer: string }):
         throw new AuthError('Invalid token');
       }
       const claims = toClaims(payload);
-      if (!claims) throw new AuthError('Invalid token');
+      if (!claims || !plausibleLifetime(claims, Date.now() / 1000)) throw new AuthError('Invalid token');
       return claims;
     },
   };
@@ -70,4 +78,12 @@ function toClaims(payload: string | jwt.JwtPayload): TokenClaims | null {
   if (role !== 'admin' && role !== 'user') return null;
   if (typeof iat !== 'number' || typeof exp !== 'number') return null;
   return { sub, email, role, jti, iat, exp };
+}
+
+/**
+ * We only ever sign `exp = iat + 86400` with `iat` now: a token that claims a longer life (a
+ * leaked key's exp in 2999) or an `iat` in the future was not made by this service as issued.
+ */
+function plausibleLifetime({ iat, exp }: TokenClaims, nowSeconds: number): boolean {
+  return exp > iat && exp - iat <= TOKEN_LIFETIME_SECONDS && iat <= nowSeconds + MAX_CLOCK_SKEW_SECONDS;
 }

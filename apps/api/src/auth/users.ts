@@ -20,9 +20,14 @@ export interface UserRecord {
   passwordHash: string;
   /** ISO 8601. */
   createdAt: string;
+  /**
+   * Tokens issued (`iat`, epoch seconds) before this are refused: set by a password change, so
+   * it revokes every token issued before it. 0 when the password never changed.
+   */
+  tokensNotBefore: number;
 }
 
-export type PublicUser = Omit<UserRecord, 'passwordHash'>;
+export type PublicUser = Omit<UserRecord, 'passwordHash' | 'tokensNotBefore'>;
 
 /** D4: emails are trimmed and compared case-insensitively. */
 export function normaliseEmail(raw: string): string {
@@ -53,12 +58,13 @@ redis.call('HSET', KEYS[1], 'id', ARGV[1], 'email', ARGV[2], 'role', ARGV[3], 'p
 redis.call('SADD', KEYS[2], ARGV[2])
 return 1`;
 
-// KEYS: user hash. ARGV: new digest, expected current digest ('' for any).
-// Returns 1 when replaced, 0 when the user is gone or its digest changed meanwhile.
+// KEYS: user hash. ARGV: new digest, expected current digest ('' for any), tokensNotBefore
+// ('' to keep it). Returns 1 when replaced, 0 when the user is gone or its digest changed meanwhile.
 const SET_HASH = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if ARGV[2] ~= '' and redis.call('HGET', KEYS[1], 'passwordHash') ~= ARGV[2] then return 0 end
 redis.call('HSET', KEYS[1], 'passwordHash', ARGV[1])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'tokensNotBefore', ARGV[3]) end
 return 1`;
 
 export class UserStore {
@@ -71,13 +77,13 @@ export class UserStore {
 
   /** Adds a user; null when the email is taken. */
   async create(input: { email: string; role: Role; passwordHash: string }): Promise<UserRecord | null> {
-    const record: UserRecord = { id: randomUUID(), createdAt: new Date().toISOString(), ...input };
+    const record: UserRecord = { id: randomUUID(), createdAt: new Date().toISOString(), tokensNotBefore: 0, ...input };
     return (await this.put(record, false)) ? record : null;
   }
 
   /** Adds the user, or overwrites the role and password of the existing one (the demo seed). */
   async createOrReplace(input: { email: string; role: Role; passwordHash: string }): Promise<void> {
-    await this.put({ id: randomUUID(), createdAt: new Date().toISOString(), ...input }, true);
+    await this.put({ id: randomUUID(), createdAt: new Date().toISOString(), tokensNotBefore: 0, ...input }, true);
   }
 
   /**
@@ -85,7 +91,18 @@ export class UserStore {
    * the stored digest is still that one (a rehash on login must not undo a concurrent passwd).
    */
   async setPasswordHash(email: string, passwordHash: string, expected?: string): Promise<boolean> {
-    return (await this.redis.eval(SET_HASH, 1, keys.user(email), passwordHash, expected ?? '')) === 1;
+    return (await this.redis.eval(SET_HASH, 1, keys.user(email), passwordHash, expected ?? '', '')) === 1;
+  }
+
+  /**
+   * A new password chosen by its owner (`users passwd`): replaces the digest and, in the same
+   * script, revokes every token issued until now. Rounded up to the next whole second (a
+   * token's `iat` is in seconds), so a token issued earlier in this very second is refused too;
+   * login signs tokens no earlier than this (tokens.ts). False when the user does not exist.
+   */
+  async changePassword(email: string, passwordHash: string, now = Date.now()): Promise<boolean> {
+    const notBefore = String(Math.ceil(now / 1000));
+    return (await this.redis.eval(SET_HASH, 1, keys.user(email), passwordHash, '', notBefore)) === 1;
   }
 
   /** False when there was no such user. */
@@ -144,5 +161,8 @@ function parseRecord(hash: Record<string, string> | null | undefined): UserRecor
   if (!hash) return null;
   const { id, email, role, passwordHash, createdAt } = hash;
   if (!id || !email || !passwordHash || !createdAt || !role || !isRole(role)) return null;
-  return { id, email, role, passwordHash, createdAt };
+  // Absent on users whose password never changed; unreadable counts as "revoke everything".
+  const notBefore = hash.tokensNotBefore === undefined ? 0 : Number(hash.tokensNotBefore);
+  const tokensNotBefore = Number.isFinite(notBefore) ? notBefore : Number.MAX_SAFE_INTEGER;
+  return { id, email, role, passwordHash, createdAt, tokensNotBefore };
 }

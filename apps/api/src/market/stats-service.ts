@@ -42,7 +42,15 @@ interface Held {
 
 type Lookup = { kind: 'hit'; held: Held } | { kind: 'not-in-index' } | { kind: 'unknown' };
 /** What a flight ends with; each caller turns it into its own answer or error. */
-type Settled = { kind: 'hit'; held: Held } | { kind: 'not-in-index' } | { kind: 'unavailable'; retryAfterSeconds: number };
+type Settled =
+  | { kind: 'hit'; held: Held }
+  | { kind: 'not-in-index' }
+  | { kind: 'unavailable'; retryAfterSeconds: number }
+  /** The flight's starter had no miss budget left: the upstream was not asked. */
+  | { kind: 'refused'; error: unknown };
+
+/** Charges one miss to the client that caused it; throws (429) when its budget is spent. */
+export type ChargeMiss = () => Promise<void>;
 
 export class StatsService {
   /** Insertion-ordered: every write re-inserts, so the first entries are always the oldest. */
@@ -77,16 +85,15 @@ export class StatsService {
     return answerFrom(held, now);
   }
 
-  /** `username` is the normalised key (lower case, no `@`). */
-  async get(username: string): Promise<StatsAnswer> {
+  /**
+   * `username` is the normalised key (lower case, no `@`). `chargeMiss` is called only when the
+   * upstream must be asked, and only for the caller that starts the flight: clients that join
+   * it cost nothing more upstream.
+   */
+  async get(username: string, chargeMiss: ChargeMiss = async () => {}): Promise<StatsAnswer> {
     const inMemory = this.peek(username);
     if (inMemory) return inMemory;
-    let flight = this.flights.get(username);
-    if (!flight) {
-      flight = this.resolve(username).finally(() => this.flights.delete(username));
-      this.flights.set(username, flight);
-    }
-    const settled = await flight;
+    const settled = await this.fly(username, chargeMiss);
     switch (settled.kind) {
       case 'hit':
         return answerFrom(settled.held, this.now());
@@ -94,13 +101,41 @@ export class StatsService {
         throw new NotFoundError('Username not found in index');
       case 'unavailable':
         throw new UnavailableError('Upstream unavailable', settled.retryAfterSeconds);
+      case 'refused':
+        throw settled.error;
     }
   }
 
-  /** One flight: look up, and on a miss ask the worker, wait, look up again. */
-  private async resolve(username: string): Promise<Settled> {
+  /**
+   * Joins the username's flight or starts one. A flight refused for its starter's budget says
+   * nothing about a joiner's, so the joiner then starts its own (a few times at most).
+   */
+  private async fly(username: string, chargeMiss: ChargeMiss): Promise<Settled> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const joined = this.flights.get(username);
+      const settled = await (joined ?? this.start(username, chargeMiss));
+      if (settled.kind !== 'refused' || !joined) return settled;
+    }
+    return this.resolve(username, chargeMiss);
+  }
+
+  private start(username: string, chargeMiss: ChargeMiss): Promise<Settled> {
+    const flight: Promise<Settled> = this.resolve(username, chargeMiss).finally(() => {
+      if (this.flights.get(username) === flight) this.flights.delete(username);
+    });
+    this.flights.set(username, flight);
+    return flight;
+  }
+
+  /** One flight: look up, and on a miss charge it, ask the worker, wait, look up again. */
+  private async resolve(username: string, chargeMiss: ChargeMiss): Promise<Settled> {
     const first = await this.lookup(username);
     if (first.kind !== 'unknown') return first;
+    try {
+      await chargeMiss();
+    } catch (error) {
+      return { kind: 'refused', error };
+    }
     const outcome = await this.fetch(username);
     const second = await this.lookup(username);
     if (second.kind !== 'unknown') return second;

@@ -38,6 +38,19 @@ function translate(error: unknown): unknown {
   const status = (error as { status?: unknown } | null)?.status;
   if (status === 413) return new BadRequestError('Payload too large', 413, { cause: error });
   if (status === 415) return new BadRequestError('Unsupported media type', 415, { cause: error });
-  if (status === 400 || error instanceof SyntaxError) return new BadRequestError('Invalid JSON body', 400, { cause: error });
+  if (status === 400 || error instanceof SyntaxError || isDecompressionError(error)) {
+    return new BadRequestError('Invalid JSON body', 400, { cause: error });
+  }
   return error;
+}
+
+/**
+ * zlib's error for a body sent as gzip, deflate or br that does not decompress (`Z_DATA_ERROR`,
+ * `Z_BUF_ERROR`, brotli's `ERR__ERROR_FORMAT_*`): the client's bytes are wrong, so it is a
+ * malformed body like bad JSON, not a server fault. (An encoding we cannot decode at all,
+ * `compress` or a made-up one, is a 415 from the parser already.)
+ */
+function isDecompressionError(error: unknown): boolean {
+  const { errno, code } = (error ?? {}) as { errno?: unknown; code?: unknown };
+  return typeof errno === 'number' && typeof code === 'string' && /^(Z_|ERR__ERROR_)/.test(code);
 }

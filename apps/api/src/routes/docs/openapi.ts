@@ -139,7 +139,7 @@ const UNAUTHORIZED = errorResponse(
   'Unauthorized',
   [
     ['Missing token', 'no `Authorization: Bearer <token>` header is sent'],
-    ['Invalid token', 'the token is malformed, has a bad signature or algorithm, or its user no longer exists'],
+    ['Invalid token', 'the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists'],
     ['Token expired', 'the token is past its `exp`'],
   ],
   { 'WWW-Authenticate': WWW_AUTHENTICATE },
@@ -221,7 +221,8 @@ export const openApiDocument: OpenApiDocument = {
         summary: 'Exchange an email and password for a signed JWT',
         description:
           'Emails are trimmed and compared case-insensitively. More than 10 failures for one email, or more than 50 ' +
-          'from one client address, within 15 minutes are throttled with 429.',
+          'from one client address (counted only with TRUST_PROXY), within 15 minutes are throttled with 429. ' +
+          'A gzip, deflate or br body that does not decompress is `Invalid JSON body`; another encoding is 415.',
         tags: ['auth'],
         requestBody: {
           required: true,
@@ -237,11 +238,11 @@ export const openApiDocument: OpenApiDocument = {
           },
           '400': errorResponse('Bad request', [
             ['Missing fields', '`email` or `password` is missing, not a string, or empty'],
-            ['Invalid JSON body', 'the body is malformed JSON'],
+            ['Invalid JSON body', 'the body is malformed JSON, or its Content-Encoding does not decompress'],
           ]),
           '401': errorResponse('Unauthorized', [['Invalid credentials', 'the email is unknown or the password is wrong']]),
           '413': errorResponse('Payload too large', [['Payload too large', 'the body is over 16 KiB']]),
-          '415': errorResponse('Unsupported media type', [['Unsupported media type', 'the Content-Type is not JSON']]),
+          '415': errorResponse('Unsupported media type', [['Unsupported media type', 'the Content-Type is not JSON, or the Content-Encoding is not gzip, deflate or br']]),
           '429': errorResponse('Throttled', [['Too many login attempts', 'too many failures for the email or the client address in 15 minutes']], {
             'Retry-After': RETRY_AFTER,
           }),
@@ -354,7 +355,8 @@ export const openApiDocument: OpenApiDocument = {
         summary: 'Influence statistics for a username',
         description:
           'Cached for 1 hour, one entry per username; the response spells the username as the index does. ' +
-          'A miss is remembered for 10 minutes.',
+          'A miss is remembered for 10 minutes. A lookup that must ask the upstream is charged to the client address: ' +
+          '60 per 10 minutes, then 429 with the IETF draft RateLimit fields.',
         tags: ['market'],
         parameters: [USERNAME_PARAM],
         responses: {
@@ -362,6 +364,11 @@ export const openApiDocument: OpenApiDocument = {
           '304': NOT_MODIFIED,
           '400': errorResponse('Bad request', [['Invalid username', 'the username is not 1-15 of [A-Za-z0-9_] after an optional @']]),
           '404': errorResponse('Not found', [['Username not found in index', 'the username is not in the smart money index']]),
+          '429': errorResponse('Throttled', [['Too many requests', 'the client address has spent its budget of upstream lookups']], {
+            'Retry-After': RETRY_AFTER,
+            RateLimit: { description: 'IETF draft: `"stats-misses";r=<remaining>;t=<seconds to reset>`.', schema: { type: 'string' } },
+            'RateLimit-Policy': { description: 'IETF draft: `"stats-misses";q=<quota>;w=<window seconds>`.', schema: { type: 'string' } },
+          }),
           '500': INTERNAL_ERROR,
           '503': errorResponse(
             'Temporarily unavailable',

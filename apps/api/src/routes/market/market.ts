@@ -6,7 +6,7 @@ import { sendRepresentation } from '../../http/representation.js';
 import { secondsLeft } from '../../market/snapshot-cache.js';
 import { parseNewsQuery, parseTokenParam, parseUsernameParam } from './schema.js';
 
-export function marketRoutes({ snapshots, stats }: ApiDeps, router = new Router()): Router {
+export function marketRoutes({ snapshots, stats, missBudget }: ApiDeps, router = new Router()): Router {
 
   for (const name of ['trending', 'trending-cas'] as const) {
     router.get(`/api/market/${name}`, async (ctx) => {
@@ -22,7 +22,11 @@ export function marketRoutes({ snapshots, stats }: ApiDeps, router = new Router(
   });
 
   router.get('/api/market/stats/:username', async (ctx) => {
-    const answer = await stats.get(parseUsernameParam(ctx.params.username));
+    // A miss asks the upstream: it is charged to the client's address (ctx.ip honours TRUST_PROXY),
+    // and its answer (200, 404 or 503) tells the client what is left of the budget.
+    const answer = await stats.get(parseUsernameParam(ctx.params.username), async () => {
+      ctx.set(await missBudget.charge(ctx.ip));
+    });
     sendRepresentation(ctx, answer.representation, answer.maxAgeSeconds);
   });
 
