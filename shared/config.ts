@@ -51,6 +51,17 @@ export interface Config {
   readonly refreshIntervalMs: number;
   /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */
   readonly maxConnections: number;
+  /**
+   * HISTORY_DAYS: how many days of history (time series, past snapshots, stream events) the
+   * worker keeps, trimmed as it writes; 0 turns history off. Default 30.
+   */
+  readonly historyDays: number;
+  /**
+   * STREAM_MAX_CLIENTS: open `/api/market/stream` connections per API process; one more is
+   * answered 503. Each also counts against MAX_CONNECTIONS, so the default, 2048, leaves half
+   * of the default sockets to ordinary reads.
+   */
+  readonly streamMaxClients: number;
   /** DEMO_MODE: seed the demo user at start (set by `npm start` only). Default false. */
   readonly demoMode: boolean;
 }
@@ -171,6 +182,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: boolean(env, 'TRUST_PROXY'),
     refreshIntervalMs: duration(env, 'REFRESH_INTERVAL', 30 * 60_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
+    historyDays: integer(env, 'HISTORY_DAYS', 30, 0, 366),
+    streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),
     demoMode: boolean(env, 'DEMO_MODE'),
   });
 }

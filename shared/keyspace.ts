@@ -28,6 +28,33 @@ export const keys = {
   loginFailuresByAddress: (address: string) => `${P}:login-fail:addr:${address}`,
 } as const;
 
+/**
+ * History (issue 12): Redis Streams whose entry IDs are the refresh's cachedAt in ms (`<ms>-0`),
+ * written by the worker in the same atomic step as the snapshots, trimmed by MINID as they are
+ * written and expiring whole once untouched for the retention window (a token that left the
+ * index leaves no key behind). See shared/history/history-store.ts.
+ */
+export const historyKeys = {
+  /** Every trending snapshot, field `b` = the exact response body: `?at=` reads and `trending` events. */
+  trending: () => `${P}:history:trending`,
+  /** One tiny entry per trending refresh (field `n` = list length): the refresh times, cheaply. */
+  trendingTimes: () => `${P}:history:trending-times`,
+  /** Every trending-cas snapshot, field `b` = the exact response body. */
+  trendingCas: () => `${P}:history:trending-cas`,
+  /** One token's trending figures at each refresh it was listed: r(ank), m(entions), s(mart money), p(rice change). */
+  token: (ticker: string) => `${P}:history:token:${ticker}`,
+  /** One contract address's figures at each refresh it was listed: c(hain), m(entions), s(mart money). */
+  contract: (address: string) => `${P}:history:ca:${address}`,
+  /** One token's sentiment record at each news refresh it was mentioned: s, l, m, p, u (neutral), n. */
+  sentiment: (ticker: string) => `${P}:history:sentiment:${ticker}`,
+  /** The `news` event of each news refresh, field `b` = `{ data: <new posts>, cachedAt }`. */
+  newsEvents: () => `${P}:history:news-events`,
+  /** The `sentiment` event of each news refresh, field `b` = `{ data: <changed records>, cachedAt }`. */
+  sentimentEvents: () => `${P}:history:sentiment-events`,
+  /** The post ids of the last news refresh, newline-separated: what "new since the previous refresh" compares with. */
+  newsIds: () => `${P}:history:news-ids`,
+} as const;
+
 /** Pub/sub channel on which the worker announces a new snapshot (message: its name). */
 export const SNAPSHOT_CHANNEL = `${P}:snapshot-updated`;
 

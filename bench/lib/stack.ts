@@ -23,6 +23,8 @@ import { firstLine, startNode, waitForHttp, type NodeProcess } from './processes
 
 /** Posts in the simulator's window: 10,000 gives news page 100 at limit 50 its full 50 items. */
 export const POST_COUNT = 10_000;
+/** HISTORY_DAYS as deployed: 30. */
+export const HISTORY_MS = 30 * 86_400_000;
 export const BENCH_USER = { email: 'bench@example.com', password: 'bench-password-correct-horse' };
 
 export interface Stack {
@@ -49,6 +51,7 @@ export async function startStack(): Promise<Stack> {
     index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }),
     logger: createLogger({ logLevel: 'warn' }, 'bench-seed'),
     now: () => new Date(),
+    historyMs: HISTORY_MS,
   };
   await refreshTrending(context);
   await refreshTrendingCas(context);

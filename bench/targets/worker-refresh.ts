@@ -20,6 +20,7 @@ const context: JobContext = {
   index: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
   logger: createLogger({ logLevel: 'warn' }, 'bench-worker'),
   now: () => new Date(),
+  historyMs: 30 * 86_400_000,
 };
 
 const samples: RefreshSample[] = [];

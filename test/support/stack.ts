@@ -62,6 +62,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           index: createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts }),
           logger,
           upstreamPerMinute: config.indexRateLimitPerMinute,
+          historyDays: config.historyDays,
         }),
       ),
     );

@@ -13,6 +13,7 @@ import { requestContext } from './http/request-context.js';
 import { authRoutes } from './routes/auth/auth.js';
 import { docsRoutes } from './routes/docs/docs.js';
 import { healthRoutes } from './routes/health/health.js';
+import { historyRoutes } from './routes/market/history.js';
 import { marketRoutes } from './routes/market/market.js';
 
 export function createApp(deps: ApiDeps): Koa {
@@ -29,6 +30,7 @@ export function createApp(deps: ApiDeps): Koa {
   // 404 elsewhere, instead of its default 501 for methods outside its short list.
   const router = new Router({ methods: [...METHODS] });
   marketRoutes(deps, router);
+  historyRoutes(deps, router);
   authRoutes(deps, router);
   healthRoutes(deps, router);
   docsRoutes(router);

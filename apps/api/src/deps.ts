@@ -19,6 +19,7 @@ import {
 } from '../../../shared/queues.js';
 import { createRedis } from '../../../shared/redis.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
+import { HistoryService } from './market/history-service.js';
 import { JobWaiter } from './market/job-waiter.js';
 import { MissBudget } from './market/miss-budget.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
@@ -40,6 +41,8 @@ export interface ApiDeps {
   metrics: HttpMetrics;
   /** Login, users, tokens and the login throttle. */
   auth: AuthServices;
+  /** Time series and past snapshots (issue 12). */
+  history: HistoryService;
   /** Asks the worker to refresh every shared snapshot now (deduplicated); does not wait. */
   refreshAll(): Promise<void>;
   close(): Promise<void>;
@@ -105,6 +108,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     snapshots,
     stats,
     missBudget: new MissBudget(redis),
+    history: new HistoryService(redis, snapshots, config.historyDays * 86_400_000),
     metrics: new HttpMetrics(),
     auth: createAuthServices(config, redis, logger),
     async refreshAll() {

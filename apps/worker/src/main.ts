@@ -15,6 +15,7 @@ const worker = await startWorker({
   logger,
   refreshEveryMs: config.refreshIntervalMs,
   upstreamPerMinute: config.indexRateLimitPerMinute,
+  historyDays: config.historyDays,
   redisPolicy: { production: config.nodeEnv === 'production', refuse: refuseToRun },
 });
 // The URL may carry credentials (user:key@host, ?api_key=): log it redacted.

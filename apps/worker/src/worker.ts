@@ -19,6 +19,8 @@ import type { JobContext } from './jobs/job-context.js';
 import { keepSchedules } from './schedules.js';
 import { UpstreamError } from './upstream-error.js';
 
+const DAY_MS = 86_400_000;
+
 export interface WorkerOptions {
   redis: RedisConfig;
   index: IndexClient;
@@ -32,6 +34,8 @@ export interface WorkerOptions {
   statsConcurrency?: number;
   /** Stats fetches per minute across all workers (INDEX_RATE_LIMIT). Default 600. */
   upstreamPerMinute?: number;
+  /** History retention (HISTORY_DAYS); 0 for none. Default 30. */
+  historyDays?: number;
 }
 
 export interface RunningWorker {
@@ -44,7 +48,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const { logger } = options;
   const redis = createRedis(options.redis, 'worker', 'worker');
   if (options.redisPolicy) watchRedisPolicy(redis, logger, options.redisPolicy);
-  const context: JobContext = { redis, index: options.index, logger, now: options.now ?? (() => new Date()) };
+  const context: JobContext = {
+    redis,
+    index: options.index,
+    logger,
+    now: options.now ?? (() => new Date()),
+    historyMs: (options.historyDays ?? 30) * DAY_MS,
+  };
 
   const process = async (job: Job): Promise<unknown> => {
     const handler = handlers[job.name];

@@ -75,8 +75,11 @@ export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'logger' |
   const find = (url: string): Found | undefined => {
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
-    if (path === '/api/market/trending') return whole('trending');
-    if (path === '/api/market/trending-cas') return whole('trending-cas');
+    if (path === '/api/market/trending' || path === '/api/market/trending-cas') {
+      // `?at=` reads history: Koa answers it.
+      if (queryAt !== -1 && parseQuery(url.slice(queryAt + 1)).at !== undefined) return undefined;
+      return whole(path === '/api/market/trending' ? 'trending' : 'trending-cas');
+    }
     if (path === '/api/market/news') return newsPage(queryAt === -1 ? '' : url.slice(queryAt + 1));
     for (const [prefix, route] of SENTIMENT_PREFIXES) {
       const token = segmentAfter(path, prefix);

@@ -9,4 +9,6 @@ export interface JobContext {
   logger: Logger;
   /** The clock, injectable so tests can pin cachedAt. */
   now: () => Date;
+  /** How long history is kept (HISTORY_DAYS in ms); 0 writes snapshots only. */
+  historyMs: number;
 }

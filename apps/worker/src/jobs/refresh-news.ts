@@ -1,6 +1,8 @@
 import type { NewsItem, SentimentRecord } from '../../../../shared/market-types.js';
 import { memoizedScorer, summarizeSentiment } from '../../../../shared/sentiment/aggregate.js';
-import { writeSnapshots } from '../../../../shared/snapshot-store.js';
+import { writeRefresh } from '../../../../shared/history/history-store.js';
+import { newsEntries } from '../../../../shared/history/refresh-entries.js';
+import { historyKeys, keys } from '../../../../shared/keyspace.js';
 import { UpstreamError } from '../upstream-error.js';
 import type { JobContext } from './job-context.js';
 
@@ -16,8 +18,9 @@ export const NEWS_MAX_POSTS = 10_000;
  */
 const scorePost = memoizedScorer(NEWS_MAX_POSTS + NEWS_MAX_POSTS / 5);
 
-/** News and per-token sentiment come from the same posts, so they are written together. */
-export async function refreshNews({ redis, index, now }: JobContext): Promise<{ items: number; tokens: number }> {
+/** News and per-token sentiment come from the same posts, so they are written together, with their history. */
+export async function refreshNews(context: JobContext): Promise<{ items: number; tokens: number }> {
+  const { redis, index, now, historyMs, logger } = context;
   const at = now();
   const posts = await index.posts(new Date(at.getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
   // An empty window means the upstream lost its data, not that nobody posted: keep what we have.
@@ -28,11 +31,39 @@ export async function refreshNews({ redis, index, now }: JobContext): Promise<{ 
   const sentiment: Record<string, SentimentRecord> = {};
   for (const [token, summary] of summarizeSentiment(posts, scorePost)) sentiment[token] = { ...summary, cachedAt };
 
-  await writeSnapshots(redis, [
+  const snapshots = [
     { name: 'news', body: JSON.stringify({ data: posts, cachedAt }), version: cachedAt },
     { name: 'sentiment', body: JSON.stringify({ data: sentiment, cachedAt }), version: cachedAt },
-  ]);
+  ] as const;
+  if (historyMs <= 0) {
+    await writeRefresh(redis, { atMs: at.getTime(), snapshots, entries: [] }, 0);
+    return { items: posts.length, tokens: Object.keys(sentiment).length };
+  }
+  const previous = await previousRefresh(context);
+  const written = await writeRefresh(
+    redis,
+    {
+      atMs: at.getTime(),
+      snapshots,
+      values: [{ key: historyKeys.newsIds(), value: posts.map((post) => post.id).join('\n') }],
+      entries: newsEntries({ cachedAt, posts, sentiment, ...previous }),
+    },
+    historyMs,
+  );
+  if (!written) logger.warn({ cachedAt }, 'news: a newer refresh is already stored; this one was dropped');
   return { items: posts.length, tokens: Object.keys(sentiment).length };
+}
+
+/** What the events compare with: the last refresh's post ids and sentiment records, when there was one. */
+async function previousRefresh({ redis }: JobContext): Promise<{
+  previousIds: Set<string> | undefined;
+  previousSentiment: Record<string, SentimentRecord> | undefined;
+}> {
+  const [ids, sentiment] = await redis.mget(historyKeys.newsIds(), keys.snapshot('sentiment'));
+  return {
+    previousIds: ids === null || ids === undefined ? undefined : new Set(ids.split('\n')),
+    previousSentiment: sentiment ? (JSON.parse(sentiment) as { data: Record<string, SentimentRecord> }).data : undefined,
+  };
 }
 
 function newestFirst(a: NewsItem, b: NewsItem): number {

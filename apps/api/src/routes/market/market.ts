@@ -4,12 +4,18 @@ import { NotFoundError } from '../../../../../shared/errors.js';
 import type { ApiDeps } from '../../deps.js';
 import { sendRepresentation } from '../../http/representation.js';
 import { secondsLeft } from '../../market/snapshot-cache.js';
-import { parseNewsQuery, parseTokenParam, parseUsernameParam } from './schema.js';
+import { parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from './schema.js';
 
-export function marketRoutes({ snapshots, stats, missBudget }: ApiDeps, router = new Router()): Router {
-
+export function marketRoutes({ snapshots, stats, missBudget, history }: ApiDeps, router = new Router()): Router {
   for (const name of ['trending', 'trending-cas'] as const) {
     router.get(`/api/market/${name}`, async (ctx) => {
+      // ?at=<ISO>: the snapshot that was current then, from history (issue 12).
+      const at = parseInstant(ctx.query.at, 'at');
+      if (at !== undefined) {
+        const past = await history.snapshotAt(name, at);
+        sendRepresentation(ctx, past.representation, past.maxAgeSeconds);
+        return;
+      }
       const snapshot = await snapshots.get(name);
       sendRepresentation(ctx, snapshot.view.representation, secondsLeft(snapshot.expiresAt));
     });

@@ -2,6 +2,8 @@
 import type { ParsedUrlQuery } from 'node:querystring';
 import { BadRequestError } from '../../../../../shared/errors.js';
 import { parsePositiveInteger, parseTicker, parseUsername } from '../../../../../shared/identifiers.js';
+import { INTERVALS, type Interval } from '../../market/history-buckets.js';
+import type { HistoryQuery } from '../../market/history-service.js';
 
 export const NEWS_DEFAULT_LIMIT = 20;
 export const NEWS_MAX_LIMIT = 50;
@@ -30,4 +32,27 @@ export function parseTokenParam(raw: string | undefined): string {
   const token = raw === undefined ? null : parseTicker(raw);
   if (token === null) throw new BadRequestError('Invalid token');
   return token;
+}
+
+/** ISO 8601 as clients write it: a date, or a date and time with `Z` or an offset (never local time). */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+/** An ISO instant in ms, undefined when absent; 400 naming the parameter when malformed. */
+export function parseInstant(raw: string | string[] | undefined, name: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const ms = typeof raw === 'string' && ISO_INSTANT.test(raw) ? Date.parse(raw) : NaN;
+  if (Number.isNaN(ms)) throw new BadRequestError(`Invalid query parameter: ${name}`);
+  return ms;
+}
+
+/** `?from=&to=&interval=` of the history routes: interval 30m by default, from not after to. */
+export function parseHistoryQuery(query: ParsedUrlQuery): HistoryQuery {
+  const interval = query.interval ?? '30m';
+  if (typeof interval !== 'string' || !Object.hasOwn(INTERVALS, interval)) {
+    throw new BadRequestError('Invalid query parameter: interval');
+  }
+  const fromMs = parseInstant(query.from, 'from');
+  const toMs = parseInstant(query.to, 'to');
+  if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) throw new BadRequestError('Invalid range: from is after to');
+  return { interval: interval as Interval, fromMs, toMs };
 }

@@ -1,0 +1,113 @@
+/**
+ * Reads of history (issue 12): time series per token and snapshots as of an instant, from the
+ * Redis Streams the worker writes with each refresh. A history answer changes only when a
+ * refresh lands, so each is prepared once (bytes, ETag) and kept in memory keyed by the current
+ * snapshot's version: repeated reads cost what a cached snapshot read costs.
+ */
+import type { Redis } from 'ioredis';
+import { NotFoundError } from '../../../../shared/errors.js';
+import { readAtOrBefore, readRange } from '../../../../shared/history/history-store.js';
+import { historyKeys } from '../../../../shared/keyspace.js';
+import { Representation } from '../http/representation.js';
+import { secondsLeft, type SnapshotCache } from './snapshot-cache.js';
+import { bucketSentiment, bucketTrending, type Interval } from './history-buckets.js';
+
+export interface HistoryQuery {
+  interval: Interval;
+  /** Absent: the default range, the 24 h up to the latest refresh. */
+  fromMs: number | undefined;
+  toMs: number | undefined;
+}
+
+export interface HistoryAnswer {
+  representation: Representation;
+  maxAgeSeconds: number;
+}
+
+const DEFAULT_RANGE_MS = 24 * 3_600_000;
+/** Prepared answers kept per process (a few KB each for 30 days at 1h). */
+const MAX_PREPARED = 1000;
+/** Past snapshots kept prepared (the `?at=` of a few dashboards' time sliders). */
+const MAX_PAST_SNAPSHOTS = 64;
+
+export const NO_SNAPSHOT = 'No snapshot at that time';
+
+export class HistoryService {
+  private readonly prepared = new Map<string, Representation>();
+  private readonly past = new Map<string, Representation>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly snapshots: SnapshotCache,
+    /** HISTORY_DAYS in ms; 0 when history is off. */
+    private readonly retentionMs: number,
+  ) {}
+
+  /** `GET /api/market/sentiment/:token/history`. */
+  async sentiment(token: string, query: HistoryQuery): Promise<HistoryAnswer> {
+    const snapshot = await this.snapshots.get('sentiment');
+    return this.answer(`s|${token}|${snapshot.version}`, query, snapshot, async (fromMs, toMs) => {
+      const key = historyKeys.sentiment(token);
+      const entries = await readRange(this.redis, key, fromMs, toMs);
+      if (entries.length === 0) await this.assertExists(key);
+      return { token, interval: query.interval, points: bucketSentiment(entries, query.interval), cachedAt: snapshot.cachedAt };
+    });
+  }
+
+  /** `GET /api/market/tokens/:token/history`: rank null at refreshes where the token was not listed. */
+  async token(token: string, query: HistoryQuery): Promise<HistoryAnswer> {
+    const snapshot = await this.snapshots.get('trending');
+    return this.answer(`t|${token}|${snapshot.version}`, query, snapshot, async (fromMs, toMs) => {
+      const key = historyKeys.token(token);
+      const [entries, times] = await Promise.all([
+        readRange(this.redis, key, fromMs, toMs),
+        readRange(this.redis, historyKeys.trendingTimes(), fromMs, toMs),
+      ]);
+      if (entries.length === 0) await this.assertExists(key);
+      return { token, interval: query.interval, points: bucketTrending(times, entries, query.interval), cachedAt: snapshot.cachedAt };
+    });
+  }
+
+  /** `GET /api/market/trending?at=` and `trending-cas?at=`: the exact body that was current at `atMs`. */
+  async snapshotAt(name: 'trending' | 'trending-cas', atMs: number): Promise<HistoryAnswer> {
+    const key = name === 'trending' ? historyKeys.trending() : historyKeys.trendingCas();
+    const entry = this.retentionMs > 0 ? await readAtOrBefore(this.redis, key, atMs) : null;
+    const body = entry?.fields.b;
+    if (!entry || body === undefined || entry.atMs < Date.now() - this.retentionMs) throw new NotFoundError(NO_SNAPSHOT);
+    const cacheKey = `${name}|${entry.id}`;
+    let representation = this.past.get(cacheKey);
+    if (!representation) {
+      representation = new Representation(Buffer.from(body));
+      remember(this.past, cacheKey, representation, MAX_PAST_SNAPSHOTS);
+    }
+    const current = this.snapshots.peek(name);
+    return { representation, maxAgeSeconds: current ? secondsLeft(current.expiresAt) : 0 };
+  }
+
+  private async answer(
+    prefix: string,
+    query: HistoryQuery,
+    snapshot: { cachedAt: string; expiresAt: number },
+    build: (fromMs: number, toMs: number) => Promise<unknown>,
+  ): Promise<HistoryAnswer> {
+    const maxAgeSeconds = secondsLeft(snapshot.expiresAt);
+    const cacheKey = `${prefix}|${query.interval}|${query.fromMs ?? ''}|${query.toMs ?? ''}`;
+    const held = this.prepared.get(cacheKey);
+    if (held) return { representation: held, maxAgeSeconds };
+    const toMs = query.toMs ?? Date.parse(snapshot.cachedAt);
+    const fromMs = Math.max(query.fromMs ?? toMs - DEFAULT_RANGE_MS, Date.now() - this.retentionMs);
+    const representation = Representation.json(await build(fromMs, toMs));
+    remember(this.prepared, cacheKey, representation, MAX_PREPARED);
+    return { representation, maxAgeSeconds };
+  }
+
+  private async assertExists(key: string): Promise<void> {
+    if (this.retentionMs <= 0 || (await this.redis.exists(key)) === 0) throw new NotFoundError('Token not found in index');
+  }
+}
+
+/** Insertion-ordered map as a small cache: the oldest entry goes when it is full. */
+function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  if (map.size >= max) map.delete(map.keys().next().value ?? key);
+  map.set(key, value);
+}

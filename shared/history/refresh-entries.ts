@@ -1,0 +1,76 @@
+/**
+ * What each refresh appends to history (issue 12), as pure functions of the refresh's data, so
+ * the worker's jobs, the tests and the benchmark's seeding build exactly the same entries.
+ * Field names are one letter: a stream stores them once per listpack node, but short names
+ * still keep every entry's reply small.
+ */
+import { historyKeys } from '../keyspace.js';
+import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../market-types.js';
+import type { SeriesEntry } from './history-store.js';
+
+/** The trending list (`?at=` and the `trending` event), the refresh time, and each listed token's figures. */
+export function trendingEntries(body: string, data: readonly TrendingToken[]): SeriesEntry[] {
+  return [
+    { key: historyKeys.trending(), fields: ['b', body] },
+    { key: historyKeys.trendingTimes(), fields: ['n', data.length] },
+    ...data.map((item, index) => ({
+      key: historyKeys.token(item.token.toUpperCase()),
+      fields: ['r', index + 1, 'm', item.mentions, 's', item.smartMoneyMentions, 'p', item.priceChange24h],
+    })),
+  ];
+}
+
+/** The trending-cas list (`?at=` and the `trending-cas` event) and each listed address's figures. */
+export function trendingCasEntries(body: string, data: readonly TrendingCa[]): SeriesEntry[] {
+  return [
+    { key: historyKeys.trendingCas(), fields: ['b', body] },
+    ...data.map((item) => ({
+      key: historyKeys.contract(item.address),
+      fields: ['c', item.chain, 'm', item.mentions, 's', item.smartMoneyMentions],
+    })),
+  ];
+}
+
+/** The fields of a sentiment record that make it "changed" (cachedAt changes every time). */
+function sameRecord(a: SentimentRecord, b: SentimentRecord | undefined): boolean {
+  return (
+    b !== undefined &&
+    a.score === b.score &&
+    a.label === b.label &&
+    a.mentions === b.mentions &&
+    a.positive === b.positive &&
+    a.neutral === b.neutral &&
+    a.negative === b.negative
+  );
+}
+
+export interface NewsRefresh {
+  cachedAt: string;
+  /** The new window, newest first. */
+  posts: readonly NewsItem[];
+  sentiment: Readonly<Record<string, SentimentRecord>>;
+  /** The previous refresh's post ids; undefined on the first refresh (no event carries the whole window). */
+  previousIds: ReadonlySet<string> | undefined;
+  /** The previous refresh's records; undefined on the first refresh (every record counts as changed). */
+  previousSentiment: Readonly<Record<string, SentimentRecord>> | undefined;
+}
+
+/**
+ * The `news` event (posts new since the previous refresh), the `sentiment` event (records that
+ * changed, tokens newly mentioned included) and each token's record. The news event's stream
+ * comes first: it is the one that decides whether this refresh is newer than the last.
+ */
+export function newsEntries(refresh: NewsRefresh): SeriesEntry[] {
+  const { cachedAt, posts, sentiment, previousIds, previousSentiment } = refresh;
+  const fresh = previousIds ? posts.filter((post) => !previousIds.has(post.id)) : [];
+  const records = Object.values(sentiment);
+  const changed = records.filter((record) => !sameRecord(record, previousSentiment?.[record.token]));
+  return [
+    { key: historyKeys.newsEvents(), fields: ['b', JSON.stringify({ data: fresh, cachedAt })] },
+    { key: historyKeys.sentimentEvents(), fields: ['b', JSON.stringify({ data: changed, cachedAt })] },
+    ...records.map((r) => ({
+      key: historyKeys.sentiment(r.token),
+      fields: ['s', r.score, 'l', r.label, 'm', r.mentions, 'p', r.positive, 'u', r.neutral, 'n', r.negative],
+    })),
+  ];
+}
