@@ -15,6 +15,7 @@ import { docsRoutes } from './routes/docs/docs.js';
 import { healthRoutes } from './routes/health/health.js';
 import { historyRoutes } from './routes/market/history.js';
 import { marketRoutes } from './routes/market/market.js';
+import { streamRoutes } from './routes/market/stream.js';
 
 export function createApp(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 });
@@ -31,6 +32,7 @@ export function createApp(deps: ApiDeps): Koa {
   const router = new Router({ methods: [...METHODS] });
   marketRoutes(deps, router);
   historyRoutes(deps, router);
+  streamRoutes(deps, router);
   authRoutes(deps, router);
   healthRoutes(deps, router);
   docsRoutes(router);

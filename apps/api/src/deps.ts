@@ -25,6 +25,7 @@ import { MissBudget } from './market/miss-budget.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { StatsService } from './market/stats-service.js';
 import { HttpMetrics } from './metrics.js';
+import { StreamHub } from './stream/stream-hub.js';
 
 /** How long a request waits for the worker (D7, D8: answered within 10 s). */
 export const WORK_WAIT_MS = 9_000;
@@ -43,6 +44,8 @@ export interface ApiDeps {
   auth: AuthServices;
   /** Time series and past snapshots (issue 12). */
   history: HistoryService;
+  /** The server-sent-events fan-out; main() closes it before draining the server. */
+  stream: StreamHub;
   /** Asks the worker to refresh every shared snapshot now (deduplicated); does not wait. */
   refreshAll(): Promise<void>;
   close(): Promise<void>;
@@ -92,7 +95,8 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
 
   // Start-up must not hang on a Redis that is down: the platform wants the port bound.
   // Events missed before the listeners are ready only cost a waiter its timeout.
-  const ready = Promise.all([snapshots.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]).then(
+  const stream = new StreamHub({ redis, subscriber, logger, maxClients: config.streamMaxClients });
+  const ready = Promise.all([snapshots.start(), stream.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]).then(
     () => 'ready' as const,
     () => 'failed' as const,
   );
@@ -109,12 +113,14 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     stats,
     missBudget: new MissBudget(redis),
     history: new HistoryService(redis, snapshots, config.historyDays * 86_400_000),
+    stream,
     metrics: new HttpMetrics(),
     auth: createAuthServices(config, redis, logger),
     async refreshAll() {
       await Promise.all(REFRESH_JOBS.map((name) => requestRefresh(refreshQueue, name)));
     },
     async close() {
+      stream.close();
       await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close()]);
       for (const client of [redis, subscriber]) await client.quit().catch(() => client.disconnect());
     },

@@ -38,6 +38,8 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
   const server = await startWebServer(createRequestListener(deps), config.port, undefined, { maxConnections: config.maxConnections });
   logger.info({ port: config.port }, 'API listening');
   onShutdown(logger, async () => {
+    // Event streams never finish by themselves: end them first, or the drain waits its full 20 s.
+    deps.stream.close();
     await stopWebServer(server);
     await deps.close();
   });

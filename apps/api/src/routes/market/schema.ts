@@ -4,6 +4,7 @@ import { BadRequestError } from '../../../../../shared/errors.js';
 import { parsePositiveInteger, parseTicker, parseUsername } from '../../../../../shared/identifiers.js';
 import { INTERVALS, type Interval } from '../../market/history-buckets.js';
 import type { HistoryQuery } from '../../market/history-service.js';
+import { TOPICS, type Topic } from '../../stream/stream-hub.js';
 
 export const NEWS_DEFAULT_LIMIT = 20;
 export const NEWS_MAX_LIMIT = 50;
@@ -55,4 +56,19 @@ export function parseHistoryQuery(query: ParsedUrlQuery): HistoryQuery {
   const toMs = parseInstant(query.to, 'to');
   if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) throw new BadRequestError('Invalid range: from is after to');
   return { interval: interval as Interval, fromMs, toMs };
+}
+
+/** `?topics=trending,news`: the event kinds to send, all when absent; an unknown one is a 400. */
+export function parseTopics(raw: string | string[] | undefined): ReadonlySet<Topic> {
+  if (raw === undefined) return new Set(TOPICS);
+  const names = typeof raw === 'string' ? raw.split(',').map((name) => name.trim()) : [''];
+  if (!names.every((name) => (TOPICS as readonly string[]).includes(name))) {
+    throw new BadRequestError('Invalid query parameter: topics');
+  }
+  return new Set(names as Topic[]);
+}
+
+/** `Last-Event-ID`: an event id we sent (cachedAt in ms). Anything else starts a fresh stream, as a first connection does. */
+export function parseLastEventId(raw: string | undefined): number | undefined {
+  return raw !== undefined && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
 }

@@ -1,0 +1,249 @@
+/**
+ * `GET /api/market/stream` (issue 12): server-sent events, fanned out by one hub per API
+ * process. The hub rides the snapshot announcements the process already subscribes to (one
+ * subscription per process, shared with the snapshot cache), reads each new event once from the
+ * history streams the worker wrote with the snapshot, frames it once, and writes the same bytes
+ * to every client that wants its topic. A poll every second covers an announcement lost during
+ * a reconnect.
+ *
+ * Event ids are the refresh's cachedAt in ms (the stream entry's ID). A client that reconnects
+ * with `Last-Event-ID` is first sent every event after it, in id order and at its own pace,
+ * then joins the live feed without gap or duplicate: live events that arrive meanwhile wait in
+ * its queue and are sent only if newer than what the replay sent.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Redis } from 'ioredis';
+import { lastId, readAfter, type HistoryEntry } from '../../../../shared/history/history-store.js';
+import { historyKeys, SNAPSHOT_CHANNEL } from '../../../../shared/keyspace.js';
+import type { Logger } from '../../../../shared/logger.js';
+
+export const TOPICS = ['trending', 'trending-cas', 'news', 'sentiment'] as const;
+export type Topic = (typeof TOPICS)[number];
+
+/** The stream each topic's events are read from; the snapshot announcement that signals it has a new one. */
+const STREAM_OF: Record<Topic, string> = {
+  trending: historyKeys.trending(),
+  'trending-cas': historyKeys.trendingCas(),
+  news: historyKeys.newsEvents(),
+  sentiment: historyKeys.sentimentEvents(),
+};
+
+export interface StreamHubOptions {
+  /** Fast-failing client for the reads. */
+  redis: Redis;
+  /** The process's subscriber connection, already subscribed to the snapshot channel. */
+  subscriber: Redis;
+  logger: Logger;
+  /** STREAM_MAX_CLIENTS. */
+  maxClients: number;
+  /** A comment line this often: Heroku's router cuts a connection idle for 55 s. Default 15 s. */
+  keepAliveMs?: number;
+  /** The `retry:` hint, ms before a client reconnects. Default 2000. */
+  retryMs?: number;
+  /** A client whose unsent bytes pass this is dropped, not buffered without limit. Default 1 MiB. */
+  maxBufferedBytes?: number;
+  /** How often the streams are checked without an announcement. Default 1000 ms. */
+  pollMs?: number;
+}
+
+interface Frame {
+  topic: Topic;
+  /** The stream entry's full ID, `<ms>-<seq>`. */
+  id: string;
+  bytes: Buffer;
+}
+
+interface Client {
+  res: ServerResponse;
+  topics: ReadonlySet<Topic>;
+  /** The last entry ID sent, per topic. */
+  cursor: Map<Topic, string>;
+  /** Live frames held while the replay runs; null once live. */
+  pending: Frame[] | null;
+}
+
+/** Entries read per stream and round trip, during a replay and a pull. */
+const PAGE = 100;
+
+/** Orders stream IDs (`<ms>-<seq>`) numerically. */
+export function compareIds(a: string, b: string): number {
+  const [am = 0, as = 0] = a.split('-').map(Number);
+  const [bm = 0, bs = 0] = b.split('-').map(Number);
+  return am - bm || as - bs;
+}
+
+function frame(topic: Topic, entry: HistoryEntry): Frame {
+  const text = `id: ${entry.atMs}\nevent: ${topic}\ndata: ${entry.fields.b ?? '{}'}\n\n`;
+  return { topic, id: entry.id, bytes: Buffer.from(text) };
+}
+
+export class StreamHub {
+  private readonly clients = new Set<Client>();
+  private readonly lastIds = new Map<Topic, string>();
+  private readonly pulls = new Map<Topic, Promise<void>>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly keepAlive = Buffer.from(': keep-alive\n\n');
+  private closed = false;
+  private sweepQueued = false;
+  /** Clients dropped for falling behind (a counter for tests and metrics). */
+  dropped = 0;
+
+  constructor(private readonly options: StreamHubOptions) {}
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** Why a new client cannot be taken now, or null. */
+  refusal(): 'closing' | 'full' | null {
+    if (this.closed) return 'closing';
+    return this.clients.size >= this.options.maxClients ? 'full' : null;
+  }
+
+  async start(): Promise<void> {
+    this.options.subscriber.on('message', (channel: string, name: string) => {
+      if (channel === SNAPSHOT_CHANNEL && (TOPICS as readonly string[]).includes(name)) this.pull(name as Topic);
+    });
+    await Promise.all(TOPICS.map(async (topic) => this.lastIds.set(topic, await lastId(this.options.redis, STREAM_OF[topic]))));
+    const every = (ms: number, fn: () => void) => this.timers.push(setInterval(fn, ms).unref());
+    every(this.options.keepAliveMs ?? 15_000, () => this.broadcastAll(this.keepAlive));
+    every(this.options.pollMs ?? 1000, () => {
+      if (this.clients.size > 0) for (const topic of TOPICS) this.pull(topic);
+    });
+  }
+
+  /**
+   * Takes over a response: headers, the retry hint, the replay after `lastEventMs` if given,
+   * then the live feed. The caller has checked refusal().
+   */
+  async add(req: IncomingMessage, res: ServerResponse, topics: ReadonlySet<Topic>, lastEventMs: number | undefined): Promise<void> {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      'X-Accel-Buffering': 'no',
+      // The socket serves this stream only: when the stream ends (shutdown), the socket goes too.
+      Connection: 'close',
+    });
+    res.write(`retry: ${this.options.retryMs ?? 2000}\n\n`);
+    req.socket.setNoDelay(true);
+    const replaying = lastEventMs !== undefined;
+    const cursor = new Map([...topics].map((topic) => [topic, replaying ? `${lastEventMs}-0` : (this.lastIds.get(topic) ?? '0-0')]));
+    const client: Client = { res, topics, cursor, pending: replaying ? [] : null };
+    this.clients.add(client);
+    res.once('close', () => this.clients.delete(client));
+    if (!replaying) return;
+    try {
+      await this.replay(client);
+    } catch (error) {
+      this.options.logger.warn({ err: String(error) }, 'stream replay failed; the client will reconnect');
+      res.destroy();
+      return;
+    }
+    const pending = client.pending ?? [];
+    client.pending = null;
+    for (const held of pending) this.deliver(client, held);
+  }
+
+  /** Sends every stored event after the client's cursors, merged across topics in id order, minding backpressure. */
+  private async replay(client: Client): Promise<void> {
+    const queues = [...client.topics].map((topic) => ({ topic, after: client.cursor.get(topic) ?? '0-0', buffer: [] as HistoryEntry[], done: false }));
+    for (;;) {
+      await Promise.all(
+        queues
+          .filter((q) => q.buffer.length === 0 && !q.done)
+          .map(async (q) => {
+            q.buffer = await readAfter(this.options.redis, STREAM_OF[q.topic], q.after, PAGE);
+            q.done = q.buffer.length < PAGE;
+            if (q.buffer.length > 0) q.after = q.buffer.at(-1)!.id;
+          }),
+      );
+      let next: (typeof queues)[number] | undefined;
+      for (const q of queues) if (q.buffer[0] && (!next || compareIds(q.buffer[0].id, next.buffer[0]!.id) < 0)) next = q;
+      if (!next || client.res.destroyed) return;
+      const entry = next.buffer.shift()!;
+      client.cursor.set(next.topic, entry.id);
+      if (!client.res.write(frame(next.topic, entry).bytes)) {
+        await new Promise<void>((resolve) => {
+          client.res.once('drain', resolve);
+          client.res.once('close', resolve);
+        });
+      }
+    }
+  }
+
+  /** Reads what is new in one topic's stream and fans it out; pulls of one topic never overlap. */
+  private pull(topic: Topic): void {
+    const previous = this.pulls.get(topic) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      for (;;) {
+        const entries = await readAfter(this.options.redis, STREAM_OF[topic], this.lastIds.get(topic) ?? '0-0', PAGE);
+        for (const entry of entries) {
+          this.lastIds.set(topic, entry.id);
+          const built = frame(topic, entry);
+          for (const client of this.clients) this.deliver(client, built);
+        }
+        if (entries.length < PAGE) return;
+      }
+    });
+    const settled = next.catch((error: unknown) => this.options.logger.debug({ err: String(error), topic }, 'stream pull failed'));
+    this.pulls.set(topic, settled);
+    void settled.finally(() => {
+      if (this.pulls.get(topic) === settled) this.pulls.delete(topic);
+    });
+  }
+
+  private deliver(client: Client, built: Frame): void {
+    if (!client.topics.has(built.topic)) return;
+    if (client.pending) {
+      client.pending.push(built);
+      return;
+    }
+    if (compareIds(built.id, client.cursor.get(built.topic) ?? '0-0') <= 0) return;
+    client.cursor.set(built.topic, built.id);
+    this.write(client, built.bytes);
+  }
+
+  private broadcastAll(bytes: Buffer): void {
+    for (const client of this.clients) if (!client.pending) this.write(client, bytes);
+  }
+
+  /** Writes never wait: a client that cannot keep up is found by the sweep and cut loose. */
+  private write(client: Client, bytes: Buffer): void {
+    if (client.res.destroyed) return;
+    client.res.write(bytes);
+    if (!this.sweepQueued) {
+      this.sweepQueued = true;
+      setImmediate(() => this.sweep());
+    }
+  }
+
+  /**
+   * Drops every client whose unsent bytes pass the bound. It runs after the burst of writes has
+   * been handed to the kernel (a response corks its socket until the next tick, so right after a
+   * write even a fast client looks full): what is left then is what the client did not take.
+   */
+  private sweep(): void {
+    this.sweepQueued = false;
+    const bound = this.options.maxBufferedBytes ?? 1024 * 1024;
+    for (const client of this.clients) {
+      if (client.res.writableLength > bound) {
+        this.dropped += 1;
+        this.clients.delete(client);
+        client.res.destroy();
+      }
+    }
+  }
+
+  /**
+   * Shutdown: ends every stream now (a clean end; EventSource clients reconnect, to another
+   * replica once this one stops accepting) and refuses new ones. Call it before draining the
+   * server: an event stream never finishes by itself and would hold the drain to its deadline.
+   */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    for (const client of this.clients) client.res.end();
+    this.clients.clear();
+  }
+}

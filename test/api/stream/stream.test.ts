@@ -1,0 +1,138 @@
+/**
+ * Issue 12: GET /api/market/stream through real HTTP, the real hub and real Redis; events are
+ * the ones the worker's job functions write with each refresh.
+ */
+import { expect } from 'chai';
+import type { NewsItem, SentimentRecord } from '../../../shared/market-types.js';
+import { http } from '../../support/http.js';
+import { pinnedJobs, type PinnedJobs } from '../../support/pinned-jobs.js';
+import { SseClient } from '../../support/sse.js';
+import { startStack, type Stack } from '../../support/stack.js';
+
+const HALF_HOUR = 30 * 60_000;
+
+describe('GET /api/market/stream: server-sent events (issue 12)', function () {
+  this.timeout(60_000);
+  let stack: Stack;
+  let jobs: PinnedJobs;
+  let clock = Date.now() - 10 * HALF_HOUR;
+  const clients: SseClient[] = [];
+  const connect = async (query = '', headers: Record<string, string> = {}) => {
+    const client = await SseClient.connect(`${stack.apiUrl}/api/market/stream${query}`, headers);
+    clients.push(client);
+    return client;
+  };
+  const refresh = async (job: 'trending' | 'trending-cas' | 'news') => {
+    clock += 60_000;
+    stack.sim.advanceClock(HALF_HOUR);
+    await jobs.run(job, clock);
+    return clock;
+  };
+
+  before(async () => {
+    stack = await startStack({ workers: 0, env: { STREAM_MAX_CLIENTS: '6' } });
+    jobs = pinnedJobs(stack.config.redisUrl, stack.sim.url);
+    for (const job of ['trending', 'trending-cas', 'news'] as const) await refresh(job);
+  });
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close();
+  });
+  after(async () => {
+    await jobs?.close();
+    await stack?.close();
+  });
+
+  it('when connected, then it is text/event-stream with a retry hint, and each refresh arrives as one event whose id is its cachedAt', async () => {
+    const client = await connect();
+    expect(client.status).to.equal(200);
+    expect(client.headers['content-type']).to.equal('text/event-stream; charset=utf-8');
+    expect(client.headers['access-control-allow-origin']).to.equal('*');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(client.retry).to.be.a('number');
+    const at = await refresh('trending');
+    const [event] = await client.waitFor(1, 'trending');
+    expect(event!.id).to.equal(String(at));
+    const live = await http(`${stack.apiUrl}/api/market/trending`);
+    expect(JSON.parse(event!.data)).to.deep.equal(live.json);
+    expect((JSON.parse(event!.data) as { cachedAt: string }).cachedAt).to.equal(new Date(at).toISOString());
+    await refresh('trending-cas');
+    expect((await client.waitFor(1, 'trending-cas'))[0]!.id).to.equal(String(clock));
+  });
+
+  it('when news refreshes, then `news` carries only the posts new since the previous refresh and `sentiment` only the changed records', async () => {
+    const before = (await http(`${stack.apiUrl}/api/market/news?limit=50`)).json as { data: NewsItem[] };
+    const previousSentiment = new Map<string, SentimentRecord>();
+    const tokens = ((await http(`${stack.apiUrl}/api/market/trending`)).json as { data: { token: string }[] }).data.map((t) => t.token);
+    for (const token of tokens) {
+      const res = await http(`${stack.apiUrl}/api/market/sentiment/${token}`);
+      if (res.status === 200) previousSentiment.set(token, res.json as SentimentRecord);
+    }
+    const client = await connect('?topics=news,sentiment');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const at = await refresh('news');
+    const [news] = await client.waitFor(1, 'news');
+    const [sentiment] = await client.waitFor(1, 'sentiment');
+    expect(news!.id).to.equal(String(at));
+    expect(sentiment!.id).to.equal(String(at));
+    const fresh = (JSON.parse(news!.data) as { data: NewsItem[] }).data;
+    expect(fresh.length).to.be.greaterThan(0);
+    const oldIds = new Set(before.data.map((post) => post.id));
+    for (const post of fresh) expect(oldIds.has(post.id), post.id).to.equal(false);
+    const changed = (JSON.parse(sentiment!.data) as { data: SentimentRecord[] }).data;
+    expect(changed.length).to.be.greaterThan(0);
+    for (const record of changed) {
+      const old = previousSentiment.get(record.token);
+      if (old) expect({ ...record, cachedAt: old.cachedAt }, record.token).not.to.deep.equal(old);
+    }
+    expect(client.events.map((e) => e.event).sort()).to.deep.equal(['news', 'sentiment']);
+  });
+
+  it('when topics names an unknown kind, then 400 {error}', async () => {
+    for (const query of ['?topics=prices', '?topics=', '?topics=news&topics=trending']) {
+      const client = await connect(query);
+      expect(client.status, query).to.equal(400);
+      expect(JSON.parse(client.body)).to.deep.equal({ error: 'Invalid query parameter: topics' });
+    }
+  });
+
+  it('when a client resumes with Last-Event-ID, then it gets every later event once, in order, then the live ones', async () => {
+    const first = await connect();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const resumeFrom = await refresh('trending');
+    const ids = [await refresh('trending-cas'), await refresh('news'), await refresh('trending')];
+    await first.waitFor(5);
+    const resumed = await connect('', { 'Last-Event-ID': String(resumeFrom) });
+    await resumed.waitFor(4);
+    expect(resumed.events.map((e) => e.id)).to.deep.equal([ids[0], ids[1], ids[1], ids[2]].map(String));
+    expect(resumed.events.map((e) => e.event)).to.deep.equal(['trending-cas', 'news', 'sentiment', 'trending']);
+    const expected = first.events.filter((e) => Number(e.id) > resumeFrom).map((e) => e.data);
+    expect(resumed.events.map((e) => e.data).sort()).to.deep.equal(expected.sort());
+    const live = await refresh('trending');
+    await resumed.waitFor(5);
+    expect(resumed.events.at(-1)!.id).to.equal(String(live));
+    expect(resumed.events).to.have.length(5);
+  });
+
+  it('when STREAM_MAX_CLIENTS are connected, then one more gets 503 {error}', async () => {
+    const open = await Promise.all(Array.from({ length: 6 }, () => connect()));
+    for (const client of open) expect(client.status).to.equal(200);
+    const refused = await connect();
+    expect(refused.status).to.equal(503);
+    expect(JSON.parse(refused.body)).to.deep.equal({ error: 'Too many stream clients' });
+    expect(refused.headers['retry-after']).to.match(/^\d+$/);
+    open[0]!.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await connect()).status).to.equal(200);
+  });
+
+  it('when the API shuts down, then every stream ends at once and the server drains in well under its 20 s deadline', async () => {
+    const open = await Promise.all(Array.from({ length: 3 }, () => connect()));
+    const started = Date.now();
+    const closing = stack.close();
+    await Promise.all(open.map((client) => client.ended));
+    const endedAfter = Date.now() - started;
+    await closing;
+    expect(endedAfter).to.be.below(500);
+    expect(Date.now() - started).to.be.below(3000);
+  });
+});

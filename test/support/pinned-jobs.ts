@@ -1,0 +1,39 @@
+/** The worker's real job functions run from a test at pinned times (history and events need increasing cachedAt). */
+import type { Redis } from 'ioredis';
+import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
+import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
+import { refreshTrendingCas } from '../../apps/worker/src/jobs/refresh-trending-cas.js';
+import { refreshTrending } from '../../apps/worker/src/jobs/refresh-trending.js';
+import { createLogger } from '../../shared/logger.js';
+import { createRedis } from '../../shared/redis.js';
+
+export interface PinnedJobs {
+  context: JobContext;
+  /** Runs one refresh job with cachedAt = atMs. */
+  run(job: 'trending' | 'trending-cas' | 'news', atMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function pinnedJobs(redisUrl: string, simUrl: string): PinnedJobs {
+  let clock = Date.now();
+  const redis: Redis = createRedis({ redisUrl, redisTlsInsecure: false }, 'worker', 'test-pinned-jobs');
+  const context: JobContext = {
+    redis,
+    index: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
+    logger: createLogger({ logLevel: 'silent' }, 'test'),
+    now: () => new Date(clock),
+    historyMs: 30 * 86_400_000,
+  };
+  const jobs = { trending: refreshTrending, 'trending-cas': refreshTrendingCas, news: refreshNews } as const;
+  return {
+    context,
+    async run(job, atMs) {
+      clock = atMs;
+      await jobs[job](context);
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
