@@ -2,9 +2,6 @@
  * Issue 5: a refresh is visible on every API replica within one second. Two API processes
  * (separate OS processes, as two dynos), one real Redis, the simulator and a real worker.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
@@ -14,49 +11,14 @@ import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js
 import { keys, SNAPSHOT_CHANNEL } from '../../shared/keyspace.js';
 import { createLogger } from '../../shared/logger.js';
 import { queueBaseOptions, REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../shared/queues.js';
-import { freePort, sharedTestRedis } from '../support/redis-server.js';
+import { startApiProcess, stopApiProcess, type ApiProcess } from '../support/api-process.js';
+import { sharedTestRedis } from '../support/redis-server.js';
 import { eventually } from '../support/stack.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** What the issue promises: a new snapshot is served by every replica within a second. */
 const VISIBLE_WITHIN_MS = 1000;
 const READS = ['/api/market/trending', '/api/market/news'] as const;
 type Read = (typeof READS)[number];
-
-interface ApiProcess {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  stderr(): string;
-}
-
-/** The real web entry point in an OS process of its own (tsx, as `npm test` runs TypeScript). */
-async function startApiProcess(name: string, env: Record<string, string>): Promise<ApiProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), WEB_CONCURRENCY: '1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-  const api = { name, url: `http://127.0.0.1:${port}`, child, stderr: () => stderr };
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code, signal) => reject(new Error(`${name} exited (${signal ?? code}): ${stderr}`))),
-  );
-  exited.catch(() => {});
-  await Promise.race([exited, eventually(async () => ((await fetch(`${api.url}/readyz`)).status === 200 ? true : undefined), 30_000, `${name} ready`)]);
-  return api;
-}
-
-async function stopApiProcess(api: ApiProcess): Promise<void> {
-  if (api.child.exitCode !== null || api.child.signalCode !== null) return;
-  const exited = new Promise((resolve) => api.child.once('exit', resolve));
-  api.child.kill('SIGTERM');
-  const timer = setTimeout(() => api.child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
-}
 
 interface Served {
   etag: string;

@@ -107,8 +107,9 @@ export class StreamHub {
     await Promise.all(TOPICS.map(async (topic) => this.lastIds.set(topic, await lastId(this.options.redis, STREAM_OF[topic]))));
     const every = (ms: number, fn: () => void) => this.timers.push(setInterval(fn, ms).unref());
     every(this.options.keepAliveMs ?? 15_000, () => this.broadcastAll(this.keepAlive));
+    // Also keeps lastIds current while nobody listens: a new client starts from them.
     every(this.options.pollMs ?? 1000, () => {
-      if (this.clients.size > 0) for (const topic of TOPICS) this.pull(topic);
+      for (const topic of TOPICS) this.pull(topic);
     });
   }
 
