@@ -104,7 +104,9 @@ export class StreamHub {
     this.options.subscriber.on('message', (channel: string, name: string) => {
       if (channel === SNAPSHOT_CHANNEL && (TOPICS as readonly string[]).includes(name)) this.pull(name as Topic);
     });
-    await Promise.all(TOPICS.map(async (topic) => this.lastIds.set(topic, await lastId(this.options.redis, STREAM_OF[topic]))));
+    // Where each stream ends now. Redis may not be connected yet (the fast client fails rather
+    // than queue): then the first pull that succeeds finds it instead, without sending anything.
+    await Promise.all(TOPICS.map((topic) => this.initialize(topic).catch(() => {})));
     const every = (ms: number, fn: () => void) => this.timers.push(setInterval(fn, ms).unref());
     every(this.options.keepAliveMs ?? 15_000, () => this.broadcastAll(this.keepAlive));
     // Also keeps lastIds current while nobody listens: a new client starts from them.
@@ -176,6 +178,7 @@ export class StreamHub {
   private pull(topic: Topic): void {
     const previous = this.pulls.get(topic) ?? Promise.resolve();
     const next = previous.then(async () => {
+      if (!this.lastIds.has(topic)) return this.initialize(topic);
       for (;;) {
         const entries = await readAfter(this.options.redis, STREAM_OF[topic], this.lastIds.get(topic) ?? '0-0', PAGE);
         for (const entry of entries) {
@@ -191,6 +194,10 @@ export class StreamHub {
     void settled.finally(() => {
       if (this.pulls.get(topic) === settled) this.pulls.delete(topic);
     });
+  }
+
+  private async initialize(topic: Topic): Promise<void> {
+    this.lastIds.set(topic, await lastId(this.options.redis, STREAM_OF[topic]));
   }
 
   private deliver(client: Client, built: Frame): void {
