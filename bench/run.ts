@@ -12,6 +12,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, 
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureCluster } from './phases/cluster.js';
+import { judgeHistory, measureFanOut, measureHistoryReads } from './phases/history.js';
 import { measureLogin } from './phases/login.js';
 import { measureReads } from './phases/reads.js';
 import { measureStats } from './phases/stats.js';
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
     generators.push(load, logins);
 
     const reads = await measureReads(stack, api, load, settings, workDir, log);
+    log(`history read vs cached trending (${stack.historyRefreshes} news refreshes of seeded history)`);
+    const historyReads = await measureHistoryReads(stack, api, load, settings, log);
     log('login');
     const login = await measureLogin(stack, api, load, logins, settings, log);
     // argon2 takes 19 MiB per hash from malloc, outside V8's heap: see what the logins left behind.
@@ -87,6 +90,11 @@ async function main(): Promise<void> {
     await Promise.all(generators.map((g) => g.close()));
     const apiLogBytes = api.stdoutBytes();
     await api.proc.stop(10_000);
+    log('stream fan-out (an API process of its own)');
+    const fanOutLoad = await LoadGenerator.start('load-fan-out');
+    generators.push(fanOutLoad);
+    const fanOut = await measureFanOut(stack, fanOutLoad, settings, workDir, log);
+    await fanOutLoad.close();
     const worker = await measureWorker(stack, settings, log);
 
     const summary = summarizeReads(reads);
@@ -100,7 +108,9 @@ async function main(): Promise<void> {
       apiMaxRssBytes,
       apiRssAfterLoginsBytes,
       apiLogBytes,
+      history: { reads: historyReads, fanOut },
     };
+    const workerSummary = inputs.worker.summary;
     const results: BenchResults = {
       startedAt,
       mode: quick ? 'quick' : 'full',
@@ -108,7 +118,10 @@ async function main(): Promise<void> {
       machine: { cpus: cpus().length, node: process.version, loadGenerator: autocannonVersion() },
       settings,
       ...inputs,
-      verdicts: judgeTargets(inputs),
+      verdicts: [
+        ...judgeTargets(inputs),
+        ...judgeHistory(historyReads, fanOut, { withMs: workerSummary.cpuMsWithHistory, withoutMs: workerSummary.cpuMsWithoutHistory }),
+      ],
     };
     const markdown = renderMarkdown(results);
     mkdirSync(resultsDir, { recursive: true });

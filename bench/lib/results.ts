@@ -3,6 +3,7 @@
  * judged. The JSON file holds all of it; the markdown and SVG are rendered from it.
  */
 import type { ClusterOutcome } from '../phases/cluster.js';
+import type { FanOutOutcome, HistoryReadsOutcome } from '../phases/history.js';
 import type { LoginOutcome } from '../phases/login.js';
 import type { ReadsOutcome, RoundSample, ServerKind } from '../phases/reads.js';
 import type { StatsOutcome } from '../phases/stats.js';
@@ -54,6 +55,8 @@ export interface BenchResults {
   apiRssAfterLoginsBytes: number;
   /** Bytes of request log the API wrote (proof that logging was on). */
   apiLogBytes: number;
+  /** Issue 12: history reads and the stream fan-out. */
+  history: { reads: HistoryReadsOutcome; fanOut: FanOutOutcome };
   verdicts: Verdict[];
 }
 

@@ -19,6 +19,7 @@ import { createLogger } from '../../shared/logger.js';
 import type { StatsJobData } from '../../shared/queues.js';
 import { createRedis } from '../../shared/redis.js';
 import { freePort, startTestRedis, type TestRedis } from '../../test/support/redis-server.js';
+import { seedSentimentHistory } from './history-seed.js';
 import { firstLine, startNode, waitForHttp, type NodeProcess } from './processes.js';
 
 /** Posts in the simulator's window: 10,000 gives news page 100 at limit 50 its full 50 items. */
@@ -34,6 +35,8 @@ export interface Stack {
   cachedUsername: string;
   /** A tracked account nobody has asked for yet (the stats burst). */
   uncachedUsername: string;
+  /** News refreshes in the 30 days of seeded sentiment history. */
+  historyRefreshes: number;
   /** One secret for every API process of the run. */
   jwtSecret: string;
   close(): Promise<void>;
@@ -53,6 +56,7 @@ export async function startStack(): Promise<Stack> {
     now: () => new Date(),
     historyMs: HISTORY_MS,
   };
+  const historyRefreshes = await seedSentimentHistory(context, 30, Date.now());
   await refreshTrending(context);
   await refreshTrendingCas(context);
   await refreshNews(context);
@@ -69,6 +73,7 @@ export async function startStack(): Promise<Stack> {
     sim,
     cachedUsername,
     uncachedUsername,
+    historyRefreshes,
     jwtSecret: randomBytes(48).toString('base64url'),
     async close() {
       await sim.close();
@@ -106,12 +111,12 @@ export const WEB_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
  */
 export async function startApi(
   stack: Stack,
-  options: { name: string; workDir: string; webConcurrency: number; nodeFlags?: string[]; webFlags?: readonly string[] },
+  options: { name: string; workDir: string; webConcurrency: number; nodeFlags?: string[]; webFlags?: readonly string[]; env?: Record<string, string> },
 ): Promise<AppProcess> {
   const port = await freePort();
   const proc = startNode(options.name, {
     script: 'apps/api/src/main.ts',
-    env: serviceEnv(stack, { PORT: String(port), WEB_CONCURRENCY: String(options.webConcurrency) }),
+    env: serviceEnv(stack, { PORT: String(port), WEB_CONCURRENCY: String(options.webConcurrency), ...options.env }),
     stdout: 'pipe',
     stderrFile: join(options.workDir, `${options.name}.err`),
     nodeFlags: [...(options.webFlags ?? WEB_NODE_FLAGS), ...(options.nodeFlags ?? [])],

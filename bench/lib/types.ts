@@ -38,6 +38,8 @@ export interface RefreshSample {
   cpuMs: number;
   wallMs: number;
   rssBytes: number;
+  /** Whether this refresh wrote history (the worker child alternates). */
+  history?: boolean;
 }
 
 /** The server side of a round: CPU spent (summed over its processes) and the largest RSS seen. */

@@ -29,6 +29,9 @@ export interface WorkerSummary {
   tokens: number;
   /** Median CPU per refresh after the first three (module loading and JIT warm-up). */
   cpuMsMedian: number;
+  /** Median CPU of the refreshes that wrote history, and of those that did not (interleaved). */
+  cpuMsWithHistory: number;
+  cpuMsWithoutHistory: number;
   cpuMsP90: number;
   wallMsMedian: number;
   /**
@@ -57,6 +60,8 @@ export function summarizeWorker({ samples }: WorkerOutcome): WorkerSummary {
     items: samples[0]?.items ?? 0,
     tokens: samples[0]?.tokens ?? 0,
     cpuMsMedian: median(steady.map((s) => s.cpuMs)),
+    cpuMsWithHistory: median(steady.filter((s) => s.history).map((s) => s.cpuMs)),
+    cpuMsWithoutHistory: median(steady.filter((s) => !s.history).map((s) => s.cpuMs)),
     cpuMsP90: quantile(steady.map((s) => s.cpuMs), 0.9),
     wallMsMedian: median(steady.map((s) => s.wallMs)),
     rssEarlyBytes,
