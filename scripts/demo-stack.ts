@@ -103,6 +103,8 @@ async function main(): Promise<void> {
     // One secret for this run, shared by every process that signs or verifies tokens.
     JWT_SECRET: process.env.JWT_SECRET || randomBytes(48).toString('base64url'),
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+    // A first look should show history growing and events arriving within minutes, not hours.
+    REFRESH_INTERVAL: process.env.REFRESH_INTERVAL || '1m',
   };
   if (!process.env.JWT_SECRET) say('JWT_SECRET is not set: a random secret was generated for this run');
 
@@ -122,6 +124,12 @@ async function main(): Promise<void> {
   ]) {
     say(`  curl -s '${base}${path}'`);
   }
+  say(`the worker refreshes every ${env.REFRESH_INTERVAL} (REFRESH_INTERVAL); history and live events:`);
+  say(`  curl -N ${base}/api/market/stream                      # server-sent events as refreshes land (Ctrl-C to stop)`);
+  say(`  curl -N '${base}/api/market/stream?topics=trending,news'`);
+  say(`  curl -s '${base}/api/market/sentiment/SOL/history?interval=30m'   # a point per refresh`);
+  say(`  curl -s '${base}/api/market/tokens/SOL/history?interval=1h'`);
+  say(`  curl -s "${base}/api/market/trending?at=$(date -u -d '2 minutes ago' +%Y-%m-%dT%H:%M:%SZ)"   # as it was (GNU date; macOS: date -u -v-2M ...)`);
   say(`  curl -s -X POST ${base}/api/auth/login -H 'Content-Type: application/json' -d '{"email":"demo@example.com","password":"demo-password"}'`);
   say('Ctrl-C stops everything.');
 }

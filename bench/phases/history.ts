@@ -126,6 +126,8 @@ export async function measureFanOut(stack: Stack, load: LoadGenerator, settings:
       return value;
     };
     const outcome: FanOutOutcome = { clientsWanted: wanted, clientsConnected: 0, fanOuts: [], apiRssIdleBytes: 0, apiRssWithClientsBytes: 0, trendingAlone: [], trendingWithClients: [] };
+    // A fresh process: one unrecorded round first (JIT), then rounds alone before and after the clients.
+    if (!settings.quick) await trendingRound();
     for (let i = 0; i < settings.reps; i += 1) outcome.trendingAlone.push(await trendingRound());
     outcome.apiRssIdleBytes = rssOf(api.proc.pid);
     const port = Number(new URL(api.url).port);
@@ -147,6 +149,9 @@ export async function measureFanOut(stack: Stack, load: LoadGenerator, settings:
     outcome.apiRssWithClientsBytes = rssOf(api.proc.pid);
     log(`API RSS ${(outcome.apiRssIdleBytes / 1048576).toFixed(0)} MB alone, ${(outcome.apiRssWithClientsBytes / 1048576).toFixed(0)} MB with the clients`);
     for (let i = 0; i < settings.reps; i += 1) outcome.trendingWithClients.push(await trendingRound());
+    await fleet.send({ op: 'close' });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (let i = 0; i < settings.reps; i += 1) outcome.trendingAlone.push(await trendingRound());
     log(`trending ${mean(outcome.trendingAlone.map((r) => r.rps)).toFixed(0)} req/s alone, ${mean(outcome.trendingWithClients.map((r) => r.rps)).toFixed(0)} with the clients`);
     return outcome;
   } finally {
