@@ -10,6 +10,11 @@ describe('configuration', () => {
     expect(Object.isFrozen(config)).to.equal(true);
   });
 
+  it('when history and stream limits are not set, then 30 days and 2048 clients; HISTORY_DAYS=0 turns history off', () => {
+    expect(loadConfig({})).to.include({ historyDays: 30, streamMaxClients: 2048 });
+    expect(loadConfig({ HISTORY_DAYS: '0', STREAM_MAX_CLIENTS: '10000' })).to.include({ historyDays: 0, streamMaxClients: 10000 });
+  });
+
   const refusals: [Record<string, string>, RegExp][] = [
     [{ PORT: 'eighty' }, /^PORT: /],
     [{ PORT: '70000' }, /^PORT: /],
@@ -22,6 +27,9 @@ describe('configuration', () => {
     [{ INDEX_API_URL: 'not a url' }, /^INDEX_API_URL: not a valid URL/],
     [{ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY: /],
     [{ NODE_ENV: 'staging' }, /^NODE_ENV: /],
+    [{ HISTORY_DAYS: '-1' }, /^HISTORY_DAYS: /],
+    [{ HISTORY_DAYS: '400' }, /^HISTORY_DAYS: /],
+    [{ STREAM_MAX_CLIENTS: 'many' }, /^STREAM_MAX_CLIENTS: /],
   ];
   for (const [env, message] of refusals) {
     it(`when ${JSON.stringify(env)}, then a ConfigError naming the variable`, () => {

@@ -13,6 +13,13 @@ import { eventually, startStack, type Stack } from '../../support/stack.js';
 
 type RawAnswer = Awaited<ReturnType<typeof rawGet>>;
 
+/** History reads, each prepared by a first read through Koa, then answered by the fast path. */
+const HISTORY_READS = [
+  '/api/market/sentiment/BTC/history',
+  '/api/market/sentiment/BTC/history?interval=1h&from=2026-01-01T00:00:00Z',
+  '/api/market/tokens/BTC/history?interval=1d',
+];
+
 /**
  * Headers that legitimately differ between two responses sent a moment apart. The RateLimit
  * fields come only with the response that spent a stats miss (the first of two asks for an
@@ -62,7 +69,7 @@ describe('fast path for cached reads', () => {
     koaUrl = await listen(koaOnly);
     username = stack.sim.trackedUsernames()[0] ?? 'none';
     // The copies in memory are made by a first read through the API, as in production.
-    for (const path of ['trending', 'trending-cas', 'news', 'sentiment/BTC', `stats/${username}`]) {
+    for (const path of ['trending', 'trending-cas', 'news', 'sentiment/BTC', `stats/${username}`, ...HISTORY_READS.map((p) => p.slice('/api/market/'.length))]) {
       expect((await http(`${koaUrl}/api/market/${path}`)).status, path).to.equal(200);
     }
   });
@@ -83,6 +90,8 @@ describe('fast path for cached reads', () => {
   }
 
   const reads = () => [
+      ...HISTORY_READS,
+      '/api/market/sentiment/%24btc/history',
       '/api/market/trending',
       '/api/market/trending-cas',
       '/api/market/news',
@@ -130,6 +139,11 @@ describe('fast path for cached reads', () => {
       '/api/market/stats/bad-name!',
       '/api/market/trending/extra',
       '/api/market/nope',
+      `/api/market/trending?at=${new Date().toISOString()}`,
+      '/api/market/sentiment/BTC/history?interval=2h',
+      '/api/market/sentiment/BTC/history?interval=4h',
+      '/api/market/sentiment/NOPE/history',
+      '/api/market/tokens/bad!/history',
       '/healthz',
     ]) {
       const { fast, koa, tookFast } = await both(path);

@@ -14,7 +14,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
 import type { ApiDeps } from '../deps.js';
 import { secondsLeft } from '../market/snapshot-cache.js';
-import { parseNewsQuery, parseTokenParam, parseUsernameParam } from '../routes/market/schema.js';
+import { parseHistoryQuery, parseNewsQuery, parseTokenParam, parseUsernameParam } from '../routes/market/schema.js';
+import type { HistoryKind } from '../market/history-service.js';
 import { PUBLIC_READ_HEADERS } from './cors.js';
 import { replyWith, type Representation } from './representation.js';
 import { recordRequest, requestIdFor } from './request-context.js';
@@ -34,6 +35,11 @@ const SENTIMENT_PREFIXES = [
   ['/sentiment/', '/sentiment/:token'],
 ] as const;
 const STATS_PREFIX = '/api/market/stats/';
+const HISTORY_ROUTES = [
+  ['/api/market/sentiment/', 'sentiment', '/api/market/sentiment/:token/history'],
+  ['/api/market/tokens/', 'token', '/api/market/tokens/:token/history'],
+] as const;
+const HISTORY_SUFFIX = '/history';
 
 /** The one non-empty path segment after `prefix` (a route's `:param`), or undefined. */
 function segmentAfter(path: string, prefix: string): string | undefined {
@@ -42,8 +48,8 @@ function segmentAfter(path: string, prefix: string): string | undefined {
   return value !== '' && !value.includes('/') ? value : undefined;
 }
 
-export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'logger' | 'metrics'>): FastReads {
-  const { snapshots, stats } = deps;
+export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'history' | 'logger' | 'metrics'>): FastReads {
+  const { snapshots, stats, history } = deps;
 
   const whole = (name: 'trending' | 'trending-cas'): Found | undefined => {
     const snapshot = snapshots.peek(name);
@@ -72,9 +78,21 @@ export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'logger' |
     return answer && { route: `${STATS_PREFIX}:username`, ...answer };
   };
 
+  /** A history answer prepared for the current refresh (the first read of each goes through Koa). */
+  const historyRead = (path: string, query: string): Found | undefined => {
+    for (const [prefix, kind, route] of HISTORY_ROUTES) {
+      const token = segmentAfter(path.slice(0, -HISTORY_SUFFIX.length), prefix);
+      if (token === undefined) continue;
+      const answer = history.peek(kind as HistoryKind, parseTokenParam(decodeURIComponent(token)), parseHistoryQuery(parseQuery(query)));
+      return answer && { route, ...answer };
+    }
+    return undefined;
+  };
+
   const find = (url: string): Found | undefined => {
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    if (path.endsWith(HISTORY_SUFFIX)) return historyRead(path, queryAt === -1 ? '' : url.slice(queryAt + 1));
     if (path === '/api/market/trending' || path === '/api/market/trending-cas') {
       // `?at=` reads history: Koa answers it.
       if (queryAt !== -1 && parseQuery(url.slice(queryAt + 1)).at !== undefined) return undefined;

@@ -43,10 +43,20 @@ export class HistoryService {
     private readonly retentionMs: number,
   ) {}
 
+  /**
+   * A history answer already prepared for the current refresh, synchronously, or undefined:
+   * the fast path serves these (a repeated chart read costs what a cached snapshot read does).
+   */
+  peek(kind: HistoryKind, token: string, query: HistoryQuery): HistoryAnswer | undefined {
+    const snapshot = this.snapshots.peek(SNAPSHOT_OF[kind]);
+    const held = snapshot && this.prepared.get(preparedKey(kind, token, snapshot.version, query));
+    return held && { representation: held, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+  }
+
   /** `GET /api/market/sentiment/:token/history`. */
   async sentiment(token: string, query: HistoryQuery): Promise<HistoryAnswer> {
     const snapshot = await this.snapshots.get('sentiment');
-    return this.answer(`s|${token}|${snapshot.version}`, query, snapshot, async (fromMs, toMs) => {
+    return this.answer(preparedKey('sentiment', token, snapshot.version, query), query, snapshot, async (fromMs, toMs) => {
       const key = historyKeys.sentiment(token);
       const entries = await readRange(this.redis, key, fromMs, toMs);
       if (entries.length === 0) await this.assertExists(key);
@@ -57,7 +67,7 @@ export class HistoryService {
   /** `GET /api/market/tokens/:token/history`: rank null at refreshes where the token was not listed. */
   async token(token: string, query: HistoryQuery): Promise<HistoryAnswer> {
     const snapshot = await this.snapshots.get('trending');
-    return this.answer(`t|${token}|${snapshot.version}`, query, snapshot, async (fromMs, toMs) => {
+    return this.answer(preparedKey('token', token, snapshot.version, query), query, snapshot, async (fromMs, toMs) => {
       const key = historyKeys.token(token);
       const [entries, times] = await Promise.all([
         readRange(this.redis, key, fromMs, toMs),
@@ -85,13 +95,12 @@ export class HistoryService {
   }
 
   private async answer(
-    prefix: string,
+    cacheKey: string,
     query: HistoryQuery,
     snapshot: { cachedAt: string; expiresAt: number },
     build: (fromMs: number, toMs: number) => Promise<unknown>,
   ): Promise<HistoryAnswer> {
     const maxAgeSeconds = secondsLeft(snapshot.expiresAt);
-    const cacheKey = `${prefix}|${query.interval}|${query.fromMs ?? ''}|${query.toMs ?? ''}`;
     const held = this.prepared.get(cacheKey);
     if (held) return { representation: held, maxAgeSeconds };
     const toMs = query.toMs ?? Date.parse(snapshot.cachedAt);
@@ -104,6 +113,14 @@ export class HistoryService {
   private async assertExists(key: string): Promise<void> {
     if (this.retentionMs <= 0 || (await this.redis.exists(key)) === 0) throw new NotFoundError('Token not found in index');
   }
+}
+
+/** The series a history route reads, and the snapshot whose version says when its answers go stale. */
+export type HistoryKind = 'sentiment' | 'token';
+const SNAPSHOT_OF = { sentiment: 'sentiment', token: 'trending' } as const;
+
+function preparedKey(kind: HistoryKind, token: string, version: string, query: HistoryQuery): string {
+  return `${kind}|${token}|${version}|${query.interval}|${query.fromMs ?? ''}|${query.toMs ?? ''}`;
 }
 
 /** Insertion-ordered map as a small cache: the oldest entry goes when it is full. */

@@ -49,7 +49,7 @@ function schemaLabel(schema: SchemaObject): string {
   if (schema.minimum !== undefined) details.push(`min ${schema.minimum}`);
   if (schema.maximum !== undefined) details.push(`max ${schema.maximum}`);
   if (schema.default !== undefined) details.push(`default ${String(schema.default)}`);
-  const type = schema.type ?? 'any';
+  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? 'any');
   return details.length > 0 ? `${type} (${details.join(', ')})` : type;
 }
 

@@ -5,9 +5,12 @@
  */
 
 // The subset of OpenAPI 3.1 this document uses.
+export type SchemaType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'null';
+
 export interface SchemaObject {
   $ref?: string;
-  type?: 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean';
+  /** One type, or several (OpenAPI 3.1: `['integer', 'null']` for a nullable integer). */
+  type?: SchemaType | SchemaType[];
   format?: string;
   description?: string;
   properties?: Record<string, SchemaObject>;
@@ -539,3 +542,185 @@ export const openApiDocument: OpenApiDocument = {
     },
   },
 };
+
+// =============================================================================================
+// Issue 12: history routes, `?at=` and the event stream, in one block of their own.
+// The document is being regenerated from zod schemas on another branch (issue 13); when that
+// lands, these entries move into its mechanism and this block goes away.
+
+const nullable = (description: string, type: 'integer' | 'number'): SchemaObject => ({ type: [type, 'null'], description });
+
+const HISTORY_QUERY: ParameterObject[] = [
+  {
+    name: 'from',
+    in: 'query',
+    required: false,
+    description: 'Start of the range, ISO 8601 (a date, or a date and time with Z or an offset). Default: 24 h before `to`.',
+    schema: { type: 'string', format: 'date-time' },
+  },
+  {
+    name: 'to',
+    in: 'query',
+    required: false,
+    description: 'End of the range, ISO 8601. Default: the latest refresh. A range reaching beyond retention (HISTORY_DAYS) answers with what exists.',
+    schema: { type: 'string', format: 'date-time' },
+  },
+  {
+    name: 'interval',
+    in: 'query',
+    required: false,
+    description:
+      '`30m`: every refresh, at its cachedAt. `1h`, `4h`, `1d`: buckets aligned to UTC, each point at its bucket start. At most 1,000 points, the newest.',
+    schema: { type: 'string', enum: ['30m', '1h', '4h', '1d'], default: '30m' },
+  },
+];
+
+const HISTORY_BAD_REQUEST = errorResponse('Bad request', [
+  ['Invalid token', 'the ticker is not 1-20 of [A-Za-z0-9] after an optional $'],
+  ['Invalid query parameter: from', '`from` is not an ISO 8601 date or date-time with a zone (likewise `to`)'],
+  ['Invalid query parameter: interval', '`interval` is not 30m, 1h, 4h or 1d'],
+  ['Invalid range: from is after to', '`from` is later than `to`'],
+]);
+
+function historyOperation(operationId: string, summary: string, description: string, schema: string): OperationObject {
+  return {
+    operationId,
+    summary,
+    description: `${description} Written by the worker with each refresh, kept HISTORY_DAYS (default 30).`,
+    tags: ['market'],
+    parameters: [TOKEN_PARAM, ...HISTORY_QUERY],
+    responses: {
+      '200': marketOk('The series and the time of the latest refresh.', ref(schema)),
+      '304': NOT_MODIFIED,
+      '400': HISTORY_BAD_REQUEST,
+      '404': errorResponse('Not found', [['Token not found in index', 'the token has no history within retention']]),
+      '500': INTERNAL_ERROR,
+      '503': SNAPSHOT_UNAVAILABLE,
+    },
+  };
+}
+
+const AT_PARAM: ParameterObject = {
+  name: 'at',
+  in: 'query',
+  required: false,
+  description: 'An instant (ISO 8601): answer the snapshot that was current then, with its own cachedAt. Without it, the current snapshot.',
+  schema: { type: 'string', format: 'date-time' },
+};
+
+for (const path of ['/api/market/trending', '/api/market/trending-cas'] as const) {
+  const operation = openApiDocument.paths[path]?.get;
+  if (!operation) throw new Error(`openapi: ${path} is missing`);
+  operation.parameters = [...(operation.parameters ?? []), AT_PARAM];
+  operation.responses['400'] = errorResponse('Bad request', [['Invalid query parameter: at', '`at` is not an ISO 8601 date or date-time with a zone']]);
+  operation.responses['404'] = errorResponse('Not found', [['No snapshot at that time', '`at` is before retention or before the first snapshot']]);
+}
+
+const EVENT_EXAMPLE =
+  'retry: 2000\n\nid: 1795590000000\nevent: trending\ndata: {"data":[{"token":"BTC","name":"Bitcoin","mentions":1349,"smartMoneyMentions":702,"priceChange24h":1.2}],"cachedAt":"2026-11-25T08:00:00.000Z"}\n\n: keep-alive\n\n';
+
+Object.assign(openApiDocument.paths, {
+  '/api/market/sentiment/{token}/history': {
+    get: historyOperation(
+      'sentimentHistory',
+      'A token’s sentiment over time',
+      'Counts are summed within a bucket; the score is the mention-weighted mean, and the label follows it (D2).',
+      'SentimentHistory',
+    ),
+  },
+  '/api/market/tokens/{token}/history': {
+    get: historyOperation(
+      'tokenHistory',
+      'A token’s trending figures over time',
+      'One point per refresh (or bucket): the best rank, mentions summed over the refreshes where the token was listed, the last price change; all null where it was out of the list.',
+      'TokenHistory',
+    ),
+  },
+  '/api/market/stream': {
+    get: {
+      operationId: 'stream',
+      summary: 'Server-sent events: one per refresh of each kind',
+      description:
+        'A `text/event-stream`. Events (`event:` field; `data:` a JSON object): `trending` and `trending-cas` carry the new list ' +
+        '(TrendingTokenList, TrendingCaList, as GET returns them); `news` carries the posts new since the previous refresh ' +
+        '(NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt in ms: ' +
+        'reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, without ' +
+        'gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` and a ' +
+        '`: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and resume). ' +
+        'On shutdown every stream ends cleanly; clients reconnect, to another replica.',
+      tags: ['market'],
+      parameters: [
+        {
+          name: 'topics',
+          in: 'query',
+          required: false,
+          description: 'Comma-separated kinds to receive: trending, trending-cas, news, sentiment. Default: all.',
+          schema: { type: 'string', pattern: '^(trending|trending-cas|news|sentiment)(,(trending|trending-cas|news|sentiment))*$' },
+        },
+        {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'The id of the last event received: resume after it.',
+          schema: { type: 'string', pattern: '^\\d+$' },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'The event stream; it does not end until the client leaves or the server shuts down.',
+          headers: { 'Access-Control-Allow-Origin': { description: 'Always `*`.', schema: { type: 'string', const: '*' } } },
+          content: { 'text/event-stream': { schema: { type: 'string' }, examples: { trending: { summary: 'A trending event', value: EVENT_EXAMPLE } } } },
+        },
+        '400': errorResponse('Bad request', [['Invalid query parameter: topics', '`topics` names an unknown kind, or is empty']]),
+        '500': INTERNAL_ERROR,
+        '503': errorResponse(
+          'Unavailable',
+          [
+            ['Too many stream clients', 'the process already holds STREAM_MAX_CLIENTS streams'],
+            ['Service unavailable', 'the process is shutting down'],
+          ],
+          { 'Retry-After': RETRY_AFTER },
+        ),
+      },
+    },
+  },
+} satisfies Record<string, PathItemObject>);
+
+Object.assign(openApiDocument.components.schemas, {
+  SentimentPoint: object('Sentiment of a token at one refresh, or summed over one bucket.', {
+    at: timestamp('The refresh time (30m) or the bucket start.'),
+    score: num('Mention-weighted mean score, in [-1, 1].', { minimum: -1, maximum: 1 }),
+    label: str('bullish when score >= 0.15, bearish when score <= -0.15, else neutral.', { enum: ['bullish', 'bearish', 'neutral'] }),
+    mentions: int('Posts analysed, summed over the bucket.', { minimum: 0 }),
+    positive: int('Positive posts, summed.', { minimum: 0 }),
+    neutral: int('Neutral posts, summed.', { minimum: 0 }),
+    negative: int('Negative posts, summed.', { minimum: 0 }),
+  }),
+  SentimentHistory: object('A token’s sentiment over time.', {
+    token: str('The ticker as the index spells it (upper case).'),
+    interval: str('The interval asked for.', { enum: ['30m', '1h', '4h', '1d'] }),
+    points: { type: 'array', description: 'Oldest first; at most 1,000.', items: ref('SentimentPoint') },
+    cachedAt: timestamp('The latest refresh of sentiment.'),
+  }),
+  TrendingPoint: object('A token’s trending figures at one refresh, or over one bucket; null where it was out of the list.', {
+    at: timestamp('The refresh time (30m) or the bucket start.'),
+    rank: nullable('Position in the trending list (1 = first); the best in the bucket.', 'integer'),
+    mentions: nullable('Mentions, summed over the refreshes where it was listed.', 'number'),
+    smartMoneyMentions: nullable('Smart money mentions, summed likewise.', 'number'),
+    priceChange24h: nullable('24-hour price change (%), the last of the bucket.', 'number'),
+  }),
+  TokenHistory: object('A token’s trending figures over time.', {
+    token: str('The ticker, upper case.'),
+    interval: str('The interval asked for.', { enum: ['30m', '1h', '4h', '1d'] }),
+    points: { type: 'array', description: 'Oldest first, one per refresh or bucket; at most 1,000.', items: ref('TrendingPoint') },
+    cachedAt: timestamp('The latest refresh of trending.'),
+  }),
+  NewsEvent: object('`data` of a `news` event.', {
+    data: { type: 'array', description: 'Posts new since the previous refresh (empty after the first refresh of an empty Redis).', items: ref('NewsItem') },
+    cachedAt: timestamp('The refresh time (the event id, in ms).'),
+  }),
+  SentimentEvent: object('`data` of a `sentiment` event.', {
+    data: { type: 'array', description: 'Records that changed since the previous refresh, tokens newly mentioned included.', items: ref('SentimentRecord') },
+    cachedAt: timestamp('The refresh time (the event id, in ms).'),
+  }),
+} satisfies Record<string, SchemaObject>);
