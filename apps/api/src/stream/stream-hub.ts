@@ -11,6 +11,7 @@
  * then joins the live feed without gap or duplicate: live events that arrive meanwhile wait in
  * its queue and are sent only if newer than what the replay sent.
  */
+import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import { lastId, readAfter, type HistoryEntry } from '../../../../shared/history/history-store.js';
@@ -100,19 +101,31 @@ export class StreamHub {
     return this.clients.size >= this.options.maxClients ? 'full' : null;
   }
 
+  /**
+   * Starts fanning out. Resolves once it knows where each stream ends; until then (Redis not
+   * reachable yet) it sends nothing, so an old event is never taken for a new one.
+   */
   async start(): Promise<void> {
     this.options.subscriber.on('message', (channel: string, name: string) => {
       if (channel === SNAPSHOT_CHANNEL && (TOPICS as readonly string[]).includes(name)) this.pull(name as Topic);
     });
-    // Where each stream ends now. Redis may not be connected yet (the fast client fails rather
-    // than queue): then the first pull that succeeds finds it instead, without sending anything.
-    await Promise.all(TOPICS.map((topic) => this.initialize(topic).catch(() => {})));
     const every = (ms: number, fn: () => void) => this.timers.push(setInterval(fn, ms).unref());
     every(this.options.keepAliveMs ?? 15_000, () => this.broadcastAll(this.keepAlive));
     // Also keeps lastIds current while nobody listens: a new client starts from them.
     every(this.options.pollMs ?? 1000, () => {
       for (const topic of TOPICS) this.pull(topic);
     });
+    const { redis } = this.options;
+    while (!this.closed) {
+      try {
+        if (redis.status !== 'ready') await once(redis, 'ready');
+        const ends = await Promise.all(TOPICS.map((topic) => lastId(redis, STREAM_OF[topic])));
+        TOPICS.forEach((topic, i) => this.lastIds.set(topic, ends[i]!));
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
   }
 
   /**
@@ -178,7 +191,7 @@ export class StreamHub {
   private pull(topic: Topic): void {
     const previous = this.pulls.get(topic) ?? Promise.resolve();
     const next = previous.then(async () => {
-      if (!this.lastIds.has(topic)) return this.initialize(topic);
+      if (!this.lastIds.has(topic)) return; // start() has not found where the stream ends yet
       for (;;) {
         const entries = await readAfter(this.options.redis, STREAM_OF[topic], this.lastIds.get(topic) ?? '0-0', PAGE);
         for (const entry of entries) {
@@ -194,10 +207,6 @@ export class StreamHub {
     void settled.finally(() => {
       if (this.pulls.get(topic) === settled) this.pulls.delete(topic);
     });
-  }
-
-  private async initialize(topic: Topic): Promise<void> {
-    this.lastIds.set(topic, await lastId(this.options.redis, STREAM_OF[topic]));
   }
 
   private deliver(client: Client, built: Frame): void {
