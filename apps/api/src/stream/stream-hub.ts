@@ -175,7 +175,8 @@ export class StreamHub {
       );
       let next: (typeof queues)[number] | undefined;
       for (const q of queues) if (q.buffer[0] && (!next || compareIds(q.buffer[0].id, next.buffer[0]!.id) < 0)) next = q;
-      if (!next || client.res.destroyed) return;
+      // Ended by shutdown, or gone: a write after end would be an 'error' nobody listens for.
+      if (!next || client.res.destroyed || client.res.writableEnded) return;
       const entry = next.buffer.shift()!;
       client.cursor.set(next.topic, entry.id);
       if (!client.res.write(frame(next.topic, entry).bytes)) {
@@ -226,7 +227,7 @@ export class StreamHub {
 
   /** Writes never wait: a client that cannot keep up is found by the sweep and cut loose. */
   private write(client: Client, bytes: Buffer): void {
-    if (client.res.destroyed) return;
+    if (client.res.destroyed || client.res.writableEnded) return;
     client.res.write(bytes);
     if (!this.sweepQueued) {
       this.sweepQueued = true;
