@@ -3,6 +3,7 @@
  * token, with per-class counts. Each post is scored once, however many tokens it mentions.
  */
 import type { SentimentRecord } from '../market-types.js';
+import { labelFor } from './label.js';
 import { polarityClass, scorePolarity } from './score.js';
 
 export interface ScoredPost {
@@ -16,15 +17,7 @@ export interface ScoredPost {
 /** The public record (token upper case without "$", score in [-1, 1] to 4 decimals) before its cachedAt. */
 export type TokenSentiment = Omit<SentimentRecord, 'cachedAt'>;
 
-/** D2 label boundaries (inclusive). */
-export const BULLISH_AT = 0.15;
-export const BEARISH_AT = -0.15;
-
-export function labelFor(score: number): TokenSentiment['label'] {
-  if (score >= BULLISH_AT) return 'bullish';
-  if (score <= BEARISH_AT) return 'bearish';
-  return 'neutral';
-}
+export { BEARISH_AT, BULLISH_AT, labelFor } from './label.js';
 
 /**
  * Weight of a post: 1 + ln(1 + engagement). Every post counts (weight 1 at engagement 0), more

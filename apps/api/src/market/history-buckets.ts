@@ -3,7 +3,7 @@
  * the other intervals are buckets aligned to UTC (epoch multiples of the interval, so `1d`
  * starts at midnight UTC), each point at its bucket's start.
  */
-import { labelFor } from '../../../../shared/sentiment/aggregate.js';
+import { labelFor } from '../../../../shared/sentiment/label.js';
 import type { HistoryEntry } from '../../../../shared/history/history-store.js';
 
 export const INTERVALS = { '30m': 0, '1h': 3_600_000, '4h': 4 * 3_600_000, '1d': 86_400_000 } as const;
