@@ -49,6 +49,8 @@ export interface Config {
    * clients may cache them: `30m` (the spec's, the default), `1m`, `90s`, `1h`. At least 1 s.
    */
   readonly refreshIntervalMs: number;
+  /** STATS_MISS_BUDGET: stats misses (upstream lookups) each client address may cause per 10 minutes. Default 60. */
+  readonly statsMissBudget: number;
   /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */
   readonly maxConnections: number;
   /** DEMO_MODE: seed the demo user at start (set by `npm start` only). Default false. */
@@ -170,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     trustProxy: boolean(env, 'TRUST_PROXY'),
     refreshIntervalMs: duration(env, 'REFRESH_INTERVAL', 30 * 60_000),
+    statsMissBudget: integer(env, 'STATS_MISS_BUDGET', 60, 1, 1_000_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
     demoMode: boolean(env, 'DEMO_MODE'),
   });

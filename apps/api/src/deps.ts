@@ -104,7 +104,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     redis,
     snapshots,
     stats,
-    missBudget: new MissBudget(redis),
+    missBudget: new MissBudget(redis, { limit: config.statsMissBudget }),
     metrics: new HttpMetrics(),
     auth: createAuthServices(config, redis, logger),
     async refreshAll() {
