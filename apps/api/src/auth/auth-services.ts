@@ -7,14 +7,13 @@ import type { Config } from '../../../../shared/config.js';
 import { AuthError } from '../../../../shared/errors.js';
 import type { Logger } from '../../../../shared/logger.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import type { LoginResponse } from '../routes/auth/schema.js';
 import { LoginThrottle } from './throttle.js';
 import { createTokenService, TOKEN_LIFETIME_SECONDS, type TokenService } from './tokens.js';
 import { normaliseEmail, UserStore } from './users.js';
 
-export interface LoginResult {
-  token: string;
-  expiresIn: number;
-}
+/** The login response body (the document's `LoginResponse`). */
+export type LoginResult = LoginResponse;
 
 export interface AuthServices {
   users: UserStore;
