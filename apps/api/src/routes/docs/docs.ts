@@ -16,15 +16,22 @@ const MAX_AGE_SECONDS = 3600;
 /** The standalone bundle (no chunks loaded later), beside the package's main entry. */
 const SCALAR_BUNDLE = join(dirname(fileURLToPath(import.meta.resolve('@scalar/api-reference'))), 'browser', 'standalone.js');
 
-/** Scalar's options: the document from this origin, no web fonts (they come from a CDN), curl first. */
-const SCALAR_INIT = `Scalar.createApiReference('#app', ${JSON.stringify({
+/**
+ * Scalar's options: the document and the try-it console on this origin (samples show it too),
+ * no web fonts (they come from a CDN), no features that call Scalar's services (AI agent, MCP,
+ * telemetry), curl first among the samples.
+ */
+const SCALAR_INIT = `Scalar.createApiReference('#app', Object.assign(${JSON.stringify({
   url: '/openapi.json',
   withDefaultFonts: false,
   telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
   showDeveloperTools: 'never',
   hideClientButton: true,
   defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
-})});\n`;
+  defaultOpenAllTags: true,
+})}, { servers: [{ url: window.location.origin, description: 'This server' }] }));\n`;
 
 /** Scripts only from this origin; Scalar (Vue) writes inline styles, so styles cannot be tighter. */
 const CSP = [
@@ -45,6 +52,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${openApiDocument.info.title} ${openApiDocument.info.version}</title>
+<link rel="icon" href="data:,">
 </head>
 <body>
 <div id="app"></div>
