@@ -57,7 +57,8 @@ export function createAuthServices(config: Pick<Config, 'jwtSecret' | 'jwtIssuer
       }
       await throttle.clear(email);
       if (needsRehash(user.passwordHash)) await upgradeHash(email, user.passwordHash, password);
-      return { token: tokens.sign(user), expiresIn: TOKEN_LIFETIME_SECONDS };
+      // `satisfies`: a field added here that the document's LoginResponse lacks fails the type check.
+      return { token: tokens.sign(user), expiresIn: TOKEN_LIFETIME_SECONDS } satisfies LoginResult;
     },
   };
 }
