@@ -1,9 +1,10 @@
 /**
  * GET /openapi.json and GET /docs (D9): the generated OpenAPI document, and Scalar's API
  * reference rendering it, with a try-it console and request samples. Scalar's browser bundle is
- * served from node_modules by this route, not from a CDN: users' networks may have none.
+ * served by this route, not from a CDN: users' networks may have none.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
@@ -13,8 +14,17 @@ import { openApiDocument } from './openapi.js';
 
 const MAX_AGE_SECONDS = 3600;
 
-/** The standalone bundle (no chunks loaded later), beside the package's main entry. */
-const SCALAR_BUNDLE = join(dirname(fileURLToPath(import.meta.resolve('@scalar/api-reference'))), 'browser', 'standalone.js');
+/**
+ * Scalar's standalone browser bundle (no chunks loaded later). `npm run build` copies it from
+ * node_modules to dist/vendor/, so production installs, which prune devDependencies, need no
+ * Scalar package (its dependency tree is ~300 MB; the bundle is 4 MB). From source (tests, tsx)
+ * it is read from node_modules.
+ */
+function scalarBundle(): Buffer {
+  const built = fileURLToPath(new URL('../../../../../vendor/scalar-api-reference.js', import.meta.url));
+  if (existsSync(built)) return readFileSync(built);
+  return readFileSync(join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js'));
+}
 
 /**
  * Scalar's options: the document and the try-it console on this origin (samples show it too),
@@ -69,7 +79,7 @@ export function docsRoutes(router = new Router()): Router {
   let bundle: Representation | undefined;
   const asset = (file: string): Representation | undefined => {
     if (file === 'init.js') return init;
-    if (file === 'scalar.js') return (bundle ??= new Representation(readFileSync(SCALAR_BUNDLE)));
+    if (file === 'scalar.js') return (bundle ??= new Representation(scalarBundle()));
     return undefined;
   };
 
