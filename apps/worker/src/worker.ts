@@ -13,6 +13,7 @@ import {
 } from '../../../shared/queues.js';
 import { createRedis, type RedisConfig } from '../../../shared/redis.js';
 import { watchRedisPolicy, type PolicyWatch } from '../../../shared/redis-policy.js';
+import { countedIndexClient, redisCounter } from './counters.js';
 import type { IndexClient } from './index-client.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
 import type { JobContext } from './jobs/job-context.js';
@@ -44,7 +45,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const { logger } = options;
   const redis = createRedis(options.redis, 'worker', 'worker');
   if (options.redisPolicy) watchRedisPolicy(redis, logger, options.redisPolicy);
-  const context: JobContext = { redis, index: options.index, logger, now: options.now ?? (() => new Date()) };
+  const count = redisCounter(redis);
+  const index = countedIndexClient(options.index, count);
+  const context: JobContext = { redis, index, logger, now: options.now ?? (() => new Date()) };
 
   const process = async (job: Job): Promise<unknown> => {
     const handler = handlers[job.name];
@@ -76,10 +79,14 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     }),
   ];
   for (const worker of workers) {
-    worker.on('completed', (job, result) => logger.info({ job: job.name, id: job.id, result }, 'job completed'));
-    worker.on('failed', (job, error) =>
-      logger.warn({ job: job?.name, id: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
-    );
+    worker.on('completed', (job, result) => {
+      count('jobs', worker.name, 'completed');
+      logger.info({ job: job.name, id: job.id, result }, 'job completed');
+    });
+    worker.on('failed', (job, error) => {
+      count('jobs', worker.name, 'failed');
+      logger.warn({ job: job?.name, id: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed');
+    });
     worker.on('error', (error) => logger.error({ err: error.message }, 'worker error'));
   }
 
