@@ -75,6 +75,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       // per address); this bounds them all together, and BullMQ keeps the count in Redis, so
       // it holds across every worker process. Scheduled refreshes are a few calls per 30 min.
       limiter: perMinute(options.upstreamPerMinute ?? 600),
+      // A lookup takes a few seconds at most: a short lock (renewed every 2.5 s) lets another
+      // worker take over the jobs of one that died (SIGKILL, lost host) within ~7 s, inside the
+      // API's 9 s wait, not after BullMQ's 30-60 s. A lookup run twice only writes the same entry.
+      lockDuration: 5_000,
+      stalledInterval: 2_000,
       settings,
     }),
   ];
