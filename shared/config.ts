@@ -103,6 +103,13 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: re
   return raw;
 }
 
+/** A base address that paths are joined to: a query or fragment would be lost (the HTTP client refuses one). */
+function baseUrl(raw: string): string {
+  const parsed = new URL(raw);
+  if (parsed.search || parsed.hash) throw new ConfigError('INDEX_API_URL: must be a base address without ?query or #fragment (the key goes in INDEX_API_KEY)');
+  return raw;
+}
+
 function duration(env: Env, name: string, fallbackMs: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallbackMs;
@@ -165,7 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret: givenSecret || randomBytes(48).toString('base64url'),
     jwtSecretGenerated: !givenSecret,
     jwtIssuer: env.JWT_ISSUER || 'market-signals',
-    indexApiUrl: url(env, 'INDEX_API_URL', production ? undefined : 'http://127.0.0.1:4010', ['http:', 'https:']),
+    indexApiUrl: baseUrl(url(env, 'INDEX_API_URL', production ? undefined : 'http://127.0.0.1:4010', ['http:', 'https:'])),
     indexApiKey: env.INDEX_API_KEY || undefined,
     indexRateLimitPerMinute: integer(env, 'INDEX_RATE_LIMIT', 600, 1, 1_000_000),
     logLevel,

@@ -6,40 +6,11 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { ADMIN, sleep, startDeployment, until, type Deployment } from './support/deployment.js';
-import { startLoad, summarize } from './support/load.js';
+import { outage, startLoad, summarize, watch } from './support/load.js';
 import { record } from './support/report.js';
 import { MASTER_NAME, startRedisHA, type RedisHA } from './support/sentinel.js';
 
 const PERIOD_MS = 5000;
-
-/** Runs `probe` every 200 ms until stopped, keeping when each attempt started and whether it worked. */
-function watch(probe: () => Promise<boolean>) {
-  const attempts: { at: number; ok: boolean }[] = [];
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      const at = Date.now();
-      attempts.push({ at, ok: await probe().catch(() => false) });
-      await sleep(200);
-    }
-  })();
-  return {
-    attempts,
-    async stop() {
-      stopped = true;
-      await loop;
-      return attempts;
-    },
-  };
-}
-
-/** From the first failed attempt after `from` to the first success after it (0 when none failed). */
-function outage(attempts: { at: number; ok: boolean }[], from: number): number {
-  const firstFailure = attempts.find((a) => a.at >= from && !a.ok);
-  if (!firstFailure) return 0;
-  const recovered = attempts.find((a) => a.at > firstFailure.at && a.ok);
-  return (recovered?.at ?? Date.now()) - firstFailure.at;
-}
 
 describe('Redis Sentinel failover', function () {
   this.timeout(180_000);
