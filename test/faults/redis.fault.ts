@@ -29,6 +29,17 @@ describe('Redis outages', function () {
     await redis.stop();
   });
 
+  let connectionsBefore = 0;
+  /** The clients Redis sees, but for the one asking. */
+  async function connections(): Promise<Record<string, string>[]> {
+    const admin = new Redis(redis.url);
+    const list = String(await admin.client('LIST').finally(() => admin.disconnect()));
+    return list
+      .split('\n')
+      .filter((line) => line.includes('name=') && !line.includes('cmd=client|list'))
+      .map((line) => Object.fromEntries(line.split(' ').map((field) => field.split('='))) as Record<string, string>);
+  }
+
   /**
    * Each feature, probed until it works, in parallel; the ms from `since` to its first success.
    * Every probe needs a different connection role, so a role that stays broken shows by name.
@@ -50,6 +61,16 @@ describe('Redis outages', function () {
       },
       'admin refresh (producer)': async () => (await api('/api/admin/refresh', { method: 'POST', headers: { authorization: `Bearer ${await token()}` } })).status === 202,
       'scheduled refresh (job scheduler)': async () => upstreamTrendingCalls() > before,
+      // Every connection of every role is back on Redis: as many as before the outage, the named
+      // roles among them, the QueueEvents reading their streams, the subscriber subscribed.
+      'all connection roles (CLIENT LIST)': async () => {
+        const clients = await connections();
+        const named = (name: string) => clients.some((c) => c.name === `market-signals:${name}`);
+        const roles = ['api', 'api-refresh-producer', 'api-stats-producer', 'worker', 'worker-refresh', 'worker-stats', 'worker-scheduler'];
+        const subscribed = clients.some((c) => c.name === 'market-signals:api-subscriber' && c.sub === '1');
+        const reading = clients.filter((c) => c.cmd === 'xread').length;
+        return clients.length >= connectionsBefore && roles.every(named) && subscribed && reading >= 2;
+      },
     };
     const times = await Promise.all(
       Object.entries(probes).map(async ([name, probe]) => {
@@ -70,6 +91,7 @@ describe('Redis outages', function () {
       const logins = watch(async () => (await deployment.login(ADMIN.email, ADMIN.password)).status === 200);
       const misses = watch(async () => (await api(`/api/market/stats/nb_${Date.now() % 1e6}_${(unknown += 1)}`)).status === 404);
       await sleep(500);
+      connectionsBefore = (await connections()).length;
       const downAt = Date.now();
       await redis.stop(how);
       await sleep(3000);
