@@ -49,6 +49,8 @@ export interface Config {
    * clients may cache them: `30m` (the spec's, the default), `1m`, `90s`, `1h`. At least 1 s.
    */
   readonly refreshIntervalMs: number;
+  /** STATS_MISS_BUDGET: stats misses (upstream lookups) each client address may cause per 10 minutes. Default 60. */
+  readonly statsMissBudget: number;
   /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */
   readonly maxConnections: number;
   /**
@@ -109,6 +111,13 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: re
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(`${name}: must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
   }
+  return raw;
+}
+
+/** A base address that paths are joined to: a query or fragment would be lost (the HTTP client refuses one). */
+function baseUrl(raw: string): string {
+  const parsed = new URL(raw);
+  if (parsed.search || parsed.hash) throw new ConfigError('INDEX_API_URL: must be a base address without ?query or #fragment (the key goes in INDEX_API_KEY)');
   return raw;
 }
 
@@ -174,13 +183,14 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret: givenSecret || randomBytes(48).toString('base64url'),
     jwtSecretGenerated: !givenSecret,
     jwtIssuer: env.JWT_ISSUER || 'market-signals',
-    indexApiUrl: url(env, 'INDEX_API_URL', production ? undefined : 'http://127.0.0.1:4010', ['http:', 'https:']),
+    indexApiUrl: baseUrl(url(env, 'INDEX_API_URL', production ? undefined : 'http://127.0.0.1:4010', ['http:', 'https:'])),
     indexApiKey: env.INDEX_API_KEY || undefined,
     indexRateLimitPerMinute: integer(env, 'INDEX_RATE_LIMIT', 600, 1, 1_000_000),
     logLevel,
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     trustProxy: boolean(env, 'TRUST_PROXY'),
     refreshIntervalMs: duration(env, 'REFRESH_INTERVAL', 30 * 60_000),
+    statsMissBudget: integer(env, 'STATS_MISS_BUDGET', 60, 1, 1_000_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
     historyDays: integer(env, 'HISTORY_DAYS', 30, 0, 366),
     streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),

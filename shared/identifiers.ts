@@ -1,30 +1,51 @@
 /**
- * Parsing of the identifiers clients put in paths. Pure functions: a `null` result means the
- * value is invalid and the caller answers 400.
+ * The identifiers clients put in paths and queries, as zod schemas: the API validates requests
+ * with them and /openapi.json documents them (apps/api/src/routes/docs/openapi.ts). The parse
+ * functions are pure: a `null` result means the value is invalid and the caller answers 400.
  */
-
-const USERNAME = /^[A-Za-z0-9_]{1,15}$/;
-const TICKER = /^[A-Za-z0-9]{1,20}$/;
+import { z } from 'zod';
 
 /** A username without its optional leading `@`, lower-cased as the cache key (D7). */
-export function parseUsername(raw: string): string | null {
-  const name = raw.startsWith('@') ? raw.slice(1) : raw;
-  return USERNAME.test(name) ? name.toLowerCase() : null;
-}
+export const UsernameParam = z
+  .string()
+  .regex(/^@?[A-Za-z0-9_]{1,15}$/)
+  .transform((raw) => (raw.startsWith('@') ? raw.slice(1) : raw).toLowerCase())
+  .meta({
+    description: 'Social-network username without the leading @ (a leading @ is dropped); 1-15 of [A-Za-z0-9_], matched case-insensitively.',
+  });
 
 /** A ticker without its optional leading `$`, upper-cased as the index spells it (D2). */
-export function parseTicker(raw: string): string | null {
-  const ticker = raw.startsWith('$') ? raw.slice(1) : raw;
-  return TICKER.test(ticker) ? ticker.toUpperCase() : null;
-}
+export const TickerParam = z
+  .string()
+  .regex(/^\$?[A-Za-z0-9]{1,20}$/)
+  .transform((raw) => (raw.startsWith('$') ? raw.slice(1) : raw).toUpperCase())
+  .meta({ description: 'Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], matched case-insensitively.' });
 
 /**
- * A positive whole number written in decimal digits, or the default when absent (D6).
- * `abc`, `0`, `-1`, `2.5`, `1e3` and the empty string are all invalid.
+ * A positive whole number written in decimal digits (D6). `abc`, `0`, `-1`, `2.5`, `1e3`, the
+ * empty string and a repeated parameter are all invalid. The document shows the parsed value
+ * (an integer, at least 1), which is what a client means; the digits-only rule is in the text.
  */
+export const positiveIntegerQuery = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number)
+    .pipe(z.number().min(1))
+    .optional()
+    .meta({ override: { type: 'integer', minimum: 1, default: fallback, pattern: undefined } });
+
+export function parseUsername(raw: string): string | null {
+  const parsed = UsernameParam.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
+
+export function parseTicker(raw: string): string | null {
+  const parsed = TickerParam.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
+
 export function parsePositiveInteger(raw: string | string[] | undefined, fallback: number): number | null {
-  if (raw === undefined) return fallback;
-  if (Array.isArray(raw) || !/^\d{1,15}$/.test(raw)) return null;
-  const value = Number(raw);
-  return value >= 1 ? value : null;
+  const parsed = positiveIntegerQuery(fallback).safeParse(raw);
+  return parsed.success ? (parsed.data ?? fallback) : null;
 }

@@ -26,6 +26,8 @@ export const keys = {
   /** Failed logins for one email / one client address within the throttle window. */
   loginFailuresByEmail: (email: string) => `${P}:login-fail:email:${email}`,
   loginFailuresByAddress: (address: string) => `${P}:login-fail:addr:${address}`,
+  /** Counters the worker keeps for the API's /metrics (workers have no port to scrape): hash field -> count. */
+  workerCounters: () => `${P}:metrics:worker`,
 } as const;
 
 /**

@@ -9,6 +9,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from './logger.js';
+import { createRedis, type RedisConfig } from './redis.js';
 
 export interface RedisPolicy {
   maxmemoryPolicy: string | undefined;
@@ -55,4 +56,25 @@ export function watchRedisPolicy(redis: Redis, logger: Logger, watch: PolicyWatc
   const run = () => void check().catch((error: unknown) => logger.debug({ err: String(error) }, 'could not read the Redis policy'));
   redis.on('ready', run);
   if (redis.status === 'ready') run();
+}
+
+/**
+ * Before a process opens its other connections: check once, if Redis answers within `waitMs`,
+ * so that a refusal is the only line printed (BullMQ would add warnings of its own). A Redis
+ * that is down now is checked by watchRedisPolicy when it connects.
+ */
+export async function checkRedisPolicyFirst(config: RedisConfig, watch: PolicyWatch, waitMs = 3000): Promise<void> {
+  const redis = createRedis(config, 'fast', 'policy-check');
+  try {
+    const ready = await new Promise<boolean>((resolve) => {
+      redis.once('ready', () => resolve(true));
+      setTimeout(resolve, waitMs, false).unref();
+    });
+    const eviction = ready ? evictionProblem(await readRedisPolicy(redis)) : undefined;
+    if (eviction && watch.production) watch.refuse(eviction);
+  } catch {
+    // Unreadable now: the watch on the long-lived connection checks again.
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -109,7 +109,7 @@ function toEntry([id, flat]: RawEntry): HistoryEntry {
 
 /** Entries with fromMs <= time <= toMs, oldest first. */
 export async function readRange(redis: Redis, key: string, fromMs: number, toMs: number): Promise<HistoryEntry[]> {
-  if (toMs < fromMs) return [];
+  if (toMs < fromMs || toMs < 0) return [];
   const raw = (await redis.xrange(key, String(Math.max(0, Math.floor(fromMs))), String(Math.floor(toMs)))) as RawEntry[];
   return raw.map(toEntry);
 }

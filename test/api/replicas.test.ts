@@ -12,6 +12,7 @@ import { keys, SNAPSHOT_CHANNEL } from '../../shared/keyspace.js';
 import { createLogger } from '../../shared/logger.js';
 import { queueBaseOptions, REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../shared/queues.js';
 import { startApiProcess, stopApiProcess, type ApiProcess } from '../support/api-process.js';
+import { http } from '../support/http.js';
 import { sharedTestRedis } from '../support/redis-server.js';
 import { eventually } from '../support/stack.js';
 
@@ -28,8 +29,8 @@ interface Served {
 }
 
 async function read(api: ApiProcess, path: Read): Promise<Served> {
-  const response = await fetch(`${api.url}${path}`);
-  const body = (await response.json()) as { cachedAt: string };
+  const response = await http(`${api.url}${path}`);
+  const body = response.json as { cachedAt: string };
   if (response.status !== 200) throw new Error(`${api.name} ${path}: ${response.status}`);
   return { etag: response.headers.get('etag') ?? '', cachedAt: body.cachedAt, at: Date.now() };
 }

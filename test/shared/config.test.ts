@@ -30,12 +30,38 @@ describe('configuration', () => {
     [{ HISTORY_DAYS: '-1' }, /^HISTORY_DAYS: /],
     [{ HISTORY_DAYS: '400' }, /^HISTORY_DAYS: /],
     [{ STREAM_MAX_CLIENTS: 'many' }, /^STREAM_MAX_CLIENTS: /],
+    [{ INDEX_API_URL: 'https://i.example/v1?api_key=k' }, /^INDEX_API_URL: must be a base address without \?query/],
+    [{ REDIS_SENTINELS: '127.0.0.1:26379' }, /^REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS/],
+    [{ REDIS_SENTINEL_MASTER: 'mymaster' }, /^REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER/],
+    [{ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_URL: 'redis://r:6379' }, /^REDIS_SENTINELS: set either REDIS_URL .* not both/],
+    [{ REDIS_SENTINELS: 'a:1,b', REDIS_SENTINEL_MASTER: 'm' }, /^REDIS_SENTINELS: must be host:port\[,host:port...\], got "b"/],
+    [{ REFRESH_INTERVAL: '10' }, /^REFRESH_INTERVAL: must be a duration/],
+    [{ REFRESH_INTERVAL: '0s' }, /^REFRESH_INTERVAL: must be a duration/],
+    [{ MAX_CONNECTIONS: '3' }, /^MAX_CONNECTIONS: /],
   ];
   for (const [env, message] of refusals) {
     it(`when ${JSON.stringify(env)}, then a ConfigError naming the variable`, () => {
       expect(() => loadConfig(env)).to.throw(ConfigError, message);
     });
   }
+
+  it('when REDIS_SENTINELS and REDIS_SENTINEL_MASTER are set, then Sentinel replaces REDIS_URL, also in production', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      REDIS_SENTINELS: 'sentinel-a.internal:26379, [::1]:26380',
+      REDIS_SENTINEL_MASTER: 'mymaster',
+      REDIS_SENTINEL_PASSWORD: 's3cret',
+      JWT_SECRET: 'x'.repeat(32),
+      INDEX_API_URL: 'https://index.example.com',
+      REFRESH_INTERVAL: '90s',
+    });
+    expect(config.redisSentinel).to.deep.equal({
+      sentinels: [{ host: 'sentinel-a.internal', port: 26379 }, { host: '::1', port: 26380 }],
+      masterName: 'mymaster',
+      password: 's3cret',
+    });
+    expect(config.refreshIntervalMs).to.equal(90_000);
+  });
 
   it('accepts rediss:// and a production environment that has everything', () => {
     const config = loadConfig({

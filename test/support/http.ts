@@ -1,4 +1,10 @@
-/** A small fetch wrapper for the tests: status, headers, parsed JSON and raw bytes. */
+/**
+ * A small fetch wrapper for the tests: status, headers, parsed JSON and raw bytes. Every
+ * response of a route in /openapi.json is checked against the document: an undocumented
+ * status, header or field fails the test that received it.
+ */
+import { assertDocumented } from './openapi-response.js';
+
 export interface HttpAnswer {
   status: number;
   headers: Headers;
@@ -15,6 +21,7 @@ export async function http(url: string, init: RequestInit = {}): Promise<HttpAns
   } catch {
     json = undefined;
   }
+  assertDocumented({ method: init.method ?? 'GET', url, status: response.status, headers: response.headers, body });
   return { status: response.status, headers: response.headers, body, json };
 }
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { keys } from '../../shared/keyspace.js';
 import { queueBaseOptions, REFRESH_EVERY_MS, REFRESH_QUEUE } from '../../shared/queues.js';
+import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
 
 const UPSTREAM_LISTINGS = ['/v1/trending/tokens', '/v1/trending/contracts'] as const;
@@ -45,7 +46,7 @@ describe('worker schedules', () => {
   it('when Redis is emptied, then the schedules come back by themselves and the snapshots are refetched', async () => {
     await stack.redis.flushall();
     // Reconnects are what tell the worker Redis came back; a flush alone is seen through the API.
-    const res = await fetch(`${stack.apiUrl}/api/market/trending`);
+    const res = await http(`${stack.apiUrl}/api/market/trending`);
     expect(res.status).to.equal(200);
     await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending'))) === 1 ? true : undefined));
   });

@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import type { Faults } from '../../apps/index-sim/src/server.js';
 import { keys } from '../../shared/keyspace.js';
 import { queueBaseOptions, REFRESH_QUEUE, requestRefresh } from '../../shared/queues.js';
+import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
 
 const FAULTS: Record<string, Partial<Faults>> = {
@@ -30,7 +31,7 @@ describe('a failed refresh keeps the previous snapshot (D8)', () => {
 
       it('then the stored snapshots, their cachedAt and the served bytes stay as they were', async () => {
         const before = await stack.redis.mget(keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('sentiment'));
-        const served = Buffer.from(await (await fetch(`${stack.apiUrl}/api/market/trending`)).arrayBuffer());
+        const served = (await http(`${stack.apiUrl}/api/market/trending`)).body;
         stack.sim.setFaults(faults);
         stack.sim.resetStats();
         stack.sim.advanceClock(30 * 60_000);
@@ -42,7 +43,7 @@ describe('a failed refresh keeps the previous snapshot (D8)', () => {
         });
         await new Promise((resolve) => setTimeout(resolve, 800));
         expect(await stack.redis.mget(keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('sentiment'))).to.deep.equal(before);
-        const servedDuring = Buffer.from(await (await fetch(`${stack.apiUrl}/api/market/trending`)).arrayBuffer());
+        const servedDuring = (await http(`${stack.apiUrl}/api/market/trending`)).body;
         expect(servedDuring.equals(served)).to.equal(true);
 
         // Once the upstream heals, the retry (BullMQ backoff) brings a newer snapshot.

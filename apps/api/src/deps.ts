@@ -26,6 +26,7 @@ import { SnapshotCache } from './market/snapshot-cache.js';
 import { StatsService } from './market/stats-service.js';
 import { HttpMetrics } from './metrics.js';
 import { StreamHub } from './stream/stream-hub.js';
+import { registerOpsMetrics } from './ops-metrics.js';
 
 /** How long a request waits for the worker (D7, D8: answered within 10 s). */
 export const WORK_WAIT_MS = 9_000;
@@ -105,16 +106,19 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     logger.warn('Redis is not answering yet; the API starts anyway and reconnects by itself');
   }
 
+  const metrics = new HttpMetrics();
+  registerOpsMetrics(metrics.registry, { redis, queues: [refreshQueue, statsQueue] });
+
   return {
     config,
     logger,
     redis,
     snapshots,
     stats,
-    missBudget: new MissBudget(redis),
+    missBudget: new MissBudget(redis, { limit: config.statsMissBudget }),
     history: new HistoryService(redis, snapshots, config.historyDays * 86_400_000),
     stream,
-    metrics: new HttpMetrics(),
+    metrics,
     auth: createAuthServices(config, redis, logger),
     async refreshAll() {
       await Promise.all(REFRESH_JOBS.map((name) => requestRefresh(refreshQueue, name)));

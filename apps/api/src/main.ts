@@ -5,7 +5,7 @@
 import cluster from 'node:cluster';
 import { loadConfigOrExit } from '../../../shared/config.js';
 import { createLogger } from '../../../shared/logger.js';
-import { watchRedisPolicy } from '../../../shared/redis-policy.js';
+import { checkRedisPolicyFirst, watchRedisPolicy } from '../../../shared/redis-policy.js';
 import { onShutdown, refuseToRun } from '../../../shared/shutdown.js';
 import { createRequestListener } from './app.js';
 import { createApiDeps } from './deps.js';
@@ -33,8 +33,10 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
   });
 } else {
   if (config.jwtSecretGenerated) logger.warn('JWT_SECRET is not set: using a random secret for this run (tokens die with it)');
+  const policy = { production: config.nodeEnv === 'production', refuse: refuseToRun };
+  await checkRedisPolicyFirst(config, policy);
   const deps = await createApiDeps(config, logger);
-  watchRedisPolicy(deps.redis, logger, { production: config.nodeEnv === 'production', refuse: refuseToRun });
+  watchRedisPolicy(deps.redis, logger, policy);
   const server = await startWebServer(createRequestListener(deps), config.port, undefined, { maxConnections: config.maxConnections });
   logger.info({ port: config.port }, 'API listening');
   onShutdown(logger, async () => {

@@ -31,6 +31,8 @@ export async function startWebServer(
     // applies to sending a response, so a slow download is never cut.
     headersTimeout: 10_000,
     requestTimeout: 30_000,
+    // How often node enforces the two above; its default (30 s) would let a slow socket live 40 s.
+    connectionsCheckingInterval: 1000,
     maxHeaderSize: 16 * 1024,
     // Behind Heroku's router (55 s idle) keep-alive sockets must outlive the router's.
     keepAliveTimeout: 65_000,

@@ -1,6 +1,7 @@
 /** The worker process: the only code that talks to the upstream index. */
 import { loadConfigOrExit } from '../../../shared/config.js';
 import { createLogger } from '../../../shared/logger.js';
+import { checkRedisPolicyFirst } from '../../../shared/redis-policy.js';
 import { redactUrl } from '../../../shared/redact-url.js';
 import { onShutdown, refuseToRun } from '../../../shared/shutdown.js';
 import { createIndexClient } from './index-client.js';
@@ -8,6 +9,8 @@ import { startWorker } from './worker.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config, 'worker');
+const redisPolicy = { production: config.nodeEnv === 'production', refuse: refuseToRun };
+await checkRedisPolicyFirst(config, redisPolicy);
 const index = createIndexClient({ baseUrl: config.indexApiUrl, apiKey: config.indexApiKey });
 const worker = await startWorker({
   redis: config,
@@ -16,7 +19,7 @@ const worker = await startWorker({
   refreshEveryMs: config.refreshIntervalMs,
   upstreamPerMinute: config.indexRateLimitPerMinute,
   historyDays: config.historyDays,
-  redisPolicy: { production: config.nodeEnv === 'production', refuse: refuseToRun },
+  redisPolicy,
 });
 // The URL may carry credentials (user:key@host, ?api_key=): log it redacted.
 logger.info({ indexApiUrl: redactUrl(config.indexApiUrl) }, 'worker started');

@@ -66,7 +66,9 @@ export function keepSchedules(
   };
   const firstRound = check();
   const onReady = () => void check();
-  redis.on('ready', onReady);
+  // Reconnects only: the first connection's 'ready' would start a second round at once, and
+  // workers starting together would then ask for a run the first round already made.
+  void firstRound.then(() => redis.on('ready', onReady));
   const timer = setInterval(onReady, Math.min(checkEveryMs, refreshEveryMs));
   return {
     firstRound,

@@ -13,6 +13,7 @@ import {
 } from '../../../shared/queues.js';
 import { createRedis, type RedisConfig } from '../../../shared/redis.js';
 import { watchRedisPolicy, type PolicyWatch } from '../../../shared/redis-policy.js';
+import { countedIndexClient, redisCounter } from './counters.js';
 import type { IndexClient } from './index-client.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
 import type { JobContext } from './jobs/job-context.js';
@@ -48,9 +49,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const { logger } = options;
   const redis = createRedis(options.redis, 'worker', 'worker');
   if (options.redisPolicy) watchRedisPolicy(redis, logger, options.redisPolicy);
+  const count = redisCounter(redis);
+  const index = countedIndexClient(options.index, count);
   const context: JobContext = {
     redis,
-    index: options.index,
+    index,
     logger,
     now: options.now ?? (() => new Date()),
     historyMs: (options.historyDays ?? 30) * DAY_MS,
@@ -82,14 +85,23 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       // per address); this bounds them all together, and BullMQ keeps the count in Redis, so
       // it holds across every worker process. Scheduled refreshes are a few calls per 30 min.
       limiter: perMinute(options.upstreamPerMinute ?? 600),
+      // A lookup takes a few seconds at most: a short lock (renewed every 2.5 s) lets another
+      // worker take over the jobs of one that died (SIGKILL, lost host) within ~7 s, inside the
+      // API's 9 s wait, not after BullMQ's 30-60 s. A lookup run twice only writes the same entry.
+      lockDuration: 5_000,
+      stalledInterval: 2_000,
       settings,
     }),
   ];
   for (const worker of workers) {
-    worker.on('completed', (job, result) => logger.info({ job: job.name, id: job.id, result }, 'job completed'));
-    worker.on('failed', (job, error) =>
-      logger.warn({ job: job?.name, id: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed'),
-    );
+    worker.on('completed', (job, result) => {
+      count('jobs', worker.name, 'completed');
+      logger.info({ job: job.name, id: job.id, result }, 'job completed');
+    });
+    worker.on('failed', (job, error) => {
+      count('jobs', worker.name, 'failed');
+      logger.warn({ job: job?.name, id: job?.id, attempt: job?.attemptsMade, err: error.message }, 'job failed');
+    });
     worker.on('error', (error) => logger.error({ err: error.message }, 'worker error'));
   }
 

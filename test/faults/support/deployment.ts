@@ -28,6 +28,8 @@ export interface Deployment {
   users(args: string[], password?: string): { status: number | null; output: string };
   login(email: string, password: string): Promise<{ status: number; token?: string }>;
   waitReady(timeoutMs?: number): Promise<void>;
+  /** The last lines every process logged (warnings and errors only), for a failing test to show. */
+  logTail(lines?: number): string;
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,8 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     JWT_SECRET: 'fault-suite-secret-'.padEnd(48, 'x'),
     INDEX_API_URL: sim.url,
     LOG_LEVEL: 'info',
+    // The probes look up hundreds of names from one address.
+    STATS_MISS_BUDGET: '100000',
     ...options.redisEnv,
     ...options.env,
   };
@@ -77,6 +81,14 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     },
     async waitReady(timeoutMs = 30_000) {
       await until(async () => (await fetch(`${apiUrl}/readyz`)).status === 200, timeoutMs, 'readiness');
+    },
+    logTail(lines = 15) {
+      return [...webs, ...workers]
+        .map((p) => {
+          const interesting = p.log().split('\n').filter((line) => line && !line.includes('"level":30'));
+          return `--- ${p.type} ${p.pid} (${p.logFile})\n${interesting.slice(-lines).join('\n')}`;
+        })
+        .join('\n');
     },
     async stop() {
       await Promise.all([...webs, ...workers].map((p) => p.stop('SIGTERM', 10_000)));

@@ -87,3 +87,32 @@ export function summarize(outcomes: readonly Outcome[], from: number, to: number
   const degradedMs = times.length > 0 ? Math.max(...times) - Math.min(...times) : 0;
   return { sent: window.length, errors, refused: window.filter((o) => o.error === 'ECONNREFUSED').length, degradedMs };
 }
+
+/** Runs `probe` every 200 ms until stopped, keeping when each attempt started and whether it worked. */
+export function watch(probe: () => Promise<boolean>) {
+  const attempts: { at: number; ok: boolean }[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const at = Date.now();
+      attempts.push({ at, ok: await probe().catch(() => false) });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  })();
+  return {
+    attempts,
+    async stop() {
+      stopped = true;
+      await loop;
+      return attempts;
+    },
+  };
+}
+
+/** From the first failed attempt after `from` to the first success after it (0 when none failed). */
+export function outage(attempts: { at: number; ok: boolean }[], from: number): number {
+  const firstFailure = attempts.find((a) => a.at >= from && !a.ok);
+  if (!firstFailure) return 0;
+  const recovered = attempts.find((a) => a.at > firstFailure.at && a.ok);
+  return (recovered?.at ?? Date.now()) - firstFailure.at;
+}

@@ -44,7 +44,8 @@ export type HelperReply = { id: number; ok: true; value: string | boolean } | { 
 
 async function serve(): Promise<void> {
   const { default: argon2 } = await import('argon2');
-  const reply = (message: HelperReply) => process.send?.(message);
+  // A parent that is already gone (it exited while we started) is no error: leave quietly.
+  const reply = (message: HelperReply) => process.send?.(message, undefined, undefined, (error) => error && process.exit(0));
   process.on('message', (request: HelperRequest) => {
     const work =
       request.op === 'hash'

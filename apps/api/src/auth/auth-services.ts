@@ -7,14 +7,13 @@ import type { Config } from '../../../../shared/config.js';
 import { AuthError } from '../../../../shared/errors.js';
 import type { Logger } from '../../../../shared/logger.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import type { LoginResponse } from '../routes/auth/schema.js';
 import { LoginThrottle } from './throttle.js';
 import { createTokenService, TOKEN_LIFETIME_SECONDS, type TokenService } from './tokens.js';
 import { normaliseEmail, UserStore, type UserRecord } from './users.js';
 
-export interface LoginResult {
-  token: string;
-  expiresIn: number;
-}
+/** The login response body (the document's `LoginResponse`). */
+export type LoginResult = LoginResponse;
 
 export interface AuthServices {
   users: UserStore;
@@ -70,7 +69,8 @@ export function createAuthServices(
       if (!user || !valid) throw new AuthError('Invalid credentials');
       await throttle.succeeded(reservation);
       if (needsRehash(user.passwordHash)) await upgradeHash(email, user.passwordHash, password);
-      return { token: tokens.sign(user), expiresIn: TOKEN_LIFETIME_SECONDS };
+      // `satisfies`: a field added here that the document's LoginResponse lacks fails the type check.
+      return { token: tokens.sign(user), expiresIn: TOKEN_LIFETIME_SECONDS } satisfies LoginResult;
     },
   };
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { keys } from '../../../../shared/keyspace.js';
+import type { PublicUser } from '../routes/auth/schema.js';
 
 export const ROLES = ['admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
@@ -27,7 +28,8 @@ export interface UserRecord {
   tokensNotBefore: number;
 }
 
-export type PublicUser = Omit<UserRecord, 'passwordHash' | 'tokensNotBefore'>;
+/** What responses show of a user: the `User` schema of the document. */
+export type { PublicUser };
 
 /** D4: emails are trimmed and compared case-insensitively. */
 export function normaliseEmail(raw: string): string {

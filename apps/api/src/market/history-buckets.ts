@@ -5,31 +5,13 @@
  */
 import { labelFor } from '../../../../shared/sentiment/label.js';
 import type { HistoryEntry } from '../../../../shared/history/history-store.js';
+import type { SentimentPoint, TrendingPoint } from '../../../../shared/market-types.js';
 
 export const INTERVALS = { '30m': 0, '1h': 3_600_000, '4h': 4 * 3_600_000, '1d': 86_400_000 } as const;
 export type Interval = keyof typeof INTERVALS;
 
 /** At most this many points per answer: the newest are kept. */
 export const MAX_POINTS = 1000;
-
-export interface SentimentPoint {
-  at: string;
-  score: number;
-  label: 'bullish' | 'bearish' | 'neutral';
-  mentions: number;
-  positive: number;
-  neutral: number;
-  negative: number;
-}
-
-export interface TrendingPoint {
-  at: string;
-  /** Null where the token was out of the list (at every refresh of the bucket). */
-  rank: number | null;
-  mentions: number | null;
-  smartMoneyMentions: number | null;
-  priceChange24h: number | null;
-}
 
 /** Consecutive runs of entries sharing a bucket (entries are oldest first). */
 function groups<T extends { atMs: number }>(items: readonly T[], interval: Interval): { atMs: number; items: T[] }[] {

@@ -81,7 +81,7 @@ export class HistoryService {
   /** `GET /api/market/trending?at=` and `trending-cas?at=`: the exact body that was current at `atMs`. */
   async snapshotAt(name: 'trending' | 'trending-cas', atMs: number): Promise<HistoryAnswer> {
     const key = name === 'trending' ? historyKeys.trending() : historyKeys.trendingCas();
-    const entry = this.retentionMs > 0 ? await readAtOrBefore(this.redis, key, atMs) : null;
+    const entry = this.retentionMs > 0 && atMs >= 0 ? await readAtOrBefore(this.redis, key, atMs) : null;
     const body = entry?.fields.b;
     if (!entry || body === undefined || entry.atMs < Date.now() - this.retentionMs) throw new NotFoundError(NO_SNAPSHOT);
     const cacheKey = `${name}|${entry.id}`;

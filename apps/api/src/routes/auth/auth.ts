@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { authenticatedUser, bearerAuth, requireRole } from '../../auth/bearer.js';
 import type { ApiDeps } from '../../deps.js';
 import { jsonBody } from './json-body.js';
-import { LOGIN_BODY_LIMIT, parseLoginBody } from './schema.js';
+import { LOGIN_BODY_LIMIT, parseLoginBody, type RefreshAcknowledgement } from './schema.js';
 
 export function authRoutes(deps: ApiDeps, router = new Router()): Router {
   const { auth } = deps;
@@ -24,7 +24,7 @@ export function authRoutes(deps: ApiDeps, router = new Router()): Router {
   router.post('/api/admin/refresh', bearerAuth(auth), requireRole('admin'), async (ctx) => {
     await deps.refreshAll();
     ctx.status = 202;
-    ctx.body = { status: 'refresh requested' };
+    ctx.body = { status: 'refresh requested' } satisfies RefreshAcknowledgement;
   });
 
   return router;

@@ -1,20 +1,87 @@
-/** GET /openapi.json and GET /docs (D9): the OpenAPI document, and a self-contained page rendering it. */
+/**
+ * GET /openapi.json and GET /docs (D9): the generated OpenAPI document, and Scalar's API
+ * reference rendering it, with a try-it console and request samples. Scalar's browser bundle is
+ * served by this route, not from a CDN: users' networks may have none.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
-import { Representation, sendRepresentation } from '../../http/representation.js';
-import {
-  HTTP_METHODS,
-  openApiDocument,
-  type MediaTypeObject,
-  type OpenApiDocument,
-  type OperationObject,
-  type SchemaObject,
-} from './openapi.js';
+import type { Context } from 'koa';
+import { Representation, replyWith, sendRepresentation } from '../../http/representation.js';
+import { openApiDocument } from './openapi.js';
 
 const MAX_AGE_SECONDS = 3600;
 
+/**
+ * Scalar's standalone browser bundle (no chunks loaded later). `npm run build` copies it from
+ * node_modules to dist/vendor/, so production installs, which prune devDependencies, need no
+ * Scalar package (its dependency tree is ~300 MB; the bundle is 4 MB). From source (tests, tsx)
+ * it is read from node_modules.
+ */
+function scalarBundle(): Buffer {
+  const built = fileURLToPath(new URL('../../../../../vendor/scalar-api-reference.js', import.meta.url));
+  if (existsSync(built)) return readFileSync(built);
+  return readFileSync(join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js'));
+}
+
+/**
+ * Scalar's options: the document and the try-it console on this origin (samples show it too),
+ * no web fonts (they come from a CDN), no features that call Scalar's services (AI agent, MCP,
+ * telemetry), curl first among the samples.
+ */
+const SCALAR_INIT = `Scalar.createApiReference('#app', Object.assign(${JSON.stringify({
+  url: '/openapi.json',
+  withDefaultFonts: false,
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  showDeveloperTools: 'never',
+  hideClientButton: true,
+  defaultHttpClient: { targetKey: 'shell', clientKey: 'curl' },
+  defaultOpenAllTags: true,
+})}, { servers: [{ url: window.location.origin, description: 'This server' }] }));\n`;
+
+/** Scripts only from this origin; Scalar (Vue) writes inline styles, so styles cannot be tighter. */
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${openApiDocument.info.title} ${openApiDocument.info.version}</title>
+<link rel="icon" href="data:,">
+</head>
+<body>
+<div id="app"></div>
+<script src="/docs/assets/scalar.js"></script>
+<script src="/docs/assets/init.js"></script>
+</body>
+</html>
+`;
+
 export function docsRoutes(router = new Router()): Router {
   const document = Representation.json(openApiDocument);
-  const page = renderDocsPage(openApiDocument);
+  const init = new Representation(Buffer.from(SCALAR_INIT));
+  // Read on first request: a process that never serves /docs never holds the 4 MB bundle.
+  let bundle: Representation | undefined;
+  const asset = (file: string): Representation | undefined => {
+    if (file === 'init.js') return init;
+    if (file === 'scalar.js') return (bundle ??= new Representation(scalarBundle()));
+    return undefined;
+  };
 
   router.get('/openapi.json', (ctx) => {
     sendRepresentation(ctx, document, MAX_AGE_SECONDS);
@@ -22,154 +89,27 @@ export function docsRoutes(router = new Router()): Router {
 
   router.get('/docs', (ctx) => {
     ctx.set('Cache-Control', `public, max-age=${MAX_AGE_SECONDS}`);
-    // Everything is inline: no script at all, styles only from the page itself.
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'");
+    ctx.set('Content-Security-Policy', CSP);
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = page;
+    ctx.body = PAGE;
+  });
+
+  // Not API operations, so not in the document (test/api/docs.test.ts leaves them out).
+  router.get('/docs/assets/:file', (ctx) => {
+    const representation = asset(ctx.params.file ?? '');
+    if (!representation) return; // 404 from the error contract
+    sendScript(ctx, representation);
   });
 
   return router;
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
-}
-
-/** A short human name for a schema: `TrendingToken[]`, `integer (min 1, default 20)`, ... */
-function schemaLabel(schema: SchemaObject): string {
-  if (schema.$ref) return schema.$ref.slice(schema.$ref.lastIndexOf('/') + 1);
-  if (schema.type === 'array') return `${schema.items ? schemaLabel(schema.items) : 'unknown'}[]`;
-  const details: string[] = [];
-  if (schema.format) details.push(schema.format);
-  if (schema.enum) details.push(`one of ${schema.enum.join(', ')}`);
-  if (schema.const !== undefined) details.push(`always ${String(schema.const)}`);
-  if (schema.pattern) details.push(`pattern ${schema.pattern}`);
-  if (schema.minimum !== undefined) details.push(`min ${schema.minimum}`);
-  if (schema.maximum !== undefined) details.push(`max ${schema.maximum}`);
-  if (schema.default !== undefined) details.push(`default ${String(schema.default)}`);
-  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? 'any');
-  return details.length > 0 ? `${type} (${details.join(', ')})` : type;
-}
-
-function resolve(doc: OpenApiDocument, schema: SchemaObject): SchemaObject {
-  if (!schema.$ref) return schema;
-  return doc.components.schemas[schemaLabel(schema)] ?? schema;
-}
-
-function fieldsTable(doc: OpenApiDocument, schema: SchemaObject): string {
-  const resolved = resolve(doc, schema);
-  if (!resolved.properties) return '';
-  const rows = Object.entries(resolved.properties).map(
-    ([name, field]) =>
-      `<tr><td><code>${escapeHtml(name)}</code></td><td>${escapeHtml(schemaLabel(field))}</td>` +
-      `<td>${resolved.required?.includes(name) ? 'yes' : 'no'}</td><td>${escapeHtml(field.description ?? '')}</td></tr>`,
-  );
-  return `<table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Description</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
-}
-
-function contentList(content: Record<string, MediaTypeObject> | undefined): string {
-  if (!content) return '';
-  return Object.entries(content)
-    .map(([type, media]) => `<code>${escapeHtml(type)}</code> ${escapeHtml(schemaLabel(media.schema))}`)
-    .join(', ');
-}
-
-function renderOperation(doc: OpenApiDocument, path: string, method: string, op: OperationObject): string {
-  const id = `${method}-${path}`.replace(/[^A-Za-z0-9_-]/g, '_');
-  const parts: string[] = [
-    `<section class="op" id="${escapeHtml(id)}">`,
-    `<h3><span class="method ${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span> <code>${escapeHtml(path)}</code></h3>`,
-    `<p class="summary">${escapeHtml(op.summary)}</p>`,
-  ];
-  if (op.description) parts.push(`<p>${escapeHtml(op.description)}</p>`);
-  if (op.security && op.security.length > 0) {
-    const schemes = op.security.flatMap((requirement) => Object.keys(requirement));
-    parts.push(`<p><strong>Authentication:</strong> ${escapeHtml(schemes.join(', '))} (<code>Authorization: Bearer &lt;token&gt;</code>)</p>`);
+function sendScript(ctx: Context, representation: Representation): void {
+  const reply = replyWith(representation, MAX_AGE_SECONDS, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
+  ctx.set(reply.headers);
+  ctx.status = reply.status;
+  if (reply.body) {
+    ctx.set('Content-Type', 'text/javascript; charset=utf-8');
+    ctx.body = reply.body;
   }
-
-  parts.push('<h4>Parameters</h4>');
-  if (op.parameters && op.parameters.length > 0) {
-    const rows = op.parameters.map(
-      (p) =>
-        `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${escapeHtml(schemaLabel(p.schema))}</td>` +
-        `<td>${p.required ? 'yes' : 'no'}</td><td>${escapeHtml(p.description)}</td></tr>`,
-    );
-    parts.push(`<table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Required</th><th>Description</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
-  } else {
-    parts.push('<p>None.</p>');
-  }
-
-  parts.push('<h4>Request body</h4>');
-  if (op.requestBody) {
-    parts.push(`<p>${escapeHtml(op.requestBody.description)} ${contentList(op.requestBody.content)}</p>`);
-    for (const media of Object.values(op.requestBody.content)) parts.push(fieldsTable(doc, media.schema));
-  } else {
-    parts.push('<p>None.</p>');
-  }
-
-  parts.push('<h4>Responses</h4>');
-  const rows = Object.entries(op.responses).map(
-    ([status, response]) =>
-      `<tr><td class="status s${escapeHtml(status.charAt(0))}">${escapeHtml(status)}</td><td>${escapeHtml(response.description)}</td>` +
-      `<td>${contentList(response.content)}</td></tr>`,
-  );
-  parts.push(`<table><thead><tr><th>Status</th><th>Description</th><th>Body</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
-  parts.push('</section>');
-  return parts.join('\n');
-}
-
-const STYLE = `
-body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1100px;padding:1rem 2rem;color:#1d2330}
-h1{margin-bottom:.2rem}h2{border-bottom:2px solid #dde;padding-bottom:.2rem;margin-top:2.5rem}
-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.92em}
-.op{border:1px solid #dde;border-radius:6px;padding:.2rem 1rem 1rem;margin:1.2rem 0}
-.op h3{margin:.6rem 0}.op h4{margin:.8rem 0 .3rem}.summary{font-weight:600}
-.method{display:inline-block;min-width:4.2em;text-align:center;border-radius:4px;color:#fff;padding:0 .4em;font-size:.85em}
-.get{background:#2f7bd8}.post{background:#2c9a5a}.put,.patch{background:#c98a14}.delete{background:#c73b3b}
-table{border-collapse:collapse;width:100%;font-size:.92em}th,td{border:1px solid #e3e3ea;padding:.3rem .5rem;text-align:left;vertical-align:top}
-th{background:#f4f5f8}.status{font-weight:700}.s2,.s3{color:#2c7a4b}.s4{color:#b25d00}.s5{color:#b22}
-nav ul{columns:2;padding-left:1.2rem}
-`;
-
-/** The whole page, rendered once: a title, a table of contents, one section per path and method, then the schemas. */
-export function renderDocsPage(doc: OpenApiDocument): string {
-  const toc: string[] = [];
-  const sections: string[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const method of HTTP_METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      const id = `${method}-${path}`.replace(/[^A-Za-z0-9_-]/g, '_');
-      toc.push(`<li><a href="#${escapeHtml(id)}">${escapeHtml(method.toUpperCase())} <code>${escapeHtml(path)}</code></a> — ${escapeHtml(op.summary)}</li>`);
-      sections.push(renderOperation(doc, path, method, op));
-    }
-  }
-  const schemas = Object.entries(doc.components.schemas).map(
-    ([name, schema]) =>
-      `<section class="op" id="schema-${escapeHtml(name)}"><h3><code>${escapeHtml(name)}</code></h3>` +
-      `<p>${escapeHtml(schema.description ?? '')}</p>${fieldsTable(doc, schema)}</section>`,
-  );
-  const title = `${doc.info.title} ${doc.info.version}`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(doc.info.description)}</p>
-<p>OpenAPI ${escapeHtml(doc.openapi)} document: <a href="/openapi.json"><code>/openapi.json</code></a></p>
-<nav><h2>Endpoints</h2><ul>${toc.join('\n')}</ul></nav>
-<h2>Operations</h2>
-${sections.join('\n')}
-<h2>Schemas</h2>
-${schemas.join('\n')}
-</body>
-</html>
-`;
 }

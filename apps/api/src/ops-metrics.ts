@@ -1,0 +1,73 @@
+/**
+ * Gauges and counters read when Prometheus scrapes /metrics, for the dashboard and alert rules
+ * in ops/: the age of each shared snapshot in Redis (its version is its cachedAt), whether Redis answers, the jobs in
+ * each queue by state, and the worker's job and upstream-call outcomes (kept in Redis by
+ * apps/worker/src/counters.ts, since worker processes have no port to scrape).
+ */
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { keys, SNAPSHOTS } from '../../../shared/keyspace.js';
+import { readSnapshotVersions } from '../../../shared/snapshot-store.js';
+
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
+
+export interface OpsSources {
+  redis: Redis;
+  queues: Queue[];
+}
+
+export function registerOpsMetrics(registry: Registry, { redis, queues }: OpsSources): void {
+  new Gauge({
+    name: 'market_snapshot_age_seconds',
+    help: 'Seconds since the worker last refreshed each shared snapshot in Redis, by kind',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const versions = await readSnapshotVersions(redis, SNAPSHOTS).catch(() => []);
+      SNAPSHOTS.forEach((kind, i) => {
+        const refreshed = Date.parse(versions[i] ?? '');
+        if (!Number.isNaN(refreshed)) this.set({ kind }, Math.max(0, (Date.now() - refreshed) / 1000));
+      });
+    },
+  });
+  new Gauge({
+    name: 'redis_up',
+    help: '1 when Redis answered a PING during this scrape, else 0',
+    registers: [registry],
+    async collect() {
+      this.set((await redis.ping().then(() => 1, () => 0)));
+    },
+  });
+  new Gauge({
+    name: 'bullmq_queue_jobs',
+    help: 'Jobs in each queue by state',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const queue of queues) {
+        const counts = await queue.getJobCounts(...QUEUE_STATES).catch(() => undefined);
+        for (const state of QUEUE_STATES) if (counts) this.set({ queue: queue.name, state }, counts[state] ?? 0);
+      }
+    },
+  });
+  const fromWorker = (name: string, help: string, metric: string, labelNames: [string, string]) =>
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        const fields = await redis.hgetall(keys.workerCounters()).catch(() => ({}) as Record<string, string>);
+        this.reset();
+        for (const [field, value] of Object.entries(fields)) {
+          const [kind, label = '', outcome = ''] = field.split('|');
+          if (kind === metric) this.inc({ [labelNames[0]]: label, [labelNames[1]]: outcome }, Number(value));
+        }
+      },
+    });
+  fromWorker('market_worker_jobs_total', 'Jobs the workers finished, by queue and outcome (completed, failed)', 'jobs', ['queue', 'outcome']);
+  fromWorker('market_upstream_requests_total', 'Calls of the upstream index by the workers, by call and outcome (ok, error)', 'upstream', ['call', 'outcome']);
+}

@@ -1,0 +1,37 @@
+/**
+ * Job outcomes and upstream call outcomes, counted in one Redis hash (keys.workerCounters) so
+ * the API's /metrics can export them: worker processes have no port a Prometheus can scrape on
+ * a Heroku-style platform. A field is `<metric>|<label>|<outcome>`; counting is best effort.
+ */
+import type { Redis } from 'ioredis';
+import { keys } from '../../../shared/keyspace.js';
+import type { IndexClient } from './index-client.js';
+
+export type CountFn = (metric: 'jobs' | 'upstream', label: string, outcome: string) => void;
+
+export function redisCounter(redis: Redis): CountFn {
+  return (metric, label, outcome) => {
+    redis.hincrby(keys.workerCounters(), `${metric}|${label}|${outcome}`, 1).catch(() => {});
+  };
+}
+
+/** The same client, each call counted as `ok` or `error` under its method name. */
+export function countedIndexClient(index: IndexClient, count: CountFn): IndexClient {
+  const counted = <A extends unknown[], R>(name: string, call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        const result = await call(...args);
+        count('upstream', name, 'ok');
+        return result;
+      } catch (error) {
+        count('upstream', name, 'error');
+        throw error;
+      }
+    };
+  return {
+    trendingTokens: counted('trendingTokens', () => index.trendingTokens()),
+    trendingContracts: counted('trendingContracts', () => index.trendingContracts()),
+    posts: counted('posts', (since: Date, max: number) => index.posts(since, max)),
+    account: counted('account', (username: string) => index.account(username)),
+  };
+}

@@ -1,0 +1,91 @@
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.js';
+import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import { startWorker } from '../../apps/worker/src/worker.js';
+import type { Logger } from '../../shared/logger.js';
+import { watchRedisPolicy } from '../../shared/redis-policy.js';
+import { runTs } from '../api/auth/helpers.js';
+import { startTestRedis, type TestRedis } from '../support/redis-server.js';
+import { eventually } from '../support/stack.js';
+
+/** A logger whose lines the test can read. */
+function capturingLogger(): { logger: Logger; lines: () => { level: number; msg: string }[] } {
+  const lines: { level: number; msg: string }[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as { level: number; msg: string });
+      done();
+    },
+  });
+  return { logger: pino({ level: 'debug' }, sink) as unknown as Logger, lines: () => lines };
+}
+
+describe('what the service needs of its Redis', function () {
+  this.timeout(30_000);
+  let redis: TestRedis;
+  afterEach(() => redis.stop());
+
+  for (const [entry, name] of [['apps/worker/src/main.ts', 'worker'], ['apps/api/src/main.ts', 'web']] as const) {
+    it(`when Redis evicts (allkeys-lru) in production, then the ${name} process refuses to run with one line`, async () => {
+      redis = await startTestRedis({ args: ['--maxmemory-policy', 'allkeys-lru'] });
+      const result = await runTs(entry, [], {
+        env: { PATH: process.env.PATH, NODE_ENV: 'production', REDIS_URL: redis.url, JWT_SECRET: 'x'.repeat(40), INDEX_API_URL: 'http://127.0.0.1:9', PORT: '0', LOG_LEVEL: 'silent' },
+      });
+      expect(result.code).to.equal(1);
+      expect(result.stderr.trim().split('\n')).to.deep.equal([
+        'Refusing to start: Redis maxmemory-policy is allkeys-lru: it would evict users and job state when memory is full; set it to noeviction',
+      ]);
+    });
+  }
+
+  it('when Redis evicts outside production, or persists nothing, then each is one structured warning', async () => {
+    redis = await startTestRedis({ args: ['--maxmemory-policy', 'volatile-lru'] });
+    const client = new Redis(redis.url);
+    const { logger, lines } = capturingLogger();
+    let refused = '';
+    watchRedisPolicy(client, logger, { production: false, refuse: (line) => (refused = line) });
+    const warnings = await eventually(async () => {
+      const found = lines().filter((line) => line.level === 40);
+      return found.length === 2 ? found : undefined;
+    }, 5000, 'two warnings');
+    client.disconnect();
+    expect(refused).to.equal('');
+    expect(warnings.map((w) => w.msg)).to.have.members([
+      'Redis maxmemory-policy is volatile-lru: it would evict users and job state when memory is full; set it to noeviction',
+      'Redis persists nothing (no AOF, no RDB snapshots): a restart loses every user',
+    ]);
+  });
+
+  describe('when Redis refuses writes (OOM) as the worker starts', () => {
+    let sim: Simulator;
+    before(async () => {
+      sim = await startSimulator();
+    });
+    after(() => sim.close());
+
+    it('then the worker logs it, keeps running, and makes the schedules once Redis has room', async () => {
+      redis = await startTestRedis({ args: ['--maxmemory', '2mb'] });
+      const client = new Redis(redis.url);
+      // Fill Redis to its limit: every write from now on is refused with OOM.
+      const filler = 'x'.repeat(10_000);
+      for (let i = 0; ; i += 1) {
+        const failed = await client.set(`filler:${i}`, filler).then(() => false, () => true);
+        if (failed) break;
+      }
+      const { logger, lines } = capturingLogger();
+      const worker = await startWorker({ redis: { redisUrl: redis.url, redisTlsInsecure: false }, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger, refreshEveryMs: 1000 });
+      try {
+        expect(lines().some((line) => line.msg === 'could not ensure the refresh schedules; retrying')).to.equal(true);
+        expect(await client.exists('ms-bull:refresh:repeat:refresh-trending')).to.equal(0);
+        await client.config('SET', 'maxmemory', '0');
+        await eventually(async () => ((await client.exists('ms-bull:refresh:repeat:refresh-trending')) === 1 ? true : undefined), 10_000, 'schedules');
+      } finally {
+        await worker.close(1000);
+        client.disconnect();
+      }
+    });
+  });
+});
