@@ -10,15 +10,15 @@ import { rulePolarity } from '../../../shared/sentiment/score.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** The human-rated tweets live beside the repository, in the shared data folder. */
-export const tweetsDevPath = resolve(repoRoot, '../shared/data/sentiment/tweets-dev.tsv');
+/** The human-rated tweets (VADER's ground truth, MIT: see data/sentiment/README.md). */
+export const tweetsDevPath = resolve(repoRoot, 'data/sentiment/tweets-dev.tsv');
 
 export function tweetsDev(): RatedText[] {
   return parseRatedTweets(readFileSync(tweetsDevPath, 'utf8'));
 }
 
 /**
- * Held-out crypto sets (names of files in test/fixtures/sentiment, without `.tsv`), each written
+ * Held-out crypto sets (names of files in data/sentiment, without `.tsv`), each written
  * by an author who never saw the scorer or its data, committed before being scored, and scored
  * once. Earlier held-out sets were folded into crypto-dev after their one scoring (see its
  * commit history); their misses were read only then.
@@ -40,7 +40,7 @@ export function heldoutSets(): string[] {
 const TRAINING_SET = 'crypto-dev';
 
 function setPath(name: string): string {
-  return resolve(repoRoot, 'test/fixtures/sentiment', `${name}.tsv`);
+  return resolve(repoRoot, 'data/sentiment', `${name}.tsv`);
 }
 
 export function trainingExamples(): TrainingExample[] {
