@@ -1,48 +1,84 @@
-/** Renders a run's results: the markdown table and a hand-written SVG bar chart of the ratios. */
-import { find, type BenchResults, type ReadSummary } from './lib/results.js';
+/** Renders a run's results: the markdown tables and a hand-written SVG bar chart of the ratios. */
+import { formatInterval, medianInterval, pairedRatios } from './lib/interval.js';
+import { cpuUs, cpuWithRedisUs, find, type BenchResults } from './lib/results.js';
 import { mean, median } from './lib/numbers.js';
+import type { ServerKind } from './phases/reads.js';
 
 const SERVER_LABEL = { raw: '(a) node:http', koa: '(b) Koa + router', naive: '(c) naive', api: '(d) API' } as const;
 const MB = 1024 * 1024;
 
-function ratio(numerator: ReadSummary | undefined, denominator: ReadSummary | undefined): string {
-  return numerator && denominator && denominator.rps > 0 ? `${(numerator.rps / denominator.rps).toFixed(2)}x` : '';
+/** Median over repetitions of (numerator's CPU/req ÷ denominator's), measured back to back. */
+function cpuRatio(results: BenchResults, row: string, numerator: ServerKind, denominator: ServerKind, cost = cpuUs): string {
+  const of = (server: ServerKind) => results.reads.measurements.find((m) => m.row === row && m.server === server)?.samples ?? [];
+  const a = of(numerator);
+  const b = of(denominator);
+  if (a.length === 0 || b.length === 0) return '';
+  return `${formatInterval(medianInterval(pairedRatios(a.map(cost), b.map(cost))))}x`;
 }
+
+const HOW_DECIDED =
+  'Every verdict is decided on repeated measurements, never on one figure: each target reduces its interleaved repetitions to a list of values ' +
+  '(usually one ratio per repetition, the two sides measured back to back), and takes their median with a distribution-free interval from order statistics ' +
+  '(>= 90 % confidence; with 5 repetitions it is min to max, 93.8 %). **PASS**: the whole interval meets the target. **FAIL**: the whole interval misses it. ' +
+  '**INCONCLUSIVE**: the interval straddles the threshold (or too few repetitions for 90 %), i.e. this run cannot tell. ' +
+  'Throughput targets ("req/s >= k x B") are judged on the server process\'s CPU time per response (utime + stime from /proc, all threads, divided by responses of the expected status), ' +
+  'as "CPU/req <= 1/k x B\'s": the servers, the load generator and everything else share two cores, so req/s mostly says how much of a core the scheduler gave the server in that round. ' +
+  'Intervals are shown as median [low, high].';
 
 export function renderMarkdown(results: BenchResults): string {
   const { settings, reads } = results;
   const lines: string[] = [];
+  const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' / ');
   lines.push(`# Benchmark: cached market reads (issue 5)`, '');
   lines.push(
-    `Run ${results.startedAt}, ${results.mode} mode, ${results.totalSeconds.toFixed(0)} s. ${results.machine.cpus} cores shared by the servers and the load generator; ` +
+    `Run ${results.startedAt}, ${results.mode} mode, ${results.totalSeconds.toFixed(0)} s. ${results.machine.cpus} cores shared by the servers and the load generator ` +
+      `(load average 1/5/15 min at start ${load(results.machine.loadAverageAtStart)}, at the end ${load(results.machine.loadAverageAtEnd)}: anything above ~2 is other work competing); ` +
       `Node ${results.machine.node}. Load: ${results.machine.loadGenerator}, one process, ${settings.connections} connections, ` +
       (settings.amount ? `${settings.amount} requests per round` : `${settings.durationSec} s rounds`) +
-      `, ${settings.reps} interleaved repetition(s) (averaged); latencies from autocannon's per-response hrtime. ` +
-      `The API is apps/api/src/main.ts with NODE_ENV=production and LOG_LEVEL=info, its stdout a pipe drained by the orchestrator (${(results.apiLogBytes / MB).toFixed(0)} MB of request log written). ` +
+      `, ${settings.reps} interleaved repetition(s); latencies from autocannon's per-response hrtime. ` +
+      `The API is apps/api/src/main.ts with NODE_ENV=production and LOG_LEVEL unset, so at the production default (${results.apiLogLevel}); its stdout a pipe drained by the orchestrator (${(results.apiLogBytes / MB).toFixed(0)} MB written). ` +
       `Requests carry no Accept-Encoding, so every server sends the same identity bytes; ratios compare servers within this run only.`,
     '',
   );
   if (settings.quick) lines.push('**Quick mode: too short to mean anything about speed; targets are shown, not asserted.**', '');
+  lines.push(HOW_DECIDED, '');
 
-  lines.push('## Reads', '');
-  lines.push('| read | body | server | req/s | p50 ms | p99 ms | server CPU µs/req | ÷ (a) | ÷ (b) | ÷ (c) |');
-  lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('## Cached reads against raw node:http (CPU per request, same run)', '');
+  lines.push('Target: the API spends at most 1.5x the CPU per request that (a), node:http answering from a Map with the same bytes, spends.', '');
+  lines.push('| read | (a) node:http µs/req | (d) API µs/req | API ÷ (a) | verdict |', '|---|---:|---:|---:|---|');
   for (const row of reads.rows) {
     const raw = find(reads.summary, row.id, 'raw');
-    const koa = find(reads.summary, row.id, 'koa');
-    const naive = find(reads.summary, row.id, 'naive');
+    const api = find(reads.summary, row.id, 'api');
+    if (!raw || !api) continue;
+    const verdict = results.verdicts.find((v) => v.target.startsWith(`${row.label}: API CPU per request`))?.verdict ?? '';
+    lines.push(`| ${row.label} | ${formatInterval(raw.cpuUs, 1)} | ${formatInterval(api.cpuUs, 1)} | ${cpuRatio(results, row.id, 'api', 'raw')} | ${settings.quick ? `${verdict.toLowerCase()} (not asserted)` : verdict} |`);
+  }
+
+  lines.push('', '## Reads', '');
+  lines.push(
+    'req/s, p50 and p99 are medians over the repetitions of saturating rounds (closed loop); CPU is the server process\'s, µs per response, median [interval]; ' +
+      'the ÷ columns are CPU per request over (a)\'s and (b)\'s, and (c)\'s cost over the API\'s (each with Redis\'s CPU in the round), paired per repetition.',
+    '',
+  );
+  lines.push('| read | body | server | req/s (min-max) | p50 ms | p99 ms | server CPU µs/req | CPU ÷ (a) | CPU ÷ (b) | (c) ÷ API |');
+  lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const row of reads.rows) {
+    let first = true;
     for (const server of ['raw', 'koa', 'naive', 'api'] as const) {
       const s = find(reads.summary, row.id, server);
       if (!s) continue;
       const bytes = row.expect === 304 ? '304, no body' : `${((reads.bodyBytes[row.id] ?? 0) / 1024).toFixed(1)} KB`;
       lines.push(
-        `| ${server === 'raw' ? row.label : ''} | ${server === 'raw' ? bytes : ''} | ${SERVER_LABEL[server]} | ${s.rps.toFixed(0)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ` +
-          `${s.cpuUsPerRequest.toFixed(0)} | ${server === 'raw' ? '' : ratio(s, raw)} | ${server === 'api' || server === 'naive' ? ratio(s, koa) : ''} | ` +
-          `${server === 'api' ? ratio(s, naive) : ''} |`,
+        `| ${first ? row.label : ''} | ${first ? bytes : ''} | ${SERVER_LABEL[server]} | ${s.rps.toFixed(0)} (${s.rpsMin.toFixed(0)}-${s.rpsMax.toFixed(0)}) | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ` +
+          `${formatInterval(s.cpuUs, 1)} | ${server === 'raw' ? '' : cpuRatio(results, row.id, server, 'raw')} | ${server === 'api' || server === 'naive' ? cpuRatio(results, row.id, server, 'koa') : ''} | ` +
+          `${server === 'api' && find(reads.summary, row.id, 'naive') ? cpuRatio(results, row.id, 'naive', 'api', cpuWithRedisUs) : ''} |`,
       );
+      first = false;
     }
   }
   lines.push('', '## Targets', '');
+  const count = (verdict: string) => results.verdicts.filter((v) => v.verdict === verdict).length;
+  lines.push(`${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('INCONCLUSIVE')} INCONCLUSIVE${settings.quick ? ' (quick mode: not asserted)' : ''}.`, '');
   lines.push('| target | measured | verdict |', '|---|---|---|');
   for (const v of results.verdicts) {
     const verdict = settings.quick && v.verdict !== 'info' ? `${v.verdict.toLowerCase()} (not asserted)` : v.verdict === 'FAIL' ? '**FAIL**' : v.verdict;
@@ -50,14 +86,16 @@ export function renderMarkdown(results: BenchResults): string {
   }
 
   const { stats, login, cluster, worker } = results;
-  const completion = stats.burst.completionMs;
   lines.push('', '## Details', '');
+  const slowest = stats.bursts.map((b) => b.burst.completionMs.at(-1) ?? 0);
+  const fastest = stats.bursts.map((b) => b.burst.completionMs[0] ?? 0);
   lines.push(
-    `- Stats burst: ${stats.requests} requests for \`${stats.username}\` on ${stats.burst.openSockets} pre-opened connections, upstream latency ${stats.upstreamLatencyMs} ms: ` +
-      `${stats.upstreamCalls} upstream call(s); answers from ${completion[0]?.toFixed(0)} to ${completion.at(-1)?.toFixed(0)} ms (median ${median(completion).toFixed(0)} ms).`,
+    `- Stats bursts: ${stats.bursts.length} of ${stats.requests} requests each, every one for another uncached username, on pre-opened connections, upstream latency ${stats.upstreamLatencyMs} ms: ` +
+      `upstream calls ${stats.bursts.map((b) => b.upstreamCalls).join(', ')}; fastest answers ${fastest.map((v) => v.toFixed(0)).join(', ')} ms; slowest ${slowest.map((v) => v.toFixed(0)).join(', ')} ms.`,
   );
+  const alone1 = login.alone1;
   lines.push(
-    `- Login: 1 client p50 ${login.alone1.p50.toFixed(1)} ms / p99 ${login.alone1.p99.toFixed(1)} ms (${login.alone1.rps.toFixed(1)} logins/s); ` +
+    `- Login: 1 client p50 ${median(alone1.map((r) => r.p50)).toFixed(1)} ms / p99 ${median(alone1.map((r) => r.p99)).toFixed(1)} ms (${median(alone1.map((r) => r.rps)).toFixed(1)} logins/s; medians of ${alone1.length} rounds); ` +
       `4 clients p50 ${login.alone4.p50.toFixed(1)} ms (${login.alone4.rps.toFixed(1)} logins/s); during market reads p50 ${mean(login.loginsUnderReads.map((r) => r.p50)).toFixed(1)} ms.`,
   );
   lines.push(
@@ -116,18 +154,20 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Horizontal bars: the API's req/s over (a) and (b) per read; over (c) where measured. */
+/** Horizontal bars: the API's CPU per request over (a)'s and (b)'s per read; (c)'s cost over the API's where measured. */
 export function renderSvg(results: BenchResults): string {
-  const { rows, summary } = results.reads;
+  const { rows, measurements } = results.reads;
+  const of = (row: string, server: ServerKind) => measurements.find((m) => m.row === row && m.server === server)?.samples ?? [];
+  const ratioOf = (row: string, numerator: ServerKind, denominator: ServerKind, cost = cpuUs) =>
+    medianInterval(pairedRatios(of(row, numerator).map(cost), of(row, denominator).map(cost))).median;
   const bars: { label: string; value: number; colour: string; panel: 0 | 1 }[] = [];
   for (const row of rows) {
-    const api = find(summary, row.id, 'api');
     for (const [server, colour] of [['raw', '#8da0cb'], ['koa', '#66c2a5']] as const) {
-      const base = find(summary, row.id, server);
-      if (api && base) bars.push({ label: `${row.label} ÷ ${server === 'raw' ? '(a)' : '(b)'}`, value: api.rps / base.rps, colour, panel: 0 });
+      const value = ratioOf(row.id, 'api', server);
+      if (Number.isFinite(value)) bars.push({ label: `${row.label} ÷ ${server === 'raw' ? '(a)' : '(b)'}`, value, colour, panel: 0 });
     }
-    const naive = find(summary, row.id, 'naive');
-    if (api && naive) bars.push({ label: `${row.label} ÷ (c)`, value: api.rps / naive.rps, colour: '#fc8d62', panel: 1 });
+    const naive = ratioOf(row.id, 'naive', 'api', cpuWithRedisUs);
+    if (Number.isFinite(naive)) bars.push({ label: `(c) ÷ API, ${row.label}`, value: naive, colour: '#fc8d62', panel: 1 });
   }
   const barHeight = 16;
   const gap = 6;
@@ -138,19 +178,19 @@ export function renderSvg(results: BenchResults): string {
   const panel1 = bars.filter((b) => b.panel === 1);
   panelTop[1] = (panelTop[0] ?? 40) + panel0.length * (barHeight + gap) + 60;
   const height = (panelTop[1] ?? 0) + panel1.length * (barHeight + gap) + 40;
-  const scales = [Math.max(1.2, ...panel0.map((b) => b.value)), Math.max(4, ...panel1.map((b) => b.value)) * 1.05];
-  const marks = [[0.85, 1], [1, 2, 3]];
+  const scales = [Math.max(2, ...panel0.map((b) => b.value)) * 1.05, Math.max(4, ...panel1.map((b) => b.value)) * 1.05];
+  const marks = [[1, 1.18, 1.5], [1, 2, 3]];
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + plotWidth + 80}" height="${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,
-    `<text x="10" y="20" font-size="14" font-weight="bold">API req/s as a ratio of (a) node:http and (b) Koa + router — ${escapeXml(results.startedAt)}</text>`,
+    `<text x="10" y="20" font-size="14" font-weight="bold">API CPU per request over (a) node:http's and (b) Koa + router's (lower is better) — ${escapeXml(results.startedAt)}</text>`,
   );
   for (const panel of [0, 1] as const) {
     const top = panelTop[panel] ?? 0;
     const list = panel === 0 ? panel0 : panel1;
     const scale = scales[panel] ?? 1;
-    if (panel === 1) parts.push(`<text x="10" y="${top - 14}" font-size="14" font-weight="bold">API req/s as a ratio of (c) the naive design</text>`);
+    if (panel === 1) parts.push(`<text x="10" y="${top - 14}" font-size="14" font-weight="bold">(c) the naive design's CPU per request (with Redis) over the API's (higher is better)</text>`);
     for (const mark of marks[panel] ?? []) {
       const mx = (labelWidth + (mark / scale) * plotWidth).toFixed(1);
       parts.push(

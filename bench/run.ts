@@ -4,12 +4,15 @@
  * measures reads, login, WEB_CONCURRENCY=2, the stats burst and the worker, and writes
  * bench/results/<timestamp>.{json,md,svg} and (full runs only) latest.md.
  *
+ * Every target is decided PASS / FAIL / INCONCLUSIVE on the interval of a median over
+ * interleaved repetitions (bench/lib/interval.ts), throughput targets on CPU per request.
+ *
  * `--quick` (CI): a few hundred requests per round; fails on any error or unexpected status,
  * asserts nothing about speed. `--profile`: the single API process runs with --cpu-prof and
  * its profile lands in bench/results/profiles/.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureCluster } from './phases/cluster.js';
 import { judgeHistory, measureFanOut, measureHistoryReads } from './phases/history.js';
@@ -21,7 +24,7 @@ import { LoadGenerator } from './lib/load.js';
 import { buildInto, ROOT, rssOf } from './lib/processes.js';
 import { judgeTargets, summarizeReads, summarizeSamples, type BenchResults } from './lib/results.js';
 import { settingsFor } from './lib/settings.js';
-import { startApi, startStack, type AppProcess, type Stack } from './lib/stack.js';
+import { productionLogLevel, startApi, startStack, type AppProcess, type Stack } from './lib/stack.js';
 import { renderMarkdown, renderSvg } from './report.js';
 
 const quick = process.argv.includes('--quick');
@@ -29,6 +32,7 @@ const profile = process.argv.includes('--profile');
 const settings = settingsFor(quick);
 const started = performance.now();
 const startedAt = new Date().toISOString();
+const loadAverageAtStart = loadavg();
 const resultsDir = join(ROOT, 'bench', 'results');
 const workDir = mkdtempSync(join(tmpdir(), 'market-signals-bench-'));
 
@@ -84,9 +88,12 @@ async function main(): Promise<void> {
     log(`API RSS after the login rounds: ${(apiRssAfterLoginsBytes / 1024 / 1024).toFixed(0)} MB`);
     log('WEB_CONCURRENCY=2');
     const cluster = await measureCluster(stack, api, load, settings, workDir, log);
-    log('stats burst (worker process started for it)');
+    log(`${settings.burst.repeats} stats burst(s) (worker process started for them)`);
     const stats = await measureStats(stack, api, settings, workDir);
-    log(`stats burst: ${stats.upstreamCalls} upstream call(s), slowest ${stats.burst.completionMs.at(-1)?.toFixed(0)} ms`);
+    log(
+      `stats bursts: upstream calls ${stats.bursts.map((b) => b.upstreamCalls).join(', ')}; ` +
+        `slowest answers ${stats.bursts.map((b) => b.burst.completionMs.at(-1)?.toFixed(0)).join(', ')} ms`,
+    );
     await Promise.all(generators.map((g) => g.close()));
     const apiLogBytes = api.stdoutBytes();
     await api.proc.stop(10_000);
@@ -115,12 +122,13 @@ async function main(): Promise<void> {
       startedAt,
       mode: quick ? 'quick' : 'full',
       totalSeconds: (performance.now() - started) / 1000,
-      machine: { cpus: cpus().length, node: process.version, loadGenerator: autocannonVersion() },
+      machine: { cpus: cpus().length, node: process.version, loadGenerator: autocannonVersion(), loadAverageAtStart, loadAverageAtEnd: loadavg() },
       settings,
+      apiLogLevel: productionLogLevel(stack),
       ...inputs,
       verdicts: [
         ...judgeTargets(inputs),
-        ...judgeHistory(historyReads, fanOut, { withMs: workerSummary.cpuMsWithHistory, withoutMs: workerSummary.cpuMsWithoutHistory }),
+        ...judgeHistory(historyReads, fanOut, { pairRatios: workerSummary.historyPairRatios }),
       ],
     };
     const markdown = renderMarkdown(results);
@@ -132,8 +140,11 @@ async function main(): Promise<void> {
     // latest.md is the table a closing note quotes: a quick (CI) run must not replace it.
     if (!quick) copyFileSync(join(resultsDir, `${stamp}.md`), join(resultsDir, 'latest.md'));
     process.stdout.write(`\n${markdown}\n`);
-    const failed = results.verdicts.filter((v) => v.verdict === 'FAIL').length;
-    log(`done in ${results.totalSeconds.toFixed(0)} s; ${failed} target(s) missed${quick ? ' (quick mode: not asserted)' : ''}; bench/results/${stamp}.{json,md,svg}`);
+    const tally = (verdict: string) => results.verdicts.filter((v) => v.verdict === verdict).length;
+    log(
+      `done in ${results.totalSeconds.toFixed(0)} s; ${tally('PASS')} PASS, ${tally('FAIL')} FAIL, ${tally('INCONCLUSIVE')} INCONCLUSIVE` +
+        `${quick ? ' (quick mode: not asserted)' : ''}; bench/results/${stamp}.{json,md,svg}`,
+    );
   } catch (error) {
     process.exitCode = 1;
     log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);

@@ -51,16 +51,19 @@ export class LoadGenerator {
 /**
  * Samples the server's processes (and their cluster children) while `work` runs, and accounts
  * for the rest of the machine's CPU: a round where something foreign took a core shows it.
+ * With `redisPid`, Redis's CPU in the round is counted apart (the naive design's reads cost it).
  */
 export async function watchServer<T>(
   pid: number,
   work: Promise<T>,
   loadGenerators: readonly LoadGenerator[] = [],
+  redisPid?: number,
 ): Promise<{ value: T; server: ServerSide }> {
   const pids = withChildren(pid);
   const loadPids = loadGenerators.map((g) => g.pid);
   const cpuBefore = pids.map(cpuMsOf);
   const loadBefore = loadPids.map(cpuMsOf);
+  const redisBefore = redisPid === undefined ? 0 : cpuMsOf(redisPid);
   const machineBefore = machineBusyMs();
   const started = performance.now();
   let maxRssBytes = 0;
@@ -74,8 +77,9 @@ export async function watchServer<T>(
     sample();
     const cpuMs = pids.reduce((sum, p, i) => sum + cpuMsOf(p) - (cpuBefore[i] ?? 0), 0);
     const loadCpuMs = loadPids.reduce((sum, p, i) => sum + cpuMsOf(p) - (loadBefore[i] ?? 0), 0);
-    const otherCpuMs = Math.max(0, machineBusyMs() - machineBefore - cpuMs - loadCpuMs);
-    return { value, server: { cpuMs, maxRssBytes, loadCpuMs, otherCpuMs, wallMs: performance.now() - started } };
+    const redisCpuMs = redisPid === undefined ? 0 : cpuMsOf(redisPid) - redisBefore;
+    const otherCpuMs = Math.max(0, machineBusyMs() - machineBefore - cpuMs - loadCpuMs - redisCpuMs);
+    return { value, server: { cpuMs, maxRssBytes, loadCpuMs, redisCpuMs, otherCpuMs, wallMs: performance.now() - started } };
   } finally {
     clearInterval(timer);
   }

@@ -51,7 +51,8 @@ export interface StartOptions {
   /** TypeScript entry point, relative to the repository root. */
   script: string;
   args?: string[];
-  env?: Record<string, string>;
+  /** Added to (or, where undefined, removed from) the orchestrator's environment. */
+  env?: Record<string, string | undefined>;
   /** Extra node flags (e.g. --cpu-prof). */
   nodeFlags?: string[];
   /** Where stdout goes: a file path, 'pipe', or 'ignore'. stderr goes to `stderrFile` or is inherited. */
@@ -74,9 +75,14 @@ export function startNode(name: string, options: StartOptions): NodeProcess {
   const stdio: ('ignore' | 'pipe' | 'inherit' | 'ipc' | number)[] = ['ignore', stdout, stderr];
   if (options.ipc) stdio.push('ipc');
   const entry = buildDir ? [join(buildDir, options.script.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', options.script];
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...entry, ...(options.args ?? [])], {
     cwd: ROOT,
-    env: { ...process.env, ...options.env },
+    env,
     stdio,
   });
   if (child.pid === undefined) throw new Error(`${name}: could not start ${options.script}`);

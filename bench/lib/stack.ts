@@ -15,6 +15,7 @@ import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
 import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
 import { refreshTrendingCas } from '../../apps/worker/src/jobs/refresh-trending-cas.js';
 import { refreshTrending } from '../../apps/worker/src/jobs/refresh-trending.js';
+import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import type { StatsJobData } from '../../shared/queues.js';
 import { createRedis } from '../../shared/redis.js';
@@ -33,8 +34,8 @@ export interface Stack {
   sim: Simulator;
   /** The tracked account whose stats are in Redis (the stats hit). */
   cachedUsername: string;
-  /** A tracked account nobody has asked for yet (the stats burst). */
-  uncachedUsername: string;
+  /** Tracked accounts nobody has asked for yet, one per stats burst. */
+  uncachedUsernames: string[];
   /** News refreshes in the 30 days of seeded sentiment history. */
   historyRefreshes: number;
   /** One secret for every API process of the run. */
@@ -45,8 +46,8 @@ export interface Stack {
 export async function startStack(): Promise<Stack> {
   const redis = await startTestRedis();
   const sim = await startSimulator({ postCount: POST_COUNT });
-  const [cachedUsername, uncachedUsername] = sim.trackedUsernames();
-  if (!cachedUsername || !uncachedUsername) throw new Error('the simulator tracks fewer than two accounts');
+  const [cachedUsername, ...uncachedUsernames] = sim.trackedUsernames();
+  if (!cachedUsername || uncachedUsernames.length === 0) throw new Error('the simulator tracks fewer than two accounts');
 
   const client = createRedis({ redisUrl: redis.url, redisTlsInsecure: false }, 'worker', 'bench-seed');
   const context: JobContext = {
@@ -72,7 +73,7 @@ export async function startStack(): Promise<Stack> {
     redis,
     sim,
     cachedUsername,
-    uncachedUsername,
+    uncachedUsernames,
     historyRefreshes,
     jwtSecret: randomBytes(48).toString('base64url'),
     async close() {
@@ -89,16 +90,26 @@ export interface AppProcess {
   stdoutBytes(): number;
 }
 
-function serviceEnv(stack: Stack, extra: Record<string, string>): Record<string, string> {
+/**
+ * The environment of the API and worker processes. LOG_LEVEL is left unset (and not inherited
+ * from the shell), so the processes log at the level the configuration gives production by
+ * default: the cost of whatever the API logs per request is part of what the bench measures.
+ */
+export function serviceEnv(stack: Stack, extra: Record<string, string>): Record<string, string | undefined> {
   return {
     NODE_ENV: 'production',
     REDIS_URL: stack.redis.url,
     INDEX_API_URL: stack.sim.url,
     JWT_SECRET: stack.jwtSecret,
-    // Logging stays on, as in production: one JSON line per request.
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: undefined,
     ...extra,
   };
+}
+
+/** The log level the API processes run at (the configuration's own answer for serviceEnv). */
+export function productionLogLevel(stack: Stack): string {
+  const env = Object.fromEntries(Object.entries(serviceEnv(stack, {})).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return loadConfig(env).logLevel;
 }
 
 /** The Procfile's flags for the web process (it says why), so the bench measures what is deployed. */

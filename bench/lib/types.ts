@@ -48,6 +48,8 @@ export interface ServerSide {
   maxRssBytes: number;
   /** CPU the load generator(s) spent in the round. */
   loadCpuMs: number;
+  /** CPU the bench's redis-server spent in the round (0 where it was not watched). */
+  redisCpuMs?: number;
   /** Everything else the machine spent (kernel, Redis, the orchestrator, anything foreign). */
   otherCpuMs: number;
   wallMs: number;

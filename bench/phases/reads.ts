@@ -1,7 +1,9 @@
 /**
  * The read matrix: for every measured read, (a) raw node:http and (b) bare Koa serving the
  * bytes the API returned, (c) the naive design where it applies, and (d) the API itself, in
- * interleaved rounds (the second repetition in reverse order, so drift cancels out).
+ * interleaved rounds (every second repetition in reverse order, so drift cancels out). The
+ * rounds of one read follow each other, so each repetition gives one paired ratio per target.
+ * Then every read again at equal offered load (open loop), (b) and (d) alternating, for p99.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,7 +41,7 @@ export interface ReadMeasurement {
   samples: RoundSample[];
 }
 
-/** Latency at the same offered load (open loop, below both servers' capacity): (b) against (d). */
+/** Latency at the same offered load (open loop, below both servers' capacity): (b) against (d), per repetition. */
 export interface EqualLoadMeasurement {
   row: string;
   rate: number;
@@ -54,8 +56,7 @@ export interface ReadsOutcome {
   equalLoad: EqualLoadMeasurement[];
 }
 
-/** Reads whose latency is also compared at equal offered load, and the share of the API's throughput offered. */
-const EQUAL_LOAD_ROWS = ['trending', 'news-p1'];
+/** The share of the slower server's lowest measured throughput offered to both at equal load. */
 const EQUAL_LOAD_SHARE = 0.5;
 
 const cores = (ms: number, wallMs: number) => (wallMs > 0 ? ms / wallMs : 0).toFixed(2);
@@ -145,6 +146,7 @@ export async function measureReads(
         if (server !== 'naive' || row.naive) plan.push({ row, server });
       }
     }
+    const redisPid = stack.redis.pid();
     const round = async (row: ReadRow, server: ServerKind, length: { durationSec: number; amount?: number; rate?: number }) => {
       const target = servers[server];
       const { value, server: side } = await watchServer(
@@ -154,6 +156,7 @@ export async function measureReads(
           load.run({ url: `${target.url}${row.url}`, connections: settings.connections, headers: row.headers ?? {}, ...length }),
         ]),
         [load],
+        redisPid,
       );
       assertClean(`${server} ${row.id}`, value, row.expect);
       return { load: value, server: side };
@@ -173,26 +176,28 @@ export async function measureReads(
         const { cpuMs, loadCpuMs, otherCpuMs, wallMs } = sample.server;
         log(
           `rep ${rep + 1}/${settings.reps} ${server.padEnd(5)} ${row.id.padEnd(12)} ${sample.load.rps.toFixed(0).padStart(6)} req/s` +
+            `  ${((cpuMs * 1000) / sample.load.responses).toFixed(1).padStart(6)} µs CPU/req` +
             `  p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms` +
             `  cores: server ${cores(cpuMs, wallMs)}, load ${cores(loadCpuMs, wallMs)}, other ${cores(otherCpuMs, wallMs)}`,
         );
       }
     }
 
-    // Under saturation, latency is connections / throughput; at equal offered load it is the
-    // cost and jitter of one request. Half the API's lowest measured rate, to both (b) and (d).
+    // Under saturation a closed loop's latency is connections / throughput (the CPU targets
+    // already judge that) plus the scheduler's tail; at equal offered load it is the cost and
+    // jitter of one request. Half the slower server's lowest measured rate, to both (b) and (d).
     const equalLoad: EqualLoadMeasurement[] = [];
-    for (const rowId of EQUAL_LOAD_ROWS) {
-      const row = rows.find((r) => r.id === rowId);
-      const apiRates = measurements.get(`api:${rowId}`)?.samples.map((s) => s.load.rps) ?? [];
-      if (!row || apiRates.length === 0) continue;
-      const rate = Math.max(100, Math.round((Math.min(...apiRates) * EQUAL_LOAD_SHARE) / 100) * 100);
-      const entry: EqualLoadMeasurement = { row: rowId, rate, koa: [], api: [] };
+    const equalLength = settings.amount ? roundLength(settings) : { durationSec: settings.equalLoadSec };
+    for (const row of rows) {
+      const rates = [...(measurements.get(`api:${row.id}`)?.samples ?? []), ...(measurements.get(`koa:${row.id}`)?.samples ?? [])].map((s) => s.load.rps);
+      if (rates.length === 0) continue;
+      const rate = Math.max(100, Math.round((Math.min(...rates) * EQUAL_LOAD_SHARE) / 100) * 100);
+      const entry: EqualLoadMeasurement = { row: row.id, rate, koa: [], api: [] };
       for (let rep = 0; rep < settings.reps; rep += 1) {
         for (const server of rep % 2 === 0 ? (['koa', 'api'] as const) : (['api', 'koa'] as const)) {
-          const sample = await round(row, server, { ...roundLength(settings), rate });
+          const sample = await round(row, server, { ...equalLength, rate });
           entry[server].push(sample);
-          log(`equal load ${rate}/s ${server.padEnd(4)} ${row.id.padEnd(8)} p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms`);
+          log(`equal load ${rate}/s rep ${rep + 1}/${settings.reps} ${server.padEnd(4)} ${row.id.padEnd(12)} p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms`);
         }
       }
       equalLoad.push(entry);

@@ -32,6 +32,10 @@ export interface WorkerSummary {
   /** Median CPU of the refreshes that wrote history, and of those that did not (interleaved). */
   cpuMsWithHistory: number;
   cpuMsWithoutHistory: number;
+  /** CPU with history / without, for each pair of adjacent refreshes (one of each). */
+  historyPairRatios: number[];
+  /** Every steady refresh's CPU (ms), for the interval of the median. */
+  cpuMsSteady: number[];
   cpuMsP90: number;
   wallMsMedian: number;
   /**
@@ -54,6 +58,12 @@ export function summarizeWorker({ samples }: WorkerOutcome): WorkerSummary {
   const block = Math.max(1, Math.floor(samples.length / 10));
   const rssCurveBytes: number[] = [];
   for (let i = 0; i + block <= samples.length; i += block) rssCurveBytes.push(median(samples.slice(i, i + block).map((s) => s.rssBytes)));
+  const historyPairRatios: number[] = [];
+  for (let i = 0; i + 1 < steady.length; i += 2) {
+    const [a, b] = [steady[i], steady[i + 1]];
+    if (!a || !b || a.history === b.history) continue;
+    historyPairRatios.push(a.history ? a.cpuMs / b.cpuMs : b.cpuMs / a.cpuMs);
+  }
   const rssEarlyBytes = median(early.map((s) => s.rssBytes));
   const rssLateBytes = median(late.map((s) => s.rssBytes));
   return {
@@ -62,6 +72,8 @@ export function summarizeWorker({ samples }: WorkerOutcome): WorkerSummary {
     cpuMsMedian: median(steady.map((s) => s.cpuMs)),
     cpuMsWithHistory: median(steady.filter((s) => s.history).map((s) => s.cpuMs)),
     cpuMsWithoutHistory: median(steady.filter((s) => !s.history).map((s) => s.cpuMs)),
+    historyPairRatios,
+    cpuMsSteady: steady.map((s) => s.cpuMs),
     cpuMsP90: quantile(steady.map((s) => s.cpuMs), 0.9),
     wallMsMedian: median(steady.map((s) => s.wallMs)),
     rssEarlyBytes,
