@@ -19,7 +19,7 @@ function cpuRatio(results: BenchResults, row: string, numerator: ServerKind, den
 const HOW_DECIDED =
   'Every verdict is decided on repeated measurements, never on one figure: each target reduces its interleaved repetitions to a list of values ' +
   '(usually one ratio per repetition, the two sides measured back to back), and takes their median with a distribution-free interval from order statistics ' +
-  '(>= 90 % confidence; with 5 repetitions it is min to max, 93.8 %). **PASS**: the whole interval meets the target. **FAIL**: the whole interval misses it. ' +
+  '(>= 90 % confidence; with 8 repetitions it runs from the 2nd smallest to the 2nd largest value, 93 %; with 5, min to max). **PASS**: the whole interval meets the target. **FAIL**: the whole interval misses it. ' +
   '**INCONCLUSIVE**: the interval straddles the threshold (or too few repetitions for 90 %), i.e. this run cannot tell. ' +
   'Throughput targets ("req/s >= k x B") are judged on the server process\'s CPU time per response (utime + stime from /proc, all threads, divided by responses of the expected status), ' +
   'as "CPU/req <= 1/k x B\'s": the servers, the load generator and everything else share two cores, so req/s mostly says how much of a core the scheduler gave the server in that round. ' +
