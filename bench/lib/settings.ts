@@ -49,7 +49,7 @@ export function settingsFor(quick: boolean): Settings {
         reps: 8,
         warmupSec: 1,
         equalLoadSec: 2,
-        timingSamples: 80,
+        timingSamples: 60,
         refreshes: 500,
         burst: { count: 200, upstreamLatencyMs: 200, repeats: 9 },
       };
