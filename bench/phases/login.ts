@@ -67,7 +67,8 @@ export async function measureLogin(
 ): Promise<LoginOutcome> {
   const run = async (generator: LoadGenerator, label: string, spec: LoadSpec, expected: number, background = false) => {
     const result = await Promise.race([api.proc.died, generator.run(spec)]);
-    assertClean(label, result, expected, background);
+    // Background logins may also be shed (503) when argon2's queue is full on busy cores: that is the API's overload answer.
+    assertClean(label, result, background ? [expected, 503] : expected, background);
     return result;
   };
   // A count, not a duration: on busy cores one login can outlast a 2 s round.
