@@ -27,7 +27,7 @@ function run(spec: LoadSpec): Promise<LoadResult> {
         method: spec.method ?? 'GET',
         headers: spec.headers ?? {},
         ...(spec.body !== undefined ? { body: spec.body } : {}),
-        timeout: 10,
+        timeout: spec.timeoutSec ?? 10,
         // Ends a round within 100 ms of its last response (the default 1 s tick would pad
         // every quick round to a second).
         sampleInt: 100,

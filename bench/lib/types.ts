@@ -10,6 +10,8 @@ export interface LoadSpec {
   amount?: number;
   /** Requests per second offered in all (open loop); unset = as fast as the server answers. */
   rate?: number;
+  /** Seconds before a request counts as timed out (default 10). */
+  timeoutSec?: number;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
