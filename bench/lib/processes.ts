@@ -138,8 +138,11 @@ export function allOutput(proc: NodeProcess): Promise<string> {
   });
 }
 
-/** Polls `url` until it answers 200 (or the process dies, or `timeoutMs` passes). */
-export async function waitForHttp(proc: NodeProcess, url: string, timeoutMs = 30_000): Promise<void> {
+/**
+ * Polls `url` until it answers 200 (or the process dies, or `timeoutMs` passes). Generous: on
+ * two cores other work has saturated, a cluster's start-up took over 30 s.
+ */
+export async function waitForHttp(proc: NodeProcess, url: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ok = await fetch(url).then(
