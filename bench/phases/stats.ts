@@ -36,7 +36,7 @@ export interface StatsOutcome {
 }
 
 /** A fresh worker refreshes every snapshot at once; the burst waits until it is idle again. */
-async function waitForIdleWorker(redisUrl: string, timeoutMs = 60_000): Promise<void> {
+async function waitForIdleWorker(redisUrl: string, timeoutMs = 180_000): Promise<void> {
   const queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection: new Redis(redisUrl, { protocol: 2, maxRetriesPerRequest: null }) });
   const deadline = Date.now() + timeoutMs;
   try {
