@@ -170,11 +170,11 @@ describe('history: series and past snapshots written with each refresh (issue 12
 
   it('when a refresh is not newer than the last one stored, then it writes nothing at all (snapshot and history agree)', async () => {
     const version = await stack.redis.get(keys.snapshotVersion('trending'));
-    const length = await stack.redis.xlen(historyKeys.trending());
+    const length = await stack.redis.xlen(historyKeys.events('trending'));
     clock = times[4]!;
     await refreshTrending(context);
     expect(await stack.redis.get(keys.snapshotVersion('trending'))).to.equal(version);
-    expect(await stack.redis.xlen(historyKeys.trending())).to.equal(length);
+    expect(await stack.redis.xlen(historyKeys.events('trending'))).to.equal(length);
     clock = times[5]! + HALF_HOUR;
     times.push(clock);
   });

@@ -5,7 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
+import { PUBLIC_READ_HEADERS } from './cors.js';
 
 /** Bodies below this are sent as they are: compressing them saves nothing worth the CPU. */
 const COMPRESS_MIN_BYTES = 1024;
@@ -72,6 +74,39 @@ export function sendRepresentation(ctx: Context, representation: Representation,
   ctx.set(reply.headers);
   ctx.status = reply.status;
   if (reply.body) ctx.body = reply.body;
+}
+
+/** A market read's answer: the prepared body and how long it may be cached. */
+export interface ReadAnswer {
+  representation: Representation;
+  maxAgeSeconds: number;
+}
+
+/**
+ * Everything a market read sends, for Koa and the fast path alike: the request id, the public
+ * read headers (CORS), and the representation's ETag/304, Cache-Control and encoding. A header
+ * added here is sent by both paths. (The RateLimit fields are sent only when a lookup is charged
+ * to the budget, which only Koa's path does: the fast path serves what is held in memory.)
+ */
+export function readReply(answer: ReadAnswer, requestId: string, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): Reply {
+  const reply = replyWith(answer.representation, answer.maxAgeSeconds, ifNoneMatch, acceptEncoding);
+  return { ...reply, headers: { 'X-Request-Id': requestId, ...PUBLIC_READ_HEADERS, ...reply.headers } };
+}
+
+/** Sends a market read through Koa. */
+export function sendRead(ctx: Context, answer: ReadAnswer): void {
+  const requestId = typeof ctx.state.requestId === 'string' ? ctx.state.requestId : ctx.response.get('X-Request-Id');
+  const reply = readReply(answer, requestId, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
+  ctx.set(reply.headers);
+  ctx.status = reply.status;
+  if (reply.body) ctx.body = reply.body;
+}
+
+/** Writes a market read straight to node:http (the fast path): the same reply, with the Content-Length Koa would add. */
+export function writeRead(res: ServerResponse, reply: Reply): void {
+  if (reply.body) reply.headers['Content-Length'] = String(reply.body.length);
+  res.writeHead(reply.status, reply.headers);
+  res.end(reply.body ?? undefined);
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` is ignored, `*` matches. */
