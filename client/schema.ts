@@ -1138,7 +1138,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid username" when the username is not 1-15 of [A-Za-z0-9_] after an optional @. */
+            /** @description Bad request: "Invalid username" when the username is not 1-15 of [A-Za-z0-9_] after an optional @; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1239,7 +1239,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $. */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1324,7 +1324,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`. */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1409,7 +1409,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`. */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1487,7 +1487,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $. */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1636,7 +1636,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready: "Not ready: no snapshot yet for <names>" when a shared snapshot does not exist yet; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Not ready: "Not ready: no snapshot yet for <names>" when a shared snapshot does not exist yet; "Not ready: the user store is empty (restore it from a backup: README, Operating)" when NODE_ENV is production and the user store is empty (users come back only from a backup); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

@@ -9,8 +9,9 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { NewsEventSchema, SentimentEventSchema } from '../../../../../shared/market-types.js';
-import { MARKET_READS, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../../../../shared/reads.js';
+import { LIST_KINDS, listOf, MARKET_READS, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../../../../shared/reads.js';
 import { LoginRequestSchema, LoginResponseSchema, RefreshAcknowledgementSchema, UserSchema } from '../auth/schema.js';
+import { USER_STORE_EMPTY } from '../health/health.js';
 import { StreamHeaderSchema, StreamQuerySchema } from '../market/schema.js';
 
 type Response = ZodOpenApiResponseObject;
@@ -76,6 +77,7 @@ function marketOk(description: string, schema: z.ZodType): Response {
 const operationStatus = (description: string, status: string) =>
   z.object({ status: z.literal(status).meta({ description: `Always "${status}".` }) }).meta({ description });
 
+const INVALID_ENCODING: ErrorCase = ['Invalid URL encoding', 'a path parameter is not valid percent-encoding (such as %E0 or %zz)'];
 const SNAPSHOT_ABSENT: ErrorCase = ['Data temporarily unavailable', 'the shared snapshot is absent and no refresh completed within 10 seconds'];
 
 /** `:name` (Koa) as `{name}` (OpenAPI). */
@@ -91,7 +93,8 @@ function marketOperation(name: ReadName, read: ReadSpec): ZodOpenApiOperationObj
     '200': withHeaders(marketOk(read.ok, read.response), limit),
     '304': read.rateLimited ? withHeaders(NOT_MODIFIED, RATE_LIMIT) : NOT_MODIFIED,
   };
-  if (errors[400]) responses['400'] = errorResponse('Bad request', errors[400]);
+  const badRequest = [...(errors[400] ?? []), ...(read.params ? [INVALID_ENCODING] : [])];
+  if (badRequest.length > 0) responses['400'] = errorResponse('Bad request', badRequest);
   if (errors[404]) responses['404'] = errorResponse('Not found', errors[404], read.rateLimited ? RATE_LIMIT : undefined);
   if (errors[429]) responses['429'] = errorResponse('Throttled', errors[429], { 'Retry-After': RETRY_AFTER, ...limit });
   responses['500'] = INTERNAL_ERROR;
@@ -118,8 +121,8 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
   operationId: 'stream',
   summary: 'Server-sent events: one per refresh of each kind',
   description:
-    'A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry ' +
-    'the new list (TrendingTokenList, TrendingCaList, as GET returns them); `news` carries the posts new since the previous ' +
+    `A \`text/event-stream\`. Each event has an \`event:\` kind and a JSON \`data:\` line: ${LIST_KINDS.map((kind) => `\`${kind}\``).join(' and ')} carry ` +
+    `the new list (${LIST_KINDS.map((kind) => String(listOf(kind).response.meta()?.id)).join(', ')}, as GET returns them); \`news\` carries the posts new since the previous ` +
     'refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt ' +
     'in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, ' +
     'without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` ' +
@@ -158,7 +161,8 @@ export const openApiDocument = createDocument({
       'Read-only market and social-signal data about crypto tokens, contract addresses and social-network accounts, ' +
       'derived from an upstream index of smart money accounts, plus a login that issues a signed JWT. ' +
       'Every error body is JSON `{ "error": string }`. Unknown paths answer 404 "Not found"; a known path with a wrong ' +
-      'method answers 405 "Method not allowed" with an Allow header.',
+      'method answers 405 "Method not allowed" with an Allow header; a request the framework rejects for another client ' +
+      'error answers 400 "Bad request".',
   },
   tags: [
     { name: 'auth', description: 'Login and bearer-protected routes.' },
@@ -245,9 +249,15 @@ export const openApiDocument = createDocument({
         tags: ['operations'],
         responses: {
           '200': { description: 'Ready to serve.', content: json(operationStatus('Readiness.', 'ready')) },
-          '503': errorResponse('Not ready', [['Not ready: no snapshot yet for <names>', 'a shared snapshot does not exist yet'], REDIS_DOWN], {
-            'Retry-After': RETRY_AFTER,
-          }),
+          '503': errorResponse(
+            'Not ready',
+            [
+              ['Not ready: no snapshot yet for <names>', 'a shared snapshot does not exist yet'],
+              [USER_STORE_EMPTY, 'NODE_ENV is production and the user store is empty (users come back only from a backup)'],
+              REDIS_DOWN,
+            ],
+            { 'Retry-After': RETRY_AFTER },
+          ),
         },
       },
     },
