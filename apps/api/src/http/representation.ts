@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
+import { boundedCache } from '../cache/bounded-cache.js';
 import { PUBLIC_READ_HEADERS } from './cors.js';
 
 /** Bodies below this are sent as they are: compressing them saves nothing worth the CPU. */
@@ -119,19 +120,17 @@ export function matchesEtag(header: string, etag: string): boolean {
 }
 
 /** Clients send the same few Accept-Encoding values over and over: remember the answers. */
-const negotiated = new Map<string, Encoding | null>();
-const MAX_NEGOTIATED = 256;
+const negotiated = boundedCache<string, Encoding | 'identity'>({ max: 256 });
 
 /** br, then gzip, unless the client refuses them with q=0. Cheaper than full negotiation. */
 export function preferredEncoding(acceptEncoding: string | undefined): Encoding | null {
   if (!acceptEncoding) return null;
   let encoding = negotiated.get(acceptEncoding);
   if (encoding === undefined) {
-    encoding = negotiate(acceptEncoding);
-    if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
+    encoding = negotiate(acceptEncoding) ?? 'identity';
     negotiated.set(acceptEncoding, encoding);
   }
-  return encoding;
+  return encoding === 'identity' ? null : encoding;
 }
 
 function negotiate(acceptEncoding: string): Encoding | null {
