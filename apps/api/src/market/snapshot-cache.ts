@@ -66,7 +66,7 @@ export class SnapshotCache {
         return;
       }
       // Gone from Redis (flushed, lost): keep serving the copy held, and have it rebuilt.
-      if (this.copies.has(name)) this.options.refreshAbsent(name, false).catch(() => this.options.watch.forget(name));
+      if (this.copies.has(name)) this.options.refreshAbsent(name, false).catch(() => {});
     });
   }
 

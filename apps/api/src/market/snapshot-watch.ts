@@ -1,8 +1,8 @@
 /**
  * Tells the snapshot cache and the stream hub that a refresh landed: one listener on the
  * worker's announcements, and one version read of every snapshot (one MGET) every second to
- * cover an announcement lost during a reconnect. Each change is reported once, to every
- * listener, with the new version (null: the snapshot is gone from Redis).
+ * cover an announcement lost during a reconnect. Each new version is reported once, to every
+ * listener; an absent snapshot (null) at every check.
  */
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
@@ -55,11 +55,6 @@ export class SnapshotWatch extends EventEmitter<{ landed: [name: SnapshotName, v
     return this.checking;
   }
 
-  /** Reports `name` again at the next check (a listener could not act on the last report). */
-  forget(name: SnapshotName): void {
-    this.seen.delete(name);
-  }
-
   stop(): void {
     clearInterval(this.timer);
   }
@@ -74,7 +69,9 @@ export class SnapshotWatch extends EventEmitter<{ landed: [name: SnapshotName, v
     }
     SNAPSHOTS.forEach((name, i) => {
       const version = versions[i] ?? null;
-      if (this.seen.has(name) && this.seen.get(name) === version) return;
+      // An absent snapshot is reported at every check, as it was at each recheck before: the cache
+      // asks for a rebuild again (deduplicated) until one lands.
+      if (version !== null && this.seen.get(name) === version) return;
       this.seen.set(name, version);
       this.emit('landed', name, version);
     });
