@@ -75,26 +75,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/market/news": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Latest posts from tracked accounts
-         * @description Newest first. Pages are stable slices of one snapshot; a page past the end answers 200 with `data: []` and the same pagination echo. Cached for 30 minutes (one shared entry).
-         */
-        get: operations["news"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/market/trending-cas": {
         parameters: {
             query?: never;
@@ -107,6 +87,26 @@ export interface paths {
          * @description Cached for 30 minutes (one shared entry). With `at`, the snapshot that was current at that instant, from history (HISTORY_DAYS, default 30).
          */
         get: operations["trendingCas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Latest posts from tracked accounts
+         * @description Newest first. Pages are stable slices of one snapshot; a page past the end answers 200 with `data: []` and the same pagination echo. Cached for 30 minutes (one shared entry).
+         */
+        get: operations["news"];
         put?: never;
         post?: never;
         delete?: never;
@@ -195,26 +195,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/market/stream": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Server-sent events: one per refresh of each kind
-         * @description A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry the new list (TrendingTokenList, TrendingCaList, as GET returns them); `news` carries the posts new since the previous refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` and a `: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and resume). On shutdown every stream ends cleanly; clients reconnect, to another replica.
-         */
-        get: operations["stream"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/sentiment/{token}": {
         parameters: {
             query?: never;
@@ -227,6 +207,26 @@ export interface paths {
          * @description Sentiment of the index posts mentioning the token in the current window. GET /api/market/sentiment/{token} and GET /sentiment/{token} answer byte-identically. Refreshed together with the news snapshot (30 minutes, one shared entry).
          */
         get: operations["tokenSentimentAlias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-sent events: one per refresh of each kind
+         * @description A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry the new list (TrendingTokenList, TrendingCaList, as GET returns them); `news` carries the posts new since the previous refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` and a `: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and resume). On shutdown every stream ends cleanly; clients reconnect, to another replica.
+         */
+        get: operations["stream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -442,26 +442,6 @@ export interface components {
             /** @description 24-hour price change, as a percentage. */
             priceChange24h: number;
         };
-        /** @description One page of news. */
-        NewsPage: {
-            /** @description Items of the requested page. */
-            data: components["schemas"]["NewsItemOutput"][];
-            pagination: components["schemas"]["Pagination"];
-            /**
-             * Format: date-time
-             * @description ISO timestamp of the last cache refresh.
-             */
-            cachedAt: string;
-        };
-        /** @description Echo of the effective request values and the total item count. */
-        Pagination: {
-            /** @description Effective page number. */
-            page: number;
-            /** @description Effective limit (at most 50). */
-            limit: number;
-            /** @description Total item count. */
-            total: number;
-        };
         /** @description Trending contract addresses. */
         TrendingCaList: {
             data: components["schemas"]["TrendingCa"][];
@@ -486,6 +466,26 @@ export interface components {
              * @description ISO timestamp of when the address first appeared in the index.
              */
             firstSeenAt: string;
+        };
+        /** @description One page of news. */
+        NewsPage: {
+            /** @description Items of the requested page. */
+            data: components["schemas"]["NewsItemOutput"][];
+            pagination: components["schemas"]["Pagination"];
+            /**
+             * Format: date-time
+             * @description ISO timestamp of the last cache refresh.
+             */
+            cachedAt: string;
+        };
+        /** @description Echo of the effective request values and the total item count. */
+        Pagination: {
+            /** @description Effective page number. */
+            page: number;
+            /** @description Effective limit (at most 50). */
+            limit: number;
+            /** @description Total item count. */
+            total: number;
         };
         /** @description Influence statistics of a social-network username. */
         UsernameStats: {
@@ -943,77 +943,6 @@ export interface operations {
             };
         };
     };
-    news: {
-        parameters: {
-            query?: {
-                /** @description Number of items to return: a positive whole number in decimal digits, default 20, maximum 50 (a larger value is clamped to 50, and the pagination echo says 50). */
-                limit?: number;
-                /** @description Page number: a positive whole number in decimal digits, default 1. */
-                page?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of news items, the pagination echo and the time of the last cache refresh. */
-            200: {
-                headers: {
-                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
-                    ETag?: string;
-                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
-                    "Cache-Control"?: string;
-                    /** @description Always `*`. */
-                    "Access-Control-Allow-Origin"?: "*";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NewsPage"];
-                };
-            };
-            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
-            304: {
-                headers: {
-                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
-                    ETag?: string;
-                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
-                    "Cache-Control"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: "Invalid query parameter: limit" when `limit` is not a positive whole number in decimal digits (abc, 0, -1, 2.5, 1e3, empty); "Invalid query parameter: page" when `page` is not a positive whole number in decimal digits. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     trendingCas: {
         parameters: {
             query?: {
@@ -1092,6 +1021,77 @@ export interface operations {
             };
         };
     };
+    news: {
+        parameters: {
+            query?: {
+                /** @description Number of items to return: a positive whole number in decimal digits, default 20, maximum 50 (a larger value is clamped to 50, and the pagination echo says 50). */
+                limit?: number;
+                /** @description Page number: a positive whole number in decimal digits, default 1. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of news items, the pagination echo and the time of the last cache refresh. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewsPage"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: "Invalid query parameter: limit" when `limit` is not a positive whole number in decimal digits (abc, 0, -1, 2.5, 1e3, empty); "Invalid query parameter: page" when `page` is not a positive whole number in decimal digits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     usernameStats: {
         parameters: {
             query?: never;
@@ -1138,7 +1138,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid username" when the username is not 1-15 of [A-Za-z0-9_] after an optional @. */
+            /** @description Bad request: "Invalid username" when the username is not 1-15 of [A-Za-z0-9_] after an optional @; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1239,7 +1239,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $. */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1324,7 +1324,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`. */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1409,7 +1409,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`. */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1419,6 +1419,84 @@ export interface operations {
                 };
             };
             /** @description Not found: "Token not found in index" when the token has no history within retention. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tokenSentimentAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], matched case-insensitively. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sentiment record of the token. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentimentRecordOutput"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "Token not found in index" when no post in the current window mentions the token. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1508,84 +1586,6 @@ export interface operations {
             };
         };
     };
-    tokenSentimentAlias: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], matched case-insensitively. */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sentiment record of the token. */
-            200: {
-                headers: {
-                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
-                    ETag?: string;
-                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
-                    "Cache-Control"?: string;
-                    /** @description Always `*`. */
-                    "Access-Control-Allow-Origin"?: "*";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SentimentRecordOutput"];
-                };
-            };
-            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
-            304: {
-                headers: {
-                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
-                    ETag?: string;
-                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
-                    "Cache-Control"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: "Token not found in index" when no post in the current window mentions the token. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     healthz: {
         parameters: {
             query?: never;
@@ -1636,7 +1636,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready: "Not ready: no snapshot yet for <names>" when a shared snapshot does not exist yet; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Not ready: "Not ready: no snapshot yet for <names>" when a shared snapshot does not exist yet; "Not ready: the user store is empty (restore it from a backup: README, Operating)" when NODE_ENV is production and the user store is empty (users come back only from a backup); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

@@ -2,11 +2,12 @@
  * Every Redis key and channel the service uses, in one place. BullMQ keeps its own keys under
  * QUEUE_PREFIX (never an ioredis keyPrefix on its connections).
  */
+import type { SnapshotName } from './reads.js';
+
 const P = 'ms';
 
-/** The shared snapshots the worker refreshes on a schedule. */
-export const SNAPSHOTS = ['trending', 'news', 'trending-cas', 'sentiment'] as const;
-export type SnapshotName = (typeof SNAPSHOTS)[number];
+/** The shared snapshots the worker refreshes on a schedule: the kinds of the table in reads.ts. */
+export { SNAPSHOTS, type SnapshotName } from './reads.js';
 
 export const keys = {
   /** The snapshot body: JSON `{ data, cachedAt }`, written whole. No expiry: a failed refresh keeps it. */
@@ -36,23 +37,23 @@ export const keys = {
  * written and expiring whole once untouched for the retention window (a token that left the
  * index leaves no key behind). See shared/history/history-store.ts.
  */
+const series = (name: string, id: string) => `${P}:history:${name}:${id}`;
+
 export const historyKeys = {
-  /** Every trending snapshot, field `b` = the exact response body: `?at=` reads and `trending` events. */
-  trending: () => `${P}:history:trending`,
+  /**
+   * A kind's events (shared/reads.ts names each kind's stream), field `b` = the event's data: for
+   * a list kind the exact response body (`?at=` reads and its stream events); for news the posts
+   * new since the previous refresh, for sentiment the records that changed (`{ data, cachedAt }`).
+   */
+  events: (stream: string) => `${P}:history:${stream}`,
   /** One tiny entry per trending refresh (field `n` = list length): the refresh times, cheaply. */
   trendingTimes: () => `${P}:history:trending-times`,
-  /** Every trending-cas snapshot, field `b` = the exact response body. */
-  trendingCas: () => `${P}:history:trending-cas`,
-  /** One token's trending figures at each refresh it was listed: r(ank), m(entions), s(mart money), p(rice change). */
-  token: (ticker: string) => `${P}:history:token:${ticker}`,
-  /** One contract address's figures at each refresh it was listed: c(hain), m(entions), s(mart money). */
-  contract: (address: string) => `${P}:history:ca:${address}`,
+  /** One listed item's figures at each refresh it was listed, in its kind's series (shared/reads.ts says which fields). */
+  series,
+  /** One token's trending figures: r(ank), m(entions), s(mart money), p(rice change). */
+  token: (ticker: string) => series('token', ticker),
   /** One token's sentiment record at each news refresh it was mentioned: s, l, m, p, u (neutral), n. */
-  sentiment: (ticker: string) => `${P}:history:sentiment:${ticker}`,
-  /** The `news` event of each news refresh, field `b` = `{ data: <new posts>, cachedAt }`. */
-  newsEvents: () => `${P}:history:news-events`,
-  /** The `sentiment` event of each news refresh, field `b` = `{ data: <changed records>, cachedAt }`. */
-  sentimentEvents: () => `${P}:history:sentiment-events`,
+  sentiment: (ticker: string) => series('sentiment', ticker),
   /** The post ids of the last news refresh, newline-separated: what "new since the previous refresh" compares with. */
   newsIds: () => `${P}:history:news-ids`,
 } as const;

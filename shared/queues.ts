@@ -4,15 +4,16 @@
  * re-upserting on restart adds no run.
  */
 import type { DefaultJobOptions, Queue } from 'bullmq';
-import { QUEUE_PREFIX, type SnapshotName } from './keyspace.js';
+import { QUEUE_PREFIX } from './keyspace.js';
+import { REFRESH_JOBS, SNAPSHOT_KINDS, SNAPSHOTS, type RefreshJobName, type SnapshotName } from './reads.js';
 
 /** Scheduled snapshot refreshes: slow, few. */
 export const REFRESH_QUEUE = 'refresh';
 /** On-demand per-username stats: fast, many; separate so a slow refresh never stalls them. */
 export const STATS_QUEUE = 'stats';
 
-export const REFRESH_JOBS = ['refresh-trending', 'refresh-news', 'refresh-trending-cas'] as const;
-export type RefreshJobName = (typeof REFRESH_JOBS)[number];
+/** The refresh jobs: one per entry of shared/reads.ts (news and sentiment share one). */
+export { REFRESH_JOBS, type RefreshJobName };
 export type RefreshJobData = Record<string, never>;
 
 export const STATS_JOB = 'fetch-stats';
@@ -49,12 +50,9 @@ export const refreshDedupId = (name: RefreshJobName) => name;
 export const statsDedupId = (username: string) => `stats:${username}`;
 
 /** Which refresh job rebuilds a snapshot (sentiment is computed with the news). */
-export const refreshJobFor: Readonly<Record<SnapshotName, RefreshJobName>> = {
-  trending: 'refresh-trending',
-  news: 'refresh-news',
-  sentiment: 'refresh-news',
-  'trending-cas': 'refresh-trending-cas',
-};
+export const refreshJobFor = Object.fromEntries(SNAPSHOTS.map((name) => [name, SNAPSHOT_KINDS[name].refreshJob])) as Readonly<
+  Record<SnapshotName, RefreshJobName>
+>;
 
 /** Asks for an immediate refresh; while one is pending, further asks join it. Returns its job id. */
 export async function requestRefresh(queue: Queue<RefreshJobData>, name: RefreshJobName): Promise<string> {

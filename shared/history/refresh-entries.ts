@@ -5,30 +5,13 @@
  * still keep every entry's reply small.
  */
 import { historyKeys } from '../keyspace.js';
-import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../market-types.js';
+import type { NewsItem, SentimentRecord, TrendingToken } from '../market-types.js';
+import { listHistory } from '../reads.js';
 import type { SeriesEntry } from './history-store.js';
 
-/** The trending list (`?at=` and the `trending` event), the refresh time, and each listed token's figures. */
+/** The trending list's history (kept by name for callers outside the worker: the bench seeds history with it). */
 export function trendingEntries(body: string, data: readonly TrendingToken[]): SeriesEntry[] {
-  return [
-    { key: historyKeys.trending(), fields: ['b', body] },
-    { key: historyKeys.trendingTimes(), fields: ['n', data.length] },
-    ...data.map((item, index) => ({
-      key: historyKeys.token(item.token.toUpperCase()),
-      fields: ['r', index + 1, 'm', item.mentions, 's', item.smartMoneyMentions, 'p', item.priceChange24h],
-    })),
-  ];
-}
-
-/** The trending-cas list (`?at=` and the `trending-cas` event) and each listed address's figures. */
-export function trendingCasEntries(body: string, data: readonly TrendingCa[]): SeriesEntry[] {
-  return [
-    { key: historyKeys.trendingCas(), fields: ['b', body] },
-    ...data.map((item) => ({
-      key: historyKeys.contract(item.address),
-      fields: ['c', item.chain, 'm', item.mentions, 's', item.smartMoneyMentions],
-    })),
-  ];
+  return listHistory('trending', body, data);
 }
 
 /** The fields of a sentiment record that make it "changed" (cachedAt changes every time). */
@@ -66,8 +49,8 @@ export function newsEntries(refresh: NewsRefresh): SeriesEntry[] {
   const records = Object.values(sentiment);
   const changed = records.filter((record) => !sameRecord(record, previousSentiment?.[record.token]));
   return [
-    { key: historyKeys.newsEvents(), fields: ['b', JSON.stringify({ data: fresh, cachedAt })] },
-    { key: historyKeys.sentimentEvents(), fields: ['b', JSON.stringify({ data: changed, cachedAt })] },
+    { key: historyKeys.events('news-events'), fields: ['b', JSON.stringify({ data: fresh, cachedAt })] },
+    { key: historyKeys.events('sentiment-events'), fields: ['b', JSON.stringify({ data: changed, cachedAt })] },
     ...records.map((r) => ({
       key: historyKeys.sentiment(r.token),
       fields: ['s', r.score, 'l', r.label, 'm', r.mentions, 'p', r.positive, 'u', r.neutral, 'n', r.negative],

@@ -4,7 +4,6 @@ import type { oas31 } from 'zod-openapi';
 import { authRoutes } from '../../apps/api/src/routes/auth/auth.js';
 import { docsRoutes } from '../../apps/api/src/routes/docs/docs.js';
 import { healthRoutes } from '../../apps/api/src/routes/health/health.js';
-import { historyRoutes } from '../../apps/api/src/routes/market/history.js';
 import { marketRoutes } from '../../apps/api/src/routes/market/market.js';
 import { streamRoutes } from '../../apps/api/src/routes/market/stream.js';
 import { http } from '../support/http.js';
@@ -60,7 +59,7 @@ describe('API documentation: GET /openapi.json and GET /docs', () => {
 
     it('documents exactly the routes the routers register', async () => {
       const doc = (await get('/openapi.json')).json as OpenApiDocument;
-      const routers = [marketRoutes(stack.deps), historyRoutes(stack.deps), streamRoutes(stack.deps), authRoutes(stack.deps), healthRoutes(stack.deps), docsRoutes()];
+      const routers = [marketRoutes(stack.deps), streamRoutes(stack.deps), authRoutes(stack.deps), healthRoutes(stack.deps), docsRoutes()];
       const registered = registeredRoutes(routers);
       expect(registered).to.include.members(['GET /api/market/stats/{username}', 'GET /sentiment/{token}', 'GET /docs']);
       expect(documentedRoutes(doc)).to.deep.equal(registered);

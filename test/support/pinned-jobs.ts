@@ -3,15 +3,15 @@ import type { Redis } from 'ioredis';
 import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
 import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
-import { refreshTrendingCas } from '../../apps/worker/src/jobs/refresh-trending-cas.js';
-import { refreshTrending } from '../../apps/worker/src/jobs/refresh-trending.js';
+import { refreshList } from '../../apps/worker/src/jobs/refresh-list.js';
 import { createLogger } from '../../shared/logger.js';
 import { createRedis } from '../../shared/redis.js';
+import type { ListKind } from '../../shared/reads.js';
 
 export interface PinnedJobs {
   context: JobContext;
   /** Runs one refresh job with cachedAt = atMs. */
-  run(job: 'trending' | 'trending-cas' | 'news', atMs: number): Promise<void>;
+  run(job: ListKind | 'news', atMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,12 +25,11 @@ export function pinnedJobs(redisUrl: string, simUrl: string): PinnedJobs {
     now: () => new Date(clock),
     historyMs: 30 * 86_400_000,
   };
-  const jobs = { trending: refreshTrending, 'trending-cas': refreshTrendingCas, news: refreshNews } as const;
   return {
     context,
     async run(job, atMs) {
       clock = atMs;
-      await jobs[job](context);
+      await (job === 'news' ? refreshNews(context) : refreshList(context, job));
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

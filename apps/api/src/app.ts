@@ -13,7 +13,6 @@ import { requestContext } from './http/request-context.js';
 import { authRoutes } from './routes/auth/auth.js';
 import { docsRoutes } from './routes/docs/docs.js';
 import { healthRoutes } from './routes/health/health.js';
-import { historyRoutes } from './routes/market/history.js';
 import { marketRoutes } from './routes/market/market.js';
 import { streamRoutes } from './routes/market/stream.js';
 
@@ -31,7 +30,6 @@ export function createApp(deps: ApiDeps): Koa {
   // 404 elsewhere, instead of its default 501 for methods outside its short list.
   const router = new Router({ methods: [...METHODS] });
   marketRoutes(deps, router);
-  historyRoutes(deps, router);
   streamRoutes(deps, router);
   authRoutes(deps, router);
   healthRoutes(deps, router);

@@ -23,6 +23,7 @@ import { HistoryService } from './market/history-service.js';
 import { JobWaiter } from './market/job-waiter.js';
 import { MissBudget } from './market/miss-budget.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
+import { SnapshotWatch } from './market/snapshot-watch.js';
 import { StatsService } from './market/stats-service.js';
 import { HttpMetrics } from './metrics.js';
 import { StreamHub } from './stream/stream-hub.js';
@@ -79,9 +80,11 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
   const refreshWaiter = new JobWaiter(refreshQueue, refreshEvents);
   const statsWaiter = new JobWaiter(statsQueue, statsEvents);
 
+  // One watch tells both the snapshot cache and the stream hub that a refresh landed.
+  const watch = new SnapshotWatch({ redis, subscriber, logger });
   const snapshots = new SnapshotCache({
     redis,
-    subscriber,
+    watch,
     logger,
     refreshIntervalMs: config.refreshIntervalMs,
     refreshAbsent: async (name, wait) => {
@@ -96,8 +99,9 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
 
   // Start-up must not hang on a Redis that is down: the platform wants the port bound.
   // Events missed before the listeners are ready only cost a waiter its timeout.
-  const stream = new StreamHub({ redis, subscriber, logger, maxClients: config.streamMaxClients });
-  const ready = Promise.all([snapshots.start(), stream.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]).then(
+  const stream = new StreamHub({ redis, watch, logger, maxClients: config.streamMaxClients });
+  snapshots.start();
+  const ready = Promise.all([watch.start(), stream.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]).then(
     () => 'ready' as const,
     () => 'failed' as const,
   );
@@ -125,6 +129,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     },
     async close() {
       stream.close();
+      watch.stop();
       await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close()]);
       for (const client of [redis, subscriber]) await client.quit().catch(() => client.disconnect());
     },

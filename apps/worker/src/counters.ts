@@ -15,23 +15,22 @@ export function redisCounter(redis: Redis): CountFn {
   };
 }
 
-/** The same client, each call counted as `ok` or `error` under its method name. */
+/** The same client, each call counted as `ok` or `error` under its method name (whatever methods it has). */
 export function countedIndexClient(index: IndexClient, count: CountFn): IndexClient {
-  const counted = <A extends unknown[], R>(name: string, call: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      try {
-        const result = await call(...args);
-        count('upstream', name, 'ok');
-        return result;
-      } catch (error) {
-        count('upstream', name, 'error');
-        throw error;
-      }
-    };
-  return {
-    trendingTokens: counted('trendingTokens', () => index.trendingTokens()),
-    trendingContracts: counted('trendingContracts', () => index.trendingContracts()),
-    posts: counted('posts', (since: Date, max: number) => index.posts(since, max)),
-    account: counted('account', (username: string) => index.account(username)),
-  };
+  return new Proxy(index, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function' || typeof name !== 'string') return value;
+      return async (...args: unknown[]): Promise<unknown> => {
+        try {
+          const result: unknown = await Reflect.apply(value, target, args);
+          count('upstream', name, 'ok');
+          return result;
+        } catch (error) {
+          count('upstream', name, 'error');
+          throw error;
+        }
+      };
+    },
+  });
 }

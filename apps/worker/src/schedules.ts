@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { keys } from '../../../shared/keyspace.js';
+import { FIRST_SNAPSHOT_OF } from '../../../shared/reads.js';
 import type { Logger } from '../../../shared/logger.js';
 import {
   REFRESH_EVERY_MS,
@@ -10,11 +11,8 @@ import {
   type RefreshJobData,
 } from '../../../shared/queues.js';
 
-/** The snapshot each refresh job writes first; its absence means the job must run now. */
-const SNAPSHOT_OF = { 'refresh-trending': 'trending', 'refresh-news': 'news', 'refresh-trending-cas': 'trending-cas' } as const;
-
 /**
- * Upserts the 30-minute schedulers. Upserts are atomic, so any number of workers starting
+ * Upserts the 30-minute schedulers, one per refresh job of shared/reads.ts. Upserts are atomic, so any number of workers starting
  * together make one schedule; identical options on a restart add no run. A scheduler that is
  * new runs at once; one that already existed while its snapshot is absent (Redis emptied,
  * first start after a crash) gets an immediate, deduplicated run.
@@ -23,7 +21,7 @@ export async function ensureSchedules(queue: Queue<RefreshJobData>, redis: Redis
   for (const name of REFRESH_JOBS) {
     const existed = (await queue.getJobScheduler(name)) !== undefined;
     await queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {}, opts: refreshJobOptions });
-    if (existed && (await redis.exists(keys.snapshot(SNAPSHOT_OF[name]))) === 0 && !(await runIsPending(queue, name))) {
+    if (existed && (await redis.exists(keys.snapshot(FIRST_SNAPSHOT_OF[name]))) === 0 && !(await runIsPending(queue, name))) {
       await requestRefresh(queue, name);
     }
   }

@@ -8,8 +8,7 @@ import type { Redis } from 'ioredis';
 import { createIndexClient } from '../../../apps/worker/src/index-client.js';
 import type { JobContext } from '../../../apps/worker/src/jobs/job-context.js';
 import { refreshNews } from '../../../apps/worker/src/jobs/refresh-news.js';
-import { refreshTrendingCas } from '../../../apps/worker/src/jobs/refresh-trending-cas.js';
-import { refreshTrending } from '../../../apps/worker/src/jobs/refresh-trending.js';
+import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
 import { writeRefresh } from '../../../shared/history/history-store.js';
 import { trendingEntries } from '../../../shared/history/refresh-entries.js';
 import { historyKeys, keys } from '../../../shared/keyspace.js';
@@ -70,9 +69,9 @@ describe('history: series and past snapshots written with each refresh (issue 12
         const body = JSON.stringify({ data: kept, cachedAt });
         await writeRefresh(worker, { atMs: clock, snapshots: [{ name: 'trending', body, version: cachedAt }], entries: trendingEntries(body, kept) }, 30 * DAY);
       } else {
-        await refreshTrending(context);
+        await refreshList(context, 'trending');
       }
-      await refreshTrendingCas(context);
+      await refreshList(context, 'trending-cas');
       await refreshNews(context);
     }
   });
@@ -170,11 +169,11 @@ describe('history: series and past snapshots written with each refresh (issue 12
 
   it('when a refresh is not newer than the last one stored, then it writes nothing at all (snapshot and history agree)', async () => {
     const version = await stack.redis.get(keys.snapshotVersion('trending'));
-    const length = await stack.redis.xlen(historyKeys.trending());
+    const length = await stack.redis.xlen(historyKeys.events('trending'));
     clock = times[4]!;
-    await refreshTrending(context);
+    await refreshList(context, 'trending');
     expect(await stack.redis.get(keys.snapshotVersion('trending'))).to.equal(version);
-    expect(await stack.redis.xlen(historyKeys.trending())).to.equal(length);
+    expect(await stack.redis.xlen(historyKeys.events('trending'))).to.equal(length);
     clock = times[5]! + HALF_HOUR;
     times.push(clock);
   });

@@ -4,10 +4,10 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
+import { SnapshotWatch } from '../../../apps/api/src/market/snapshot-watch.js';
 import { StreamHub, TOPICS } from '../../../apps/api/src/stream/stream-hub.js';
 import { writeRefresh } from '../../../shared/history/history-store.js';
 import { trendingEntries } from '../../../shared/history/refresh-entries.js';
-import { SNAPSHOT_CHANNEL } from '../../../shared/keyspace.js';
 import { createLogger } from '../../../shared/logger.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
 import { SseClient } from '../../support/sse.js';
@@ -17,6 +17,7 @@ describe('StreamHub: keep-alive and slow clients', function () {
   let redis: Redis;
   let subscriber: Redis;
   let hub: StreamHub;
+  let watch: SnapshotWatch;
   let server: Server;
   let url: string;
 
@@ -25,15 +26,17 @@ describe('StreamHub: keep-alive and slow clients', function () {
     redis = new Redis(redisUrl, { protocol: 2 });
     await redis.flushall();
     subscriber = new Redis(redisUrl, { protocol: 2 });
-    await subscriber.subscribe(SNAPSHOT_CHANNEL);
-    hub = new StreamHub({ redis, subscriber, logger: createLogger({ logLevel: 'silent' }, 'test'), maxClients: 10, keepAliveMs: 100, maxBufferedBytes: 256 * 1024 });
-    await hub.start();
+    const logger = createLogger({ logLevel: 'silent' }, 'test');
+    watch = new SnapshotWatch({ redis, subscriber, logger });
+    hub = new StreamHub({ redis, watch, logger, maxClients: 10, keepAliveMs: 100, maxBufferedBytes: 256 * 1024 });
+    await Promise.all([watch.start(), hub.start()]);
     server = createServer((req, res) => void hub.add(req, res, new Set(TOPICS), undefined));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   });
   after(async () => {
     hub.close();
+    watch.stop();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     subscriber.disconnect();

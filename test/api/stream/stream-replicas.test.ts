@@ -60,7 +60,7 @@ describe('two API processes streaming the same refreshes', function () {
     expect(a!.id).to.equal(b!.id);
     expect(a!.data).to.equal(b!.data);
     // The snapshot body the worker wrote with that cachedAt, as history holds it.
-    const [[, fields] = ['', []]] = await redis.xrange(historyKeys.trending(), a!.id!, a!.id!);
+    const [[, fields] = ['', []]] = await redis.xrange(historyKeys.events('trending'), a!.id!, a!.id!);
     expect(a!.data).to.equal(fields[1]);
     const written = Date.parse((JSON.parse(a!.data) as { cachedAt: string }).cachedAt);
     expect(String(written)).to.equal(a!.id);

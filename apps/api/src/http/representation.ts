@@ -5,7 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
+import { boundedCache } from '../cache/bounded-cache.js';
+import { PUBLIC_READ_HEADERS } from './cors.js';
 
 /** Bodies below this are sent as they are: compressing them saves nothing worth the CPU. */
 const COMPRESS_MIN_BYTES = 1024;
@@ -74,6 +77,39 @@ export function sendRepresentation(ctx: Context, representation: Representation,
   if (reply.body) ctx.body = reply.body;
 }
 
+/** A market read's answer: the prepared body and how long it may be cached. */
+export interface ReadAnswer {
+  representation: Representation;
+  maxAgeSeconds: number;
+}
+
+/**
+ * Everything a market read sends, for Koa and the fast path alike: the request id, the public
+ * read headers (CORS), and the representation's ETag/304, Cache-Control and encoding. A header
+ * added here is sent by both paths. (The RateLimit fields are sent only when a lookup is charged
+ * to the budget, which only Koa's path does: the fast path serves what is held in memory.)
+ */
+export function readReply(answer: ReadAnswer, requestId: string, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): Reply {
+  const reply = replyWith(answer.representation, answer.maxAgeSeconds, ifNoneMatch, acceptEncoding);
+  return { ...reply, headers: { 'X-Request-Id': requestId, ...PUBLIC_READ_HEADERS, ...reply.headers } };
+}
+
+/** Sends a market read through Koa. */
+export function sendRead(ctx: Context, answer: ReadAnswer): void {
+  const requestId = typeof ctx.state.requestId === 'string' ? ctx.state.requestId : ctx.response.get('X-Request-Id');
+  const reply = readReply(answer, requestId, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
+  ctx.set(reply.headers);
+  ctx.status = reply.status;
+  if (reply.body) ctx.body = reply.body;
+}
+
+/** Writes a market read straight to node:http (the fast path): the same reply, with the Content-Length Koa would add. */
+export function writeRead(res: ServerResponse, reply: Reply): void {
+  if (reply.body) reply.headers['Content-Length'] = String(reply.body.length);
+  res.writeHead(reply.status, reply.headers);
+  res.end(reply.body ?? undefined);
+}
+
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` is ignored, `*` matches. */
 export function matchesEtag(header: string, etag: string): boolean {
   for (const part of header.split(',')) {
@@ -84,19 +120,17 @@ export function matchesEtag(header: string, etag: string): boolean {
 }
 
 /** Clients send the same few Accept-Encoding values over and over: remember the answers. */
-const negotiated = new Map<string, Encoding | null>();
-const MAX_NEGOTIATED = 256;
+const negotiated = boundedCache<string, Encoding | 'identity'>({ max: 256 });
 
 /** br, then gzip, unless the client refuses them with q=0. Cheaper than full negotiation. */
 export function preferredEncoding(acceptEncoding: string | undefined): Encoding | null {
   if (!acceptEncoding) return null;
   let encoding = negotiated.get(acceptEncoding);
   if (encoding === undefined) {
-    encoding = negotiate(acceptEncoding);
-    if (negotiated.size >= MAX_NEGOTIATED) negotiated.clear();
+    encoding = negotiate(acceptEncoding) ?? 'identity';
     negotiated.set(acceptEncoding, encoding);
   }
-  return encoding;
+  return encoding === 'identity' ? null : encoding;
 }
 
 function negotiate(acceptEncoding: string): Encoding | null {

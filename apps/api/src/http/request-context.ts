@@ -31,11 +31,22 @@ export interface FinishedRequest {
   started: number;
 }
 
-/** The access log line and the latency observation of one request. */
+/** A read slower than this is logged whatever its status. */
+export const SLOW_REQUEST_MS = 1000;
+
+/**
+ * The latency observation of every request, and its access log line at info only when it says
+ * something the platform's router log does not: an error (4xx, 5xx), a slow answer, or a
+ * request that changes something (login, admin). A successful read (GET or HEAD, 2xx or 304, in
+ * time) is logged at debug: the router already logs each request, and a line per cached read
+ * cost the bench most of its CPU and 856 MB of log. The metrics count every request either way.
+ */
 export function recordRequest({ logger, metrics }: Observability, request: FinishedRequest): void {
   const ms = performance.now() - request.started;
   metrics.observe(request.method, request.route, request.status, ms / 1000);
-  logger.info(
+  const quietRead = request.status < 400 && ms < SLOW_REQUEST_MS && (request.method === 'GET' || request.method === 'HEAD');
+  if (quietRead && !logger.isLevelEnabled('debug')) return;
+  logger[quietRead ? 'debug' : 'info'](
     { reqId: request.requestId, method: request.method, url: request.url, status: request.status, ms: Math.round(ms * 10) / 10 },
     'request',
   );

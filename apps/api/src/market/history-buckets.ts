@@ -6,9 +6,11 @@
 import { labelFor } from '../../../../shared/sentiment/label.js';
 import type { HistoryEntry } from '../../../../shared/history/history-store.js';
 import type { SentimentPoint, TrendingPoint } from '../../../../shared/market-types.js';
+import type { Interval } from '../../../../shared/market-queries.js';
 
-export const INTERVALS = { '30m': 0, '1h': 3_600_000, '4h': 4 * 3_600_000, '1d': 86_400_000 } as const;
-export type Interval = keyof typeof INTERVALS;
+export type { Interval };
+/** Each interval's bucket size in ms (0: every refresh as it was). */
+export const INTERVALS: Readonly<Record<Interval, number>> = { '30m': 0, '1h': 3_600_000, '4h': 4 * 3_600_000, '1d': 86_400_000 };
 
 /** At most this many points per answer: the newest are kept. */
 export const MAX_POINTS = 1000;

@@ -8,16 +8,14 @@ import type { Redis } from 'ioredis';
 import { NotFoundError } from '../../../../shared/errors.js';
 import { readAtOrBefore, readRange } from '../../../../shared/history/history-store.js';
 import { historyKeys } from '../../../../shared/keyspace.js';
+import type { HistoryQuery } from '../../../../shared/market-queries.js';
+import { SNAPSHOT_KINDS, type ListKind } from '../../../../shared/reads.js';
+import { boundedCache } from '../cache/bounded-cache.js';
 import { Representation } from '../http/representation.js';
 import { secondsLeft, type SnapshotCache } from './snapshot-cache.js';
-import { bucketSentiment, bucketTrending, type Interval } from './history-buckets.js';
+import { bucketSentiment, bucketTrending } from './history-buckets.js';
 
-export interface HistoryQuery {
-  interval: Interval;
-  /** Absent: the default range, the 24 h up to the latest refresh. */
-  fromMs: number | undefined;
-  toMs: number | undefined;
-}
+export type { HistoryQuery };
 
 export interface HistoryAnswer {
   representation: Representation;
@@ -33,8 +31,8 @@ const MAX_PAST_SNAPSHOTS = 64;
 export const NO_SNAPSHOT = 'No snapshot at that time';
 
 export class HistoryService {
-  private readonly prepared = new Map<string, Representation>();
-  private readonly past = new Map<string, Representation>();
+  private readonly prepared = boundedCache<string, Representation>({ max: MAX_PREPARED });
+  private readonly past = boundedCache<string, Representation>({ max: MAX_PAST_SNAPSHOTS });
 
   constructor(
     private readonly redis: Redis,
@@ -78,9 +76,9 @@ export class HistoryService {
     });
   }
 
-  /** `GET /api/market/trending?at=` and `trending-cas?at=`: the exact body that was current at `atMs`. */
-  async snapshotAt(name: 'trending' | 'trending-cas', atMs: number): Promise<HistoryAnswer> {
-    const key = name === 'trending' ? historyKeys.trending() : historyKeys.trendingCas();
+  /** `GET /api/market/<list kind>?at=`: the exact body that was current at `atMs`. */
+  async snapshotAt(name: ListKind, atMs: number): Promise<HistoryAnswer> {
+    const key = historyKeys.events(SNAPSHOT_KINDS[name].events);
     const entry = this.retentionMs > 0 && atMs >= 0 ? await readAtOrBefore(this.redis, key, atMs) : null;
     const body = entry?.fields.b;
     if (!entry || body === undefined || entry.atMs < Date.now() - this.retentionMs) throw new NotFoundError(NO_SNAPSHOT);
@@ -88,7 +86,7 @@ export class HistoryService {
     let representation = this.past.get(cacheKey);
     if (!representation) {
       representation = new Representation(Buffer.from(body));
-      remember(this.past, cacheKey, representation, MAX_PAST_SNAPSHOTS);
+      this.past.set(cacheKey, representation);
     }
     const current = this.snapshots.peek(name);
     return { representation, maxAgeSeconds: current ? secondsLeft(current.expiresAt) : 0 };
@@ -106,7 +104,7 @@ export class HistoryService {
     const toMs = query.toMs ?? Date.parse(snapshot.cachedAt);
     const fromMs = Math.max(query.fromMs ?? toMs - DEFAULT_RANGE_MS, Date.now() - this.retentionMs);
     const representation = Representation.json(await build(fromMs, toMs));
-    remember(this.prepared, cacheKey, representation, MAX_PREPARED);
+    this.prepared.set(cacheKey, representation);
     return { representation, maxAgeSeconds };
   }
 
@@ -121,10 +119,4 @@ const SNAPSHOT_OF = { sentiment: 'sentiment', token: 'trending' } as const;
 
 function preparedKey(kind: HistoryKind, token: string, version: string, query: HistoryQuery): string {
   return `${kind}|${token}|${version}|${query.interval}|${query.fromMs ?? ''}|${query.toMs ?? ''}`;
-}
-
-/** Insertion-ordered map as a small cache: the oldest entry goes when it is full. */
-function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  if (map.size >= max) map.delete(map.keys().next().value ?? key);
-  map.set(key, value);
 }

@@ -4,14 +4,15 @@
  * page 1 does.
  */
 import type { NewsItem, Snapshot } from '../../../../shared/market-types.js';
+import { boundedCache } from '../cache/bounded-cache.js';
 import { Representation } from '../http/representation.js';
 
-/** Pages kept per snapshot; beyond this the memo starts over (bounded memory). */
+/** Pages kept per snapshot; beyond this the least recently read go (bounded memory). */
 const MAX_MEMOISED_PAGES = 500;
 
 export class NewsPages {
   private readonly items: string[];
-  private readonly memo = new Map<string, Representation>();
+  private readonly memo = boundedCache<string, Representation>({ max: MAX_MEMOISED_PAGES });
 
   constructor(private readonly snapshot: Snapshot<NewsItem[]>) {
     this.items = snapshot.data.map((item) => JSON.stringify(item));
@@ -33,7 +34,6 @@ export class NewsPages {
       representation = new Representation(
         Buffer.from(`{"data":[${slice.join(',')}],"pagination":${pagination},"cachedAt":${cachedAt}}`),
       );
-      if (this.memo.size >= MAX_MEMOISED_PAGES) this.memo.clear();
       this.memo.set(key, representation);
     }
     return representation;

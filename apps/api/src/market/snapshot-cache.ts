@@ -1,32 +1,37 @@
 /**
  * The API's in-memory copy of the shared snapshots, prepared for serving (bytes, ETags, pages).
- * Derived, bounded and disposable: Redis stays the truth. A new snapshot is picked up when the
- * worker announces it on pub/sub, and every snapshot is re-checked against Redis at most once a
- * second otherwise (a message lost during a reconnect costs at most a second of staleness).
+ * Derived, bounded and disposable: Redis stays the truth. The snapshot watch says when a
+ * refresh landed (an announcement, or its once-a-second version read); the copy is reloaded
+ * then, so serving it never touches Redis.
  */
 import type { Redis } from 'ioredis';
-import { SNAPSHOT_CHANNEL, SNAPSHOT_TTL_SECONDS, SNAPSHOTS, type SnapshotName } from '../../../../shared/keyspace.js';
+import { SNAPSHOT_TTL_SECONDS } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
 import type { NewsItem, SentimentRecord, Snapshot } from '../../../../shared/market-types.js';
+import { SNAPSHOT_KINDS, SNAPSHOTS, type SnapshotName, type ViewKind, type ViewOfKind } from '../../../../shared/reads.js';
 import { readSnapshot, readSnapshotVersions } from '../../../../shared/snapshot-store.js';
 import { UnavailableError } from '../../../../shared/errors.js';
+import { boundedCache, type BoundedCache } from '../cache/bounded-cache.js';
 import { Representation } from '../http/representation.js';
 import { NewsPages } from './news-pages.js';
+import type { SnapshotWatch } from './snapshot-watch.js';
 
-type WholeView = { kind: 'whole'; representation: Representation };
-type NewsView = { kind: 'news'; pages: NewsPages };
-type SentimentView = { kind: 'sentiment'; byToken: ReadonlyMap<string, Representation> };
-type View = WholeView | NewsView | SentimentView;
+/** Each view kind of shared/reads.ts as the API holds it, and how it is built from the stored body. */
+const VIEWS = {
+  // Stored as the exact response body: served as it is, never re-serialized.
+  whole: (body: Buffer) => ({ representation: new Representation(body) }),
+  pages: (_body: Buffer, snapshot: Snapshot<unknown>) => ({ pages: new NewsPages(snapshot as Snapshot<NewsItem[]>) }),
+  byToken: (_body: Buffer, snapshot: Snapshot<unknown>) => {
+    const records = (snapshot as Snapshot<Record<string, SentimentRecord>>).data;
+    return { byToken: new Map(Object.entries(records).map(([token, record]) => [token, Representation.json(record)])) as ReadonlyMap<string, Representation> };
+  },
+} satisfies Record<ViewKind, (body: Buffer, snapshot: Snapshot<unknown>) => object>;
 
-/** What each snapshot is prepared as. */
-interface ViewOf {
-  trending: WholeView;
-  'trending-cas': WholeView;
-  news: NewsView;
-  sentiment: SentimentView;
-}
+/** What each snapshot is prepared as: derived from its view kind in shared/reads.ts. */
+export type ViewOf<N extends SnapshotName> = ReturnType<(typeof VIEWS)[ViewOfKind<N>]>;
+type AnyView = ReturnType<(typeof VIEWS)[ViewKind]>;
 
-export interface CachedSnapshot<V extends View = View> {
+export interface CachedSnapshot<V = AnyView> {
   version: string;
   cachedAt: string;
   /** When the entry's 30-minute lifetime ends (ms since epoch); Cache-Control counts down to it. */
@@ -37,87 +42,63 @@ export interface CachedSnapshot<V extends View = View> {
 export interface SnapshotCacheOptions {
   /** Fast-failing client for reads. */
   redis: Redis;
-  /** A connection of its own for SUBSCRIBE. */
-  subscriber: Redis;
+  /** Says when a refresh landed. */
+  watch: SnapshotWatch;
   logger: Logger;
   /** Asks the worker for an immediate, deduplicated refresh; with `wait`, waits for it boundedly (D8). */
   refreshAbsent: (name: SnapshotName, wait: boolean) => Promise<void>;
   /** How long a snapshot is fresh (REFRESH_INTERVAL): `Cache-Control: max-age` counts down to it. Default 30 minutes. */
   refreshIntervalMs?: number;
-  /** How stale a copy may get without a pub/sub message. Default 1000 ms. */
-  recheckMs?: number;
 }
 
 export class SnapshotCache {
-  private readonly entries = new Map<SnapshotName, CachedSnapshot>();
-  private readonly checkedAt = new Map<SnapshotName, number>();
-  private readonly inflight = new Map<SnapshotName, Promise<CachedSnapshot | null>>();
-  private readonly recheckMs: number;
+  private readonly copies: BoundedCache<SnapshotName, CachedSnapshot>;
 
   constructor(private readonly options: SnapshotCacheOptions) {
-    this.recheckMs = options.recheckMs ?? 1000;
+    this.copies = boundedCache({ max: SNAPSHOTS.length, load: (name, held) => this.load(name, held) });
   }
 
-  async start(): Promise<void> {
-    this.options.subscriber.on('message', (channel: string, name: string) => {
-      if (channel === SNAPSHOT_CHANNEL && (SNAPSHOTS as readonly string[]).includes(name)) {
-        this.revalidate(name as SnapshotName).catch(() => {});
+  start(): void {
+    this.options.watch.on('landed', (name, version) => {
+      if (version !== null) {
+        // Reload what is held or was asked for; the first request loads the rest.
+        if (this.copies.has(name)) this.reload(name).catch(() => {});
+        return;
       }
+      // Gone from Redis (flushed, lost): keep serving the copy held, and have it rebuilt.
+      if (this.copies.has(name)) this.options.refreshAbsent(name, false).catch(() => {});
     });
-    await this.options.subscriber.subscribe(SNAPSHOT_CHANNEL);
   }
 
-  /**
-   * The copy in memory, synchronously, or undefined when there is none yet; a recheck against
-   * Redis starts in the background when one is due. The fast path serves from this.
-   */
-  peek<N extends SnapshotName>(name: N): CachedSnapshot<ViewOf[N]> | undefined {
-    const entry = this.entries.get(name);
-    if (entry && Date.now() - (this.checkedAt.get(name) ?? 0) >= this.recheckMs) {
-      this.revalidate(name).catch((error: unknown) =>
-        this.options.logger.debug({ err: String(error), snapshot: name }, 'snapshot recheck failed; serving the copy held'),
-      );
-    }
-    return entry as CachedSnapshot<ViewOf[N]> | undefined;
+  /** The copy in memory, synchronously, or undefined when there is none yet. The fast path serves from this. */
+  peek<N extends SnapshotName>(name: N): CachedSnapshot<ViewOf<N>> | undefined {
+    return this.copies.get(name, { allowStale: true }) as CachedSnapshot<ViewOf<N>> | undefined;
   }
 
   /** The copy in memory; loaded from Redis, or refreshed by the worker (bounded wait, D8), when absent. */
-  async get<N extends SnapshotName>(name: N): Promise<CachedSnapshot<ViewOf[N]>> {
+  async get<N extends SnapshotName>(name: N): Promise<CachedSnapshot<ViewOf<N>>> {
     const held = this.peek(name);
     if (held) return held;
-    let loaded = await this.revalidate(name);
+    let loaded = await this.reload(name);
     if (!loaded) {
       await this.options.refreshAbsent(name, true);
-      loaded = await this.revalidate(name);
+      loaded = await this.reload(name);
     }
-    if (loaded) return loaded as CachedSnapshot<ViewOf[N]>;
+    if (loaded) return loaded as CachedSnapshot<ViewOf<N>>;
     throw new UnavailableError('Data temporarily unavailable', 10);
   }
 
-  /** Compares versions and reloads on change; concurrent calls share one round trip. */
-  private revalidate(name: SnapshotName): Promise<CachedSnapshot | null> {
-    let pending = this.inflight.get(name);
-    if (!pending) {
-      this.checkedAt.set(name, Date.now());
-      pending = this.load(name).finally(() => this.inflight.delete(name));
-      this.inflight.set(name, pending);
-    }
-    return pending;
+  /** Compares versions and reloads on change; concurrent calls share one load. */
+  private reload(name: SnapshotName): Promise<CachedSnapshot | undefined> {
+    return this.copies.fetch(name, { forceRefresh: true });
   }
 
-  private async load(name: SnapshotName): Promise<CachedSnapshot | null> {
-    const current = this.entries.get(name);
+  private async load(name: SnapshotName, held: CachedSnapshot | undefined): Promise<CachedSnapshot | undefined> {
     const [version] = await readSnapshotVersions(this.options.redis, [name]);
-    if (!version) {
-      // Gone from Redis (flushed, lost): keep serving the copy held, and have it rebuilt.
-      if (current) await this.options.refreshAbsent(name, false);
-      return current ?? null;
-    }
-    if (current?.version === version) return current;
+    if (!version || held?.version === version) return held;
     const stored = await readSnapshot(this.options.redis, name);
-    if (!stored) return current ?? null;
+    if (!stored) return held;
     const entry = prepare(name, stored.version, stored.body, this.options.refreshIntervalMs ?? SNAPSHOT_TTL_SECONDS * 1000);
-    this.entries.set(name, entry);
     this.options.logger.debug({ snapshot: name, version }, 'snapshot loaded');
     return entry;
   }
@@ -125,21 +106,8 @@ export class SnapshotCache {
 
 function prepare(name: SnapshotName, version: string, body: Buffer, lifetimeMs: number): CachedSnapshot {
   const snapshot = JSON.parse(body.toString('utf8')) as Snapshot<unknown>;
-  const expiresAt = Date.parse(snapshot.cachedAt) + lifetimeMs;
-  const base = { version, cachedAt: snapshot.cachedAt, expiresAt };
-  switch (name) {
-    case 'trending':
-    case 'trending-cas':
-      // Stored as the exact response body: served as it is, never re-serialized.
-      return { ...base, view: { kind: 'whole', representation: new Representation(body) } };
-    case 'news':
-      return { ...base, view: { kind: 'news', pages: new NewsPages(snapshot as Snapshot<NewsItem[]>) } };
-    case 'sentiment': {
-      const records = (snapshot as Snapshot<Record<string, SentimentRecord>>).data;
-      const byToken = new Map(Object.entries(records).map(([token, record]) => [token, Representation.json(record)]));
-      return { ...base, view: { kind: 'sentiment', byToken } };
-    }
-  }
+  const view = VIEWS[SNAPSHOT_KINDS[name].view](body, snapshot);
+  return { version, cachedAt: snapshot.cachedAt, expiresAt: Date.parse(snapshot.cachedAt) + lifetimeMs, view };
 }
 
 /** Seconds left in a snapshot's cache lifetime, for Cache-Control. */

@@ -6,7 +6,7 @@
  * Two layers in front of Redis:
  * - single flight: concurrent misses for one username share one lookup, one enqueue, one wait
  *   and one re-read, so a stampede of N clients costs what one client costs;
- * - a short in-memory copy of each hit (1 s, bounded), so a hot username is not a Redis round
+ * - a short in-memory copy of each hit (1 s, bounded: the API's one cache, cache/bounded-cache.ts), so a hot username is not a Redis round
  *   trip per request. The copy remembers when the Redis entry expires, so `Cache-Control:
  *   max-age` keeps counting down while it is served from memory.
  *
@@ -17,6 +17,7 @@ import type { Redis } from 'ioredis';
 import { NotFoundError, UnavailableError } from '../../../../shared/errors.js';
 import { keys } from '../../../../shared/keyspace.js';
 import type { JobOutcome } from './job-waiter.js';
+import { boundedCache, type BoundedCache } from '../cache/bounded-cache.js';
 import { Representation } from '../http/representation.js';
 
 export interface StatsAnswer {
@@ -53,11 +54,9 @@ type Settled =
 export type ChargeMiss = () => Promise<void>;
 
 export class StatsService {
-  /** Insertion-ordered: every write re-inserts, so the first entries are always the oldest. */
-  private readonly held = new Map<string, Held>();
+  private readonly held: BoundedCache<string, Held>;
   private readonly flights = new Map<string, Promise<Settled>>();
   private readonly memoryTtlMs: number;
-  private readonly memoryMaxEntries: number;
   private readonly now: () => number;
 
   constructor(
@@ -66,7 +65,7 @@ export class StatsService {
     options: StatsServiceOptions = {},
   ) {
     this.memoryTtlMs = options.memoryTtlMs ?? 1000;
-    this.memoryMaxEntries = options.memoryMaxEntries ?? 10_000;
+    this.held = boundedCache({ max: options.memoryMaxEntries ?? 10_000 });
     this.now = options.now ?? Date.now;
   }
 
@@ -169,13 +168,8 @@ export class StatsService {
   }
 
   private remember(username: string, held: Held): void {
-    this.held.delete(username);
+    // Its age is checked on read (peek), against the injectable clock; the bound evicts the least recently used.
     this.held.set(username, held);
-    // The oldest entries come first: drop the stale ones, then any over the bound.
-    for (const [name, entry] of this.held) {
-      if (this.held.size <= this.memoryMaxEntries && held.readAt - entry.readAt < this.memoryTtlMs) break;
-      this.held.delete(name);
-    }
   }
 }
 

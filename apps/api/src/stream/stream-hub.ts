@@ -1,10 +1,9 @@
 /**
  * `GET /api/market/stream` (issue 12): server-sent events, fanned out by one hub per API
- * process. The hub rides the snapshot announcements the process already subscribes to (one
- * subscription per process, shared with the snapshot cache), reads each new event once from the
- * history streams the worker wrote with the snapshot, frames it once, and writes the same bytes
- * to every client that wants its topic. A poll every second covers an announcement lost during
- * a reconnect.
+ * process. The hub hears from the snapshot watch (shared with the snapshot cache) that a
+ * refresh landed, reads each new event once from the history stream the worker wrote with the
+ * snapshot, frames it once, and writes the same bytes to every client that wants its topic. The
+ * topics are the snapshot kinds of shared/reads.ts; each names its history stream.
  *
  * Event ids are the refresh's cachedAt in ms (the stream entry's ID). A client that reconnects
  * with `Last-Event-ID` is first sent every event after it, in id order and at its own pace,
@@ -15,25 +14,21 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import { lastId, readAfter, type HistoryEntry } from '../../../../shared/history/history-store.js';
-import { historyKeys, SNAPSHOT_CHANNEL } from '../../../../shared/keyspace.js';
+import { historyKeys } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
+import { SNAPSHOT_KINDS, TOPICS, type Topic } from '../../../../shared/reads.js';
+import type { SnapshotWatch } from '../market/snapshot-watch.js';
 
-export const TOPICS = ['trending', 'trending-cas', 'news', 'sentiment'] as const;
-export type Topic = (typeof TOPICS)[number];
+export { TOPICS, type Topic };
 
-/** The stream each topic's events are read from; the snapshot announcement that signals it has a new one. */
-const STREAM_OF: Record<Topic, string> = {
-  trending: historyKeys.trending(),
-  'trending-cas': historyKeys.trendingCas(),
-  news: historyKeys.newsEvents(),
-  sentiment: historyKeys.sentimentEvents(),
-};
+/** The stream a topic's events are read from. */
+const streamOf = (topic: Topic) => historyKeys.events(SNAPSHOT_KINDS[topic].events);
 
 export interface StreamHubOptions {
   /** Fast-failing client for the reads. */
   redis: Redis;
-  /** The process's subscriber connection, already subscribed to the snapshot channel. */
-  subscriber: Redis;
+  /** Says when a refresh landed (its topic's stream then has a new event). */
+  watch: SnapshotWatch;
   logger: Logger;
   /** STREAM_MAX_CLIENTS. */
   maxClients: number;
@@ -43,8 +38,6 @@ export interface StreamHubOptions {
   retryMs?: number;
   /** A client whose unsent bytes pass this is dropped, not buffered without limit. Default 1 MiB. */
   maxBufferedBytes?: number;
-  /** How often the streams are checked without an announcement. Default 1000 ms. */
-  pollMs?: number;
 }
 
 interface Frame {
@@ -106,20 +99,14 @@ export class StreamHub {
    * reachable yet) it sends nothing, so an old event is never taken for a new one.
    */
   async start(): Promise<void> {
-    this.options.subscriber.on('message', (channel: string, name: string) => {
-      if (channel === SNAPSHOT_CHANNEL && (TOPICS as readonly string[]).includes(name)) this.pull(name as Topic);
-    });
-    const every = (ms: number, fn: () => void) => this.timers.push(setInterval(fn, ms).unref());
-    every(this.options.keepAliveMs ?? 15_000, () => this.broadcastAll(this.keepAlive));
     // Also keeps lastIds current while nobody listens: a new client starts from them.
-    every(this.options.pollMs ?? 1000, () => {
-      for (const topic of TOPICS) this.pull(topic);
-    });
+    this.options.watch.on('landed', (topic) => this.pull(topic));
+    this.timers.push(setInterval(() => this.broadcastAll(this.keepAlive), this.options.keepAliveMs ?? 15_000).unref());
     const { redis } = this.options;
     while (!this.closed) {
       try {
         if (redis.status !== 'ready') await once(redis, 'ready');
-        const ends = await Promise.all(TOPICS.map((topic) => lastId(redis, STREAM_OF[topic])));
+        const ends = await Promise.all(TOPICS.map((topic) => lastId(redis, streamOf(topic))));
         TOPICS.forEach((topic, i) => this.lastIds.set(topic, ends[i]!));
         return;
       } catch {
@@ -168,7 +155,7 @@ export class StreamHub {
         queues
           .filter((q) => q.buffer.length === 0 && !q.done)
           .map(async (q) => {
-            q.buffer = await readAfter(this.options.redis, STREAM_OF[q.topic], q.after, PAGE);
+            q.buffer = await readAfter(this.options.redis, streamOf(q.topic), q.after, PAGE);
             q.done = q.buffer.length < PAGE;
             if (q.buffer.length > 0) q.after = q.buffer.at(-1)!.id;
           }),
@@ -194,7 +181,7 @@ export class StreamHub {
     const next = previous.then(async () => {
       if (!this.lastIds.has(topic)) return; // start() has not found where the stream ends yet
       for (;;) {
-        const entries = await readAfter(this.options.redis, STREAM_OF[topic], this.lastIds.get(topic) ?? '0-0', PAGE);
+        const entries = await readAfter(this.options.redis, streamOf(topic), this.lastIds.get(topic) ?? '0-0', PAGE);
         for (const entry of entries) {
           this.lastIds.set(topic, entry.id);
           const built = frame(topic, entry);

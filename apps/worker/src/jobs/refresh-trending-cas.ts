@@ -1,8 +1,7 @@
-import { trendingCasEntries } from '../../../../shared/history/refresh-entries.js';
 import type { JobContext } from './job-context.js';
 import { refreshList } from './refresh-list.js';
 
-/** Trending contract addresses, ranked by the index; history in the same write. */
+/** Kept only because the bench and scripts/history-memory.ts import it by this name; the worker runs refreshList. Delete once they call refreshList. */
 export function refreshTrendingCas(context: JobContext): Promise<{ items: number }> {
-  return refreshList(context, 'trending-cas', () => context.index.trendingContracts(), trendingCasEntries);
+  return refreshList(context, 'trending-cas');
 }

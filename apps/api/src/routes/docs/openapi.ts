@@ -8,28 +8,11 @@
  */
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
-import {
-  NewsEventSchema,
-  NewsPageSchema,
-  SentimentEventSchema,
-  SentimentHistorySchema,
-  SentimentRecordSchema,
-  TokenHistorySchema,
-  TrendingCaListSchema,
-  TrendingTokenListSchema,
-  UsernameStatsSchema,
-} from '../../../../../shared/market-types.js';
+import { NewsEventSchema, SentimentEventSchema } from '../../../../../shared/market-types.js';
+import { LIST_KINDS, listOf, MARKET_READS, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../../../../shared/reads.js';
 import { LoginRequestSchema, LoginResponseSchema, RefreshAcknowledgementSchema, UserSchema } from '../auth/schema.js';
-import {
-  AtQuerySchema,
-  HistoryPathSchema,
-  HistoryQuerySchema,
-  NewsQuerySchema,
-  StreamHeaderSchema,
-  StreamQuerySchema,
-  TokenPathSchema,
-  UsernamePathSchema,
-} from '../market/schema.js';
+import { USER_STORE_EMPTY } from '../health/health.js';
+import { StreamHeaderSchema, StreamQuerySchema } from '../market/schema.js';
 
 type Response = ZodOpenApiResponseObject;
 type Header = NonNullable<Extract<Response['headers'], Record<string, unknown>>>[string];
@@ -59,7 +42,7 @@ const RATE_LIMIT: Record<string, Header> = {
 };
 
 /** One error status: the description names every message; each message is also an example body. */
-function errorResponse(summary: string, cases: [message: string, condition: string][], headers?: Record<string, Header>): Response {
+function errorResponse(summary: string, cases: readonly ErrorCase[], headers?: Record<string, Header>): Response {
   const description = `${summary}: ${cases.map(([message, condition]) => `"${message}" when ${condition}`).join('; ')}.`;
   const examples: Record<string, { summary: string; value: unknown }> = {};
   for (const [message, condition] of cases) examples[message] = { summary: condition, value: { error: message } };
@@ -67,7 +50,7 @@ function errorResponse(summary: string, cases: [message: string, condition: stri
 }
 
 const INTERNAL_ERROR = errorResponse('Unexpected failure', [['Internal server error', 'anything unexpected happens (never a stack trace)']]);
-const REDIS_DOWN: [string, string] = ['Service unavailable', 'Redis is unreachable (answered within 1 second)'];
+const REDIS_DOWN: ErrorCase = ['Service unavailable', 'Redis is unreachable (answered within 1 second)'];
 const SERVICE_UNAVAILABLE = errorResponse('Temporarily unavailable', [REDIS_DOWN], { 'Retry-After': RETRY_AFTER });
 const NOT_MODIFIED: Response = {
   description: 'Not Modified: If-None-Match matched the current ETag; no body.',
@@ -82,11 +65,6 @@ const UNAUTHORIZED = errorResponse(
   ],
   { 'WWW-Authenticate': WWW_AUTHENTICATE },
 );
-const SNAPSHOT_UNAVAILABLE = errorResponse(
-  'Temporarily unavailable',
-  [['Data temporarily unavailable', 'the shared snapshot is absent and no refresh completed within 10 seconds'], REDIS_DOWN],
-  { 'Retry-After': RETRY_AFTER },
-);
 
 function withHeaders(response: Response, headers: Record<string, Header>): Response {
   return { ...response, headers: { ...response.headers, ...headers } };
@@ -99,54 +77,41 @@ function marketOk(description: string, schema: z.ZodType): Response {
 const operationStatus = (description: string, status: string) =>
   z.object({ status: z.literal(status).meta({ description: `Always "${status}".` }) }).meta({ description });
 
-function sentimentOperation(operationId: string, summary: string): ZodOpenApiOperationObject {
+const INVALID_ENCODING: ErrorCase = ['Invalid URL encoding', 'a path parameter is not valid percent-encoding (such as %E0 or %zz)'];
+const SNAPSHOT_ABSENT: ErrorCase = ['Data temporarily unavailable', 'the shared snapshot is absent and no refresh completed within 10 seconds'];
+
+/** `:name` (Koa) as `{name}` (OpenAPI). */
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+/** The table's read names are kebab-case; operation ids are their camelCase. */
+const operationId = (name: string) => name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
+
+/** A cached market read's operation, from its entry in shared/reads.ts; the statuses every read shares are added here. */
+function marketOperation(name: ReadName, read: ReadSpec): ZodOpenApiOperationObject {
+  const { errors } = read;
+  const limit = read.rateLimited ? RATE_LIMIT : {};
+  const responses: Record<string, Response> = {
+    '200': withHeaders(marketOk(read.ok, read.response), limit),
+    '304': read.rateLimited ? withHeaders(NOT_MODIFIED, RATE_LIMIT) : NOT_MODIFIED,
+  };
+  const badRequest = [...(errors[400] ?? []), ...(read.params ? [INVALID_ENCODING] : [])];
+  if (badRequest.length > 0) responses['400'] = errorResponse('Bad request', badRequest);
+  if (errors[404]) responses['404'] = errorResponse('Not found', errors[404], read.rateLimited ? RATE_LIMIT : undefined);
+  if (errors[429]) responses['429'] = errorResponse('Throttled', errors[429], { 'Retry-After': RETRY_AFTER, ...limit });
+  responses['500'] = INTERNAL_ERROR;
+  responses['503'] = errorResponse('Temporarily unavailable', [...(errors[503] ?? [SNAPSHOT_ABSENT]), REDIS_DOWN], { 'Retry-After': RETRY_AFTER, ...limit });
   return {
-    operationId,
-    summary,
-    description:
-      'Sentiment of the index posts mentioning the token in the current window. ' +
-      'GET /api/market/sentiment/{token} and GET /sentiment/{token} answer byte-identically. ' +
-      'Refreshed together with the news snapshot (30 minutes, one shared entry).',
+    operationId: operationId(name),
+    summary: read.summary,
+    description: read.description,
     tags: ['market'],
-    requestParams: { path: TokenPathSchema },
-    responses: {
-      '200': marketOk('The sentiment record of the token.', SentimentRecordSchema),
-      '304': NOT_MODIFIED,
-      '400': errorResponse('Bad request', [['Invalid token', 'the ticker is not 1-20 of [A-Za-z0-9] after an optional $']]),
-      '404': errorResponse('Not found', [['Token not found in index', 'no post in the current window mentions the token']]),
-      '500': INTERNAL_ERROR,
-      '503': SNAPSHOT_UNAVAILABLE,
-    },
+    ...(read.params || read.query ? { requestParams: { ...(read.params ? { path: read.params } : {}), ...(read.query ? { query: read.query } : {}) } } : {}),
+    responses,
   };
 }
 
-// Issue 12: history, `?at=` and the event stream.
-
-const AT_BAD_REQUEST = errorResponse('Bad request', [['Invalid query parameter: at', '`at` is not an ISO 8601 date or date-time with a zone']]);
-const NO_SNAPSHOT_AT = errorResponse('Not found', [['No snapshot at that time', '`at` is before retention or before the first snapshot']]);
-
-function historyOperation(operationId: string, summary: string, description: string, schema: z.ZodType): ZodOpenApiOperationObject {
-  return {
-    operationId,
-    summary,
-    description: `${description} Written by the worker with each refresh and kept HISTORY_DAYS (default 30).`,
-    tags: ['market'],
-    requestParams: { path: HistoryPathSchema, query: HistoryQuerySchema },
-    responses: {
-      '200': marketOk('The series and the time of the latest refresh.', schema),
-      '304': NOT_MODIFIED,
-      '400': errorResponse('Bad request', [
-        ['Invalid token', 'the ticker is not 1-20 of [A-Za-z0-9] after an optional $'],
-        ['Invalid query parameter: from', '`from` is not an ISO 8601 date or date-time with a zone (likewise `to`)'],
-        ['Invalid query parameter: interval', '`interval` is not 30m, 1h, 4h or 1d'],
-        ['Invalid range: from is after to', '`from` is later than `to`'],
-      ]),
-      '404': errorResponse('Not found', [['Token not found in index', 'the token has no history within retention']]),
-      '500': INTERNAL_ERROR,
-      '503': SNAPSHOT_UNAVAILABLE,
-    },
-  };
-}
+const MARKET_PATHS = Object.fromEntries(
+  READ_NAMES.map((name) => [openApiPath(MARKET_READS[name].path), { get: marketOperation(name, MARKET_READS[name]) }]),
+);
 
 const EVENT_EXAMPLE =
   'retry: 2000\n\nid: 1795590000000\nevent: trending\ndata: {"data":[{"token":"BTC","name":"Bitcoin","mentions":1349,' +
@@ -156,8 +121,8 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
   operationId: 'stream',
   summary: 'Server-sent events: one per refresh of each kind',
   description:
-    'A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry ' +
-    'the new list (TrendingTokenList, TrendingCaList, as GET returns them); `news` carries the posts new since the previous ' +
+    `A \`text/event-stream\`. Each event has an \`event:\` kind and a JSON \`data:\` line: ${LIST_KINDS.map((kind) => `\`${kind}\``).join(' and ')} carry ` +
+    `the new list (${LIST_KINDS.map((kind) => String(listOf(kind).response.meta()?.id)).join(', ')}, as GET returns them); \`news\` carries the posts new since the previous ` +
     'refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt ' +
     'in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, ' +
     'without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` ' +
@@ -196,7 +161,8 @@ export const openApiDocument = createDocument({
       'Read-only market and social-signal data about crypto tokens, contract addresses and social-network accounts, ' +
       'derived from an upstream index of smart money accounts, plus a login that issues a signed JWT. ' +
       'Every error body is JSON `{ "error": string }`. Unknown paths answer 404 "Not found"; a known path with a wrong ' +
-      'method answers 405 "Method not allowed" with an Allow header.',
+      'method answers 405 "Method not allowed" with an Allow header; a request the framework rejects for another client ' +
+      'error answers 400 "Bad request".',
   },
   tags: [
     { name: 'auth', description: 'Login and bearer-protected routes.' },
@@ -266,113 +232,8 @@ export const openApiDocument = createDocument({
         },
       },
     },
-    '/api/market/trending': {
-      get: {
-        operationId: 'trending',
-        summary: 'Top trending tokens',
-        description:
-          'Ranked by smart money social activity. Cached for 30 minutes (one shared entry). ' +
-          'With `at`, the snapshot that was current at that instant, from history (HISTORY_DAYS, default 30).',
-        tags: ['market'],
-        requestParams: { query: AtQuerySchema },
-        responses: {
-          '200': marketOk('Trending tokens and the time of the last cache refresh.', TrendingTokenListSchema),
-          '304': NOT_MODIFIED,
-          '400': AT_BAD_REQUEST,
-          '404': NO_SNAPSHOT_AT,
-          '500': INTERNAL_ERROR,
-          '503': SNAPSHOT_UNAVAILABLE,
-        },
-      },
-    },
-    '/api/market/news': {
-      get: {
-        operationId: 'news',
-        summary: 'Latest posts from tracked accounts',
-        description:
-          'Newest first. Pages are stable slices of one snapshot; a page past the end answers 200 with `data: []` and the ' +
-          'same pagination echo. Cached for 30 minutes (one shared entry).',
-        tags: ['market'],
-        requestParams: { query: NewsQuerySchema },
-        responses: {
-          '200': marketOk('One page of news items, the pagination echo and the time of the last cache refresh.', NewsPageSchema),
-          '304': NOT_MODIFIED,
-          '400': errorResponse('Bad request', [
-            ['Invalid query parameter: limit', '`limit` is not a positive whole number in decimal digits (abc, 0, -1, 2.5, 1e3, empty)'],
-            ['Invalid query parameter: page', '`page` is not a positive whole number in decimal digits'],
-          ]),
-          '500': INTERNAL_ERROR,
-          '503': SNAPSHOT_UNAVAILABLE,
-        },
-      },
-    },
-    '/api/market/trending-cas': {
-      get: {
-        operationId: 'trendingCas',
-        summary: 'Trending contract addresses',
-        description:
-          'Cached for 30 minutes (one shared entry). ' +
-          'With `at`, the snapshot that was current at that instant, from history (HISTORY_DAYS, default 30).',
-        tags: ['market'],
-        requestParams: { query: AtQuerySchema },
-        responses: {
-          '200': marketOk('Trending contract addresses and the time of the last cache refresh.', TrendingCaListSchema),
-          '304': NOT_MODIFIED,
-          '400': AT_BAD_REQUEST,
-          '404': NO_SNAPSHOT_AT,
-          '500': INTERNAL_ERROR,
-          '503': SNAPSHOT_UNAVAILABLE,
-        },
-      },
-    },
-    '/api/market/stats/{username}': {
-      get: {
-        operationId: 'usernameStats',
-        summary: 'Influence statistics for a username',
-        description:
-          'Cached for 1 hour, one entry per username; the response spells the username as the index does. ' +
-          'A miss is remembered for 10 minutes. A lookup that must ask the upstream is charged to the client address: ' +
-          '60 per 10 minutes, then 429 with the IETF draft RateLimit fields.',
-        tags: ['market'],
-        requestParams: { path: UsernamePathSchema },
-        responses: {
-          '200': withHeaders(marketOk('The statistics of the username.', UsernameStatsSchema), RATE_LIMIT),
-          '304': withHeaders(NOT_MODIFIED, RATE_LIMIT),
-          '400': errorResponse('Bad request', [['Invalid username', 'the username is not 1-15 of [A-Za-z0-9_] after an optional @']]),
-          '404': errorResponse('Not found', [['Username not found in index', 'the username is not in the smart money index']], RATE_LIMIT),
-          '429': errorResponse('Throttled', [['Too many requests', 'the client address has spent its budget of upstream lookups']], {
-            'Retry-After': RETRY_AFTER,
-            ...RATE_LIMIT,
-          }),
-          '500': INTERNAL_ERROR,
-          '503': errorResponse(
-            'Temporarily unavailable',
-            [['Upstream unavailable', 'no cached entry exists and the upstream index is unreachable (answered within 10 seconds)'], REDIS_DOWN],
-            { 'Retry-After': RETRY_AFTER, ...RATE_LIMIT },
-          ),
-        },
-      },
-    },
-    '/api/market/sentiment/{token}': { get: sentimentOperation('tokenSentiment', 'Sentiment score for one token') },
-    '/api/market/sentiment/{token}/history': {
-      get: historyOperation(
-        'sentimentHistory',
-        'A token’s sentiment over time',
-        'Counts are summed within a bucket; the score is the mention-weighted mean, and the label follows it (D2).',
-        SentimentHistorySchema,
-      ),
-    },
-    '/api/market/tokens/{token}/history': {
-      get: historyOperation(
-        'tokenHistory',
-        'A token’s trending figures over time',
-        'One point per refresh (or bucket): the best rank, mentions summed over the refreshes where the token was listed, ' +
-          'the last price change; all null where it was out of the list.',
-        TokenHistorySchema,
-      ),
-    },
+    ...MARKET_PATHS,
     '/api/market/stream': { get: STREAM_OPERATION },
-    '/sentiment/{token}': { get: sentimentOperation('tokenSentimentAlias', "Sentiment score for one token (the spec's literal path)") },
     '/healthz': {
       get: {
         operationId: 'healthz',
@@ -388,9 +249,15 @@ export const openApiDocument = createDocument({
         tags: ['operations'],
         responses: {
           '200': { description: 'Ready to serve.', content: json(operationStatus('Readiness.', 'ready')) },
-          '503': errorResponse('Not ready', [['Not ready: no snapshot yet for <names>', 'a shared snapshot does not exist yet'], REDIS_DOWN], {
-            'Retry-After': RETRY_AFTER,
-          }),
+          '503': errorResponse(
+            'Not ready',
+            [
+              ['Not ready: no snapshot yet for <names>', 'a shared snapshot does not exist yet'],
+              [USER_STORE_EMPTY, 'NODE_ENV is production and the user store is empty (users come back only from a backup)'],
+              REDIS_DOWN,
+            ],
+            { 'Retry-After': RETRY_AFTER },
+          ),
         },
       },
     },

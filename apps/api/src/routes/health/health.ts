@@ -5,6 +5,9 @@ import { readSnapshotVersions } from '../../../../../shared/snapshot-store.js';
 import { keys, SNAPSHOTS } from '../../../../../shared/keyspace.js';
 import type { ApiDeps } from '../../deps.js';
 
+/** Snapshots come back by themselves after Redis lost its data; users only come back from a backup. */
+export const USER_STORE_EMPTY = 'Not ready: the user store is empty (restore it from a backup: README, Operating)';
+
 export function healthRoutes({ redis, metrics, config }: ApiDeps, router = new Router()): Router {
   router.get('/healthz', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
@@ -16,9 +19,8 @@ export function healthRoutes({ redis, metrics, config }: ApiDeps, router = new R
     const versions = await readSnapshotVersions(redis, SNAPSHOTS);
     const absent = SNAPSHOTS.filter((_, i) => !versions[i]);
     if (absent.length > 0) throw new UnavailableError(`Not ready: no snapshot yet for ${absent.join(', ')}`, 5);
-    // Snapshots come back by themselves after Redis lost its data; users only come back from a backup.
     if (config.nodeEnv === 'production' && (await redis.scard(keys.users())) === 0) {
-      throw new UnavailableError('Not ready: the user store is empty (restore it from a backup: README, Operating)', 30);
+      throw new UnavailableError(USER_STORE_EMPTY, 30);
     }
     ctx.body = { status: 'ready' };
   });

@@ -1,78 +1,10 @@
-/** Request parsing for the market routes: every invalid value becomes a 400 with a precise message. */
-import type { ParsedUrlQuery } from 'node:querystring';
+/**
+ * GET /api/market/stream's request schema. The cached reads' schemas are in
+ * shared/market-queries.ts, named by the table of reads (shared/reads.ts).
+ */
 import { z } from 'zod';
 import { BadRequestError } from '../../../../../shared/errors.js';
-import { positiveIntegerQuery, TickerParam, UsernameParam } from '../../../../../shared/identifiers.js';
-import { INTERVALS, type Interval } from '../../market/history-buckets.js';
-import type { HistoryQuery } from '../../market/history-service.js';
-import { TOPICS, type Topic } from '../../stream/stream-hub.js';
-
-export const NEWS_DEFAULT_LIMIT = 20;
-export const NEWS_MAX_LIMIT = 50;
-
-/** GET /api/market/news's query; the document is generated from it. */
-export const NewsQuerySchema = z.object({
-  limit: positiveIntegerQuery(NEWS_DEFAULT_LIMIT).meta({
-    description:
-      'Number of items to return: a positive whole number in decimal digits, default 20, maximum 50 ' +
-      '(a larger value is clamped to 50, and the pagination echo says 50).',
-  }),
-  page: positiveIntegerQuery(1).meta({ description: 'Page number: a positive whole number in decimal digits, default 1.' }),
-});
-export const UsernamePathSchema = z.object({ username: UsernameParam });
-export const TokenPathSchema = z.object({ token: TickerParam });
-
-export interface NewsQuery {
-  page: number;
-  limit: number;
-}
-
-/** D6: defaults 1 and 20; a limit above 50 is clamped (and echoed as 50). */
-export function parseNewsQuery(query: ParsedUrlQuery): NewsQuery {
-  const limit = NewsQuerySchema.shape.limit.safeParse(query.limit);
-  if (!limit.success) throw new BadRequestError('Invalid query parameter: limit');
-  const page = NewsQuerySchema.shape.page.safeParse(query.page);
-  if (!page.success) throw new BadRequestError('Invalid query parameter: page');
-  return { page: page.data ?? 1, limit: Math.min(limit.data ?? NEWS_DEFAULT_LIMIT, NEWS_MAX_LIMIT) };
-}
-
-export function parseUsernameParam(raw: string | undefined): string {
-  const username = UsernameParam.safeParse(raw);
-  if (!username.success) throw new BadRequestError('Invalid username');
-  return username.data;
-}
-
-export function parseTokenParam(raw: string | undefined): string {
-  const token = TickerParam.safeParse(raw);
-  if (!token.success) throw new BadRequestError('Invalid token');
-  return token.data;
-}
-
-/**
- * ISO 8601 as clients write it: a date, or a date and time with `Z` or an offset (never local
- * time), in the years 2000-2999 (nothing older exists, and Redis stream IDs are not negative).
- * The pattern alone decides validity (the document states it, and every string it admits
- * parses; a day past the month's end rolls over, as Date does).
- */
-const ISO_INSTANT = '^2\\d{3}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,3})?)?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d))?$';
-const instant = (description: string) =>
-  z.string().regex(new RegExp(ISO_INSTANT)).optional().meta({ description, override: { type: 'string', format: 'date-time', pattern: ISO_INSTANT } });
-
-/** The history routes' query; the document is generated from it. */
-export const HistoryQuerySchema = z.object({
-  from: instant('Start of the range (ISO 8601: a date, or a date and time with Z or an offset). Default: 24 h before `to`.'),
-  to: instant('End of the range. Default: the latest refresh. A range reaching beyond retention (HISTORY_DAYS) answers with what exists; `from` after `to` is a 400.'),
-  interval: z
-    .enum(Object.keys(INTERVALS) as [Interval, ...Interval[]])
-    .optional()
-    .meta({ description: '`30m` (default): every refresh, at its cachedAt. `1h`, `4h`, `1d`: buckets aligned to UTC, counts summed, at most 1,000 points (the newest).' }),
-});
-export const HistoryPathSchema = TokenPathSchema;
-
-/** `?at=` of trending and trending-cas. */
-export const AtQuerySchema = z.object({
-  at: instant('An instant: answer the snapshot that was current then, with its own cachedAt. Without it, the current snapshot.'),
-});
+import { TOPICS, type Topic } from '../../../../../shared/reads.js';
 
 /** GET /api/market/stream's query and header. */
 export const StreamQuerySchema = z.object({
@@ -85,24 +17,6 @@ export const StreamQuerySchema = z.object({
 export const StreamHeaderSchema = z.object({
   'last-event-id': z.string().regex(/^\d{1,15}$/).optional().meta({ description: 'The id of the last event received: resume after it (within retention).' }),
 });
-
-/** An ISO instant in ms, undefined when absent; 400 naming the parameter when malformed. */
-export function parseInstant(raw: string | string[] | undefined, name: string): number | undefined {
-  const parsed = HistoryQuerySchema.shape.from.safeParse(raw);
-  const ms = parsed.success && parsed.data !== undefined ? Date.parse(parsed.data) : raw === undefined ? undefined : NaN;
-  if (ms !== undefined && Number.isNaN(ms)) throw new BadRequestError(`Invalid query parameter: ${name}`);
-  return ms;
-}
-
-/** `?from=&to=&interval=` of the history routes: interval 30m by default, from not after to. */
-export function parseHistoryQuery(query: ParsedUrlQuery): HistoryQuery {
-  const interval = HistoryQuerySchema.shape.interval.safeParse(query.interval);
-  if (!interval.success) throw new BadRequestError('Invalid query parameter: interval');
-  const fromMs = parseInstant(query.from, 'from');
-  const toMs = parseInstant(query.to, 'to');
-  if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) throw new BadRequestError('Invalid range: from is after to');
-  return { interval: interval.data ?? '30m', fromMs, toMs };
-}
 
 /** `?topics=trending,news`: the event kinds to send, all when absent; an unknown one is a 400. */
 export function parseTopics(raw: string | string[] | undefined): ReadonlySet<Topic> {

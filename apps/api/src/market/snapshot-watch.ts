@@ -1,0 +1,79 @@
+/**
+ * Tells the snapshot cache and the stream hub that a refresh landed: one listener on the
+ * worker's announcements, and one version read of every snapshot (one MGET) every second to
+ * cover an announcement lost during a reconnect. Each new version is reported once, to every
+ * listener; an absent snapshot (null) at every check.
+ */
+import { EventEmitter } from 'node:events';
+import type { Redis } from 'ioredis';
+import { SNAPSHOT_CHANNEL } from '../../../../shared/keyspace.js';
+import type { Logger } from '../../../../shared/logger.js';
+import { SNAPSHOTS, type SnapshotName } from '../../../../shared/reads.js';
+import { readSnapshotVersions } from '../../../../shared/snapshot-store.js';
+
+export interface SnapshotWatchOptions {
+  /** Fast-failing client for the version reads. */
+  redis: Redis;
+  /** A connection of its own for SUBSCRIBE. */
+  subscriber: Redis;
+  logger: Logger;
+  /** How often versions are read without an announcement. Default 1000 ms. */
+  pollMs?: number;
+}
+
+export class SnapshotWatch extends EventEmitter<{ landed: [name: SnapshotName, version: string | null] }> {
+  private readonly seen = new Map<SnapshotName, string | null>();
+  private checking: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: SnapshotWatchOptions) {
+    super();
+  }
+
+  async start(): Promise<void> {
+    this.options.subscriber.on('message', (channel: string, name: string) => {
+      if (channel === SNAPSHOT_CHANNEL && (SNAPSHOTS as readonly string[]).includes(name)) void this.check();
+    });
+    this.timer = setInterval(() => void this.check(), this.options.pollMs ?? 1000).unref();
+    await this.options.subscriber.subscribe(SNAPSHOT_CHANNEL);
+  }
+
+  /** Reads every version (one round trip) and reports what changed; calls during a read make one more read after it. */
+  check(): Promise<void> {
+    if (this.checking) {
+      this.again = true;
+      return this.checking;
+    }
+    this.checking = this.read().finally(() => {
+      this.checking = undefined;
+      if (this.again) {
+        this.again = false;
+        void this.check();
+      }
+    });
+    return this.checking;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async read(): Promise<void> {
+    let versions: (string | null)[];
+    try {
+      versions = await readSnapshotVersions(this.options.redis, SNAPSHOTS);
+    } catch (error) {
+      this.options.logger.debug({ err: String(error) }, 'snapshot version check failed; retrying');
+      return;
+    }
+    SNAPSHOTS.forEach((name, i) => {
+      const version = versions[i] ?? null;
+      // An absent snapshot is reported at every check, as it was at each recheck before: the cache
+      // asks for a rebuild again (deduplicated) until one lands.
+      if (version !== null && this.seen.get(name) === version) return;
+      this.seen.set(name, version);
+      this.emit('landed', name, version);
+    });
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * How each kind of market read (`serve` in shared/reads.ts) is answered: `peek` from memory,
+ * synchronously, for the fast path (undefined when the answer needs Redis or the worker), and
+ * `get` for Koa. Both parse the same input with the same functions, so they agree on what is
+ * valid; invalid input throws the 400 (the fast path then leaves the request to Koa).
+ */
+import type { ParsedUrlQuery } from 'node:querystring';
+import { NotFoundError } from '../../../../../shared/errors.js';
+import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from '../../../../../shared/market-queries.js';
+import type { ListKind, ReadSpec, ServeKind, SnapshotName } from '../../../../../shared/reads.js';
+import type { ApiDeps } from '../../deps.js';
+import type { ReadAnswer } from '../../http/representation.js';
+import { secondsLeft } from '../../market/snapshot-cache.js';
+import type { ChargeMiss } from '../../market/stats-service.js';
+
+export interface ReadInput {
+  /** The route's parameters, decoded. */
+  params: Readonly<Record<string, string | undefined>>;
+  query: ParsedUrlQuery;
+}
+
+export interface Resolver {
+  peek(read: ReadSpec, input: ReadInput): ReadAnswer | undefined;
+  get(read: ReadSpec, input: ReadInput, chargeMiss: ChargeMiss): Promise<ReadAnswer>;
+}
+
+type Deps = Pick<ApiDeps, 'snapshots' | 'stats' | 'history'>;
+
+/** The snapshot a read names; the table gives one to every read whose `serve` needs it. */
+function snapshotOf(read: ReadSpec): SnapshotName {
+  if (!read.snapshot) throw new Error(`read ${read.path} names no snapshot`);
+  return read.snapshot;
+}
+
+export function resolvers({ snapshots, stats, history }: Deps): Readonly<Record<ServeKind, Resolver>> {
+  const whole = (name: SnapshotName): ReadAnswer | undefined => {
+    const snapshot = snapshots.peek(name as ListKind);
+    return snapshot && { representation: snapshot.view.representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+  };
+
+  return {
+    list: {
+      // `?at=` reads history: only Koa answers it.
+      peek: (read, { query }) => (query.at === undefined ? whole(snapshotOf(read)) : undefined),
+      async get(read, { query }) {
+        const name = snapshotOf(read) as ListKind;
+        const at = parseInstant(query.at, 'at');
+        if (at !== undefined) return history.snapshotAt(name, at);
+        const snapshot = await snapshots.get(name);
+        return { representation: snapshot.view.representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+      },
+    },
+    'news-page': {
+      peek(_read, { query }) {
+        const snapshot = snapshots.peek('news');
+        if (!snapshot) return undefined;
+        const { page, limit } = parseNewsQuery(query);
+        return { representation: snapshot.view.pages.page(page, limit), maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+      },
+      async get(_read, { query }) {
+        const { page, limit } = parseNewsQuery(query);
+        const snapshot = await snapshots.get('news');
+        return { representation: snapshot.view.pages.page(page, limit), maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+      },
+    },
+    'token-record': {
+      peek(_read, { params }) {
+        const token = parseTokenParam(params.token);
+        const snapshot = snapshots.peek('sentiment');
+        const representation = snapshot?.view.byToken.get(token);
+        return snapshot && representation && { representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+      },
+      async get(_read, { params }) {
+        const token = parseTokenParam(params.token);
+        const snapshot = await snapshots.get('sentiment');
+        const representation = snapshot.view.byToken.get(token);
+        if (!representation) throw new NotFoundError('Token not found in index');
+        return { representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+      },
+    },
+    'username-stats': {
+      peek: (_read, { params }) => stats.peek(parseUsernameParam(params.username)),
+      // A miss asks the upstream: it is charged to the client's address (chargeMiss), and its
+      // answer (200, 404 or 503) tells the client what is left of the budget.
+      get: (_read, { params }, chargeMiss) => stats.get(parseUsernameParam(params.username), chargeMiss),
+    },
+    history: {
+      peek: (read, { params, query }) => history.peek(seriesOf(read), parseTokenParam(params.token), parseHistoryQuery(query)),
+      async get(read, { params, query }) {
+        const token = parseTokenParam(params.token);
+        return seriesOf(read) === 'sentiment' ? history.sentiment(token, parseHistoryQuery(query)) : history.token(token, parseHistoryQuery(query));
+      },
+    },
+  };
+}
+
+function seriesOf(read: ReadSpec): 'sentiment' | 'token' {
+  if (!read.series) throw new Error(`history read ${read.path} names no series`);
+  return read.series;
+}

@@ -1,0 +1,297 @@
+/**
+ * The one table of the shared snapshot kinds and of the public market reads. Everything
+ * specific to a kind or a read lives in its entry; everything that lists them is derived from
+ * here (SNAPSHOTS, the refresh jobs and their schedules, the stream topics, the API's cached
+ * views, the Koa routes, the fast path's matcher, the OpenAPI paths), keyed by the kind's or
+ * the read's name, so the compiler checks that they agree. docs/adding-a-snapshot-kind.md walks
+ * through adding one.
+ */
+import type { z } from 'zod';
+import type { SeriesEntry } from './history/history-store.js';
+import { historyKeys } from './keyspace.js';
+import {
+  AtQuerySchema,
+  HistoryPathSchema,
+  HistoryQuerySchema,
+  NewsQuerySchema,
+  TokenPathSchema,
+  UsernamePathSchema,
+} from './market-queries.js';
+import {
+  NewsPageSchema,
+  SentimentHistorySchema,
+  SentimentRecordSchema,
+  TokenHistorySchema,
+  TrendingCaListSchema,
+  TrendingCaSchema,
+  TrendingTokenListSchema,
+  TrendingTokenSchema,
+  UsernameStatsSchema,
+} from './market-types.js';
+
+/** How the API prepares a snapshot for serving (apps/api/src/market/snapshot-cache.ts builds each). */
+export type ViewKind = 'whole' | 'pages' | 'byToken';
+
+/** An error message a read can answer, and when: the OpenAPI document lists each (message, condition). */
+export type ErrorCase = readonly [message: string, condition: string];
+
+/** What the OpenAPI document says of a read; the statuses every read shares are added there. */
+export interface ReadDoc {
+  summary: string;
+  description: string;
+  /** The 200's description. */
+  ok: string;
+  /** Statuses specific to the read. 503 replaces "Data temporarily unavailable" (the snapshot's). */
+  errors: Partial<Record<400 | 404 | 429 | 503, readonly ErrorCase[]>>;
+}
+
+/**
+ * A ranked list refreshed whole from the upstream, stored as the exact response body and served
+ * as it is, with `?at=` from its history. Its read is derived from this (path `/api/market/<kind>`).
+ */
+export interface ListSpec<Item, Upstream extends string = string> {
+  /** The upstream call, by its name on the worker's index client (apps/worker/src/index-client.ts checks it). */
+  upstream: Upstream;
+  item: z.ZodType<Item>;
+  response: z.ZodType;
+  doc: Omit<ReadDoc, 'errors'>;
+  /** What each refresh appends to history besides the body itself: one entry per listed item. */
+  items: (data: readonly Item[]) => SeriesEntry[];
+}
+
+function list<Item, Upstream extends string>(spec: ListSpec<Item, Upstream>): ListSpec<Item, Upstream> {
+  return spec;
+}
+
+/**
+ * The snapshots the worker refreshes, in the order they are reported. Each kind is also a
+ * stream topic of GET /api/market/stream, announced on the snapshot channel under its name.
+ */
+export const SNAPSHOT_KINDS = {
+  trending: {
+    /** The BullMQ job that rebuilds it; every refresh job runs every REFRESH_INTERVAL (apps/worker/src/schedules.ts). */
+    refreshJob: 'refresh-trending',
+    view: 'whole',
+    /** The history stream its events are read from: `ms:history:<events>`, field `b` = the event's data. */
+    events: 'trending',
+    list: list({
+      upstream: 'trendingTokens',
+      item: TrendingTokenSchema,
+      response: TrendingTokenListSchema,
+      doc: {
+        summary: 'Top trending tokens',
+        description:
+          'Ranked by smart money social activity. Cached for 30 minutes (one shared entry). ' +
+          'With `at`, the snapshot that was current at that instant, from history (HISTORY_DAYS, default 30).',
+        ok: 'Trending tokens and the time of the last cache refresh.',
+      },
+      // The refresh times (GET /api/market/tokens/:token/history counts a token's absences), and each token's figures.
+      items: (data): SeriesEntry[] => [
+        { key: historyKeys.trendingTimes(), fields: ['n', data.length] },
+        ...data.map((item, index) => ({
+          key: historyKeys.series('token', item.token.toUpperCase()),
+          fields: ['r', index + 1, 'm', item.mentions, 's', item.smartMoneyMentions, 'p', item.priceChange24h],
+        })),
+      ],
+    }),
+  },
+  'trending-cas': {
+    refreshJob: 'refresh-trending-cas',
+    view: 'whole',
+    events: 'trending-cas',
+    list: list({
+      upstream: 'trendingContracts',
+      item: TrendingCaSchema,
+      response: TrendingCaListSchema,
+      doc: {
+        summary: 'Trending contract addresses',
+        description:
+          'Cached for 30 minutes (one shared entry). ' +
+          'With `at`, the snapshot that was current at that instant, from history (HISTORY_DAYS, default 30).',
+        ok: 'Trending contract addresses and the time of the last cache refresh.',
+      },
+      items: (data): SeriesEntry[] =>
+        data.map((item) => ({
+          key: historyKeys.series('ca', item.address),
+          fields: ['c', item.chain, 'm', item.mentions, 's', item.smartMoneyMentions],
+        })),
+    }),
+  },
+  news: { refreshJob: 'refresh-news', view: 'pages', events: 'news-events' },
+  // Computed from the news posts, in the same refresh.
+  sentiment: { refreshJob: 'refresh-news', view: 'byToken', events: 'sentiment-events' },
+} as const;
+
+export type SnapshotName = keyof typeof SNAPSHOT_KINDS;
+type Kind<N extends SnapshotName> = (typeof SNAPSHOT_KINDS)[N];
+
+const names = <K extends string>(record: Record<K, unknown>) => Object.keys(record) as K[];
+
+export const SNAPSHOTS: readonly SnapshotName[] = names(SNAPSHOT_KINDS);
+
+export type RefreshJobName = Kind<SnapshotName>['refreshJob'];
+/** Each refresh job once, in table order. */
+export const REFRESH_JOBS: readonly RefreshJobName[] = [...new Set(SNAPSHOTS.map((name) => SNAPSHOT_KINDS[name].refreshJob))];
+
+/** The snapshot a refresh job writes first (the first kind it rebuilds): its absence means the job must run now. */
+export const FIRST_SNAPSHOT_OF = Object.fromEntries(
+  [...SNAPSHOTS].reverse().map((name) => [SNAPSHOT_KINDS[name].refreshJob, name]),
+) as Readonly<Record<RefreshJobName, SnapshotName>>;
+
+export type ViewOfKind<N extends SnapshotName> = Kind<N>['view'];
+
+/** The list kinds, and the item type of each. */
+export type ListKind = { [N in SnapshotName]: Kind<N> extends { list: object } ? N : never }[SnapshotName];
+export type ListItem<N extends ListKind> = Kind<N>['list'] extends ListSpec<infer Item, string> ? Item : never;
+export type ListUpstream<N extends ListKind> = Kind<N>['list']['upstream'];
+export type ListRefreshJob = Kind<ListKind>['refreshJob'];
+export const LIST_KINDS: readonly ListKind[] = SNAPSHOTS.filter((name): name is ListKind => 'list' in SNAPSHOT_KINDS[name]);
+
+/** A list's spec, typed by its kind. */
+export function listOf<N extends ListKind>(name: N): ListSpec<ListItem<N>, ListUpstream<N>> {
+  return SNAPSHOT_KINDS[name].list as unknown as ListSpec<ListItem<N>, ListUpstream<N>>;
+}
+
+/** What a list refresh appends to history: its body (the `?at=` reads and the stream events), then its items' figures. */
+export function listHistory<N extends ListKind>(name: N, body: string, data: readonly ListItem<N>[]): SeriesEntry[] {
+  return [{ key: historyKeys.events(SNAPSHOT_KINDS[name].events), fields: ['b', body] }, ...listOf(name).items(data)];
+}
+
+export type Topic = SnapshotName;
+export const TOPICS = SNAPSHOTS;
+export type EventStream = Kind<SnapshotName>['events'];
+
+/** How the API answers a read (apps/api/src/routes/market/resolvers.ts has one resolver per value). */
+export type ServeKind = 'list' | 'news-page' | 'token-record' | 'username-stats' | 'history';
+
+export interface ReadSpec extends ReadDoc {
+  /** The route pattern (Koa's): `:name` is one path segment, decoded. */
+  path: string;
+  serve: ServeKind;
+  /** The snapshot the answer comes from: its version says when a prepared answer is stale. */
+  snapshot?: SnapshotName;
+  /** For `history`: the series read per token. */
+  series?: 'sentiment' | 'token';
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  response: z.ZodType;
+  /** Charges upstream lookups to the client's budget: answers carry the RateLimit fields. */
+  rateLimited?: boolean;
+}
+
+const AT_ERRORS: ReadDoc['errors'] = {
+  400: [['Invalid query parameter: at', '`at` is not an ISO 8601 date or date-time with a zone']],
+  404: [['No snapshot at that time', '`at` is before retention or before the first snapshot']],
+};
+
+function listRead<N extends ListKind>(name: N): ReadSpec {
+  const { response, doc } = listOf(name);
+  return { path: `/api/market/${name}`, serve: 'list', snapshot: name, query: AtQuerySchema, response, ...doc, errors: AT_ERRORS };
+}
+
+const INVALID_TOKEN: ErrorCase = ['Invalid token', 'the ticker is not 1-20 of [A-Za-z0-9] after an optional $'];
+
+function sentimentRead(path: string, summary: string): ReadSpec {
+  return {
+    path,
+    serve: 'token-record',
+    snapshot: 'sentiment',
+    params: TokenPathSchema,
+    response: SentimentRecordSchema,
+    summary,
+    description:
+      'Sentiment of the index posts mentioning the token in the current window. ' +
+      'GET /api/market/sentiment/{token} and GET /sentiment/{token} answer byte-identically. ' +
+      'Refreshed together with the news snapshot (30 minutes, one shared entry).',
+    ok: 'The sentiment record of the token.',
+    errors: { 400: [INVALID_TOKEN], 404: [['Token not found in index', 'no post in the current window mentions the token']] },
+  };
+}
+
+function historyRead(path: string, series: 'sentiment' | 'token', doc: { summary: string; description: string; response: z.ZodType }): ReadSpec {
+  return {
+    path,
+    serve: 'history',
+    snapshot: series === 'sentiment' ? 'sentiment' : 'trending',
+    series,
+    params: HistoryPathSchema,
+    query: HistoryQuerySchema,
+    ...doc,
+    description: `${doc.description} Written by the worker with each refresh and kept HISTORY_DAYS (default 30).`,
+    ok: 'The series and the time of the latest refresh.',
+    errors: {
+      400: [
+        INVALID_TOKEN,
+        ['Invalid query parameter: from', '`from` is not an ISO 8601 date or date-time with a zone (likewise `to`)'],
+        ['Invalid query parameter: interval', '`interval` is not 30m, 1h, 4h or 1d'],
+        ['Invalid range: from is after to', '`from` is later than `to`'],
+      ],
+      404: [['Token not found in index', 'the token has no history within retention']],
+    },
+  };
+}
+
+const LIST_READS = Object.fromEntries(LIST_KINDS.map((name) => [name, listRead(name)])) as Record<ListKind, ReadSpec>;
+
+/**
+ * The cached market reads, keyed by name (the OpenAPI operationId is its camelCase). GET
+ * /api/market/stream is not one: it is a live feed of the kinds' topics (routes/market/stream.ts).
+ */
+export const MARKET_READS = {
+  ...LIST_READS,
+  news: {
+    path: '/api/market/news',
+    serve: 'news-page',
+    snapshot: 'news',
+    query: NewsQuerySchema,
+    response: NewsPageSchema,
+    summary: 'Latest posts from tracked accounts',
+    description:
+      'Newest first. Pages are stable slices of one snapshot; a page past the end answers 200 with `data: []` and the ' +
+      'same pagination echo. Cached for 30 minutes (one shared entry).',
+    ok: 'One page of news items, the pagination echo and the time of the last cache refresh.',
+    errors: {
+      400: [
+        ['Invalid query parameter: limit', '`limit` is not a positive whole number in decimal digits (abc, 0, -1, 2.5, 1e3, empty)'],
+        ['Invalid query parameter: page', '`page` is not a positive whole number in decimal digits'],
+      ],
+    },
+  },
+  'username-stats': {
+    path: '/api/market/stats/:username',
+    serve: 'username-stats',
+    params: UsernamePathSchema,
+    response: UsernameStatsSchema,
+    rateLimited: true,
+    summary: 'Influence statistics for a username',
+    description:
+      'Cached for 1 hour, one entry per username; the response spells the username as the index does. ' +
+      'A miss is remembered for 10 minutes. A lookup that must ask the upstream is charged to the client address: ' +
+      '60 per 10 minutes, then 429 with the IETF draft RateLimit fields.',
+    ok: 'The statistics of the username.',
+    errors: {
+      400: [['Invalid username', 'the username is not 1-15 of [A-Za-z0-9_] after an optional @']],
+      404: [['Username not found in index', 'the username is not in the smart money index']],
+      429: [['Too many requests', 'the client address has spent its budget of upstream lookups']],
+      503: [['Upstream unavailable', 'no cached entry exists and the upstream index is unreachable (answered within 10 seconds)']],
+    },
+  },
+  'token-sentiment': sentimentRead('/api/market/sentiment/:token', 'Sentiment score for one token'),
+  'sentiment-history': historyRead('/api/market/sentiment/:token/history', 'sentiment', {
+    summary: 'A token’s sentiment over time',
+    description: 'Counts are summed within a bucket; the score is the mention-weighted mean, and the label follows it (D2).',
+    response: SentimentHistorySchema,
+  }),
+  'token-history': historyRead('/api/market/tokens/:token/history', 'token', {
+    summary: 'A token’s trending figures over time',
+    description:
+      'One point per refresh (or bucket): the best rank, mentions summed over the refreshes where the token was listed, ' +
+      'the last price change; all null where it was out of the list.',
+    response: TokenHistorySchema,
+  }),
+  // D1: the spec's literal path answers byte-identically.
+  'token-sentiment-alias': sentimentRead('/sentiment/:token', "Sentiment score for one token (the spec's literal path)"),
+} satisfies Record<string, ReadSpec>;
+
+export type ReadName = keyof typeof MARKET_READS;
+export const READ_NAMES: readonly ReadName[] = names(MARKET_READS);
