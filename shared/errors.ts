@@ -61,3 +61,27 @@ export class UnavailableError extends AppError {
     });
   }
 }
+
+/**
+ * A command inside a MULTI, a pipeline or a script failed. ioredis reports such a failure in
+ * the reply array instead of rejecting, so a caller that does not look takes it for success.
+ * Not an AppError: the client sees a 500 (or a 503 when `isRedisUnavailable` recognises the
+ * message, which starts with Redis's own); the log keeps which command failed and why.
+ */
+export class RedisCommandError extends Error {
+  override readonly name = 'RedisCommandError';
+  /** 0-based position of the failed command in the batch (MULTI itself not counted); -1 for the whole batch. */
+  readonly commandIndex: number;
+  /** The failed command's name (`srem`), when ioredis tells it (in a pipeline; not inside a MULTI). */
+  readonly command: string | undefined;
+  /** What Redis answered, e.g. `WRONGTYPE Operation against a key holding the wrong kind of value`. */
+  readonly redisMessage: string;
+
+  constructor(commandIndex: number, command: string | undefined, redisMessage: string, options?: { cause?: unknown }) {
+    const where = commandIndex < 0 ? '' : ` (command ${commandIndex}${command ? `, ${command.toUpperCase()}` : ''}, of the batch)`;
+    super(`${redisMessage}${where}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.commandIndex = commandIndex;
+    this.command = command;
+    this.redisMessage = redisMessage;
+  }
+}

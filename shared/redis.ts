@@ -4,6 +4,7 @@
  * reconnects by itself, to one node (REDIS_URL) or to whichever node Sentinel names master.
  */
 import { Redis, type RedisOptions } from 'ioredis';
+import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 
 export type RedisRole =
@@ -61,13 +62,50 @@ export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions
   }
 }
 
-export function createRedis(config: RedisConfig, role: RedisRole, name: string): Redis {
+/** Where a client reports its connection going down and coming back. */
+export type RedisLogger = Pick<Logger, 'warn' | 'info'>;
+
+let fallbackLogger: Logger | undefined;
+/** For callers without a logger of their own (one-off scripts): warnings as JSON on stderr. */
+function defaultLogger(): Logger {
+  fallbackLogger ??= pino({ name: 'redis', level: 'warn', base: { pid: process.pid } }, pino.destination(2));
+  return fallbackLogger;
+}
+
+/**
+ * `logger` hears of connection errors (a refused connection, a wrong password, a TLS failure)
+ * once per change: when the connection is lost or cannot be made, when the reason changes while
+ * it is down, and when it is back. A reconnect loop that fails every 100 ms the same way logs once.
+ */
+export function createRedis(config: RedisConfig, role: RedisRole, name: string, logger: RedisLogger = defaultLogger()): Redis {
   const options = { ...redisOptions(config, role), connectionName: `market-signals:${name}` };
   const client = config.redisSentinel ? new Redis(options) : new Redis(config.redisUrl, options);
-  // Errors are reported by the health checks and failed commands; without a listener ioredis
-  // prints every reconnect failure as an unhandled 'error'.
-  client.on('error', () => {});
+  logConnectionChanges(client, name, logger);
   return client;
+}
+
+/** What an error says about the connection, without anything secret: Redis's and Node's messages name no password. */
+export function connectionErrorReason(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const message = error.message.replace(/\b(rediss?):\/\/[^@\s]*@/g, '$1://***@');
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+function logConnectionChanges(client: Redis, name: string, logger: RedisLogger): void {
+  /** The reason last logged while down; undefined while up. */
+  let downBecause: string | undefined;
+  // The listener also keeps ioredis from printing each reconnect failure as an unhandled 'error'.
+  client.on('error', (error: Error) => {
+    const reason = connectionErrorReason(error);
+    if (reason === downBecause) return;
+    downBecause = reason;
+    logger.warn({ redis: name, reason }, 'redis connection error');
+  });
+  client.on('ready', () => {
+    if (downBecause === undefined) return;
+    downBecause = undefined;
+    logger.info({ redis: name }, 'redis connection restored');
+  });
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { keys, SNAPSHOT_CHANNEL, type SnapshotName } from './keyspace.js';
+import { execChecked } from './redis-results.js';
 
 export interface StoredSnapshot {
   name: SnapshotName;
@@ -26,15 +27,12 @@ export async function writeSnapshots(redis: Redis, writes: readonly SnapshotWrit
     tx.set(keys.snapshot(name), body).set(keys.snapshotVersion(name), version);
   }
   for (const { name } of writes) tx.publish(SNAPSHOT_CHANNEL, name);
-  const results = await tx.exec();
-  const failed = results?.find(([error]) => error);
-  if (!results || failed) throw new Error('snapshot write failed', { cause: failed?.[0] });
+  await execChecked(tx);
 }
 
+/** The snapshot, or null when it is absent; a failed read throws (it is not an absence). */
 export async function readSnapshot(redis: Redis, name: SnapshotName): Promise<StoredSnapshot | null> {
-  const results = await redis.multi().getBuffer(keys.snapshot(name)).get(keys.snapshotVersion(name)).exec();
-  const body = results?.[0]?.[1];
-  const version = results?.[1]?.[1];
+  const [body, version] = await execChecked(redis.multi().getBuffer(keys.snapshot(name)).get(keys.snapshotVersion(name)));
   if (!Buffer.isBuffer(body) || typeof version !== 'string') return null;
   return { name, body, version };
 }

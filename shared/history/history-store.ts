@@ -8,13 +8,15 @@
  * listpacks with delta-encoded IDs and field names stored once per node, several times smaller
  * than a sorted set of JSON members, whose members must also embed the time to stay unique.
  *
- * The write is one Lua script rather than a MULTI because it must refuse a refresh that is not
- * newer than the last one written (two workers racing, or a clock stepping back): an XADD with a
- * smaller ID fails, and a MULTI would still have applied the snapshot's SETs. The script checks
- * first and writes nothing at all in that case.
+ * The write is one Lua script (`shared/lua/writeRefresh.lua`) rather than a MULTI because it
+ * must refuse a refresh that is not newer than the last one written (two workers racing, or a
+ * clock stepping back): an XADD with a smaller ID fails, and a MULTI would still have applied the
+ * snapshot's SETs. The script checks first and writes nothing at all in that case; any other
+ * failure fails the write.
  */
 import type { Redis } from 'ioredis';
 import { SNAPSHOT_CHANNEL, keys } from '../keyspace.js';
+import { runScript } from '../redis-scripts.js';
 import { writeSnapshots, type SnapshotWrite } from '../snapshot-store.js';
 
 /** One entry to append to one stream: its field/value pairs, flattened. */
@@ -33,39 +35,11 @@ export interface RefreshWrite {
   entries: readonly SeriesEntry[];
 }
 
-const WRITE_SCRIPT = `
-local at, minid, ttl = ARGV[1], ARGV[2], ARGV[3]
-local nsnap, nval, channel = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
-local first = 2 * nsnap + nval + 1
-local top = redis.call('XREVRANGE', KEYS[first], '+', '-', 'COUNT', 1)
-if top[1] and tonumber(string.match(top[1][1], '^(%d+)')) >= tonumber(at) then return 0 end
-local a = 7
-for i = 1, nsnap do
-  redis.call('SET', KEYS[2 * i - 1], ARGV[a + 1])
-  redis.call('SET', KEYS[2 * i], ARGV[a + 2])
-  a = a + 3
-end
-for i = 1, nval do
-  redis.call('SET', KEYS[2 * nsnap + i], ARGV[a], 'PX', ttl)
-  a = a + 1
-end
-local id = at .. '-0'
-for k = first, #KEYS do
-  local n = tonumber(ARGV[a])
-  local args = { 'XADD', KEYS[k], 'MINID', '~', minid, id }
-  for j = 1, 2 * n do args[6 + j] = ARGV[a + j] end
-  a = a + 1 + 2 * n
-  redis.pcall(unpack(args))
-  redis.call('PEXPIRE', KEYS[k], ttl)
-end
-for i = 1, nsnap do redis.call('PUBLISH', channel, ARGV[7 + 3 * (i - 1)]) end
-return 1
-`;
 
 /**
  * Writes the snapshots, their history entries and values atomically, then announces the
  * snapshots. Returns false, having written nothing, when a refresh at or after `atMs` is already
- * stored. With `retentionMs` 0 (HISTORY_DAYS=0) only the snapshots are written.
+ * stored; throws, having written nothing, when any write would fail. With `retentionMs` 0 (HISTORY_DAYS=0) only the snapshots are written.
  */
 export async function writeRefresh(redis: Redis, write: RefreshWrite, retentionMs: number): Promise<boolean> {
   if (retentionMs <= 0) {
@@ -83,11 +57,16 @@ export async function writeRefresh(redis: Redis, write: RefreshWrite, retentionM
     keyList.push(key);
     args.push(value);
   }
+  // One entry per stream and refresh (its ID is the refresh's time): a key listed twice (two
+  // spellings of one token upstream) keeps its first entry, as a second XADD with the same ID would fail.
+  const streams = new Set<string>();
   for (const { key, fields } of write.entries) {
+    if (streams.has(key)) continue;
+    streams.add(key);
     keyList.push(key);
     args.push(fields.length / 2, ...fields);
   }
-  const written = await redis.eval(WRITE_SCRIPT, keyList.length, ...keyList, ...args);
+  const written = await runScript(redis, 'writeRefresh', keyList, args);
   return written === 1;
 }
 

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { Queue } from 'bullmq';
 import { keys } from '../../shared/keyspace.js';
+import { queueBaseOptions, REFRESH_QUEUE } from '../../shared/queues.js';
 import { http } from '../support/http.js';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
@@ -81,19 +83,33 @@ describe('when a shared snapshot is absent (D8)', () => {
   });
 });
 
+/** The stack's refresh queue, to see which refreshes were asked for and how they went. */
+function refreshQueue(stack: Stack): Queue {
+  return new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection: { host: '127.0.0.1', port: Number(new URL(stack.config.redisUrl).port) } });
+}
+
 describe('when the upstream is down', () => {
   let stack: Stack;
+  let queue: Queue;
   before(async () => {
     stack = await startStack();
+    queue = refreshQueue(stack);
     await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 15_000);
   });
-  after(() => stack.close());
+  after(async () => {
+    await queue.close();
+    await stack.close();
+  });
 
   it('then cached data is still served', async () => {
     const before = await http(`${stack.apiUrl}/api/market/news?page=3`);
     stack.sim.setFaults({ errorRate: 1 });
     await stack.deps.refreshAll();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The news refresh ran against the failing upstream and gave up this attempt (it waits to retry).
+    await eventually(async () => {
+      const jobs = await queue.getJobs(['delayed', 'failed']);
+      return jobs.some((job) => job.name.includes('news') && job.attemptsMade >= 1 && job.failedReason) ? true : undefined;
+    }, 15_000, 'a failed news refresh');
     const during = await http(`${stack.apiUrl}/api/market/news?page=3`);
     stack.sim.clearFaults();
     expect(during.status).to.equal(200);
@@ -103,18 +119,32 @@ describe('when the upstream is down', () => {
 
 describe('when Redis loses a snapshot the API still holds in memory', () => {
   let stack: Stack;
+  let queue: Queue;
   before(async () => {
     stack = await startStack();
+    queue = refreshQueue(stack);
     await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 15_000);
   });
-  after(() => stack.close());
+  after(async () => {
+    await queue.close();
+    await stack.close();
+  });
 
   it('then the copy keeps serving and the API has the worker rebuild the snapshot', async () => {
     const held = await http(`${stack.apiUrl}/api/market/trending-cas`);
+    // No worker until the API has noticed the loss, so the copy it serves meanwhile is the one it held.
+    await Promise.all(stack.workers.splice(0).map((worker) => worker.close(2000)));
     await stack.redis.del(keys.snapshot('trending-cas'), keys.snapshotVersion('trending-cas'));
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const during = await http(`${stack.apiUrl}/api/market/trending-cas`);
-    expect(during.body.equals(held.body)).to.equal(true);
+    // Reads (at most one check of Redis a second) until one has noticed the loss and asked for a rebuild.
+    const during: Buffer[] = [];
+    await eventually(async () => {
+      during.push((await http(`${stack.apiUrl}/api/market/trending-cas`)).body);
+      const requested = await queue.getJobs(['waiting', 'prioritized']);
+      return requested.some((job) => job.name === 'refresh-trending-cas') ? true : undefined;
+    }, 10_000, 'the API to ask for a rebuild');
+    during.push((await http(`${stack.apiUrl}/api/market/trending-cas`)).body);
+    for (const body of during) expect(body.equals(held.body)).to.equal(true);
+    await stack.startWorkers(1);
     await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending-cas'))) === 1 ? true : undefined), 10_000, 'rebuilt snapshot');
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Simulator } from '../../apps/index-sim/src/server.js';
 import { request, startAt } from './helpers.js';
+import { eventually } from '../support/eventually.js';
 
 describe('index simulator: faults', () => {
   let sim: Simulator;
@@ -71,9 +72,8 @@ describe('index simulator: faults', () => {
     expect(failure).to.be.instanceOf(Error).with.property('name', 'TimeoutError');
     // A second request is left hanging on purpose: close() must not wait for it.
     const pending = fetch(`${sim.url}/v1/posts`).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually(async () => (sim.stats()['/v1/posts'] === 1 ? true : undefined), 5000, 'the hanging request to arrive');
     expect((await request(`${sim.url}/__sim/faults`)).body).to.deep.include({ hang: true });
-    expect(sim.stats()['/v1/posts']).to.equal(1);
     const started = Date.now();
     await sim.close();
     expect(Date.now() - started).to.be.below(1000);

@@ -53,10 +53,12 @@ describe('the worker process, started with credentials in INDEX_API_URL', functi
     });
     try {
       await started;
-      // pino writes asynchronously: give the rest of the line a moment.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // A graceful stop: the worker closes and pino flushes every line, the failed refreshes' included.
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
     } finally {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGKILL');
         await exited;

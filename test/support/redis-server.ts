@@ -70,6 +70,8 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
       { stdio: 'ignore' },
     );
     const started = child;
+    // Not a reason for the test process to stay: the exit hook above kills what is still running.
+    started.unref();
     live.add(started);
     started.once('exit', () => live.delete(started));
     started.once('error', (error) => {

@@ -7,6 +7,16 @@ import { eventually, startStack, type Stack } from '../support/stack.js';
 
 const UPSTREAM_LISTINGS = ['/v1/trending/tokens', '/v1/trending/contracts'] as const;
 
+/**
+ * True once the refresh queue is quiet: nothing waiting or running, and only the schedules'
+ * next runs (30 minutes away) delayed. Every run that starting or restarting the workers caused
+ * has finished by then, so its upstream calls are counted.
+ */
+async function quiet(queue: Queue): Promise<true | undefined> {
+  const counts = await queue.getJobCounts('active', 'waiting', 'prioritized', 'delayed');
+  return counts.active === 0 && counts.waiting === 0 && counts.prioritized === 0 && counts.delayed === 3 ? true : undefined;
+}
+
 describe('worker schedules', () => {
   let stack: Stack;
   let queue: Queue;
@@ -22,7 +32,7 @@ describe('worker schedules', () => {
 
   it('when three workers start together, then each snapshot is fetched once and scheduled once every 30 minutes', async () => {
     await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending-cas'), keys.snapshot('trending'), keys.snapshot('news'))) === 3 ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await eventually(() => quiet(queue), 10_000, 'the refresh queue to settle');
     const calls = stack.sim.stats();
     for (const path of UPSTREAM_LISTINGS) expect(calls[path], path).to.equal(1);
 
@@ -37,7 +47,8 @@ describe('worker schedules', () => {
     stack.sim.resetStats();
     await Promise.all(stack.workers.splice(0).map((worker) => worker.close(2000)));
     await stack.startWorkers(3);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // startWorkers resolves once the schedules are upserted: a run they added is waiting or running until it is done.
+    await eventually(() => quiet(queue), 10_000, 'the refresh queue to settle');
     expect(stack.sim.stats()['/v1/trending/tokens'] ?? 0).to.equal(0);
     expect(await queue.getDelayedCount()).to.equal(3);
     expect(await queue.getJobSchedulersCount()).to.equal(3);

@@ -22,7 +22,8 @@ describe('a failed refresh keeps the previous snapshot (D8)', () => {
       before(async () => {
         stack = await startStack({ indexTimeouts: { listTimeoutMs: 500 } });
         queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection: { port: Number(new URL(stack.config.redisUrl).port) } });
-        await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending'), keys.snapshot('news'))) === 2 ? true : undefined));
+        // The first news refresh scores a thousand posts: seconds on a busy machine.
+        await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending'), keys.snapshot('news'))) === 2 ? true : undefined), 30_000, 'the first snapshots');
       });
       after(async () => {
         await queue.close();
@@ -41,7 +42,11 @@ describe('a failed refresh keeps the previous snapshot (D8)', () => {
           const calls = stack.sim.stats();
           return (calls['/v1/trending/tokens'] ?? 0) >= 1 && (calls['/v1/posts'] ?? 0) >= 1 ? true : undefined;
         });
-        await new Promise((resolve) => setTimeout(resolve, 800));
+        // Both refreshes have finished their attempt, failed, and wait to retry: whatever they would write is written.
+        await eventually(async () => {
+          const failed = (await queue.getJobs(['delayed', 'failed'])).filter((job) => job.attemptsMade >= 1 && job.failedReason);
+          return ['refresh-trending', 'refresh-news'].every((name) => failed.some((job) => job.name === name)) ? true : undefined;
+        }, 15_000, 'both refreshes to fail an attempt');
         expect(await stack.redis.mget(keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('sentiment'))).to.deep.equal(before);
         const servedDuring = (await http(`${stack.apiUrl}/api/market/trending`)).body;
         expect(servedDuring.equals(served)).to.equal(true);

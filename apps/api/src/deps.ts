@@ -54,23 +54,23 @@ export interface ApiDeps {
 }
 
 export async function createApiDeps(config: Config, logger: Logger): Promise<ApiDeps> {
-  const redis = createRedis(config, 'fast', 'api');
-  const subscriber = createRedis(config, 'blocking', 'api-subscriber');
+  const redis = createRedis(config, 'fast', 'api', logger);
+  const subscriber = createRedis(config, 'blocking', 'api-subscriber', logger);
   const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, {
     ...queueBaseOptions,
-    connection: createRedis(config, 'producer', 'api-refresh-producer'),
+    connection: createRedis(config, 'producer', 'api-refresh-producer', logger),
   });
   const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, {
     ...queueBaseOptions,
-    connection: createRedis(config, 'producer', 'api-stats-producer'),
+    connection: createRedis(config, 'producer', 'api-stats-producer', logger),
   });
   const refreshEvents = new QueueEvents(REFRESH_QUEUE, {
     ...queueBaseOptions,
-    connection: createRedis(config, 'blocking', 'api-refresh-events'),
+    connection: createRedis(config, 'blocking', 'api-refresh-events', logger),
   });
   const statsEvents = new QueueEvents(STATS_QUEUE, {
     ...queueBaseOptions,
-    connection: createRedis(config, 'blocking', 'api-stats-events'),
+    connection: createRedis(config, 'blocking', 'api-stats-events', logger),
   });
   const onError = (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error');
   refreshQueue.on('error', onError);

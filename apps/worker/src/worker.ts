@@ -47,7 +47,7 @@ export interface RunningWorker {
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   assertEveryJobHasHandler();
   const { logger } = options;
-  const redis = createRedis(options.redis, 'worker', 'worker');
+  const redis = createRedis(options.redis, 'worker', 'worker', logger);
   if (options.redisPolicy) watchRedisPolicy(redis, logger, options.redisPolicy);
   const count = redisCounter(redis);
   const index = countedIndexClient(options.index, count);
@@ -73,13 +73,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const workers = [
     new Worker(REFRESH_QUEUE, process, {
       ...queueBaseOptions,
-      connection: createRedis(options.redis, 'blocking', 'worker-refresh'),
+      connection: createRedis(options.redis, 'blocking', 'worker-refresh', logger),
       concurrency: 3,
       settings,
     }),
     new Worker(STATS_QUEUE, process, {
       ...queueBaseOptions,
-      connection: createRedis(options.redis, 'blocking', 'worker-stats'),
+      connection: createRedis(options.redis, 'blocking', 'worker-stats', logger),
       concurrency: options.statsConcurrency ?? 20,
       // On-demand lookups are the upstream calls clients can multiply (the API's miss budget is
       // per address); this bounds them all together, and BullMQ keeps the count in Redis, so
@@ -107,7 +107,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 
   const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, {
     ...queueBaseOptions,
-    connection: createRedis(options.redis, 'worker', 'worker-scheduler'),
+    connection: createRedis(options.redis, 'worker', 'worker-scheduler', logger),
   });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));

@@ -10,6 +10,7 @@ import { writeRefresh } from '../../../shared/history/history-store.js';
 import { trendingEntries } from '../../../shared/history/refresh-entries.js';
 import { createLogger } from '../../../shared/logger.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
+import { eventually } from '../../support/eventually.js';
 import { SseClient } from '../../support/sse.js';
 
 describe('StreamHub: keep-alive and slow clients', function () {
@@ -44,9 +45,11 @@ describe('StreamHub: keep-alive and slow clients', function () {
   });
 
   it('when nothing happens, then a comment line arrives every keep-alive period', async () => {
+    const started = Date.now();
     const client = await SseClient.connect(url);
-    await new Promise((resolve) => setTimeout(resolve, 450));
-    expect(client.comments.filter((c) => c === 'keep-alive').length).to.be.within(3, 5);
+    await eventually(async () => (client.comments.filter((c) => c === 'keep-alive').length >= 3 ? true : undefined), 5000, 'three keep-alives');
+    // Not more often than the period: the third comes two full periods (100 ms) after the first at the earliest.
+    expect(Date.now() - started).to.be.at.least(190);
     client.close();
   });
 
@@ -59,8 +62,7 @@ describe('StreamHub: keep-alive and slow clients', function () {
     let stalledClosed = false;
     stalled.on('close', () => (stalledClosed = true));
     stalled.on('error', () => {});
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(hub.size).to.equal(2);
+    await eventually(async () => (hub.size === 2 ? true : undefined), 5000, 'both clients registered');
     const body = 'x'.repeat(100_000);
     const start = Date.now() + 1;
     // 20 MB in all: more than the loopback's socket buffers hold for the stalled client.

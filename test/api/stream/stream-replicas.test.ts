@@ -50,7 +50,8 @@ describe('two API processes streaming the same refreshes', function () {
   it('when the worker refreshes trending, then both processes send the same event (same id, same bytes) within a second of the write', async () => {
     const [one, two] = await Promise.all(apis.map((api) => SseClient.connect(`${api.url}/api/market/stream?topics=trending`)));
     clients.push(one!, two!);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Registered once the retry hint is in (the hub registers a client before it writes it).
+    await eventually(async () => (one!.retry !== undefined && two!.retry !== undefined ? true : undefined), 5000, 'the retry hints');
     const previous = Date.parse((await redis.get(keys.snapshotVersion('trending'))) ?? '');
     sim.advanceClock(3_600_000);
     await requestRefresh(queue, 'refresh-trending');
@@ -72,7 +73,7 @@ describe('two API processes streaming the same refreshes', function () {
     const [leaving, staying] = apis as [ApiProcess, ApiProcess];
     const client = await SseClient.connect(`${leaving.url}/api/market/stream`);
     clients.push(client);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await eventually(async () => client.retry, 5000, 'the retry hint');
     sim.advanceClock(3_600_000);
     await requestRefresh(queue, 'refresh-trending-cas');
     const [seen] = await client.waitFor(1, 'trending-cas');

@@ -3,7 +3,7 @@
  * and per client address in fixed 15-minute windows.
  *
  * An attempt reserves its failure before any argon2 work, in one Lua script that checks and
- * counts atomically: a check followed by a separate "record" let 12 concurrent wrong passwords
+ * counts atomically (`shared/lua/reserveLoginAttempt.lua`): a check followed by a separate "record" let 12 concurrent wrong passwords
  * all through against a limit of 10. A success then gives the reservation back (and clears the
  * email's count); a failure keeps it.
  *
@@ -14,40 +14,12 @@
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../../../../shared/errors.js';
 import { keys } from '../../../../shared/keyspace.js';
+import { runScript } from '../../../../shared/redis-scripts.js';
 
 export const THROTTLE_WINDOW_SECONDS = 15 * 60;
 /** Failures allowed per window; the attempt after the last allowed one is answered 429. */
 export const MAX_FAILURES_PER_EMAIL = 10;
 export const MAX_FAILURES_PER_ADDRESS = 50;
-
-// KEYS: the counters (email, then address if counted). ARGV: window seconds, then each key's limit.
-// A counter at its limit refuses, counting nothing (so the window ends on time however hard a
-// client keeps knocking): returns the seconds left of the longest full window. Otherwise counts
-// one on every key (the first count starts the window) and returns 0.
-const RESERVE = `
-local wait = 0
-for i, key in ipairs(KEYS) do
-  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[i + 1]) then
-    local ttl = redis.call('TTL', key)
-    if ttl <= 0 then ttl = tonumber(ARGV[1]) end
-    if ttl > wait then wait = ttl end
-  end
-end
-if wait > 0 then return wait end
-for _, key in ipairs(KEYS) do
-  redis.call('INCR', key)
-  redis.call('EXPIRE', key, ARGV[1], 'NX')
-end
-return 0`;
-
-// KEYS: counters to give one back to. ARGV[1]: '1' to delete the first key instead (a success
-// clears the email's failures).
-const RELEASE = `
-for i, key in ipairs(KEYS) do
-  if i == 1 and ARGV[1] == '1' then redis.call('DEL', key)
-  elseif tonumber(redis.call('GET', key) or '0') > 0 then redis.call('DECR', key) end
-end
-return 0`;
 
 /** The counters one attempt reserved. */
 export interface Reservation {
@@ -69,18 +41,18 @@ export class LoginThrottle {
       counters.push(keys.loginFailuresByAddress(address));
       limits.push(MAX_FAILURES_PER_ADDRESS);
     }
-    const wait = Number(await this.redis.eval(RESERVE, counters.length, ...counters, THROTTLE_WINDOW_SECONDS, ...limits));
+    const wait = Number(await runScript(this.redis, 'reserveLoginAttempt', counters, [THROTTLE_WINDOW_SECONDS, ...limits]));
     if (wait > 0) throw new RateLimitedError('Too many login attempts', wait);
     return { keys: counters };
   }
 
   /** The attempt succeeded: the email starts over, the address gets its count back. */
   async succeeded(reservation: Reservation): Promise<void> {
-    await this.redis.eval(RELEASE, reservation.keys.length, ...reservation.keys, '1');
+    await runScript(this.redis, 'releaseLoginAttempt', reservation.keys, ['1']);
   }
 
   /** The attempt failed for a reason of ours (argon2 overloaded, Redis): it was no failure of the client's. */
   async cancel(reservation: Reservation): Promise<void> {
-    await this.redis.eval(RELEASE, reservation.keys.length, ...reservation.keys, '');
+    await runScript(this.redis, 'releaseLoginAttempt', reservation.keys, ['']);
   }
 }

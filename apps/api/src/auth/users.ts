@@ -1,11 +1,14 @@
 /**
  * The user store (D5): one Redis hash per user at `keys.user(email)`, keyed by the normalised
  * email, plus the set `keys.users()` for listing. Writes that must not race (create, password
- * changes) are small Lua scripts, so they are atomic without WATCH loops.
+ * changes) are small Lua scripts (`shared/lua/putUser-2.lua`, `setPasswordHash-1.lua`), so they
+ * are atomic without WATCH loops; every MULTI and pipeline reply is checked.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { keys } from '../../../../shared/keyspace.js';
+import { execChecked } from '../../../../shared/redis-results.js';
+import { runScript } from '../../../../shared/redis-scripts.js';
 import type { PublicUser } from '../routes/auth/schema.js';
 
 export const ROLES = ['admin', 'user'] as const;
@@ -49,26 +52,6 @@ export function toPublicUser({ id, email, role, createdAt }: UserRecord): Public
   return { id, email, role, createdAt };
 }
 
-// KEYS: user hash, users set. ARGV: id, email, role, passwordHash, createdAt, overwrite ('1' or '').
-// Returns 1 when created, 0 when the user existed (updated only when overwrite is set).
-const PUT_USER = `
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  if ARGV[6] == '1' then redis.call('HSET', KEYS[1], 'role', ARGV[3], 'passwordHash', ARGV[4]) end
-  return 0
-end
-redis.call('HSET', KEYS[1], 'id', ARGV[1], 'email', ARGV[2], 'role', ARGV[3], 'passwordHash', ARGV[4], 'createdAt', ARGV[5])
-redis.call('SADD', KEYS[2], ARGV[2])
-return 1`;
-
-// KEYS: user hash. ARGV: new digest, expected current digest ('' for any), tokensNotBefore
-// ('' to keep it). Returns 1 when replaced, 0 when the user is gone or its digest changed meanwhile.
-const SET_HASH = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if ARGV[2] ~= '' and redis.call('HGET', KEYS[1], 'passwordHash') ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], 'passwordHash', ARGV[1])
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'tokensNotBefore', ARGV[3]) end
-return 1`;
-
 export class UserStore {
   constructor(private readonly redis: Redis) {}
 
@@ -93,7 +76,7 @@ export class UserStore {
    * the stored digest is still that one (a rehash on login must not undo a concurrent passwd).
    */
   async setPasswordHash(email: string, passwordHash: string, expected?: string): Promise<boolean> {
-    return (await this.redis.eval(SET_HASH, 1, keys.user(email), passwordHash, expected ?? '', '')) === 1;
+    return (await runScript(this.redis, 'setPasswordHash', [keys.user(email)], [passwordHash, expected ?? '', ''])) === 1;
   }
 
   /**
@@ -104,13 +87,13 @@ export class UserStore {
    */
   async changePassword(email: string, passwordHash: string, now = Date.now()): Promise<boolean> {
     const notBefore = String(Math.ceil(now / 1000));
-    return (await this.redis.eval(SET_HASH, 1, keys.user(email), passwordHash, '', notBefore)) === 1;
+    return (await runScript(this.redis, 'setPasswordHash', [keys.user(email)], [passwordHash, '', notBefore])) === 1;
   }
 
   /** False when there was no such user. */
   async remove(email: string): Promise<boolean> {
-    const results = await this.redis.multi().del(keys.user(email)).srem(keys.users(), email).exec();
-    return results?.[0]?.[1] === 1;
+    const [deleted] = await execChecked(this.redis.multi().del(keys.user(email)).srem(keys.users(), email));
+    return deleted === 1;
   }
 
   /** Every user, by email, without digests. */
@@ -119,12 +102,8 @@ export class UserStore {
     if (emails.length === 0) return [];
     const pipeline = this.redis.pipeline();
     for (const email of emails) pipeline.hgetall(keys.user(email));
-    const results = (await pipeline.exec()) ?? [];
-    return results
-      .map(([error, hash]) => {
-        if (error) throw error;
-        return parseRecord(hash as Record<string, string>);
-      })
+    return (await execChecked(pipeline))
+      .map((hash) => parseRecord(hash as Record<string, string>))
       .filter((user): user is UserRecord => user !== null)
       .map(toPublicUser);
   }
@@ -137,23 +116,20 @@ export class UserStore {
     const emails = (await this.redis.smembers(keys.users())).sort();
     const pipeline = this.redis.pipeline();
     for (const email of emails) pipeline.hgetall(keys.user(email));
-    return ((await pipeline.exec()) ?? []).map(([error, hash]) => {
-      if (error) throw error;
-      return hash as Record<string, string>;
-    }).filter((hash) => parseRecord(hash) !== null);
+    return ((await execChecked(pipeline)) as Record<string, string>[]).filter((hash) => parseRecord(hash) !== null);
   }
 
   /** Writes back one hash from `dump()` as it was (same id, so its tokens stay valid); false if it is not a user record. */
   async restore(hash: Record<string, string>): Promise<boolean> {
     const record = parseRecord(hash);
     if (!record) return false;
-    await this.redis.multi().del(keys.user(record.email)).hset(keys.user(record.email), hash).sadd(keys.users(), record.email).exec();
+    await execChecked(this.redis.multi().del(keys.user(record.email)).hset(keys.user(record.email), hash).sadd(keys.users(), record.email));
     return true;
   }
 
   private async put(record: UserRecord, overwrite: boolean): Promise<boolean> {
     const { id, email, role, passwordHash, createdAt } = record;
-    const created = await this.redis.eval(PUT_USER, 2, keys.user(email), keys.users(), id, email, role, passwordHash, createdAt, overwrite ? '1' : '');
+    const created = await runScript(this.redis, 'putUser', [keys.user(email), keys.users()], [id, email, role, passwordHash, createdAt, overwrite ? '1' : '']);
     return created === 1;
   }
 }

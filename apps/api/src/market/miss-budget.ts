@@ -9,18 +9,13 @@
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../../../../shared/errors.js';
 import { keys } from '../../../../shared/keyspace.js';
+import { runScript } from '../../../../shared/redis-scripts.js';
 
 /** Misses allowed per address and window: a dashboard's first load fits, a crawl of names does not. */
 export const STATS_MISS_BUDGET = 60;
 export const STATS_MISS_WINDOW_SECONDS = 10 * 60;
 /** The policy's name in the RateLimit fields. */
 const POLICY = 'stats-misses';
-
-// KEYS[1]: the address's counter. ARGV[1]: window seconds. Returns { count, seconds left }.
-const CHARGE = `
-local count = redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], ARGV[1], 'NX')
-return { count, redis.call('TTL', KEYS[1]) }`;
 
 export interface MissBudgetOptions {
   /** Default STATS_MISS_BUDGET. */
@@ -44,7 +39,7 @@ export class MissBudget {
    * budget is spent.
    */
   async charge(address: string): Promise<Record<string, string>> {
-    const reply = (await this.redis.eval(CHARGE, 1, keys.statsMissBudget(address), this.windowSeconds)) as [number, number];
+    const reply = (await runScript(this.redis, 'chargeMissBudget', [keys.statsMissBudget(address)], [this.windowSeconds])) as [number, number];
     const [count, ttl] = reply;
     // Counting on past the limit is harmless: the window's expiry was set by its first miss.
     const reset = ttl > 0 ? ttl : this.windowSeconds;

@@ -16,6 +16,7 @@
 import type { Redis } from 'ioredis';
 import { NotFoundError, UnavailableError } from '../../../../shared/errors.js';
 import { keys } from '../../../../shared/keyspace.js';
+import { execChecked } from '../../../../shared/redis-results.js';
 import type { JobOutcome } from './job-waiter.js';
 import { boundedCache, type BoundedCache } from '../cache/bounded-cache.js';
 import { Representation } from '../http/representation.js';
@@ -143,17 +144,10 @@ export class StatsService {
 
   private async lookup(username: string): Promise<Lookup> {
     // A pipeline, not MULTI: one round trip either way, and the worker's writes are atomic already.
-    const results = await this.redis
-      .pipeline()
-      .getBuffer(keys.stats(username))
-      .pttl(keys.stats(username))
-      .exists(keys.statsMiss(username))
-      .exec();
     // A failed command is an error, not a miss: a miss would send a job to the worker.
-    const failed = results?.find(([error]) => error)?.[0];
-    if (failed) throw failed;
-    const body = results?.[0]?.[1];
-    const ttlMs = results?.[1]?.[1];
+    const [body, ttlMs, missKnown] = await execChecked(
+      this.redis.pipeline().getBuffer(keys.stats(username)).pttl(keys.stats(username)).exists(keys.statsMiss(username)),
+    );
     if (Buffer.isBuffer(body)) {
       const readAt = this.now();
       const held: Held = {
@@ -164,7 +158,7 @@ export class StatsService {
       this.remember(username, held);
       return { kind: 'hit', held };
     }
-    return results?.[2]?.[1] === 1 ? { kind: 'not-in-index' } : { kind: 'unknown' };
+    return missKnown === 1 ? { kind: 'not-in-index' } : { kind: 'unknown' };
   }
 
   private remember(username: string, held: Held): void {

@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import { keys, MISS_TTL_SECONDS, STATS_TTL_SECONDS } from '../../../../shared/keyspace.js';
 import type { UsernameStats } from '../../../../shared/market-types.js';
 import type { StatsJobData } from '../../../../shared/queues.js';
+import { execChecked } from '../../../../shared/redis-results.js';
 import type { JobContext } from './job-context.js';
 
 /**
@@ -12,7 +13,7 @@ export async function fetchStats(job: Job<StatsJobData>, { redis, index, now }: 
   const { username } = job.data;
   const account = await index.account(username);
   if (!account) {
-    await redis.multi().set(keys.statsMiss(username), '1', 'EX', MISS_TTL_SECONDS).del(keys.stats(username)).exec();
+    await execChecked(redis.multi().set(keys.statsMiss(username), '1', 'EX', MISS_TTL_SECONDS).del(keys.stats(username)));
     return { found: false };
   }
   const stats: UsernameStats = {
@@ -24,10 +25,8 @@ export async function fetchStats(job: Job<StatsJobData>, { redis, index, now }: 
     topTokens: account.top_tokens.map((token) => token.toUpperCase()),
     cachedAt: now().toISOString(),
   };
-  await redis
-    .multi()
-    .set(keys.stats(username), JSON.stringify(stats), 'EX', STATS_TTL_SECONDS)
-    .del(keys.statsMiss(username))
-    .exec();
+  await execChecked(
+    redis.multi().set(keys.stats(username), JSON.stringify(stats), 'EX', STATS_TTL_SECONDS).del(keys.statsMiss(username)),
+  );
   return { found: true };
 }
