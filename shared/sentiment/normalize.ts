@@ -326,10 +326,16 @@ function keepCapitals(match: string, token: string): string {
 }
 
 /**
+ * How a post is read: `market` when it is about the market; `general` keeps VADER's reading of
+ * everyday English that market talk reads otherwise ("looks like" is liking to VADER).
+ */
+export type TextReading = 'market' | 'general';
+
+/**
  * `tickers`: extra symbols (upper case, without "$") to neutralise when written in capitals,
  * e.g. the tokens the index says a post mentions.
  */
-export function normalizePost(text: string, tickers?: ReadonlySet<string>): string {
+export function normalizePost(text: string, tickers?: ReadonlySet<string>, reading: TextReading = 'market'): string {
   if (EXPLAINER.test(text)) return '';
   const routine = ROUTINE_NOTICE.test(text) && !SCARE_QUOTED.test(text);
   const cleaned = text
@@ -349,5 +355,6 @@ export function normalizePost(text: string, tickers?: ReadonlySet<string>): stri
     .replace(QUESTION, dropEvaluativeWords)
     .replace(CURIOUS, dropEvaluativeWords)
     .replace(LEARNING, ' ');
-  return idiomPass(marketPhrasePass(cleaned)).replace(LOOK_ALIKE, '').replace(PERCEIVED_LIKE, '$1');
+  const joined = idiomPass(marketPhrasePass(cleaned));
+  return reading === 'market' ? joined.replace(LOOK_ALIKE, '').replace(PERCEIVED_LIKE, '$1') : joined;
 }
