@@ -336,6 +336,21 @@ export type TextReading = 'market' | 'general';
  * e.g. the tokens the index says a post mentions.
  */
 export function normalizePost(text: string, tickers?: ReadonlySet<string>, reading: TextReading = 'market'): string {
+  const joined = joinIdioms(text, tickers);
+  return reading === 'market' ? marketReading(joined) : joined;
+}
+
+/** Both readings of a post, normalized once. */
+export function normalizeReadings(text: string, tickers?: ReadonlySet<string>): Record<TextReading, string> {
+  const general = joinIdioms(text, tickers);
+  return { market: marketReading(general), general };
+}
+
+function marketReading(joined: string): string {
+  return joined.replace(LOOK_ALIKE, '').replace(PERCEIVED_LIKE, '$1');
+}
+
+function joinIdioms(text: string, tickers: ReadonlySet<string> | undefined): string {
   if (EXPLAINER.test(text)) return '';
   const routine = ROUTINE_NOTICE.test(text) && !SCARE_QUOTED.test(text);
   const cleaned = text
@@ -355,6 +370,5 @@ export function normalizePost(text: string, tickers?: ReadonlySet<string>, readi
     .replace(QUESTION, dropEvaluativeWords)
     .replace(CURIOUS, dropEvaluativeWords)
     .replace(LEARNING, ' ');
-  const joined = idiomPass(marketPhrasePass(cleaned));
-  return reading === 'market' ? joined.replace(LOOK_ALIKE, '').replace(PERCEIVED_LIKE, '$1') : joined;
+  return idiomPass(marketPhrasePass(cleaned));
 }

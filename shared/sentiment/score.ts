@@ -11,7 +11,7 @@ import modelFile from './market-model.json' with { type: 'json' };
 import {
   fromModelFile, predictProbabilities, type ClassProbabilities, type MarketModel, type MarketModelFile,
 } from './market-model.js';
-import { normalizePost } from './normalize.js';
+import { normalizeReadings } from './normalize.js';
 import { compoundPolarity, type EngineRules } from './vader-engine.js';
 import { loadVaderLexicon } from './vader-library.js';
 
@@ -71,9 +71,9 @@ export function scorePolarity(text: string, options?: ScoreOptions): number {
  */
 export function scorePolarityWith(model: MarketModel, text: string, options?: ScoreOptions): number {
   const tickers = options?.tickers === undefined ? undefined : tickerSet(options.tickers);
-  const normalized = normalizePost(text, tickers);
+  const { market: normalized, general } = normalizeReadings(text, tickers);
   if (isMarketPost(text)) return modelPolarity(model, normalized, rulePolarity(normalized));
-  if (!hasMarketContext(normalized)) return generalPolarity(normalizePost(text, tickers, 'general'));
+  if (!hasMarketContext(normalized)) return generalPolarity(general);
   const rules = rulePolarity(normalized);
   const market = hasMarketStance(normalized) ? round4((rules + modelPolarity(model, normalized, rules)) / 2) : rules;
   const vader = plainVaderPolarity(text);
