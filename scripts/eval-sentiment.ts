@@ -5,22 +5,18 @@
  * so they cannot be tuned on by accident). Last, times the per-token aggregation of 10,000 posts.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { summarizeSentiment, type ScoredPost } from '../shared/sentiment/aggregate.js';
 import {
   evaluate, parseRatedTweets, type Evaluation, type RatedText,
 } from '../shared/sentiment/evaluation.js';
 import { scorePolarity } from '../shared/sentiment/score.js';
 import { vaderAnalyzer } from '../shared/sentiment/vader-library.js';
-import { cryptoSet, heldoutSets } from '../test/shared/sentiment/fixtures.js';
+import { cryptoSet, heldoutSets, tweetsDevPath } from '../test/shared/sentiment/fixtures.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const showMisses = args.includes('--misses');
-const tweetsPath = resolve(
-  args.find((arg) => !arg.startsWith('--')) ?? resolve(repoRoot, '../shared/data/sentiment/tweets-dev.tsv'),
-);
+const tweetsPath = resolve(args.find((arg) => !arg.startsWith('--')) ?? tweetsDevPath);
 
 const sets: Array<{ name: string; items: RatedText[]; correlate: boolean }> = [
   { name: 'tweets-dev', items: parseRatedTweets(readFileSync(tweetsPath, 'utf8')), correlate: true },
@@ -37,18 +33,19 @@ const scorers = {
 };
 
 function format(result: Evaluation): string {
-  const r = Number.isNaN(result.pearson) ? '      -' : `r=${result.pearson.toFixed(4)}`;
-  return `${r}  accuracy=${result.accuracy.toFixed(4)}`;
+  const r = Number.isNaN(result.pearson) ? '-' : result.pearson.toFixed(4);
+  return `${r.padStart(6)}  ${result.accuracy.toFixed(4)}`;
 }
 
+// One line per set: the scorer and plain VADER side by side, measured in this run.
 console.log(`tweets: ${tweetsPath}`);
+console.log(`${'set'.padEnd(17)}${'n'.padStart(6)}   ${'market-signals r / accuracy'.padEnd(28)}plain vader r / accuracy`);
 for (const set of sets) {
-  for (const [name, score] of Object.entries(scorers)) {
-    const result = evaluate(set.items, score, set.correlate);
-    console.log(`${set.name.padEnd(15)} n=${String(result.count).padEnd(5)} ${name.padEnd(15)} ${format(result)}`);
-    if (showMisses && set.name === 'crypto-dev' && name === 'market-signals') {
-      for (const miss of result.misses) console.log(`    ${miss.expected.padEnd(8)} ${miss.got.toFixed(4)}  ${miss.text}`);
-    }
+  const [ours, vader] = Object.values(scorers).map((score) => evaluate(set.items, score, set.correlate));
+  if (ours === undefined || vader === undefined) continue;
+  console.log(`${set.name.padEnd(17)}${String(ours.count).padStart(6)}   ${format(ours).padEnd(28)}${format(vader)}`);
+  if (showMisses && set.name === 'crypto-dev') {
+    for (const miss of ours.misses) console.log(`    ${miss.expected.padEnd(8)} ${miss.got.toFixed(4)}  ${miss.text}`);
   }
 }
 

@@ -57,6 +57,32 @@ export function isMarketPost(text: string): boolean {
   return false;
 }
 
+/**
+ * Tokens `normalize.ts` writes for neutral market jargon ("max pain", "hard fork", "open
+ * interest", "rate cut"): no stance, but they say the post is about the market, so its question
+ * and notice rules apply rather than VADER's reading of "pain", "hard" or "cut".
+ */
+const MARKET_JARGON_TOKENS: ReadonlySet<string> = new Set(['activeaddresses', 'blocksizewars', 'crowdcall',
+  'difficultyadjustment', 'digitalasset', 'exchangesupport', 'feargreedindex', 'fullydiluted', 'hardfork',
+  'impermanentloss', 'interestrate', 'maxpain', 'nexttarget', 'nfa', 'nodirection', 'openinterest',
+  'optimisticrollup', 'ratedecision', 'riskreward', 'rollupproof', 'sentimentreading', 'smartmoney',
+  'stakingreward', 'stoploss', 'supportlevel', 'takeprofit', 'tvl']);
+
+/**
+ * Words of `CRYPTO_NEUTRAL_WORDS` where they can only be jargon ("at block 19,800,000", "the DAO
+ * treasury", "grants round 4"): VADER reads "block" as -1.0, "treasury" and "grants" as gains.
+ */
+const NEUTRAL_JARGON = /\bblocks? (?:height|times?|explorer|rewards?|\d)|\btreasury\b|\bgrants (?:program|round|committee)/i;
+
+/** Whether a normalized post holds market jargon, a market word or an emoji of the crypto lexicon. */
+export function hasMarketContext(normalized: string): boolean {
+  if (NEUTRAL_JARGON.test(normalized)) return true;
+  for (const raw of normalized.toLowerCase().split(/\s+/)) {
+    if (MARKET_JARGON_TOKENS.has(raw.replace(/^[^\w']+|[^\w']+$/g, ''))) return true;
+  }
+  return hasMarketStance(normalized);
+}
+
 /** Whether a normalized post holds a market word or emoji of the crypto lexicon. */
 export function hasMarketStance(normalized: string): boolean {
   for (const raw of normalized.toLowerCase().split(/\s+/)) {

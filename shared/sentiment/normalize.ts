@@ -326,10 +326,31 @@ function keepCapitals(match: string, token: string): string {
 }
 
 /**
+ * How a post is read: `market` when it is about the market; `general` keeps VADER's reading of
+ * everyday English that market talk reads otherwise ("looks like" is liking to VADER).
+ */
+export type TextReading = 'market' | 'general';
+
+/**
  * `tickers`: extra symbols (upper case, without "$") to neutralise when written in capitals,
  * e.g. the tokens the index says a post mentions.
  */
-export function normalizePost(text: string, tickers?: ReadonlySet<string>): string {
+export function normalizePost(text: string, tickers?: ReadonlySet<string>, reading: TextReading = 'market'): string {
+  const joined = joinIdioms(text, tickers);
+  return reading === 'market' ? marketReading(joined) : joined;
+}
+
+/** Both readings of a post, normalized once. */
+export function normalizeReadings(text: string, tickers?: ReadonlySet<string>): Record<TextReading, string> {
+  const general = joinIdioms(text, tickers);
+  return { market: marketReading(general), general };
+}
+
+function marketReading(joined: string): string {
+  return joined.replace(LOOK_ALIKE, '').replace(PERCEIVED_LIKE, '$1');
+}
+
+function joinIdioms(text: string, tickers: ReadonlySet<string> | undefined): string {
   if (EXPLAINER.test(text)) return '';
   const routine = ROUTINE_NOTICE.test(text) && !SCARE_QUOTED.test(text);
   const cleaned = text
@@ -349,5 +370,5 @@ export function normalizePost(text: string, tickers?: ReadonlySet<string>): stri
     .replace(QUESTION, dropEvaluativeWords)
     .replace(CURIOUS, dropEvaluativeWords)
     .replace(LEARNING, ' ');
-  return idiomPass(marketPhrasePass(cleaned)).replace(LOOK_ALIKE, '').replace(PERCEIVED_LIKE, '$1');
+  return idiomPass(marketPhrasePass(cleaned));
 }

@@ -6,8 +6,9 @@ import {
 import modelFile from '../../../shared/sentiment/market-model.json' with { type: 'json' };
 import { normalizePost } from '../../../shared/sentiment/normalize.js';
 import {
-  MARKET_MODEL, modelPolarity, polarityOf, rulePolarity, scorePolarity,
+  MARKET_MODEL, modelPolarity, polarityClass, polarityOf, rulePolarity, scorePolarity,
 } from '../../../shared/sentiment/score.js';
+import { vaderAnalyzer } from '../../../shared/sentiment/vader-library.js';
 import { cryptoSet, heldoutSets, trainingDigest } from './fixtures.js';
 
 const example = (text: string, label: TrainingExample['label']): TrainingExample => {
@@ -114,10 +115,12 @@ describe('which layer reads a post', () => {
     return { rules, model: modelPolarity(MARKET_MODEL, normalized, rules) };
   };
 
-  it('when a text is not about the market, then the rules alone score it, as VADER would', () => {
-    for (const text of ['What a lovely morning, thank you all!', 'Worst service ever, the staff were so rude.']) {
-      expect(scorePolarity(text), text).to.equal(layers(text).rules);
+  it('when a text is not about the market, then VADER reads it, negators in any case', () => {
+    for (const text of ['What a lovely morning, thank you all!', 'Worst service ever, the staff were so rude.', 'looks like it!']) {
+      expect(scorePolarity(text), text).to.equal(vaderAnalyzer.polarity_scores(text).compound);
     }
+    expect(vaderAnalyzer.polarity_scores('Not a good day').compound).to.be.greaterThan(0.05);
+    expect(scorePolarity('Not a good day')).to.be.lessThan(-0.05);
   });
 
   it('when a post is about the market, then the learned layer scores it', () => {
@@ -126,9 +129,13 @@ describe('which layer reads a post', () => {
     }
   });
 
-  it('when general text holds a market word, then the two readings are averaged', () => {
+  it('when general text holds a market word, then the market reading decides the class and VADER grades it', () => {
     const text = "She'll probably dump me soon";
     const { rules, model } = layers(text);
-    expect(scorePolarity(text)).to.be.closeTo((rules + model) / 2, 1e-4);
+    expect(polarityClass((rules + model) / 2)).to.equal(polarityClass(vaderAnalyzer.polarity_scores(text).compound));
+    expect(scorePolarity(text)).to.equal(vaderAnalyzer.polarity_scores(text).compound);
+    // Plain VADER has no "pumped" (0); the market reading says excited.
+    expect(vaderAnalyzer.polarity_scores('Unerring pumped.').compound).to.equal(0);
+    expect(scorePolarity('Unerring pumped.')).to.be.greaterThan(0.05);
   });
 });
