@@ -114,6 +114,31 @@ describe('hostile input over HTTP', () => {
     });
   });
 
+  describe('absolute-form targets without a path, which Node accepts', () => {
+    for (const [method, target] of [['GET', 'http://'], ['GET', 'http://?a=1'], ['POST', 'http://'], ['OPTIONS', 'http://'], ['GET', 'https://?limit=1']]) {
+      it(`when ${method} ${target} arrives, then 400 Bad request as JSON and no error-level log`, async () => {
+        const errors: unknown[] = [];
+        const logger = stack.deps.logger;
+        const original = logger.error.bind(logger);
+        logger.error = ((...args: unknown[]) => void errors.push(args)) as typeof logger.error;
+        try {
+          const answer = await rawExchange(stack.apiUrl, `${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+          expectJsonError(answer, 400);
+          expect(JSON.parse(answer.body.toString())).to.deep.equal({ error: 'Bad request' });
+        } finally {
+          logger.error = original;
+        }
+        expect(errors).to.deep.equal([]);
+      });
+    }
+
+    it('when HEAD http:// arrives, then 400 without a body', async () => {
+      const answer = await rawExchange(stack.apiUrl, 'HEAD http:// HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      expect(answer.status).to.equal(400);
+      expect(answer.body.length).to.equal(0);
+    });
+  });
+
   describe("requests Node's parser refuses", () => {
     const refused: [string, string, number][] = [
       ['a malformed request line', 'GARBAGE\r\n\r\n', 400],
