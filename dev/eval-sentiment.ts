@@ -1,25 +1,23 @@
 /**
  * Measures the polarity scorer against plain `vader-sentiment` on the human-rated tweets and
- * the crypto sets. Usage: npx tsx scripts/eval-sentiment.ts [tweets.tsv] [--misses]
+ * the crypto sets. Usage: npm run sentiment:eval -- [tweets.tsv] [--misses]
  * (--misses lists the crypto *dev* set's misclassified posts; held-out sets are never listed,
  * so they cannot be tuned on by accident). Last, times the per-token aggregation of 10,000 posts.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { summarizeSentiment, type ScoredPost } from '../shared/sentiment/aggregate.js';
 import {
   evaluate, parseRatedTweets, type Evaluation, type RatedText,
 } from '../shared/sentiment/evaluation.js';
 import { scorePolarity } from '../shared/sentiment/score.js';
 import { vaderAnalyzer } from '../shared/sentiment/vader-library.js';
-import { cryptoSet, heldoutSets } from '../test/shared/sentiment/fixtures.js';
+import { cryptoSet, heldoutSets, tweetsDevPath } from './sentiment-data.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const showMisses = args.includes('--misses');
 const tweetsPath = resolve(
-  args.find((arg) => !arg.startsWith('--')) ?? resolve(repoRoot, '../shared/data/sentiment/tweets-dev.tsv'),
+  args.find((arg) => !arg.startsWith('--')) ?? tweetsDevPath,
 );
 
 const sets: Array<{ name: string; items: RatedText[]; correlate: boolean }> = [
