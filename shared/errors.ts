@@ -61,3 +61,6 @@ export class UnavailableError extends AppError {
     });
   }
 }
+
+/** 503 from /readyz while the first snapshots are on their way: a probe's expected answer at start-up, not logged as a warning. */
+export class NotReadyError extends UnavailableError {}
