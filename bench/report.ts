@@ -12,7 +12,7 @@ function ratio(numerator: ReadSummary | undefined, denominator: ReadSummary | un
 export function renderMarkdown(results: BenchResults): string {
   const { settings, reads } = results;
   const lines: string[] = [];
-  lines.push(`# Benchmark: cached market reads (issue 5)`, '');
+  lines.push(`# Benchmark: cached market reads (docs/decisions.md#d13)`, '');
   lines.push(
     `Run ${results.startedAt}, ${results.mode} mode, ${results.totalSeconds.toFixed(0)} s. ${results.machine.cpus} cores shared by the servers and the load generator; ` +
       `Node ${results.machine.node}. Load: ${results.machine.loadGenerator}, one process, ${settings.connections} connections, ` +

@@ -1,5 +1,5 @@
 /**
- * A run's results: raw samples from the phases, summarised per read, and each target of issue 5
+ * A run's results: raw samples from the phases, summarised per read, and each target of docs/decisions.md#d13
  * judged. The JSON file holds all of it; the markdown and SVG are rendered from it.
  */
 import type { ClusterOutcome } from '../phases/cluster.js';

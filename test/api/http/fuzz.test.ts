@@ -1,5 +1,5 @@
 /**
- * A deterministic fuzz run over raw sockets (issue 15): several hundred malformed or odd
+ * A deterministic fuzz run over raw sockets (docs/decisions.md#d12): several hundred malformed or odd
  * requests (methods, request lines, headers, encodings, bodies) against the whole API. None may
  * get a 5xx, and every error response with a body must be `{ "error": string }` JSON.
  */

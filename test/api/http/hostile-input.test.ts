@@ -1,5 +1,5 @@
 /**
- * Input that used to get a 5xx or a body that is not `{ "error" }` JSON (issue 15): methods the
+ * Input that used to get a 5xx or a body that is not `{ "error" }` JSON (docs/decisions.md#d12): methods the
  * router does not list, request bodies whose Content-Encoding does not decompress, and the
  * requests Node's HTTP parser refuses before Koa sees them.
  */

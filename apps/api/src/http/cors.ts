@@ -9,7 +9,7 @@ export const PUBLIC_READ_HEADERS = {
   'Access-Control-Expose-Headers': 'ETag, X-Request-Id, Retry-After',
 } as const;
 
-/** Market reads are public data: any origin may read them, and see their ETag and request id (D9). */
+/** Market reads are public data: any origin may read them, and see their ETag and request id (docs/decisions.md#d9). */
 export function publicCors(): Middleware {
   return async (ctx, next) => {
     // An absolute-form target without a path (`GET http:// HTTP/1.1`, which Node accepts) has

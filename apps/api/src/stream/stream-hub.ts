@@ -1,5 +1,5 @@
 /**
- * `GET /api/market/stream` (issue 12): server-sent events, fanned out by one hub per API
+ * `GET /api/market/stream` (docs/decisions.md#d11): server-sent events, fanned out by one hub per API
  * process. The hub rides the snapshot announcements the process already subscribes to (one
  * subscription per process, shared with the snapshot cache), reads each new event once from the
  * history streams the worker wrote with the snapshot, frames it once, and writes the same bytes

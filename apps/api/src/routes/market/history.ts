@@ -1,4 +1,4 @@
-/** GET /api/market/{sentiment,tokens}/:token/history: time series from the worker's history (issue 12). */
+/** GET /api/market/{sentiment,tokens}/:token/history: time series from the worker's history (docs/decisions.md#d11). */
 import Router from '@koa/router';
 import type { ApiDeps } from '../../deps.js';
 import { sendRepresentation } from '../../http/representation.js';

@@ -9,7 +9,7 @@ import { parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } fro
 export function marketRoutes({ snapshots, stats, missBudget, history }: ApiDeps, router = new Router()): Router {
   for (const name of ['trending', 'trending-cas'] as const) {
     router.get(`/api/market/${name}`, async (ctx) => {
-      // ?at=<ISO>: the snapshot that was current then, from history (issue 12).
+      // ?at=<ISO>: the snapshot that was current then, from history (docs/decisions.md#d11).
       const at = parseInstant(ctx.query.at, 'at');
       if (at !== undefined) {
         const past = await history.snapshotAt(name, at);
@@ -36,7 +36,7 @@ export function marketRoutes({ snapshots, stats, missBudget, history }: ApiDeps,
     sendRepresentation(ctx, answer.representation, answer.maxAgeSeconds);
   });
 
-  // D1: the spec's literal path and ours answer byte-identically.
+  // docs/decisions.md#d1: the spec's literal path and ours answer byte-identically.
   router.get(['/api/market/sentiment/:token', '/sentiment/:token'], async (ctx) => {
     const token = parseTokenParam(ctx.params.token);
     const snapshot = await snapshots.get('sentiment');
