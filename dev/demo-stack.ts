@@ -61,7 +61,7 @@ async function startRedis(): Promise<string> {
 }
 
 /** One readable line per JSON log line (non-JSON lines pass through). */
-const prettify = prettyFactory({ colorize: process.stdout.isTTY, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' });
+const prettify = prettyFactory({ colorize: process.stdout.isTTY, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
 
 function run(name: string, script: string, env: NodeJS.ProcessEnv, nodeFlags: readonly string[] = []): void {
   const child = spawn(process.execPath, [...nodeFlags, join(dist, script)], { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
