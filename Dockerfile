@@ -4,6 +4,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+# Production sources only: dev/, test/ and bench/ stay out (.ci/image-check replays these lines in CI).
 COPY apps apps
 COPY shared shared
 COPY scripts scripts

@@ -29,7 +29,7 @@ export function renderMarkdown(results: BenchResults): string {
   const { settings, reads } = results;
   const lines: string[] = [];
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' / ');
-  lines.push(`# Benchmark: cached market reads (issue 5)`, '');
+  lines.push(`# Benchmark: cached market reads (docs/decisions.md#d13)`, '');
   lines.push(
     `Run ${results.startedAt}, ${results.mode} mode, ${results.totalSeconds.toFixed(0)} s. ${results.machine.cpus} cores shared by the servers and the load generator ` +
       `(load average 1/5/15 min at start ${load(results.machine.loadAverageAtStart)}, at the end ${load(results.machine.loadAverageAtEnd)}: anything above ~2 is other work competing); ` +

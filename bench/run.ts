@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 5): one command, one run. Starts its own Redis, the simulator with
+ * `npm run bench` (docs/decisions.md#d13): one command, one run. Starts its own Redis, the simulator with
  * 10,000 posts, snapshots written by the worker's job functions, the real API process, then
  * measures reads, login, WEB_CONCURRENCY=2, the stats burst and the worker, and writes
  * bench/results/<timestamp>.{json,md,svg} and (full runs only) latest.md.

@@ -164,7 +164,7 @@ export interface paths {
         };
         /**
          * A token’s sentiment over time
-         * @description Counts are summed within a bucket; the score is the mention-weighted mean, and the label follows it (D2). Written by the worker with each refresh and kept HISTORY_DAYS (default 30).
+         * @description Counts are summed within a bucket; the score is the mention-weighted mean, and the label follows it. Written by the worker with each refresh and kept HISTORY_DAYS (default 30).
          */
         get: operations["sentimentHistory"];
         put?: never;
@@ -354,7 +354,7 @@ export interface components {
             /** @description Engagement signal score from the index. */
             engagementScore: number;
         };
-        /** @description Sentiment of one token (D2). */
+        /** @description Sentiment of one token. */
         SentimentRecord: {
             /** @description The ticker as the index spells it (upper case). */
             token: string;
@@ -600,7 +600,7 @@ export interface components {
             /** @description Engagement signal score from the index. */
             engagementScore: number;
         };
-        /** @description Sentiment of one token (D2). */
+        /** @description Sentiment of one token. */
         SentimentRecordOutput: {
             /** @description The ticker as the index spells it (upper case). */
             token: string;

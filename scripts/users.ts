@@ -1,6 +1,6 @@
 /**
  * `npm run users -- add <email> [--role admin|user] | passwd <email> | remove <email> | list`
- * (D5), and `export` / `import` for backups: one JSON object per user per line, digests included. In production, after `npm run build`: `node dist/scripts/users.js ...`.
+ * (docs/decisions.md#d5), and `export` / `import` for backups: one JSON object per user per line, digests included. In production, after `npm run build`: `node dist/scripts/users.js ...`.
  * The password comes from standard input when it is not a terminal (its first line), else
  * from a prompt without echo, asked twice. Errors: one line on stderr and exit code 1.
  */

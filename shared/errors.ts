@@ -85,3 +85,6 @@ export class RedisCommandError extends Error {
     this.redisMessage = redisMessage;
   }
 }
+
+/** 503 from /readyz while the first snapshots are on their way: a probe's expected answer at start-up, not logged as a warning. */
+export class NotReadyError extends UnavailableError {}

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 
-/** A username without its optional leading `@`, lower-cased as the cache key (D7). */
+/** A username without its optional leading `@`, lower-cased as the cache key (docs/decisions.md#d7). */
 export const UsernameParam = z
   .string()
   .regex(/^@?[A-Za-z0-9_]{1,15}$/)
@@ -14,7 +14,7 @@ export const UsernameParam = z
     description: 'Social-network username without the leading @ (a leading @ is dropped); 1-15 of [A-Za-z0-9_], matched case-insensitively.',
   });
 
-/** A ticker without its optional leading `$`, upper-cased as the index spells it (D2). */
+/** A ticker without its optional leading `$`, upper-cased as the index spells it (docs/decisions.md#d2). */
 export const TickerParam = z
   .string()
   .regex(/^\$?[A-Za-z0-9]{1,20}$/)
@@ -22,7 +22,7 @@ export const TickerParam = z
   .meta({ description: 'Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], matched case-insensitively.' });
 
 /**
- * A positive whole number written in decimal digits (D6). `abc`, `0`, `-1`, `2.5`, `1e3`, the
+ * A positive whole number written in decimal digits (docs/decisions.md#d6). `abc`, `0`, `-1`, `2.5`, `1e3`, the
  * empty string and a repeated parameter are all invalid. The document shows the parsed value
  * (an integer, at least 1), which is what a client means; the digits-only rule is in the text.
  */

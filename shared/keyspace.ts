@@ -32,7 +32,7 @@ export const keys = {
 } as const;
 
 /**
- * History (issue 12): Redis Streams whose entry IDs are the refresh's cachedAt in ms (`<ms>-0`),
+ * History (docs/decisions.md#d11): Redis Streams whose entry IDs are the refresh's cachedAt in ms (`<ms>-0`),
  * written by the worker in the same atomic step as the snapshots, trimmed by MINID as they are
  * written and expiring whole once untouched for the retention window (a token that left the
  * index leaves no key behind). See shared/history/history-store.ts.

@@ -32,7 +32,7 @@ export interface NewsQuery {
   limit: number;
 }
 
-/** D6: defaults 1 and 20; a limit above 50 is clamped (and echoed as 50). */
+/** docs/decisions.md#d6: defaults 1 and 20; a limit above 50 is clamped (and echoed as 50). */
 export function parseNewsQuery(query: ParsedUrlQuery): NewsQuery {
   const limit = NewsQuerySchema.shape.limit.safeParse(query.limit);
   if (!limit.success) throw new BadRequestError('Invalid query parameter: limit');

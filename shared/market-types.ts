@@ -69,7 +69,7 @@ export const SentimentRecordSchema = z
     negative: classCount('Posts in the negative polarity class.'),
     cachedAt: timestamp('Refresh time of the snapshot it was computed from.'),
   })
-  .meta({ id: 'SentimentRecord', description: 'Sentiment of one token (D2).' });
+  .meta({ id: 'SentimentRecord', description: 'Sentiment of one token.' });
 export type SentimentRecord = z.infer<typeof SentimentRecordSchema>;
 
 const cachedAt = timestamp('ISO timestamp of the last cache refresh.');

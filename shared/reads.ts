@@ -279,7 +279,7 @@ export const MARKET_READS = {
   'token-sentiment': sentimentRead('/api/market/sentiment/:token', 'Sentiment score for one token'),
   'sentiment-history': historyRead('/api/market/sentiment/:token/history', 'sentiment', {
     summary: 'A token’s sentiment over time',
-    description: 'Counts are summed within a bucket; the score is the mention-weighted mean, and the label follows it (D2).',
+    description: 'Counts are summed within a bucket; the score is the mention-weighted mean, and the label follows it.',
     response: SentimentHistorySchema,
   }),
   'token-history': historyRead('/api/market/tokens/:token/history', 'token', {
@@ -289,7 +289,7 @@ export const MARKET_READS = {
       'the last price change; all null where it was out of the list.',
     response: TokenHistorySchema,
   }),
-  // D1: the spec's literal path answers byte-identically.
+  // docs/decisions.md#d1: the spec's literal path answers byte-identically.
   'token-sentiment-alias': sentimentRead('/sentiment/:token', "Sentiment score for one token (the spec's literal path)"),
 } satisfies Record<string, ReadSpec>;
 

@@ -19,7 +19,7 @@ import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import type { StatsJobData } from '../../shared/queues.js';
 import { createRedis } from '../../shared/redis.js';
-import { freePort, startTestRedis, type TestRedis } from '../../test/support/redis-server.js';
+import { freePort, startTestRedis, type TestRedis } from '../../dev/redis-server.js';
 import { seedSentimentHistory } from './history-seed.js';
 import { firstLine, startNode, waitForHttp, type NodeProcess } from './processes.js';
 

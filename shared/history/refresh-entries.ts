@@ -1,5 +1,5 @@
 /**
- * What each refresh appends to history (issue 12), as pure functions of the refresh's data, so
+ * What each refresh appends to history (docs/decisions.md#d11), as pure functions of the refresh's data, so
  * the worker's jobs, the tests and the benchmark's seeding build exactly the same entries.
  * Field names are one letter: a stream stores them once per listpack node, but short names
  * still keep every entry's reply small.

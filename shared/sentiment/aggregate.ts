@@ -1,5 +1,5 @@
 /**
- * Per-token sentiment (D2): the engagement-weighted mean polarity of the posts that mention a
+ * Per-token sentiment (docs/decisions.md#d2): the engagement-weighted mean polarity of the posts that mention a
  * token, with per-class counts. Each post is scored once, however many tokens it mentions.
  */
 import type { SentimentRecord } from '../market-types.js';

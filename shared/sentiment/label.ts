@@ -1,10 +1,10 @@
 /**
- * D2's label rule on its own, without the scorer: the API labels bucketed history with it, and
+ * The label rule of docs/decisions.md#d2 on its own, without the scorer: the API labels bucketed history with it, and
  * importing aggregate.ts there would load the lexicons and the learned model (~30 MB of RSS).
  */
 import type { SentimentRecord } from '../market-types.js';
 
-/** D2 label boundaries (inclusive). */
+/** The label boundaries of docs/decisions.md#d2 (inclusive). */
 export const BULLISH_AT = 0.15;
 export const BEARISH_AT = -0.15;
 

@@ -4,7 +4,7 @@
  * out, idioms joined into tokens such as `notbearish`, emoji named), so the model only learns how
  * much each of those tokens, and each pair of them, says about a stance. Hand-written rules reach
  * about 0.85 on crypto authors they were not written from; weights learned from ~6,000 labelled
- * posts generalise further (see `scripts/eval-sentiment.ts`).
+ * posts generalise further (see `dev/eval-sentiment.ts`).
  *
  * Training is full-batch and visits examples in file order, so the same data gives the same
  * weights on every machine; the weights are committed (`market-model.json`).

@@ -1,5 +1,5 @@
 /**
- * Per-post polarity (D2) in two layers. The rules: VADER from `vader-sentiment` with its lexicon
+ * Per-post polarity (docs/decisions.md#d2) in two layers. The rules: VADER from `vader-sentiment` with its lexicon
  * extended by crypto-market vocabulary, applied to the post after `normalizePost`. The learned
  * layer (`market-model.ts`): a classifier over the normalized post and the rules' reading, for
  * posts about the market. Deterministic: the merged lexicon and the weights are loaded once and

@@ -143,7 +143,7 @@ describe('market routes, through HTTP against Redis, the worker and the simulato
     }
   });
 
-  describe('HTTP conventions (D1, D9)', () => {
+  describe('HTTP conventions (docs/decisions.md#d1, #d9)', () => {
     it('when a path is unknown, then 404 JSON', async () => {
       for (const path of ['/nope', '/api/market', '/api/market/stats/']) {
         const res = await get(path);

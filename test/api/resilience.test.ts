@@ -6,7 +6,7 @@ import { http } from '../support/http.js';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
 
-describe('when Redis goes away and comes back (D8)', () => {
+describe('when Redis goes away and comes back (docs/decisions.md#d8)', () => {
   let redis: TestRedis;
   let stack: Stack;
   const get = (path: string) => http(`${stack.apiUrl}${path}`);
@@ -56,7 +56,7 @@ describe('when Redis goes away and comes back (D8)', () => {
   });
 });
 
-describe('when a shared snapshot is absent (D8)', () => {
+describe('when a shared snapshot is absent (docs/decisions.md#d8)', () => {
   let stack: Stack;
 
   afterEach(() => stack.close());

@@ -3,7 +3,7 @@ import type { SentimentRecord } from '../../shared/market-types.js';
 import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
 
-describe('token sentiment routes (D2)', () => {
+describe('token sentiment routes (docs/decisions.md#d2)', () => {
   let stack: Stack;
   const get = (path: string, init?: RequestInit) => http(`${stack.apiUrl}${path}`, init);
   let trendingTokens: string[];
@@ -15,7 +15,7 @@ describe('token sentiment routes (D2)', () => {
   });
   after(() => stack.close());
 
-  it('when a token is mentioned in the window, then both paths answer the same bytes with the D2 record', async () => {
+  it('when a token is mentioned in the window, then both paths answer the same bytes with the record of docs/decisions.md#d2', async () => {
     const ours = await get('/api/market/sentiment/SOL');
     const literal = await get('/sentiment/SOL');
     expect(ours.status).to.equal(200);

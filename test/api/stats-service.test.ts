@@ -1,6 +1,6 @@
 /**
  * StatsService against a real Redis, with a clock the test moves: single flight, the 1 s
- * in-memory copy of hits, peek(), and the 404/503 answers (D7). The worker is replaced by a
+ * in-memory copy of hits, peek(), and the 404/503 answers (docs/decisions.md#d7). The worker is replaced by a
  * function that writes what the worker would write, so the test sees every "enqueue".
  */
 import { expect } from 'chai';

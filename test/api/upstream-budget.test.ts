@@ -1,5 +1,5 @@
 /**
- * Abuse of the upstream (issue 15): a flood of unknown usernames once cost one upstream call
+ * Abuse of the upstream (docs/decisions.md#d12): a flood of unknown usernames once cost one upstream call
  * each. Now each client address has a budget of misses (429 with Retry-After and the IETF
  * draft's RateLimit fields), and the worker limits all upstream stats lookups together.
  */

@@ -13,7 +13,7 @@ const FAULTS: Record<string, Partial<Faults>> = {
   'a hang': { hang: true },
 };
 
-describe('a failed refresh keeps the previous snapshot (D8)', () => {
+describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', () => {
   for (const [name, faults] of Object.entries(FAULTS)) {
     describe(`when the upstream answers with ${name}`, () => {
       let stack: Stack;

@@ -29,7 +29,7 @@ import { HttpMetrics } from './metrics.js';
 import { StreamHub } from './stream/stream-hub.js';
 import { registerOpsMetrics } from './ops-metrics.js';
 
-/** How long a request waits for the worker (D7, D8: answered within 10 s). */
+/** How long a request waits for the worker (docs/decisions.md#d7, #d8: answered within 10 s). */
 export const WORK_WAIT_MS = 9_000;
 
 export interface ApiDeps {
@@ -44,7 +44,7 @@ export interface ApiDeps {
   metrics: HttpMetrics;
   /** Login, users, tokens and the login throttle. */
   auth: AuthServices;
-  /** Time series and past snapshots (issue 12). */
+  /** Time series and past snapshots (docs/decisions.md#d11). */
   history: HistoryService;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
   stream: StreamHub;

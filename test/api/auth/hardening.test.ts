@@ -1,5 +1,5 @@
 /**
- * The auth holes of issue 15: the per-address login limit as a global lockout behind a proxy,
+ * The auth holes closed by docs/decisions.md#d12: the per-address login limit as a global lockout behind a proxy,
  * the check-then-record race in the throttle, tokens surviving a password change, and tokens
  * signed with the real key but claiming a life of centuries.
  */

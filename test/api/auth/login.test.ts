@@ -131,7 +131,7 @@ describe('POST /api/auth/login, through HTTP against Redis', () => {
     });
   });
 
-  describe('throttling (D4)', () => {
+  describe('throttling (docs/decisions.md#d4)', () => {
     it('when one email has failed 10 times, then the next attempt is 429 with Retry-After, even with the right password', async () => {
       for (let i = 0; i < 10; i += 1) {
         expect((await postLogin(stack, { email: 'ada@example.com', password: `wrong-${i}` })).status).to.equal(401);

@@ -4,7 +4,7 @@ import { startTestRedis, type TestRedis } from '../../support/redis-server.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 import { seedUser, tokenFor } from './helpers.js';
 
-describe('auth routes while Redis is down (D8)', () => {
+describe('auth routes while Redis is down (docs/decisions.md#d8)', () => {
   let redis: TestRedis;
   let stack: Stack;
 

@@ -34,7 +34,7 @@ interface TokenHistory {
   cachedAt: string;
 }
 
-describe('history: series and past snapshots written with each refresh (issue 12)', function () {
+describe('history: series and past snapshots written with each refresh (docs/decisions.md#d11)', function () {
   this.timeout(60_000);
   let stack: Stack;
   let worker: Redis;

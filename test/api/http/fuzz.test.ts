@@ -1,5 +1,5 @@
 /**
- * A deterministic fuzz run over raw sockets (issue 15): several hundred malformed or odd
+ * A deterministic fuzz run over raw sockets (docs/decisions.md#d12): several hundred malformed or odd
  * requests (methods, request lines, headers, encodings, bodies) against the whole API. None may
  * get a 5xx, and every error response with a body must be `{ "error": string }` JSON.
  */
@@ -14,6 +14,8 @@ const PATHS = [
   '/', '/api/market/trending', '/api/market/news?limit=abc&page=0', '/api/market/news?limit=1e3', '/api/market/stats/%ZZ',
   `/api/market/stats/${'a'.repeat(300)}`, '/api/market/stats/%E0%A4%A', '/sentiment/$$$', '/api/auth/login', '/api/auth/me',
   '/api/admin/refresh', '/..%2f..%2fetc/passwd', '*', 'http://evil.example/api/market/trending', '/%00', '//api//market',
+  // Absolute-form targets without a path: Node accepts them and Koa's ctx.path is null.
+  'http://', 'http://?a=1', 'https://', 'http://#frag',
 ];
 const LOGIN_TYPES = ['application/json', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', ''];
 const ENCODINGS = ['', 'gzip', 'deflate', 'br', 'compress', 'gzip, br', 'identity'];

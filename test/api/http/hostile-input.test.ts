@@ -1,5 +1,5 @@
 /**
- * Input that used to get a 5xx or a body that is not `{ "error" }` JSON (issue 15): methods the
+ * Input that used to get a 5xx or a body that is not `{ "error" }` JSON (docs/decisions.md#d12): methods the
  * router does not list, request bodies whose Content-Encoding does not decompress, and the
  * requests Node's HTTP parser refuses before Koa sees them.
  */
@@ -111,6 +111,31 @@ describe('hostile input over HTTP', () => {
       });
       expect(res.status).to.equal(415);
       expect(res.json).to.deep.equal({ error: 'Unsupported media type' });
+    });
+  });
+
+  describe('absolute-form targets without a path, which Node accepts', () => {
+    for (const [method, target] of [['GET', 'http://'], ['GET', 'http://?a=1'], ['POST', 'http://'], ['OPTIONS', 'http://'], ['GET', 'https://?limit=1']]) {
+      it(`when ${method} ${target} arrives, then 400 Bad request as JSON and no error-level log`, async () => {
+        const errors: unknown[] = [];
+        const logger = stack.deps.logger;
+        const original = logger.error.bind(logger);
+        logger.error = ((...args: unknown[]) => void errors.push(args)) as typeof logger.error;
+        try {
+          const answer = await rawExchange(stack.apiUrl, `${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+          expectJsonError(answer, 400);
+          expect(JSON.parse(answer.body.toString())).to.deep.equal({ error: 'Bad request' });
+        } finally {
+          logger.error = original;
+        }
+        expect(errors).to.deep.equal([]);
+      });
+    }
+
+    it('when HEAD http:// arrives, then 400 without a body', async () => {
+      const answer = await rawExchange(stack.apiUrl, 'HEAD http:// HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      expect(answer.status).to.equal(400);
+      expect(answer.body.length).to.equal(0);
     });
   });
 

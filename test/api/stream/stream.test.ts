@@ -11,7 +11,7 @@ import { eventually, startStack, type Stack } from '../../support/stack.js';
 
 const HALF_HOUR = 30 * 60_000;
 
-describe('GET /api/market/stream: server-sent events (issue 12)', function () {
+describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', function () {
   this.timeout(60_000);
   let stack: Stack;
   let jobs: PinnedJobs;

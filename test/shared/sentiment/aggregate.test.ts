@@ -85,7 +85,7 @@ describe('summarizeSentiment', () => {
     expect(summarizeSentiment([post(BULLISH, [])]).size).to.equal(0);
   });
 
-  it('when the mean is bullish, bearish or mixed, then the label follows D2', () => {
+  it('when the mean is bullish, bearish or mixed, then the label follows docs/decisions.md#d2', () => {
     const summary = summarizeSentiment([
       post(BULLISH, ['UP']), post(BEARISH, ['DOWN']), post(NEUTRAL, ['FLAT']),
     ]);

@@ -20,7 +20,7 @@ export interface AuthServices {
   tokens: TokenService;
   throttle: LoginThrottle;
   /**
-   * D4: 429 when throttled (`clientAddress` counts only with TRUST_PROXY), the same 401
+   * docs/decisions.md#d4: 429 when throttled (`clientAddress` counts only with TRUST_PROXY), the same 401
    * `Invalid credentials` (after the same argon2 work) for an unknown email and a wrong
    * password, else a fresh token.
    */

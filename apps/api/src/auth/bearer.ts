@@ -1,5 +1,5 @@
 /**
- * The bearer-token middleware of the protected routes (D3). A valid signature is not enough:
+ * The bearer-token middleware of the protected routes (docs/decisions.md#d3). A valid signature is not enough:
  * the user must still exist with the token's id, so removing a user (or removing and adding
  * it again) ends its tokens at once, so does a password change, and roles are the stored
  * ones, not the token's copy.
@@ -25,7 +25,7 @@ export function bearerAuth(auth: AuthServices): Middleware {
     const claims = auth.tokens.verify(token);
     const user = await auth.users.find(claims.email);
     if (!user || user.id !== claims.sub) throw new AuthError('Invalid token');
-    // Issued before the user's last password change: revoked (D3 keeps the message).
+    // Issued before the user's last password change: revoked (docs/decisions.md#d3 keeps the message).
     if (claims.iat < user.tokensNotBefore) throw new AuthError('Invalid token');
     const authenticated: Authenticated = { user: toPublicUser(user), claims };
     ctx.state.auth = authenticated;

@@ -1,5 +1,5 @@
 /**
- * Password hashing with argon2id at OWASP's parameters (D5). The work runs in a helper process
+ * Password hashing with argon2id at OWASP's parameters (docs/decisions.md#d5). The work runs in a helper process
  * at the lowest CPU priority (argon2-helper.ts), and while the API is busy its CPU time is
  * rationed (read-priority.ts), so a burst of logins takes only the CPU that market reads leave.
  */
@@ -59,7 +59,7 @@ let dummy: Promise<string> | undefined;
 
 /**
  * A digest of a random password, made once per process. An unknown email is verified against
- * it, so its answer costs the same argon2 work, through the same helper, as a wrong password (D4).
+ * it, so its answer costs the same argon2 work, through the same helper, as a wrong password (docs/decisions.md#d4).
  */
 export function dummyHash(): Promise<string> {
   if (!dummy) {

@@ -1,5 +1,5 @@
 /**
- * Login throttling (D4), counted in Redis so every API replica shares it: failures per email
+ * Login throttling (docs/decisions.md#d4), counted in Redis so every API replica shares it: failures per email
  * and per client address in fixed 15-minute windows.
  *
  * An attempt reserves its failure before any argon2 work, in one Lua script that checks and

@@ -1,5 +1,5 @@
 /**
- * Access tokens (D3): HS256 JWTs signed with JWT_SECRET, valid for 24 hours. The secret is
+ * Access tokens (docs/decisions.md#d3): HS256 JWTs signed with JWT_SECRET, valid for 24 hours. The secret is
  * turned into a KeyObject once: jsonwebtoken with a plain string secret re-imports the key on
  * every call and is about thirty times slower.
  */

@@ -1,5 +1,5 @@
 /**
- * The user store (D5): one Redis hash per user at `keys.user(email)`, keyed by the normalised
+ * The user store (docs/decisions.md#d5): one Redis hash per user at `keys.user(email)`, keyed by the normalised
  * email, plus the set `keys.users()` for listing. Writes that must not race (create, password
  * changes) are small Lua scripts (`shared/lua/putUser-2.lua`, `setPasswordHash-1.lua`), so they
  * are atomic without WATCH loops; every MULTI and pipeline reply is checked.
@@ -34,7 +34,7 @@ export interface UserRecord {
 /** What responses show of a user: the `User` schema of the document. */
 export type { PublicUser };
 
-/** D4: emails are trimmed and compared case-insensitively. */
+/** docs/decisions.md#d4: emails are trimmed and compared case-insensitively. */
 export function normaliseEmail(raw: string): string {
   return raw.trim().toLowerCase();
 }

@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { BadRequestError } from '../../../../shared/errors.js';
 
 const PUBLIC_PREFIXES = ['/api/market/', '/sentiment/'];
 
@@ -8,9 +9,12 @@ export const PUBLIC_READ_HEADERS = {
   'Access-Control-Expose-Headers': 'ETag, X-Request-Id, Retry-After',
 } as const;
 
-/** Market reads are public data: any origin may read them, and see their ETag and request id (D9). */
+/** Market reads are public data: any origin may read them, and see their ETag and request id (docs/decisions.md#d9). */
 export function publicCors(): Middleware {
   return async (ctx, next) => {
+    // An absolute-form target without a path (`GET http:// HTTP/1.1`, which Node accepts) has
+    // no ctx.path: no route can match it, so it is a bad request, not a crash here.
+    if (typeof ctx.path !== 'string') throw new BadRequestError('Bad request');
     if (PUBLIC_PREFIXES.some((prefix) => ctx.path.startsWith(prefix))) {
       ctx.set(PUBLIC_READ_HEADERS);
       if (ctx.method === 'OPTIONS') {

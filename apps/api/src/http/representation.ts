@@ -48,7 +48,7 @@ export interface Reply {
   body: Buffer | null;
 }
 
-/** ETag/304, Cache-Control and content negotiation (D9) for one request's headers. */
+/** ETag/304, Cache-Control and content negotiation (docs/decisions.md#d9) for one request's headers. */
 export function replyWith(
   representation: Representation,
   maxAgeSeconds: number,

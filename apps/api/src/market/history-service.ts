@@ -1,5 +1,5 @@
 /**
- * Reads of history (issue 12): time series per token and snapshots as of an instant, from the
+ * Reads of history (docs/decisions.md#d11): time series per token and snapshots as of an instant, from the
  * Redis Streams the worker writes with each refresh. A history answer changes only when a
  * refresh lands, so each is prepared once (bytes, ETag) and kept in memory keyed by the current
  * snapshot's version: repeated reads cost what a cached snapshot read costs.

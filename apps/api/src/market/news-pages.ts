@@ -22,7 +22,7 @@ export class NewsPages {
     return this.items.length;
   }
 
-  /** Page `page` (1-based) of `limit` items; past the end, an empty page with the same echo (D6). */
+  /** Page `page` (1-based) of `limit` items; past the end, an empty page with the same echo (docs/decisions.md#d6). */
   page(page: number, limit: number): Representation {
     const key = `${page}:${limit}`;
     let representation = this.memo.get(key);

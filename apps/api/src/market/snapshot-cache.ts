@@ -45,7 +45,7 @@ export interface SnapshotCacheOptions {
   /** Says when a refresh landed. */
   watch: SnapshotWatch;
   logger: Logger;
-  /** Asks the worker for an immediate, deduplicated refresh; with `wait`, waits for it boundedly (D8). */
+  /** Asks the worker for an immediate, deduplicated refresh; with `wait`, waits for it boundedly (docs/decisions.md#d8). */
   refreshAbsent: (name: SnapshotName, wait: boolean) => Promise<void>;
   /** How long a snapshot is fresh (REFRESH_INTERVAL): `Cache-Control: max-age` counts down to it. Default 30 minutes. */
   refreshIntervalMs?: number;
@@ -75,7 +75,7 @@ export class SnapshotCache {
     return this.copies.get(name, { allowStale: true }) as CachedSnapshot<ViewOf<N>> | undefined;
   }
 
-  /** The copy in memory; loaded from Redis, or refreshed by the worker (bounded wait, D8), when absent. */
+  /** The copy in memory; loaded from Redis, or refreshed by the worker (bounded wait, docs/decisions.md#d8), when absent. */
   async get<N extends SnapshotName>(name: N): Promise<CachedSnapshot<ViewOf<N>>> {
     const held = this.peek(name);
     if (held) return held;

@@ -1,7 +1,7 @@
 /**
  * Per-username stats: a Redis hit is served as stored; a miss asks the worker (one job per
  * username however many clients ask) and waits at most the caller's bound before answering
- * 503 (D7).
+ * 503 (docs/decisions.md#d7).
  *
  * Two layers in front of Redis:
  * - single flight: concurrent misses for one username share one lookup, one enqueue, one wait
@@ -10,7 +10,7 @@
  *   trip per request. The copy remembers when the Redis entry expires, so `Cache-Control:
  *   max-age` keeps counting down while it is served from memory.
  *
- * Only hits are held in memory: a 404 is answered from Redis' miss marker (D7), a 503 is never
+ * Only hits are held in memory: a 404 is answered from Redis' miss marker (docs/decisions.md#d7), a 503 is never
  * remembered.
  */
 import type { Redis } from 'ioredis';

@@ -1,5 +1,5 @@
 /**
- * `GET /api/market/stream` (issue 12): server-sent events, fanned out by one hub per API
+ * `GET /api/market/stream` (docs/decisions.md#d11): server-sent events, fanned out by one hub per API
  * process. The hub hears from the snapshot watch (shared with the snapshot cache) that a
  * refresh landed, reads each new event once from the history stream the worker wrote with the
  * snapshot, frames it once, and writes the same bytes to every client that wants its topic. The

@@ -1,4 +1,4 @@
-/** POST /api/auth/login, and the bearer-protected GET /api/auth/me and POST /api/admin/refresh (D3, D4). */
+/** POST /api/auth/login, and the bearer-protected GET /api/auth/me and POST /api/admin/refresh (docs/decisions.md#d3, #d4). */
 import Router from '@koa/router';
 import { authenticatedUser, bearerAuth, requireRole } from '../../auth/bearer.js';
 import type { ApiDeps } from '../../deps.js';

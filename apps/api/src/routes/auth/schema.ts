@@ -1,9 +1,9 @@
-/** Request and response shapes of the auth routes (spec 2.1, D4); the document is generated from them. */
+/** Request and response shapes of the auth routes (docs/interface.md, docs/decisions.md#d4); the document is generated from them. */
 import { z } from 'zod';
 import { BadRequestError } from '../../../../../shared/errors.js';
 import { ROLES } from '../../auth/users.js';
 
-/** D4: bodies over 16 KiB are refused with 413 before they are parsed. */
+/** docs/decisions.md#d4: bodies over 16 KiB are refused with 413 before they are parsed. */
 export const LOGIN_BODY_LIMIT = '16kb';
 
 /** Extra fields are ignored. `email` must have something besides white space. */

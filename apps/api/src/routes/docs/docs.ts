@@ -1,5 +1,5 @@
 /**
- * GET /openapi.json and GET /docs (D9): the generated OpenAPI document, and Scalar's API
+ * GET /openapi.json and GET /docs (docs/decisions.md#d9): the generated OpenAPI document, and Scalar's API
  * reference rendering it, with a try-it console and request samples. Scalar's browser bundle is
  * served by this route, not from a CDN: users' networks may have none.
  */

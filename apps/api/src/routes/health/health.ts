@@ -1,6 +1,6 @@
-/** Liveness, readiness and metrics for the platform (D9). */
+/** Liveness, readiness and metrics for the platform (docs/decisions.md#d9). */
 import Router from '@koa/router';
-import { UnavailableError } from '../../../../../shared/errors.js';
+import { NotReadyError, UnavailableError } from '../../../../../shared/errors.js';
 import { readSnapshotVersions } from '../../../../../shared/snapshot-store.js';
 import { keys, SNAPSHOTS } from '../../../../../shared/keyspace.js';
 import type { ApiDeps } from '../../deps.js';
@@ -18,7 +18,8 @@ export function healthRoutes({ redis, metrics, config }: ApiDeps, router = new R
     ctx.set('Cache-Control', 'no-store');
     const versions = await readSnapshotVersions(redis, SNAPSHOTS);
     const absent = SNAPSHOTS.filter((_, i) => !versions[i]);
-    if (absent.length > 0) throw new UnavailableError(`Not ready: no snapshot yet for ${absent.join(', ')}`, 5);
+    if (absent.length > 0) throw new NotReadyError(`Not ready: no snapshot yet for ${absent.join(', ')}`, 5);
+    // Snapshots come back by themselves after Redis lost its data; users only come back from a backup.
     if (config.nodeEnv === 'production' && (await redis.scard(keys.users())) === 0) {
       throw new UnavailableError(USER_STORE_EMPTY, 30);
     }

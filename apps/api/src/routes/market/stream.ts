@@ -1,4 +1,4 @@
-/** GET /api/market/stream: server-sent events, one per refresh of each kind (issue 12). */
+/** GET /api/market/stream: server-sent events, one per refresh of each kind (docs/decisions.md#d11). */
 import Router from '@koa/router';
 import { UnavailableError } from '../../../../../shared/errors.js';
 import type { ApiDeps } from '../../deps.js';

@@ -1,6 +1,6 @@
 /**
  * Measures the polarity scorer against plain `vader-sentiment` on the human-rated tweets and
- * the crypto sets. Usage: npx tsx scripts/eval-sentiment.ts [tweets.tsv] [--misses]
+ * the crypto sets. Usage: npm run sentiment:eval -- [tweets.tsv] [--misses]
  * (--misses lists the crypto *dev* set's misclassified posts; held-out sets are never listed,
  * so they cannot be tuned on by accident). Last, times the per-token aggregation of 10,000 posts.
  */
@@ -12,11 +12,13 @@ import {
 } from '../shared/sentiment/evaluation.js';
 import { scorePolarity } from '../shared/sentiment/score.js';
 import { vaderAnalyzer } from '../shared/sentiment/vader-library.js';
-import { cryptoSet, heldoutSets, tweetsDevPath } from '../test/shared/sentiment/fixtures.js';
+import { cryptoSet, heldoutSets, tweetsDevPath } from './sentiment-data.js';
 
 const args = process.argv.slice(2);
 const showMisses = args.includes('--misses');
-const tweetsPath = resolve(args.find((arg) => !arg.startsWith('--')) ?? tweetsDevPath);
+const tweetsPath = resolve(
+  args.find((arg) => !arg.startsWith('--')) ?? tweetsDevPath,
+);
 
 const sets: Array<{ name: string; items: RatedText[]; correlate: boolean }> = [
   { name: 'tweets-dev', items: parseRatedTweets(readFileSync(tweetsPath, 'utf8')), correlate: true },

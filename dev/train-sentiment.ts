@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { trainMarketModel, toModelFile } from '../shared/sentiment/market-model.js';
-import { repoRoot, trainingDigest, trainingExamples } from '../test/shared/sentiment/fixtures.js';
+import { repoRoot, trainingDigest, trainingExamples } from './sentiment-data.js';
 
 const examples = trainingExamples();
 const started = performance.now();

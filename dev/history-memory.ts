@@ -1,6 +1,6 @@
 /**
- * `npx tsx scripts/history-memory.ts [days] [posts]`: the Redis memory history takes at the
- * simulator's scale (issue 12). A private redis-server and the simulator (SIM_POSTS, default
+ * `npx tsx dev/history-memory.ts [days] [posts]`: the Redis memory history takes at the
+ * simulator's scale (docs/decisions.md#d11). A private redis-server and the simulator (SIM_POSTS, default
  * 1,000 posts), then the worker's three refresh jobs every 30 simulated minutes for `days`
  * (default 32, so the 30-day retention has trimmed), the simulator's clock moving with them.
  * Prints the memory of the history keys (MEMORY USAGE, every entry counted) after each day.
@@ -13,7 +13,7 @@ import { refreshTrendingCas } from '../apps/worker/src/jobs/refresh-trending-cas
 import { refreshTrending } from '../apps/worker/src/jobs/refresh-trending.js';
 import { createLogger } from '../shared/logger.js';
 import { createRedis } from '../shared/redis.js';
-import { startTestRedis } from '../test/support/redis-server.js';
+import { startTestRedis } from './redis-server.js';
 
 const days = Number(process.argv[2] ?? 32);
 const posts = Number(process.argv[3] ?? 1000);

@@ -1,6 +1,6 @@
 /**
- * Seeds the demo user of `npm start` (D10, demo mode only): demo@example.com / demo-password,
- * role user, added or reset on every start. The demo password is fixed by D10, so it skips
+ * Seeds the demo user of `npm start` (docs/decisions.md#d10, demo mode only): demo@example.com / demo-password,
+ * role user, added or reset on every start. The demo password is fixed by docs/decisions.md#d10, so it skips
  * the users command's 12-character minimum.
  */
 import { hashPassword } from '../apps/api/src/auth/passwords.js';

@@ -1,21 +1,31 @@
 /**
  * `npm start`: the whole stack on one machine for a first look. A private redis-server when
  * REDIS_URL is unset, the index simulator when INDEX_API_URL is unset, then the worker and the
- * API as the Procfile runs them. Ctrl-C stops all of it.
+ * API as the Procfile runs them (from dist/, which `npm start` builds first), their JSON logs
+ * made readable by pino-pretty. Dev only: it runs through tsx and never reaches the image.
+ *
+ * Ctrl-C stops the API and the worker first and waits for them, then what they use (Redis, the
+ * simulator): stopped the other way round, they would log connection errors until their own
+ * shutdown limit. The children run in process groups of their own, so the terminal's Ctrl-C
+ * reaches this launcher only, and the order is its to keep.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { prettyFactory } from 'pino-pretty';
 import { startSimulator, type Simulator } from '../apps/index-sim/src/server.js';
 import { seedDemoUser } from './demo-user.js';
 
-// Compiled, this file is dist/scripts/demo-stack.js: the entry points are beside it under dist/apps.
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const children: ChildProcess[] = [];
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+/** The processes that use Redis and the simulator; stopped before them. */
+const apps: ChildProcess[] = [];
+let redis: ChildProcess | undefined;
 let simulator: Simulator | undefined;
 
 function say(line: string): void {
@@ -41,50 +51,102 @@ async function startRedis(): Promise<string> {
   }
   const port = await freePort(6390);
   const dir = mkdtempSync(join(tmpdir(), 'market-signals-redis-'));
-  const child = spawn(
+  redis = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', detached: true },
   );
-  children.push(child);
   say(`private redis-server on port ${port} (data in ${dir})`);
   return `redis://127.0.0.1:${port}`;
 }
 
-function run(name: string, script: string, env: NodeJS.ProcessEnv, nodeFlags: readonly string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [...nodeFlags, join(root, script)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+/** One readable line per JSON log line (non-JSON lines pass through). */
+const prettify = prettyFactory({ colorize: process.stdout.isTTY, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
+
+function run(name: string, script: string, env: NodeJS.ProcessEnv, nodeFlags: readonly string[] = []): void {
+  const child = spawn(process.execPath, [...nodeFlags, join(dist, script)], { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  if (child.stdout) createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => process.stdout.write(prettify(line)));
   child.once('exit', (code, signal) => {
     if (!stopping) {
       say(`${name} exited (${signal ?? code}); stopping the stack`);
       void stop(1);
     }
   });
-  children.push(child);
-  return child;
+  apps.push(child);
+}
+
+/** One GET without keep-alive: a pooled socket would hold the API's drain on Ctrl-C. */
+function probe(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    get(url, { agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).once('error', () => resolve(0));
+  });
 }
 
 async function waitUntilReady(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-    if (ok) return;
+    if ((await probe(`${url}/readyz`)) === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`the API did not become ready within ${timeoutMs / 1000} s`);
 }
 
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** SIGTERM, then SIGKILL to its whole group if it is still there after `graceMs`. */
+async function terminate(child: ChildProcess, graceMs: number): Promise<void> {
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.pid && kill(-child.pid, 'SIGKILL'), graceMs);
+  await exited(child);
+  clearTimeout(timer);
+}
+
+function kill(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 let stopping = false;
+let stopRequestedAt = 0;
 async function stop(code: number): Promise<never> {
   stopping = true;
-  for (const child of children.slice().reverse()) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)));
+  stopRequestedAt = Date.now();
+  // The users of Redis and the simulator first: they drain requests and finish jobs against both.
+  await Promise.all(apps.map((child) => terminate(child, 10_000)));
+  if (redis) await terminate(redis, 5_000);
   await simulator?.close();
   process.exit(code);
 }
 
+// Whatever way this launcher ends, no child outlives it.
+process.once('exit', () => {
+  for (const child of [...apps, redis]) if (child?.pid && child.exitCode === null && child.signalCode === null) kill(-child.pid, 'SIGKILL');
+});
+
+function onSignal(): void {
+  if (!stopping) {
+    say('stopping: API and worker first, then Redis and the simulator');
+    void stop(0);
+  } else if (Date.now() - stopRequestedAt > 1000) {
+    // A second Ctrl-C (npm forwards the terminal's first one too: that one is ignored) forces it.
+    say('stopping at once');
+    process.exit(1);
+  }
+}
+
 async function main(): Promise<void> {
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
 
   const redisUrl = process.env.REDIS_URL || (await startRedis());
   let indexUrl = process.env.INDEX_API_URL;
@@ -108,12 +170,13 @@ async function main(): Promise<void> {
   };
   if (!process.env.JWT_SECRET) say('JWT_SECRET is not set: a random secret was generated for this run');
 
+  // The user first: it also waits until the new redis-server answers, before anything connects.
+  await seedDemoUser(redisUrl);
   run('worker', 'apps/worker/src/main.js', env);
   // The Procfile's web process, flags included (the Procfile says why).
   run('api', 'apps/api/src/main.js', env, ['--max-semi-space-size=16']);
-  await seedDemoUser(redisUrl);
   const base = `http://localhost:${port}`;
-  await waitUntilReady(base, 30_000);
+  await waitUntilReady(base, 90_000);
   say('ready. Try:');
   for (const path of [
     '/api/market/trending',
@@ -131,7 +194,7 @@ async function main(): Promise<void> {
   say(`  curl -s '${base}/api/market/tokens/SOL/history?interval=1h'`);
   say(`  curl -s "${base}/api/market/trending?at=$(date -u -d '2 minutes ago' +%Y-%m-%dT%H:%M:%SZ)"   # as it was (GNU date; macOS: date -u -v-2M ...)`);
   say(`  curl -s -X POST ${base}/api/auth/login -H 'Content-Type: application/json' -d '{"email":"demo@example.com","password":"demo-password"}'`);
-  say('Ctrl-C stops everything.');
+  say(`logs at LOG_LEVEL=${env.LOG_LEVEL} (LOG_LEVEL=info npm start shows every request). Ctrl-C stops everything.`);
 }
 
 main().catch((error: unknown) => {
