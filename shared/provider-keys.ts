@@ -13,7 +13,7 @@ export const providerKeys = {
   caFirstSeen: () => `${P}:ca-first-seen`,
   /** Hash: upper-case ticker -> the CoinGecko coin id chosen for it (the highest ranked when first met). */
   coingeckoIds: () => `${P}:coingecko-ids`,
-  /** Hash: lower-case username -> JSON `{ id, username }` as X resolved it (once). */
+  /** Hash: lower-case username -> JSON `{ id, username }` as X resolved it (once), or `{ missingSince }` when X did not find it. */
   xUsers: () => `${P}:x-users`,
   /** Hash: X user id -> the newest post id read (`since_id` of the next read). */
   xSinceIds: () => `${P}:x-since-ids`,

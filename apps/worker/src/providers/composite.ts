@@ -85,6 +85,7 @@ export function createAdapters(options: CompositeOptions): CompositeAdapters {
       }),
       redis,
       logger,
+      options.now,
     ),
   };
 }

@@ -29,6 +29,9 @@ export interface XAdapter {
   heldPosts(): Promise<NewsItem[]>;
 }
 
+/** How long a username X did not find is left before it is looked up again. */
+const MISSING_RECHECK_MS = 86_400_000;
+
 /** Pages read per account per refresh at most (100 posts each): bounds what one refresh can cost. */
 const MAX_PAGES = 5;
 
@@ -87,15 +90,17 @@ export function tokensOf(entry: Post): string[] {
   return [...new Set(tags.map((tag) => tag.replace(/^\$/, '').toUpperCase()).filter((tag) => /^[A-Z0-9]{1,20}$/.test(tag)))];
 }
 
-export function createXAdapter(http: ProviderHttp, redis: Redis, logger: Logger): XAdapter {
+export function createXAdapter(http: ProviderHttp, redis: Redis, logger: Logger, now: () => Date = () => new Date()): XAdapter {
   async function users(usernames: readonly string[]): Promise<Map<string, XUser>> {
     const held = await redis.hgetall(providerKeys.xUsers());
     const result = new Map<string, XUser>();
     const missing: string[] = [];
     for (const name of usernames) {
       const known = held[name.toLowerCase()];
-      if (known) result.set(name.toLowerCase(), JSON.parse(known) as XUser);
-      else missing.push(name);
+      const entry = known ? (JSON.parse(known) as XUser | { missingSince: string }) : undefined;
+      if (entry && 'id' in entry) result.set(name.toLowerCase(), entry);
+      // A name X did not find is asked again a day later, not on every refresh (a lookup is billed).
+      else if (!entry || Date.parse(entry.missingSince) < now().getTime() - MISSING_RECHECK_MS) missing.push(name);
     }
     for (let at = 0; at < missing.length; at += 100) {
       const batch = missing.slice(at, at + 100);
@@ -105,12 +110,14 @@ export function createXAdapter(http: ProviderHttp, redis: Redis, logger: Logger)
       const found = parseItems(parsed.data.data ?? [], user).valid;
       if (parsed.data.errors?.length) logger.warn({ provider: 'x', problems: parsed.data.errors.length }, 'x: some tracked usernames were not found or are suspended; skipped');
       const remember: Record<string, string> = {};
+      const missingSince = JSON.stringify({ missingSince: now().toISOString() });
+      for (const name of batch) remember[name.toLowerCase()] = missingSince;
       for (const entry of found) {
         const resolved: XUser = { id: entry.id, username: entry.username };
         result.set(entry.username.toLowerCase(), resolved);
         remember[entry.username.toLowerCase()] = JSON.stringify(resolved);
       }
-      if (found.length > 0) await redis.hset(providerKeys.xUsers(), remember);
+      await redis.hset(providerKeys.xUsers(), remember);
     }
     return result;
   }
