@@ -18,7 +18,7 @@ import { watchRedisPolicy, type PolicyWatch } from '../../../shared/redis-policy
 import { countedIndexClient, redisCounter } from './counters.js';
 import type { IndexClient } from './index-client.js';
 import type { MarketProvider } from './providers/market-provider.js';
-import { measureSpend } from './providers/spend.js';
+import { withSpend, type Spend } from './providers/spend.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
 import type { JobContext } from './jobs/job-context.js';
 import { keepSchedules } from './schedules.js';
@@ -73,18 +73,20 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const process = async (job: Job): Promise<unknown> => {
     const handler = handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
+    // What the job spent at each provider: in its result (so its log line) and, failed or not, in the counters.
+    const spend: Spend = {};
     try {
-      // What the job spent at each provider is part of its result, so of its log line.
-      const { result, spend } = await measureSpend(() => handler(job, context));
+      const result = await withSpend(spend, () => handler(job, context));
       if (Object.keys(spend).length === 0) return result;
-      for (const [name, used] of Object.entries(spend)) {
-        if (used.credits > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|credits`, used.credits).catch(() => {});
-        if (used.posts > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|posts`, used.posts).catch(() => {});
-      }
       return typeof result === 'object' && result !== null ? { ...result, spend } : { result, spend };
     } catch (error) {
       if (error instanceof UpstreamError && !error.retryable) throw new UnrecoverableError(error.message);
       throw error;
+    } finally {
+      for (const [name, used] of Object.entries(spend)) {
+        if (used.credits > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|credits`, used.credits).catch(() => {});
+        if (used.posts > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|posts`, used.posts).catch(() => {});
+      }
     }
   };
   const settings = { backoffStrategy: upstreamBackoff };

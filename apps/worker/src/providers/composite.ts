@@ -9,6 +9,7 @@ import type { NewsItem, TrendingCa, TrendingToken } from '../../../../shared/mar
 import type { ProvidersConfig } from '../../../../shared/provider-config.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import type { CountFn } from '../counters.js';
+import { NEWS_MAX_POSTS, NEWS_WINDOW_MS } from '../jobs/refresh-news.js';
 import { UpstreamError } from '../upstream-error.js';
 import { createCoinGeckoAdapter, type CoinGeckoAdapter, type CoinQuote } from './coingecko.js';
 import { contractKey, createElfaAdapter, type ElfaAdapter, type ElfaSmartStats } from './elfa.js';
@@ -96,8 +97,18 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
   const { elfa, coingecko, x } = adapters;
   const tracked = new Map(config.trackedAccounts.map((name) => [name.toLowerCase(), name]));
 
-  /** The tracked posts held (X), within the smart-money window. */
+  /** One read of the timelines at a time in this process: refreshes running together share it (X bills per post). */
+  let reading: Promise<NewsItem[]> | undefined;
+  const readPosts = (since: Date, max: number): Promise<NewsItem[]> =>
+    (reading ??= x.posts(config.trackedAccounts, since, max).finally(() => (reading = undefined)));
+
+  /**
+   * The tracked posts held (X), within the smart-money window. Normally the news refresh has
+   * read them; on a first start, when none was ever read, they are read here (the news refresh
+   * running at the same moment may read the same posts once more: X bills a post once a day).
+   */
   async function recentPosts(): Promise<NewsItem[]> {
+    if ((await redis.exists(providerKeys.xSinceIds())) === 0) await readPosts(new Date(now().getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
     const from = now().getTime() - SMART_WINDOW_MS;
     return (await x.heldPosts()).filter((post) => Date.parse(post.publishedAt) >= from && tracked.has(post.author.toLowerCase()));
   }
@@ -156,7 +167,7 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     },
 
     posts(since, max) {
-      return x.posts(config.trackedAccounts, since, max);
+      return readPosts(since, max);
     },
 
     async account(username) {

@@ -19,10 +19,15 @@ export type Spend = Partial<Record<ProviderName, ProviderSpend>>;
 
 const current = new AsyncLocalStorage<Spend>();
 
+/** Runs `task` recording into `spend` (filled even when the task fails: a failed call may still be billed). */
+export function withSpend<T>(spend: Spend, task: () => Promise<T>): Promise<T> {
+  return current.run(spend, task);
+}
+
 /** Runs `task` with a fresh meter; resolves with its result and what it spent (empty: no provider call). */
 export async function measureSpend<T>(task: () => Promise<T>): Promise<{ result: T; spend: Spend }> {
   const spend: Spend = {};
-  const result = await current.run(spend, task);
+  const result = await withSpend(spend, task);
   return { result, spend };
 }
 
