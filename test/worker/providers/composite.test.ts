@@ -4,6 +4,7 @@ import { refreshTrendingCas } from '../../../apps/worker/src/jobs/refresh-trendi
 import { refreshTrending } from '../../../apps/worker/src/jobs/refresh-trending.js';
 import { indexScores } from '../../../apps/worker/src/providers/composite.js';
 import { keys } from '../../../shared/keyspace.js';
+import { providerKeys } from '../../../shared/provider-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { ETH_CA, SOL_CA } from '../../support/provider-fixtures/elfa.js';
 import { rejection, startHarness, type Harness } from './helpers.js';
@@ -70,6 +71,12 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
     expect(bob).to.deep.include({ username: 'bob_trades', indexScore: 50, smartMoneyRank: 2, totalPosts: 2, avgEngagement: 80 });
     // An account X and Elfa do not know is still tracked: zeros, ranked last.
     expect(await h.provider.account('ghost_acct')).to.deep.include({ username: 'ghost_acct', avgEngagement: 0, smartMoneyRank: 3, totalPosts: 0 });
+  });
+
+  it('when X cannot resolve a tracked name (5xx), then the stats still answer, spelled as configured', async () => {
+    await h.redis.del(providerKeys.xUsers());
+    h.fixtures.x.script('/2/users/by', { status: 503, body: { title: 'Service Unavailable' } });
+    expect(await h.provider.account('BOB_TRADES')).to.deep.include({ username: 'Bob_Trades', avgEngagement: 80 });
   });
 
   it('indexScore: the weighted percentile of smart following (0.5), engagement (0.3) and reach (0.2) within the set', () => {

@@ -174,7 +174,12 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
       const configured = tracked.get(username.toLowerCase());
       // Only tracked accounts are in the index: any other name costs no upstream call.
       if (configured === undefined) return null;
-      const spelled = (await x.users([configured])).get(configured.toLowerCase())?.username ?? configured;
+      // X's spelling once resolved (remembered); while X cannot say, the operator's spelling.
+      const resolved = await x.users([configured]).catch((error: unknown) => {
+        logger.warn({ provider: 'x', err: (error as Error).message }, 'x: cannot resolve a tracked username; answering it as configured');
+        return new Map<string, { username: string }>();
+      });
+      const spelled = resolved.get(configured.toLowerCase())?.username ?? configured;
       const stats = (await elfa.smartStats(spelled)) ?? { averageEngagement: 0, averageReach: 0, smartFollowingCount: 0, followerCount: 0 };
       await redis.hset(providerKeys.smartStats(), spelled.toLowerCase(), JSON.stringify({ ...stats, fetchedAt: now().toISOString() }));
       const { indexScore, smartMoneyRank } = await scoreAmongTracked(spelled.toLowerCase());
