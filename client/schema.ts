@@ -351,7 +351,7 @@ export interface components {
             publishedAt: string;
             /** @description Tokens mentioned in the post. */
             tokens: string[];
-            /** @description Engagement signal score from the index. */
+            /** @description Engagement signal score from the index. With INDEX_PROVIDER=composite: likes + replies + bookmarks + 2 × (reposts + quotes) on X. */
             engagementScore: number;
         };
         /** @description Sentiment of one token. */
@@ -433,13 +433,13 @@ export interface components {
         TrendingToken: {
             /** @description Token ticker symbol. */
             token: string;
-            /** @description Full token name. */
+            /** @description Full token name. With INDEX_PROVIDER=composite: CoinGecko's, or the ticker when CoinGecko does not resolve it. */
             name: string;
             /** @description Total social mentions in the window. */
             mentions: number;
-            /** @description Mentions from smart money accounts. */
+            /** @description Mentions from smart money accounts. With INDEX_PROVIDER=composite: posts of the tracked accounts in the last 24 hours citing the token (docs/providers.md). */
             smartMoneyMentions: number;
-            /** @description 24-hour price change, as a percentage. */
+            /** @description 24-hour price change, as a percentage. With INDEX_PROVIDER=composite: CoinGecko's, 0 when it has none. */
             priceChange24h: number;
         };
         /** @description Trending contract addresses. */
@@ -459,11 +459,11 @@ export interface components {
             chain: string;
             /** @description Total mentions in the current window. */
             mentions: number;
-            /** @description Mentions from smart money accounts. */
+            /** @description Mentions from smart money accounts. With INDEX_PROVIDER=composite: posts of the tracked accounts in the last 24 hours containing the address. */
             smartMoneyMentions: number;
             /**
              * Format: date-time
-             * @description ISO timestamp of when the address first appeared in the index.
+             * @description ISO timestamp of when the address first appeared in the index. With INDEX_PROVIDER=composite: when this service first saw it (kept, never moved later).
              */
             firstSeenAt: string;
         };
@@ -491,11 +491,11 @@ export interface components {
         UsernameStats: {
             /** @description Social-network username, spelled as the index does. */
             username: string;
-            /** @description Influence score assigned by the index, range 0 to 100. */
+            /** @description Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted percentiles of Elfa smart stats over the tracked accounts (docs/providers.md). */
             indexScore: number;
             /** @description Rank within the smart money index. */
             smartMoneyRank: number;
-            /** @description Total indexed posts. */
+            /** @description Total indexed posts. With INDEX_PROVIDER=composite: the posts held, those of the last 72 hours. */
             totalPosts: number;
             /** @description Average engagement score per post. */
             avgEngagement: number;
@@ -597,7 +597,7 @@ export interface components {
             publishedAt: string;
             /** @description Tokens mentioned in the post. */
             tokens: string[];
-            /** @description Engagement signal score from the index. */
+            /** @description Engagement signal score from the index. With INDEX_PROVIDER=composite: likes + replies + bookmarks + 2 × (reposts + quotes) on X. */
             engagementScore: number;
         };
         /** @description Sentiment of one token. */

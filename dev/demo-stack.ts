@@ -1,6 +1,7 @@
 /**
  * `npm start`: the whole stack on one machine for a first look. A private redis-server when
- * REDIS_URL is unset, the index simulator when INDEX_API_URL is unset, then the worker and the
+ * REDIS_URL is unset, the index simulator when INDEX_API_URL is unset and INDEX_PROVIDER is not
+ * `composite` (real providers, docs/providers.md), then the worker and the
  * API as the Procfile runs them (from dist/, which `npm start` builds first), their JSON logs
  * made readable by pino-pretty. Dev only: it runs through tsx and never reaches the image.
  *
@@ -149,8 +150,10 @@ async function main(): Promise<void> {
   process.on('SIGHUP', onSignal);
 
   const redisUrl = process.env.REDIS_URL || (await startRedis());
+  const composite = process.env.INDEX_PROVIDER === 'composite';
   let indexUrl = process.env.INDEX_API_URL;
-  if (!indexUrl) {
+  if (composite) say('INDEX_PROVIDER=composite: Elfa, CoinGecko and X with your keys (docs/providers.md); no simulator');
+  else if (!indexUrl) {
     simulator = await startSimulator({ port: await freePort(Number(process.env.SIM_PORT) || 4010) });
     indexUrl = simulator.url;
     say(`index simulator on ${indexUrl}`);
@@ -166,7 +169,8 @@ async function main(): Promise<void> {
     JWT_SECRET: process.env.JWT_SECRET || randomBytes(48).toString('base64url'),
     LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
     // A first look should show history growing and events arriving within minutes, not hours.
-    REFRESH_INTERVAL: process.env.REFRESH_INTERVAL || '1m',
+    // Real providers bill per call or per post: their usual pace.
+    REFRESH_INTERVAL: process.env.REFRESH_INTERVAL || (composite ? '30m' : '1m'),
   };
   if (!process.env.JWT_SECRET) say('JWT_SECRET is not set: a random secret was generated for this run');
 

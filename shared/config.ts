@@ -3,6 +3,7 @@
  * start-up; every other module receives the frozen result.
  */
 import { randomBytes } from 'node:crypto';
+import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -66,6 +67,13 @@ export interface Config {
   readonly streamMaxClients: number;
   /** DEMO_MODE: seed the demo user at start (set by `npm start` only). Default false. */
   readonly demoMode: boolean;
+  /**
+   * INDEX_PROVIDER: `index` (default) speaks docs/index-api.md (the simulator or a compatible
+   * index); `composite` combines Elfa, CoinGecko and X (docs/providers.md).
+   */
+  readonly indexProvider: IndexProvider;
+  /** The providers' variables (shared/provider-config.ts); set only with INDEX_PROVIDER=composite. */
+  readonly providers: ProvidersConfig | undefined;
 }
 
 export interface SentinelConfig {
@@ -183,7 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret: givenSecret || randomBytes(48).toString('base64url'),
     jwtSecretGenerated: !givenSecret,
     jwtIssuer: env.JWT_ISSUER || 'market-signals',
-    indexApiUrl: baseUrl(url(env, 'INDEX_API_URL', production ? undefined : 'http://127.0.0.1:4010', ['http:', 'https:'])),
+    indexApiUrl: baseUrl(url(env, 'INDEX_API_URL', production && indexProvider(env) === 'index' ? undefined : 'http://127.0.0.1:4010', ['http:', 'https:'])),
     indexApiKey: env.INDEX_API_KEY || undefined,
     indexRateLimitPerMinute: integer(env, 'INDEX_RATE_LIMIT', 600, 1, 1_000_000),
     logLevel,
@@ -195,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
     historyDays: integer(env, 'HISTORY_DAYS', 30, 0, 366),
     streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),
     demoMode: boolean(env, 'DEMO_MODE'),
+    indexProvider: indexProvider(env),
+    providers: providersConfig(env, indexProvider(env)),
   });
 }
 

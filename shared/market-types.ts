@@ -11,10 +11,10 @@ const timestamp = (description: string) => z.iso.datetime().meta({ description }
 export const TrendingTokenSchema = z
   .object({
     token: z.string().meta({ description: 'Token ticker symbol.' }),
-    name: z.string().meta({ description: 'Full token name.' }),
+    name: z.string().meta({ description: 'Full token name. With INDEX_PROVIDER=composite: CoinGecko\'s, or the ticker when CoinGecko does not resolve it.' }),
     mentions: z.number().meta({ description: 'Total social mentions in the window.' }),
-    smartMoneyMentions: z.number().meta({ description: 'Mentions from smart money accounts.' }),
-    priceChange24h: z.number().meta({ description: '24-hour price change, as a percentage.' }),
+    smartMoneyMentions: z.number().meta({ description: 'Mentions from smart money accounts. With INDEX_PROVIDER=composite: posts of the tracked accounts in the last 24 hours citing the token (docs/providers.md).' }),
+    priceChange24h: z.number().meta({ description: '24-hour price change, as a percentage. With INDEX_PROVIDER=composite: CoinGecko\'s, 0 when it has none.' }),
   })
   .meta({ id: 'TrendingToken', description: 'A trending token.' });
 export type TrendingToken = z.infer<typeof TrendingTokenSchema>;
@@ -27,7 +27,7 @@ export const NewsItemSchema = z
     authorFollowers: z.number().meta({ description: 'Author follower count.' }),
     publishedAt: timestamp('ISO timestamp of publication.'),
     tokens: z.array(z.string()).meta({ description: 'Tokens mentioned in the post.' }),
-    engagementScore: z.number().meta({ description: 'Engagement signal score from the index.' }),
+    engagementScore: z.number().meta({ description: 'Engagement signal score from the index. With INDEX_PROVIDER=composite: likes + replies + bookmarks + 2 × (reposts + quotes) on X.' }),
   })
   .meta({ id: 'NewsItem', description: 'A post from a tracked account.' });
 export type NewsItem = z.infer<typeof NewsItemSchema>;
@@ -37,8 +37,8 @@ export const TrendingCaSchema = z
     address: z.string().meta({ description: 'Contract address.' }),
     chain: z.string().meta({ description: 'Chain identifier (for example ethereum, solana).' }),
     mentions: z.number().meta({ description: 'Total mentions in the current window.' }),
-    smartMoneyMentions: z.number().meta({ description: 'Mentions from smart money accounts.' }),
-    firstSeenAt: timestamp('ISO timestamp of when the address first appeared in the index.'),
+    smartMoneyMentions: z.number().meta({ description: 'Mentions from smart money accounts. With INDEX_PROVIDER=composite: posts of the tracked accounts in the last 24 hours containing the address.' }),
+    firstSeenAt: timestamp('ISO timestamp of when the address first appeared in the index. With INDEX_PROVIDER=composite: when this service first saw it (kept, never moved later).'),
   })
   .meta({ id: 'TrendingCa', description: 'A trending contract address.' });
 export type TrendingCa = z.infer<typeof TrendingCaSchema>;
@@ -46,9 +46,9 @@ export type TrendingCa = z.infer<typeof TrendingCaSchema>;
 export const UsernameStatsSchema = z
   .object({
     username: z.string().meta({ description: 'Social-network username, spelled as the index does.' }),
-    indexScore: z.number().min(0).max(100).meta({ description: 'Influence score assigned by the index, range 0 to 100.' }),
+    indexScore: z.number().min(0).max(100).meta({ description: 'Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted percentiles of Elfa smart stats over the tracked accounts (docs/providers.md).' }),
     smartMoneyRank: z.number().meta({ description: 'Rank within the smart money index.' }),
-    totalPosts: z.number().meta({ description: 'Total indexed posts.' }),
+    totalPosts: z.number().meta({ description: 'Total indexed posts. With INDEX_PROVIDER=composite: the posts held, those of the last 72 hours.' }),
     avgEngagement: z.number().meta({ description: 'Average engagement score per post.' }),
     topTokens: z.array(z.string()).meta({ description: 'Most mentioned token tickers.' }),
     cachedAt: timestamp('ISO timestamp of the last cache refresh.'),

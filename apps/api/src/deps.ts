@@ -28,6 +28,7 @@ import { StatsService } from './market/stats-service.js';
 import { HttpMetrics } from './metrics.js';
 import { StreamHub } from './stream/stream-hub.js';
 import { registerOpsMetrics } from './ops-metrics.js';
+import { registerProviderMetrics } from './provider-metrics.js';
 
 /** How long a request waits for the worker (docs/decisions.md#d7, #d8: answered within 10 s). */
 export const WORK_WAIT_MS = 9_000;
@@ -112,6 +113,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
 
   const metrics = new HttpMetrics();
   registerOpsMetrics(metrics.registry, { redis, queues: [refreshQueue, statsQueue] });
+  registerProviderMetrics(metrics.registry, redis);
 
   return {
     config,

@@ -5,9 +5,10 @@
  */
 import type { Redis } from 'ioredis';
 import { keys } from '../../../shared/keyspace.js';
-import type { IndexClient } from './index-client.js';
+import type { MarketProvider } from './providers/market-provider.js';
 
-export type CountFn = (metric: 'jobs' | 'upstream', label: string, outcome: string) => void;
+/** `provider_*`: the composite adapters' calls by status, credits charged, blocks (apps/worker/src/providers). */
+export type CountFn = (metric: 'jobs' | 'upstream' | 'provider_calls' | 'provider_blocked', label: string, outcome: string) => void;
 
 export function redisCounter(redis: Redis): CountFn {
   return (metric, label, outcome) => {
@@ -16,7 +17,7 @@ export function redisCounter(redis: Redis): CountFn {
 }
 
 /** The same client, each call counted as `ok` or `error` under its method name (whatever methods it has). */
-export function countedIndexClient(index: IndexClient, count: CountFn): IndexClient {
+export function countedIndexClient(index: MarketProvider, count: CountFn): MarketProvider {
   return new Proxy(index, {
     get(target, name, receiver) {
       const value: unknown = Reflect.get(target, name, receiver);

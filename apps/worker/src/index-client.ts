@@ -4,7 +4,7 @@
  */
 import got, { HTTPError, RequestError, type Got } from 'got';
 import type { z } from 'zod';
-import type { NewsItem, TrendingCa, TrendingToken } from '../../../shared/market-types.js';
+import type { NewsItem } from '../../../shared/market-types.js';
 import { parseRetryAfter, UpstreamError } from './upstream-error.js';
 import {
   accountPayload,
@@ -14,8 +14,9 @@ import {
   toTrendingToken,
   trendingContractsPayload,
   trendingTokensPayload,
-  type AccountPayload,
+  toAccountStats,
 } from './wire-schemas.js';
+import type { MarketProvider } from './providers/market-provider.js';
 
 export interface IndexClientOptions {
   baseUrl: string;
@@ -26,14 +27,8 @@ export interface IndexClientOptions {
   accountTimeoutMs?: number;
 }
 
-export interface IndexClient {
-  trendingTokens(): Promise<TrendingToken[]>;
-  trendingContracts(): Promise<TrendingCa[]>;
-  /** Posts published since `since`, newest first, at most `max`, paging through cursors. */
-  posts(since: Date, max: number): Promise<NewsItem[]>;
-  /** One account's figures, or null when it is not in the index. */
-  account(username: string): Promise<AccountPayload | null>;
-}
+/** INDEX_PROVIDER=index: the provider boundary (providers/market-provider.ts) over docs/index-api.md. */
+export type IndexClient = MarketProvider;
 
 const POSTS_PAGE = 500;
 
@@ -75,7 +70,7 @@ export function createIndexClient(options: IndexClientOptions): IndexClient {
     },
     async account(username) {
       try {
-        return await getJson(http, `v1/accounts/${encodeURIComponent(username)}`, {}, accountTimeout, accountPayload);
+        return toAccountStats(await getJson(http, `v1/accounts/${encodeURIComponent(username)}`, {}, accountTimeout, accountPayload));
       } catch (error) {
         if (error instanceof UpstreamError && error.status === 404) return null;
         throw error;

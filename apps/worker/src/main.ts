@@ -4,17 +4,22 @@ import { createLogger } from '../../../shared/logger.js';
 import { checkRedisPolicyFirst } from '../../../shared/redis-policy.js';
 import { redactUrl } from '../../../shared/redact-url.js';
 import { onShutdown, refuseToRun } from '../../../shared/shutdown.js';
-import { createIndexClient } from './index-client.js';
+import { createRedis } from '../../../shared/redis.js';
+import { redisCounter } from './counters.js';
+import { createWorkerProvider } from './providers/create-provider.js';
 import { startWorker } from './worker.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config, 'worker');
 const redisPolicy = { production: config.nodeEnv === 'production', refuse: refuseToRun };
 await checkRedisPolicyFirst(config, redisPolicy);
-const index = createIndexClient({ baseUrl: config.indexApiUrl, apiKey: config.indexApiKey });
+// What the composite adapters remember (ids, first-seen times, held posts) lives in Redis.
+const providerRedis = createRedis(config, 'worker', 'worker-providers');
+const { provider, refreshEveryMsByJob } = await createWorkerProvider(config, providerRedis, logger, redisCounter(providerRedis));
 const worker = await startWorker({
   redis: config,
-  index,
+  provider,
+  refreshEveryMsByJob,
   logger,
   refreshEveryMs: config.refreshIntervalMs,
   upstreamPerMinute: config.indexRateLimitPerMinute,
@@ -22,8 +27,12 @@ const worker = await startWorker({
   redisPolicy,
 });
 // The URL may carry credentials (user:key@host, ?api_key=): log it redacted.
-logger.info({ indexApiUrl: redactUrl(config.indexApiUrl) }, 'worker started');
+logger.info(
+  config.indexProvider === 'composite' ? { indexProvider: 'composite' } : { indexProvider: 'index', indexApiUrl: redactUrl(config.indexApiUrl) },
+  'worker started',
+);
 
 onShutdown(logger, async () => {
   await worker.close();
+  await providerRedis.quit().catch(() => providerRedis.disconnect());
 });

@@ -7,6 +7,7 @@ import {
   REFRESH_EVERY_MS,
   REFRESH_JOBS,
   refreshJobOptions,
+  type RefreshJobName,
   requestRefresh,
   type RefreshJobData,
 } from '../../../shared/queues.js';
@@ -17,10 +18,15 @@ import {
  * new runs at once; one that already existed while its snapshot is absent (Redis emptied,
  * first start after a crash) gets an immediate, deduplicated run.
  */
-export async function ensureSchedules(queue: Queue<RefreshJobData>, redis: Redis, everyMs = REFRESH_EVERY_MS): Promise<void> {
+export async function ensureSchedules(
+  queue: Queue<RefreshJobData>,
+  redis: Redis,
+  everyMs = REFRESH_EVERY_MS,
+  everyMsByJob: Partial<Record<RefreshJobName, number>> = {},
+): Promise<void> {
   for (const name of REFRESH_JOBS) {
     const existed = (await queue.getJobScheduler(name)) !== undefined;
-    await queue.upsertJobScheduler(name, { every: everyMs }, { name, data: {}, opts: refreshJobOptions });
+    await queue.upsertJobScheduler(name, { every: everyMsByJob[name] ?? everyMs }, { name, data: {}, opts: refreshJobOptions });
     if (existed && (await redis.exists(keys.snapshot(FIRST_SNAPSHOT_OF[name]))) === 0 && !(await runIsPending(queue, name))) {
       await requestRefresh(queue, name);
     }
@@ -55,10 +61,12 @@ export function keepSchedules(
   logger: Logger,
   refreshEveryMs = REFRESH_EVERY_MS,
   checkEveryMs = 30_000,
+  /** Jobs that run at their own interval (the Elfa credit budget); the others at refreshEveryMs. */
+  everyMsByJob: Partial<Record<RefreshJobName, number>> = {},
 ): ScheduleKeeper {
   let running: Promise<void> | undefined;
   const check = (): Promise<void> => {
-    return (running ??= ensureSchedules(queue, redis, refreshEveryMs)
+    return (running ??= ensureSchedules(queue, redis, refreshEveryMs, everyMsByJob)
       .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not ensure the refresh schedules; retrying'))
       .finally(() => (running = undefined)));
   };

@@ -3,7 +3,7 @@
  * An invalid item invalidates the whole payload: a snapshot is replaced only by a whole one.
  */
 import { z } from 'zod';
-import type { NewsItem, TrendingCa, TrendingToken } from '../../../shared/market-types.js';
+import type { NewsItem, TrendingCa, TrendingToken, UsernameStats } from '../../../shared/market-types.js';
 
 const count = z.number().int().nonnegative();
 const timestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a timestamp');
@@ -61,6 +61,15 @@ export const accountPayload = z.object({
 });
 
 export type AccountPayload = z.infer<typeof accountPayload>;
+
+export const toAccountStats = (a: AccountPayload): Omit<UsernameStats, 'cachedAt'> => ({
+  username: a.username,
+  indexScore: a.score,
+  smartMoneyRank: a.smart_rank,
+  totalPosts: a.posts_count,
+  avgEngagement: a.avg_engagement,
+  topTokens: a.top_tokens.map((token) => token.toUpperCase()),
+});
 
 export const toTrendingToken = (t: z.infer<typeof trendingTokensPayload>['tokens'][number]): TrendingToken => ({
   token: t.symbol.toUpperCase(),

@@ -10,11 +10,15 @@ import {
   STATS_QUEUE,
   UPSTREAM_BACKOFF,
   type RefreshJobData,
+  type RefreshJobName,
 } from '../../../shared/queues.js';
+import { keys } from '../../../shared/keyspace.js';
 import { createRedis, type RedisConfig } from '../../../shared/redis.js';
 import { watchRedisPolicy, type PolicyWatch } from '../../../shared/redis-policy.js';
 import { countedIndexClient, redisCounter } from './counters.js';
 import type { IndexClient } from './index-client.js';
+import type { MarketProvider } from './providers/market-provider.js';
+import { withSpend, type Spend } from './providers/spend.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
 import type { JobContext } from './jobs/job-context.js';
 import { keepSchedules } from './schedules.js';
@@ -24,7 +28,12 @@ const DAY_MS = 86_400_000;
 
 export interface WorkerOptions {
   redis: RedisConfig;
-  index: IndexClient;
+  /** The client of docs/index-api.md (INDEX_PROVIDER=index); ignored when `provider` is given. */
+  index?: IndexClient;
+  /** The upstream boundary (INDEX_PROVIDER=composite makes one: providers/create-provider.ts). */
+  provider?: MarketProvider;
+  /** Refresh jobs with their own interval (the Elfa credit budget); the others use refreshEveryMs. */
+  refreshEveryMsByJob?: Partial<Record<RefreshJobName, number>>;
   logger: Logger;
   now?: () => Date;
   /** The refresh schedules' period (REFRESH_INTERVAL). Default 30 minutes. */
@@ -50,7 +59,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const redis = createRedis(options.redis, 'worker', 'worker', logger);
   if (options.redisPolicy) watchRedisPolicy(redis, logger, options.redisPolicy);
   const count = redisCounter(redis);
-  const index = countedIndexClient(options.index, count);
+  const provider = options.provider ?? options.index;
+  if (!provider) throw new Error('startWorker: an index client or a provider is required');
+  const index = countedIndexClient(provider, count);
   const context: JobContext = {
     redis,
     index,
@@ -62,11 +73,20 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const process = async (job: Job): Promise<unknown> => {
     const handler = handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
+    // What the job spent at each provider: in its result (so its log line) and, failed or not, in the counters.
+    const spend: Spend = {};
     try {
-      return await handler(job, context);
+      const result = await withSpend(spend, () => handler(job, context));
+      if (Object.keys(spend).length === 0) return result;
+      return typeof result === 'object' && result !== null ? { ...result, spend } : { result, spend };
     } catch (error) {
       if (error instanceof UpstreamError && !error.retryable) throw new UnrecoverableError(error.message);
       throw error;
+    } finally {
+      for (const [name, used] of Object.entries(spend)) {
+        if (used.credits > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|credits`, used.credits).catch(() => {});
+        if (used.posts > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|posts`, used.posts).catch(() => {});
+      }
     }
   };
   const settings = { backoffStrategy: upstreamBackoff };
@@ -111,7 +131,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  const schedules = keepSchedules(refreshQueue, redis, logger, options.refreshEveryMs);
+  const schedules = keepSchedules(refreshQueue, redis, logger, options.refreshEveryMs, undefined, options.refreshEveryMsByJob);
   await schedules.firstRound;
 
   return {

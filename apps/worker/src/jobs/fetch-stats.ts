@@ -16,15 +16,7 @@ export async function fetchStats(job: Job<StatsJobData>, { redis, index, now }: 
     await execChecked(redis.multi().set(keys.statsMiss(username), '1', 'EX', MISS_TTL_SECONDS).del(keys.stats(username)));
     return { found: false };
   }
-  const stats: UsernameStats = {
-    username: account.username,
-    indexScore: account.score,
-    smartMoneyRank: account.smart_rank,
-    totalPosts: account.posts_count,
-    avgEngagement: account.avg_engagement,
-    topTokens: account.top_tokens.map((token) => token.toUpperCase()),
-    cachedAt: now().toISOString(),
-  };
+  const stats: UsernameStats = { ...account, cachedAt: now().toISOString() };
   await execChecked(
     redis.multi().set(keys.stats(username), JSON.stringify(stats), 'EX', STATS_TTL_SECONDS).del(keys.statsMiss(username)),
   );

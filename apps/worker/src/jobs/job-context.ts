@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
-import type { IndexClient } from '../index-client.js';
+import type { MarketProvider } from '../providers/market-provider.js';
 
 /** What every job handler gets besides its job. */
 export interface JobContext {
   redis: Redis;
-  index: IndexClient;
+  /** The upstream boundary (INDEX_PROVIDER): the index client or the composite providers. */
+  index: MarketProvider;
   logger: Logger;
   /** The clock, injectable so tests can pin cachedAt. */
   now: () => Date;

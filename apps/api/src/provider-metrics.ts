@@ -1,0 +1,46 @@
+/**
+ * /metrics for INDEX_PROVIDER=composite (docs/providers.md, "Quotas"): the adapters' calls by
+ * status, what they spent (Elfa and CoinGecko credits, X posts read), and which provider is
+ * blocked until when and why (402, usage cap). The worker keeps them in Redis; this reads them
+ * at scrape time. With INDEX_PROVIDER=index every series is simply absent.
+ */
+import type { Redis } from 'ioredis';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { keys } from '../../../shared/keyspace.js';
+import { providerKeys, type ProviderBlock } from '../../../shared/provider-keys.js';
+
+export function registerProviderMetrics(registry: Registry, redis: Redis): void {
+  const fromWorker = (name: string, help: string, metric: string, labelNames: [string, string]) =>
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        const fields = await redis.hgetall(keys.workerCounters()).catch(() => ({}) as Record<string, string>);
+        this.reset();
+        for (const [field, value] of Object.entries(fields)) {
+          const [kind, label = '', outcome = ''] = field.split('|');
+          if (kind === metric) this.inc({ [labelNames[0]]: label, [labelNames[1]]: outcome }, Number(value));
+        }
+      },
+    });
+  fromWorker('market_provider_calls_total', 'Calls of each provider by the workers, by HTTP status (network: no answer)', 'provider_calls', ['provider', 'status']);
+  fromWorker('market_provider_spend_total', 'What the workers spent at each provider: credits (Elfa, CoinGecko) or posts read (X)', 'provider_spend', ['provider', 'unit']);
+  fromWorker('market_provider_blocks_total', 'Times a provider was blocked until its reset, by reason', 'provider_blocked', ['provider', 'reason']);
+  new Gauge({
+    name: 'market_provider_blocked_until_seconds',
+    help: 'A provider the workers do not call before this time (unix seconds), and why: out of credits (402) or usage cap',
+    labelNames: ['provider', 'reason'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const blocks = await redis.hgetall(providerKeys.blocked()).catch(() => ({}) as Record<string, string>);
+      for (const [provider, raw] of Object.entries(blocks)) {
+        const block = JSON.parse(raw) as ProviderBlock;
+        const until = Date.parse(block.until);
+        if (until > Date.now()) this.set({ provider, reason: block.reason }, until / 1000);
+      }
+    },
+  });
+}

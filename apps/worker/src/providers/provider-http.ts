@@ -1,0 +1,200 @@
+/**
+ * The one HTTP path of the three adapters (Elfa, CoinGecko, X), over got with an explicit
+ * timeout and no retries of got's own. What it owns, the same for every provider
+ * (docs/providers.md, "Errors and quotas"):
+ * - a provider blocked in Redis (402, X's usage cap) is not called at all before its reset;
+ * - 429: wait until the reset the provider names (`x-ratelimit-reset`, `x-rate-limit-reset`:
+ *   epoch seconds; `Retry-After`: seconds or a date) and try once more; never a second time;
+ * - 402: block the provider until its reset, one warning line, a /metrics gauge;
+ * - 401/403: one error line naming the provider and the variable, not retried;
+ * - calls, credits and statuses counted per job (spend.ts) and in the worker's counters.
+ * Errors carry the provider, the path and the status: never a header, a query or a body with a key.
+ */
+import got, { RequestError } from 'got';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../../../../shared/logger.js';
+import { providerKeys, type ProviderBlock, type ProviderName } from '../../../../shared/provider-keys.js';
+import type { CountFn } from '../counters.js';
+import { parseRetryAfter, UpstreamError } from '../upstream-error.js';
+import { recordSpend } from './spend.js';
+
+export interface ProviderHttpOptions {
+  provider: ProviderName;
+  baseUrl: string;
+  /** Headers on every request (the key's); their values are never logged. */
+  headers: Readonly<Record<string, string>>;
+  /** Secrets to scrub from any text that leaves this module. */
+  secrets: readonly string[];
+  /** The variable an operator fixes on 401/403 (ELFA_API_KEY, ...). */
+  keyVariable: string;
+  redis: Redis;
+  logger: Logger;
+  count: CountFn;
+  /** Default per-request timeout. Default 10 s. */
+  timeoutMs?: number;
+  /** The longest 429 wait sat out before the one retry; longer fails the job. Default 60 s. */
+  maxRateLimitWaitMs?: number;
+  /** When a 402 (out of credits) ends. */
+  outOfCreditsUntil: (now: Date) => Date;
+  /** Credits a successful call costs when the response does not say. Default 0. */
+  creditsPerCall?: number;
+  now?: () => Date;
+}
+
+export interface ProviderResponse {
+  status: number;
+  body: unknown;
+}
+
+export interface ProviderRequest {
+  searchParams?: Readonly<Record<string, string | number>>;
+  timeoutMs?: number;
+  /** Statuses the caller handles itself (smart-stats' 404); their body is parsed when JSON. */
+  accept?: readonly number[];
+}
+
+export interface ProviderHttp {
+  get(path: string, request?: ProviderRequest): Promise<ProviderResponse>;
+}
+
+/** The first day of the next month, 00:00 UTC: when Elfa's monthly credits come back. */
+export function firstOfNextMonth(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
+  const { provider, redis, logger, count } = options;
+  const now = options.now ?? (() => new Date());
+  const client = got.extend({
+    prefixUrl: options.baseUrl,
+    headers: { accept: 'application/json', ...options.headers },
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    followRedirect: false,
+  });
+  const scrub = (text: string) => options.secrets.reduce((out, secret) => (secret ? out.split(secret).join('***') : out), text);
+  const refusedOnce = new Set<number>();
+
+  const fail = (path: string, message: string, extra: { status?: number; retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {}) =>
+    new UpstreamError(scrub(`${provider} ${path}: ${message}`), extra);
+
+  async function blockedUntil(): Promise<ProviderBlock | undefined> {
+    const raw = await redis.hget(providerKeys.blocked(), provider);
+    if (!raw) return undefined;
+    const block = JSON.parse(raw) as ProviderBlock;
+    if (Date.parse(block.until) > now().getTime()) return block;
+    await redis.hdel(providerKeys.blocked(), provider);
+    logger.info({ provider }, `${provider}: the block has ended; calling again`);
+    return undefined;
+  }
+
+  async function block(until: Date, status: number, reason: string): Promise<void> {
+    const entry: ProviderBlock = { until: until.toISOString(), reason, status };
+    await redis.hset(providerKeys.blocked(), provider, JSON.stringify(entry));
+    count('provider_blocked', provider, reason);
+    logger.warn({ provider, status, until: entry.until }, `${provider}: ${reason}; no call to ${provider} until ${entry.until}, the snapshots keep their cachedAt`);
+  }
+
+  async function once(path: string, request: ProviderRequest) {
+    try {
+      const response = await client.get(path.replace(/^\//, ''), {
+        searchParams: request.searchParams ? { ...request.searchParams } : undefined,
+        timeout: { request: request.timeoutMs ?? options.timeoutMs ?? 10_000 },
+      });
+      const charged = Number(response.headers['x-elfa-credits']);
+      recordSpend(provider, { calls: 1, credits: Number.isFinite(charged) ? charged : response.statusCode < 400 ? (options.creditsPerCall ?? 0) : 0 });
+      count('provider_calls', provider, String(response.statusCode));
+      return response;
+    } catch (error) {
+      recordSpend(provider, { calls: 1 });
+      count('provider_calls', provider, 'network');
+      const code = error instanceof RequestError ? (error.code ?? error.name) : 'error';
+      throw fail(path, code === 'ETIMEDOUT' ? 'timed out' : code);
+    }
+  }
+
+  function waitMs(headers: Record<string, string | string[] | undefined>): number | undefined {
+    const epoch = headers['x-ratelimit-reset'] ?? headers['x-rate-limit-reset'];
+    if (typeof epoch === 'string' && /^\d+(\.\d+)?$/.test(epoch.trim())) return Math.max(0, Number(epoch) * 1000 - now().getTime());
+    const retryAfter = headers['retry-after'];
+    return parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : undefined, now().getTime());
+  }
+
+  return {
+    async get(path, request = {}) {
+      const blocked = await blockedUntil();
+      if (blocked) throw fail(path, `not called: ${blocked.reason} (until ${blocked.until})`, { status: blocked.status, retryable: false });
+
+      let response = await once(path, request);
+      if (response.statusCode === 429) {
+        const body = parseBody(response.body);
+        if (isUsageCap(body)) {
+          await block(firstOfNextMonth(now()), 429, 'usage cap reached');
+          throw fail(path, 'HTTP 429 usage cap', { status: 429, retryable: false });
+        }
+        const wait = waitMs(response.headers);
+        const maxWait = options.maxRateLimitWaitMs ?? 60_000;
+        if (wait === undefined || wait > maxWait) {
+          // Failed for this run, not retried by the job: the next scheduled refresh asks again.
+          throw fail(path, `HTTP 429 (reset ${wait === undefined ? 'not given' : `in ${Math.ceil(wait / 1000)} s`})`, {
+            status: 429,
+            retryable: false,
+            ...(wait === undefined ? {} : { retryAfterMs: wait }),
+          });
+        }
+        logger.info({ provider, waitMs: wait }, `${provider}: rate limited; trying once more after the reset`);
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        response = await once(path, request);
+        if (response.statusCode === 429) throw fail(path, 'HTTP 429 again after the reset', { status: 429, retryable: false });
+      }
+      const status = response.statusCode;
+      if (status === 402) {
+        await block(options.outOfCreditsUntil(now()), 402, 'out of credits (HTTP 402)');
+        throw fail(path, 'HTTP 402 out of credits', { status, retryable: false });
+      }
+      if (status === 401 || status === 403) {
+        if (!refusedOnce.has(status)) {
+          refusedOnce.add(status);
+          logger.error({ provider, status }, `${provider}: HTTP ${status}, the key was refused: check ${options.keyVariable}`);
+        }
+        throw fail(path, `HTTP ${status}: check ${options.keyVariable}`, { status, retryable: false });
+      }
+      refusedOnce.clear();
+      if (status >= 400 && !request.accept?.includes(status)) {
+        const detail = errorDetail(parseBody(response.body));
+        // 408 and 5xx may pass with time (BullMQ's bounded attempts); other 4xx are our request.
+        throw fail(path, `HTTP ${status}${detail ? ` (${detail})` : ''}`, { status, retryable: status === 408 || status >= 500 });
+      }
+      const body = parseBody(response.body);
+      if (body === undefined && status < 400) throw fail(path, 'malformed JSON', { status, retryable: false });
+      return { status, body };
+    },
+  };
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** X's monthly usage cap rides on a 429 like a rate limit; only its problem type tells them apart. */
+function isUsageCap(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && typeof (body as { type?: unknown }).type === 'string' && (body as { type: string }).type.endsWith('/usage-capped');
+}
+
+/** A short reason from any of the three providers' error bodies (message, error, detail, status.error_message). */
+function errorDetail(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  for (const candidate of [record.message, record.error, record.detail, record.title, record.status]) {
+    if (typeof candidate === 'string') return candidate.slice(0, 200);
+    if (typeof candidate === 'object' && candidate !== null) {
+      const nested = errorDetail(candidate) ?? ((candidate as { error_message?: unknown }).error_message as string | undefined);
+      if (typeof nested === 'string') return nested.slice(0, 200);
+    }
+  }
+  return undefined;
+}

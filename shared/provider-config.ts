@@ -1,0 +1,131 @@
+/**
+ * INDEX_PROVIDER and the real providers' variables (docs/providers.md), parsed with the rest of
+ * the configuration by loadConfig(). Only `composite` needs any of them; with `index` (the
+ * default) they are ignored and the worker speaks docs/index-api.md as before.
+ */
+import { readFileSync } from 'node:fs';
+// A cycle with config.ts, safe: ConfigError is only used when a function runs, after both modules loaded.
+import { ConfigError } from './config.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type IndexProvider = 'index' | 'composite';
+export type CoinGeckoPlan = 'demo' | 'pro';
+
+export interface ProvidersConfig {
+  readonly elfa: {
+    /** ELFA_API_KEY: sent as `x-elfa-api-key`; never logged. Required with composite. */
+    readonly apiKey: string;
+    /** ELFA_API_URL: default https://api.elfa.ai (paths `/v2/...` are relative to it). */
+    readonly baseUrl: string;
+    /** ELFA_MONTHLY_CREDITS: the month's credit budget; unset, the key's own status says. */
+    readonly monthlyCredits: number | undefined;
+  };
+  readonly coingecko: {
+    /** COINGECKO_API_KEY: optional; keyless calls share the host's per-IP limit. */
+    readonly apiKey: string | undefined;
+    /** COINGECKO_PLAN: `demo` (default) or `pro`; picks the base URL and the key header. */
+    readonly plan: CoinGeckoPlan;
+    /** COINGECKO_API_URL: overrides the plan's base URL, version included (`.../api/v3`). */
+    readonly baseUrl: string;
+    /** COINGECKO_IDS: `SYM:coin-id,...`, tickers pinned to a coin (upper-case ticker -> id). */
+    readonly pins: Readonly<Record<string, string>>;
+  };
+  readonly x: {
+    /** X_BEARER_TOKEN: app-only bearer token; never logged. Required with composite. */
+    readonly bearerToken: string;
+    /** X_API_URL: default https://api.x.com (paths `/2/...` are relative to it). */
+    readonly baseUrl: string;
+  };
+  /** TRACKED_ACCOUNTS: the smart-money index, X usernames as given (comma list or `@file`). */
+  readonly trackedAccounts: readonly string[];
+}
+
+const X_USERNAME = /^[A-Za-z0-9_]{1,15}$/;
+
+function providerUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name}: not a valid URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name}: must start with http:// or https://`);
+  if (parsed.search || parsed.hash) throw new ConfigError(`${name}: must be a base address without ?query or #fragment`);
+  return raw.replace(/\/+$/, '');
+}
+
+function required(env: Env, name: string): string {
+  const value = env[name];
+  if (!value) throw new ConfigError(`${name}: required with INDEX_PROVIDER=composite`);
+  return value;
+}
+
+function trackedAccounts(env: Env): string[] {
+  const raw = required(env, 'TRACKED_ACCOUNTS');
+  let text = raw;
+  if (raw.startsWith('@')) {
+    try {
+      text = readFileSync(raw.slice(1), 'utf8');
+    } catch (error) {
+      throw new ConfigError(`TRACKED_ACCOUNTS: cannot read ${raw.slice(1)} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+  }
+  const names = text
+    .split(/[,\n]/)
+    .map((entry) => entry.trim().replace(/^@/, ''))
+    .filter((entry) => entry !== '' && !entry.startsWith('#'));
+  const bad = names.find((name) => !X_USERNAME.test(name));
+  if (bad !== undefined) throw new ConfigError(`TRACKED_ACCOUNTS: "${bad}" is not an X username (letters, digits, _; at most 15)`);
+  const unique = [...new Map(names.map((name) => [name.toLowerCase(), name])).values()];
+  if (unique.length === 0) throw new ConfigError('TRACKED_ACCOUNTS: lists no username');
+  return unique;
+}
+
+function pins(env: Env): Record<string, string> {
+  const raw = env.COINGECKO_IDS;
+  if (!raw) return {};
+  const result: Record<string, string> = {};
+  for (const entry of raw.split(',')) {
+    const match = /^\s*\$?([A-Za-z0-9]{1,20}):([a-z0-9][a-z0-9-]*)\s*$/.exec(entry);
+    if (!match?.[1] || !match[2]) throw new ConfigError(`COINGECKO_IDS: must be SYMBOL:coin-id[,SYMBOL:coin-id...], got "${entry.trim()}"`);
+    result[match[1].toUpperCase()] = match[2];
+  }
+  return result;
+}
+
+export function indexProvider(env: Env): IndexProvider {
+  const raw = env.INDEX_PROVIDER || 'index';
+  if (raw !== 'index' && raw !== 'composite') throw new ConfigError(`INDEX_PROVIDER: must be index or composite, got "${raw}"`);
+  return raw;
+}
+
+/** The providers' settings with INDEX_PROVIDER=composite, else undefined. */
+export function providersConfig(env: Env, provider: IndexProvider): ProvidersConfig | undefined {
+  if (provider !== 'composite') return undefined;
+  const credits = env.ELFA_MONTHLY_CREDITS;
+  if (credits !== undefined && credits !== '' && (!/^\d+$/.test(credits) || Number(credits) < 3 || Number(credits) > 100_000_000)) {
+    throw new ConfigError(`ELFA_MONTHLY_CREDITS: must be a whole number from 3 to 100000000, got "${credits}"`);
+  }
+  const plan = env.COINGECKO_PLAN || 'demo';
+  if (plan !== 'demo' && plan !== 'pro') throw new ConfigError(`COINGECKO_PLAN: must be demo or pro, got "${plan}"`);
+  return {
+    elfa: {
+      apiKey: required(env, 'ELFA_API_KEY'),
+      baseUrl: providerUrl(env, 'ELFA_API_URL', 'https://api.elfa.ai'),
+      monthlyCredits: credits ? Number(credits) : undefined,
+    },
+    coingecko: {
+      apiKey: env.COINGECKO_API_KEY || undefined,
+      plan,
+      baseUrl: providerUrl(env, 'COINGECKO_API_URL', plan === 'pro' ? 'https://pro-api.coingecko.com/api/v3' : 'https://api.coingecko.com/api/v3'),
+      pins: pins(env),
+    },
+    x: {
+      bearerToken: required(env, 'X_BEARER_TOKEN'),
+      baseUrl: providerUrl(env, 'X_API_URL', 'https://api.x.com'),
+    },
+    trackedAccounts: trackedAccounts(env),
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The Redis keys of INDEX_PROVIDER=composite (docs/providers.md): what the adapters remember
+ * between refreshes and across restarts. Beside shared/keyspace.ts, under the same prefix.
+ */
+const P = 'ms:provider';
+
+export type ProviderName = 'elfa' | 'coingecko' | 'x';
+
+export const providerKeys = {
+  /** Hash: provider -> JSON `{ until, reason, status }`, a provider not to be called before `until` (402, usage cap). */
+  blocked: () => `${P}:blocked`,
+  /** Hash: `<chain>:<address>` -> ISO time the worker first saw the contract address (HSETNX: never moved). */
+  caFirstSeen: () => `${P}:ca-first-seen`,
+  /** Hash: upper-case ticker -> the CoinGecko coin id chosen for it (the highest ranked when first met). */
+  coingeckoIds: () => `${P}:coingecko-ids`,
+  /** Hash: lower-case username -> JSON `{ id, username }` as X resolved it (once), or `{ missingSince }` when X did not find it. */
+  xUsers: () => `${P}:x-users`,
+  /** Hash: X user id -> the newest post id read (`since_id` of the next read). */
+  xSinceIds: () => `${P}:x-since-ids`,
+  /** Hash: post id -> JSON NewsItem: the tracked posts held, pruned to the news window. */
+  xPosts: () => `${P}:x-posts`,
+  /** Hash: lower-case username -> JSON Elfa smart stats `{ ..., fetchedAt }`: what indexScore is ranked over. */
+  smartStats: () => `${P}:smart-stats`,
+} as const;
+
+/** What a `blocked` entry holds. */
+export interface ProviderBlock {
+  /** ISO time of the provider's reset: no call before it. */
+  until: string;
+  /** Why, in words for /metrics and the log (never a key). */
+  reason: string;
+  status: number;
+}

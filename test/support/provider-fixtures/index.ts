@@ -1,0 +1,43 @@
+/** The three providers' fixture servers together, and the environment that points the worker at them. */
+import { COINGECKO_KEY, startCoinGeckoFixture } from './coingecko.js';
+import { ELFA_KEY, startElfaFixture } from './elfa.js';
+import type { FixtureServer } from './fixture-server.js';
+import { startXFixture, X_TOKEN, type XFixture } from './x.js';
+
+export { COINGECKO_KEY, ELFA_KEY, X_TOKEN };
+export const TRACKED = ['cryptoalice', 'Bob_Trades', 'ghost_acct'];
+
+export interface ProviderFixtures {
+  elfa: FixtureServer;
+  coingecko: FixtureServer;
+  x: XFixture;
+  /** INDEX_PROVIDER=composite pointed at the fixtures, with their keys. */
+  env: Record<string, string>;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startProviderFixtures(): Promise<ProviderFixtures> {
+  const [elfa, coingecko, x] = await Promise.all([startElfaFixture(), startCoinGeckoFixture(), startXFixture()]);
+  return {
+    elfa,
+    coingecko,
+    x,
+    env: {
+      INDEX_PROVIDER: 'composite',
+      ELFA_API_KEY: ELFA_KEY,
+      ELFA_API_URL: elfa.url,
+      COINGECKO_API_KEY: COINGECKO_KEY,
+      COINGECKO_API_URL: coingecko.url,
+      X_BEARER_TOKEN: X_TOKEN,
+      X_API_URL: x.url,
+      TRACKED_ACCOUNTS: TRACKED.join(','),
+    },
+    reset() {
+      for (const server of [elfa, coingecko, x]) server.reset();
+    },
+    close: async () => {
+      await Promise.all([elfa.close(), coingecko.close(), x.close()]);
+    },
+  };
+}
