@@ -12,6 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
+import { needsKeyCheck } from '../auth/api-key-auth.js';
 import type { ApiDeps } from '../deps.js';
 import { secondsLeft } from '../market/snapshot-cache.js';
 import { parseHistoryQuery, parseNewsQuery, parseTokenParam, parseUsernameParam } from '../routes/market/schema.js';
@@ -109,6 +110,7 @@ export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'history' 
 
   return (req, res) => {
     if (req.method !== 'GET' || req.url === undefined) return false;
+    if (needsKeyCheck(req)) return false; // a presented API key is checked (or refused) by Koa
     const started = performance.now();
     let found: Found | undefined;
     try {

@@ -19,7 +19,8 @@ import {
   TrendingTokenListSchema,
   UsernameStatsSchema,
 } from '../../../../../shared/market-types.js';
-import { LoginRequestSchema, LoginResponseSchema, RefreshAcknowledgementSchema, UserSchema } from '../auth/schema.js';
+import { LoginRequestSchema, LoginResponseSchema, MeResponseSchema, RefreshAcknowledgementSchema, UsageSchema } from '../auth/schema.js';
+import { documentApiKeys } from './api-key-docs.js';
 import {
   AtQuerySchema,
   HistoryPathSchema,
@@ -187,7 +188,7 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
   },
 };
 
-export const openApiDocument = createDocument({
+export const openApiDocument = documentApiKeys(createDocument({
   openapi: '3.1.0',
   info: {
     title: 'Market Signals API',
@@ -240,12 +241,29 @@ export const openApiDocument = createDocument({
     '/api/auth/me': {
       get: {
         operationId: 'me',
-        summary: 'The user the bearer token belongs to',
+        summary: 'The user the bearer token or API key belongs to',
+        description: 'With an API key the answer also names the key (`credential`: its id, label, last four characters, creation and last use; never the key).',
         tags: ['auth'],
         security: [{ bearerAuth: [] }],
         responses: {
-          '200': { description: 'The authenticated user.', content: json(UserSchema) },
+          '200': { description: 'The authenticated user.', content: json(MeResponseSchema) },
           '401': UNAUTHORIZED,
+          '500': INTERNAL_ERROR,
+          '503': SERVICE_UNAVAILABLE,
+        },
+      },
+    },
+    '/api/auth/usage': {
+      get: {
+        operationId: 'usage',
+        summary: 'The caller’s budget of stats misses and what is left of it',
+        description:
+          'With an API key, the key’s own budget (API_KEY_STATS_MISS_BUDGET, default 600 per 10 minutes); without one, the ' +
+          'client address’s (STATS_MISS_BUDGET, default 60). Spends nothing and shows no secret: a key is named by its id, label ' +
+          'and last four characters.',
+        tags: ['auth'],
+        responses: {
+          '200': { description: 'Whose budget it is, and its state.', content: json(UsageSchema) },
           '500': INTERNAL_ERROR,
           '503': SERVICE_UNAVAILABLE,
         },
@@ -398,12 +416,22 @@ export const openApiDocument = createDocument({
       get: {
         operationId: 'metrics',
         summary: 'Prometheus metrics',
+        description: 'Public unless METRICS_TOKEN is set; then only `Authorization: Bearer <METRICS_TOKEN>` is answered (API keys do not apply here).',
         tags: ['operations'],
+        security: [{}, { metricsToken: [] }],
         responses: {
           '200': {
             description: 'Metrics in the Prometheus text exposition format.',
             content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: z.string() } },
           },
+          '401': errorResponse(
+            'Unauthorized',
+            [
+              ['Missing token', 'METRICS_TOKEN is set and no `Authorization: Bearer` header is sent'],
+              ['Invalid metrics token', 'METRICS_TOKEN is set and the Bearer value is not it'],
+            ],
+            { 'WWW-Authenticate': WWW_AUTHENTICATE },
+          ),
         },
       },
     },
@@ -446,9 +474,10 @@ export const openApiDocument = createDocument({
         bearerFormat: 'JWT',
         description: 'The token from POST /api/auth/login, as `Authorization: Bearer <token>`.',
       },
+      metricsToken: { type: 'http', scheme: 'bearer', description: 'GET /metrics only: METRICS_TOKEN, when it is set.' },
     },
   },
-}, { override: tidySchema });
+}, { override: tidySchema }));
 
 /**
  * zod writes the regular expressions behind `z.iso.datetime()`, `z.email()` and `z.uuid()`, and

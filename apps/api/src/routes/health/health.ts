@@ -4,6 +4,7 @@ import { UnavailableError } from '../../../../../shared/errors.js';
 import { readSnapshotVersions } from '../../../../../shared/snapshot-store.js';
 import { keys, SNAPSHOTS } from '../../../../../shared/keyspace.js';
 import type { ApiDeps } from '../../deps.js';
+import { metricsAuth } from '../../http/metrics-auth.js';
 
 export function healthRoutes({ redis, metrics, config }: ApiDeps, router = new Router()): Router {
   router.get('/healthz', (ctx) => {
@@ -23,7 +24,7 @@ export function healthRoutes({ redis, metrics, config }: ApiDeps, router = new R
     ctx.body = { status: 'ready' };
   });
 
-  router.get('/metrics', async (ctx) => {
+  router.get('/metrics', metricsAuth(config.metricsToken), async (ctx) => {
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
   });

@@ -1,6 +1,7 @@
 /** GET /api/market/*: reads of the cached snapshots and per-username stats. */
 import Router from '@koa/router';
 import { NotFoundError } from '../../../../../shared/errors.js';
+import { apiKeyOf } from '../../auth/api-key-auth.js';
 import type { ApiDeps } from '../../deps.js';
 import { sendRepresentation } from '../../http/representation.js';
 import { secondsLeft } from '../../market/snapshot-cache.js';
@@ -31,7 +32,7 @@ export function marketRoutes({ snapshots, stats, missBudget, history }: ApiDeps,
     // A miss asks the upstream: it is charged to the client's address (ctx.ip honours TRUST_PROXY),
     // and its answer (200, 404 or 503) tells the client what is left of the budget.
     const answer = await stats.get(parseUsernameParam(ctx.params.username), async () => {
-      ctx.set(await missBudget.charge(ctx.ip));
+      ctx.set(await missBudget.charge(ctx.ip, apiKeyOf(ctx)?.key.id));
     });
     sendRepresentation(ctx, answer.representation, answer.maxAgeSeconds);
   });
