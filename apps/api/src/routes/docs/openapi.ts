@@ -197,7 +197,9 @@ export const openApiDocument = documentApiKeys(createDocument({
       'Read-only market and social-signal data about crypto tokens, contract addresses and social-network accounts, ' +
       'derived from an upstream index of smart money accounts, plus a login that issues a signed JWT. ' +
       'Every error body is JSON `{ "error": string }`. Unknown paths answer 404 "Not found"; a known path with a wrong ' +
-      'method answers 405 "Method not allowed" with an Allow header.',
+      'method answers 405 "Method not allowed" with an Allow header. ' +
+      'Integrators may send an API key (`ms_live_…`) as `X-Api-Key` or `Authorization: Bearer` on any route but /metrics: ' +
+      'it acts as its user and has its own budget of stats misses; an invalid one is 401 everywhere, and a key in the URL is 400.',
   },
   tags: [
     { name: 'auth', description: 'Login and bearer-protected routes.' },
