@@ -188,7 +188,7 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
   },
 };
 
-export const openApiDocument = documentApiKeys(createDocument({
+export const openApiDocument = createDocument({
   openapi: '3.1.0',
   info: {
     title: 'Market Signals API',
@@ -479,7 +479,9 @@ export const openApiDocument = documentApiKeys(createDocument({
       metricsToken: { type: 'http', scheme: 'bearer', description: 'GET /metrics only: METRICS_TOKEN, when it is set.' },
     },
   },
-}, { override: tidySchema }));
+}, { override: tidySchema });
+// Issue 21: the API-key check that runs before routing, on every operation it applies to.
+documentApiKeys(openApiDocument);
 
 /**
  * zod writes the regular expressions behind `z.iso.datetime()`, `z.email()` and `z.uuid()`, and

@@ -29,7 +29,7 @@ export function marketRoutes({ snapshots, stats, missBudget, history }: ApiDeps,
   });
 
   router.get('/api/market/stats/:username', async (ctx) => {
-    // A miss asks the upstream: it is charged to the client's address (ctx.ip honours TRUST_PROXY),
+    // A miss asks the upstream: it is charged to the client's API key, else its address (ctx.ip honours TRUST_PROXY),
     // and its answer (200, 404 or 503) tells the client what is left of the budget.
     const answer = await stats.get(parseUsernameParam(ctx.params.username), async () => {
       ctx.set(await missBudget.charge(ctx.ip, apiKeyOf(ctx)?.key.id));
