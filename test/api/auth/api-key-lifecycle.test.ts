@@ -62,7 +62,7 @@ describe('API key lifecycle: the built users command and two API processes', fun
     sim = await startSimulator();
     const logger = createLogger({ logLevel: 'silent' }, 'test');
     worker = await startWorker({ redis: { redisUrl, redisTlsInsecure: false }, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
-    await eventually(async () => ((await redis.exists(keys.snapshot('trending'), keys.snapshot('news'))) === 2 ? true : undefined), 20_000, 'first snapshots');
+    await eventually(async () => ((await redis.exists(keys.snapshot('trending'), keys.snapshot('news'))) === 2 ? true : undefined), 60_000, 'first snapshots');
     const env = { NODE_ENV: 'test', REDIS_URL: redisUrl, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
     // The built entry point, as the Procfile runs it (and quicker to start than through tsx).
     for (const name of ['api-1', 'api-2']) apis.push(await startApiProcess(name, env, [join('dist', 'apps', 'api', 'src', 'main.js')]));
