@@ -28,8 +28,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The user the bearer token belongs to */
+        /**
+         * The user the bearer token or API key belongs to
+         * @description With an API key the answer also names the key (`credential`: its id, label, last four characters, creation and last use; never the key).
+         */
         get: operations["me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller’s budget of stats misses and what is left of it
+         * @description With an API key, the key’s own budget (API_KEY_STATS_MISS_BUDGET, default 600 per 10 minutes); without one, the client address’s (STATS_MISS_BUDGET, default 60). Spends nothing and shows no secret: a key is named by its id, label and last four characters.
+         */
+        get: operations["usage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -124,7 +147,7 @@ export interface paths {
         };
         /**
          * Influence statistics for a username
-         * @description Cached for 1 hour, one entry per username; the response spells the username as the index does. A miss is remembered for 10 minutes. A lookup that must ask the upstream is charged to the client address: 60 per 10 minutes, then 429 with the IETF draft RateLimit fields.
+         * @description Cached for 1 hour, one entry per username; the response spells the username as the index does. A miss is remembered for 10 minutes. A lookup that must ask the upstream is charged to the client address: 60 per 10 minutes, then 429 with the IETF draft RateLimit fields. With an API key the key's own budget is charged instead of the address's: API_KEY_STATS_MISS_BUDGET, default 600 per 10 minutes (GET /api/auth/usage shows it).
          */
         get: operations["usernameStats"];
         put?: never;
@@ -276,7 +299,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus metrics */
+        /**
+         * Prometheus metrics
+         * @description Public unless METRICS_TOKEN is set; then only `Authorization: Bearer <METRICS_TOKEN>` is answered (API keys do not apply here).
+         */
         get: operations["metrics"];
         put?: never;
         post?: never;
@@ -397,8 +423,8 @@ export interface components {
              */
             error: string;
         };
-        /** @description The authenticated user. */
-        User: {
+        /** @description The authenticated user, and the API key when one was used. */
+        Me: {
             /**
              * Format: uuid
              * @description User id (the token subject).
@@ -419,6 +445,65 @@ export interface components {
              * @description When the user was created.
              */
             createdAt: string;
+            /** @description Present when the request was authenticated with an API key (absent for a JWT). */
+            credential?: components["schemas"]["ApiKeyCredential"];
+        };
+        /** @description The API key a request was authenticated with. */
+        ApiKeyCredential: {
+            /**
+             * @description The credential was an API key.
+             * @constant
+             */
+            type: "api-key";
+            /** @description Public id of the key (what `users key revoke` takes). */
+            id: string;
+            /** @description The label given at creation; empty when none was. */
+            name: string;
+            /** @description The last four characters of the key. */
+            last4: string;
+            /**
+             * Format: date-time
+             * @description When the key was created.
+             */
+            createdAt: string;
+            /** @description Last use, to within a minute; null before the first. */
+            lastUsedAt: string | null;
+        };
+        /** @description Response of GET /api/auth/usage: the caller’s budget and use; never a secret. */
+        Usage: {
+            /** @description Whose budget this is: the API key the request carried, else the client address. */
+            client: {
+                /**
+                 * @description No API key: the budget of the client address.
+                 * @constant
+                 */
+                type: "address";
+            } | {
+                /**
+                 * @description The credential was an API key.
+                 * @constant
+                 */
+                type: "api-key";
+                /** @description Public id of the key (what `users key revoke` takes). */
+                id: string;
+                /** @description The label given at creation; empty when none was. */
+                name: string;
+                /** @description The last four characters of the key. */
+                last4: string;
+            };
+            /** @description The budget of stats misses (lookups that ask the upstream index). */
+            statsMisses: {
+                /** @description Misses allowed per window (STATS_MISS_BUDGET, or API_KEY_STATS_MISS_BUDGET for a key). */
+                limit: number;
+                /** @description Misses spent in the current window. */
+                used: number;
+                /** @description Misses left in the current window. */
+                remaining: number;
+                /** @description Length of a window in seconds. */
+                windowSeconds: number;
+                /** @description Seconds until the budget is whole again. */
+                resetSeconds: number;
+            };
         };
         /** @description Trending tokens, ranked by smart money social activity. */
         TrendingTokenList: {
@@ -677,7 +762,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponse"];
                 };
             };
-            /** @description Bad request: "Missing fields" when `email` or `password` is missing, not a string, or empty; "Invalid JSON body" when the body is malformed JSON, or its Content-Encoding does not decompress. */
+            /** @description Bad request: "Missing fields" when `email` or `password` is missing, not a string, or empty; "Invalid JSON body" when the body is malformed JSON, or its Content-Encoding does not decompress; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -686,7 +771,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unauthorized: "Invalid credentials" when the email is unknown or the password is wrong. */
+            /** @description Unauthorized: "Invalid credentials" when the email is unknown or the password is wrong; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
                     /** @description Always `Bearer` on a 401. */
@@ -763,10 +848,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": components["schemas"]["Me"];
                 };
             };
-            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`. */
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whose budget it is, and its state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
                     /** @description Always `Bearer` on a 401. */
@@ -823,7 +977,16 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`. */
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
                     /** @description Always `Bearer` on a 401. */
@@ -903,9 +1066,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone. */
+            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -981,9 +1155,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone. */
+            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1061,9 +1246,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid query parameter: limit" when `limit` is not a positive whole number in decimal digits (abc, 0, -1, 2.5, 1e3, empty); "Invalid query parameter: page" when `page` is not a positive whole number in decimal digits. */
+            /** @description Bad request: "Invalid query parameter: limit" when `limit` is not a positive whole number in decimal digits (abc, 0, -1, 2.5, 1e3, empty); "Invalid query parameter: page" when `page` is not a positive whole number in decimal digits; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1138,9 +1334,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid username" when the username is not 1-15 of [A-Za-z0-9_] after an optional @; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
+            /** @description Bad request: "Invalid username" when the username is not 1-15 of [A-Za-z0-9_] after an optional @; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1239,9 +1446,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1324,9 +1542,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1409,9 +1638,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1487,9 +1727,20 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz). */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1555,9 +1806,20 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Bad request: "Invalid query parameter: topics" when `topics` names an unknown kind, or is empty. */
+            /** @description Bad request: "Invalid query parameter: topics" when `topics` names an unknown kind, or is empty; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1610,6 +1872,37 @@ export interface operations {
                     };
                 };
             };
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when an API key is presented and Redis is unreachable (the key cannot be checked). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     readyz: {
@@ -1634,6 +1927,26 @@ export interface operations {
                          */
                         status: "ready";
                     };
+                };
+            };
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not ready: "Not ready: no snapshot yet for <names>" when a shared snapshot does not exist yet; "Not ready: the user store is empty (restore it from a backup: README, Operating)" when NODE_ENV is production and the user store is empty (users come back only from a backup); "Service unavailable" when Redis is unreachable (answered within 1 second). */
@@ -1665,6 +1978,17 @@ export interface operations {
                 };
                 content: {
                     "text/plain; version=0.0.4; charset=utf-8": string;
+                };
+            };
+            /** @description Unauthorized: "Missing token" when METRICS_TOKEN is set and no `Authorization: Bearer` header is sent; "Invalid metrics token" when METRICS_TOKEN is set and the Bearer value is not it. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1700,6 +2024,37 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when an API key is presented and Redis is unreachable (the key cannot be checked). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     docs: {
@@ -1718,6 +2073,37 @@ export interface operations {
                 };
                 content: {
                     "text/html; charset=utf-8": string;
+                };
+            };
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when an API key is presented and Redis is unreachable (the key cannot be checked). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

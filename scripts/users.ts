@@ -1,20 +1,23 @@
 /**
  * `npm run users -- add <email> [--role admin|user] | passwd <email> | remove <email> | list`
- * (docs/decisions.md#d5), and `export` / `import` for backups: one JSON object per user per line, digests included. In production, after `npm run build`: `node dist/scripts/users.js ...`.
+ * (docs/decisions.md#d5), `key create|list|revoke` for API keys (scripts/api-key-commands.ts; `remove` revokes the
+ * user's keys too), and `export` / `import` for backups: one JSON object per user per line, digests included. In production, after `npm run build`: `node dist/scripts/users.js ...`.
  * The password comes from standard input when it is not a terminal (its first line), else
  * from a prompt without echo, asked twice. Errors: one line on stderr and exit code 1.
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
+import { ApiKeyStore } from '../apps/api/src/auth/api-keys.js';
 import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import { isPlausibleEmail, isRole, normaliseEmail, UserStore, type Role } from '../apps/api/src/auth/users.js';
 import { loadConfigOrExit } from '../shared/config.js';
 import { createRedis, isRedisUnavailable, waitForReplicas } from '../shared/redis.js';
+import { KeyUsageError, runKeyCommand } from './api-key-commands.js';
 
 const MIN_PASSWORD_LENGTH = 12;
 
-const USAGE = 'usage: users add <email> [--role admin|user] | passwd <email> | remove <email> | list | export | import';
+const USAGE = 'usage: users add <email> [--role admin|user] | passwd <email> | remove <email> | list | export | import | key create|list|revoke';
 
 /** A mistake of the caller: its message is printed as is. */
 class UsageError extends Error {}
@@ -87,6 +90,7 @@ async function newPasswordHash(): Promise<string> {
 }
 
 async function run(argv: string[], connect: () => Redis): Promise<void> {
+  if (argv[0] === 'key') return runKeyCommand(argv.slice(1), connect);
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { role: { type: 'string' } } });
   const command = positionals[0];
   if (values.role !== undefined && command !== 'add') throw new UsageError(`--role applies to add only; ${USAGE}`);
@@ -108,6 +112,8 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
       case 'passwd': return await passwd(users, email, replicated);
       case 'remove':
         if (!(await users.remove(email))) throw new UsageError(`no user ${email}`);
+        // Its keys die with it (the API also refuses a key whose user is gone); here they are deleted.
+        await new ApiKeyStore(redis).revokeAll(email);
         await replicated();
         return say(`removed ${email}`);
       case 'export':
@@ -170,7 +176,7 @@ run(process.argv.slice(2), () => createRedis(config, 'worker', 'users-command'))
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     const line =
-      error instanceof UsageError || isArgsError(error) ? message
+      error instanceof UsageError || error instanceof KeyUsageError || isArgsError(error) ? message
       : isRedisUnavailable(error) ? 'cannot reach Redis (check REDIS_URL or REDIS_SENTINELS)'
       : `failed: ${message}`;
     process.stderr.write(`users: ${line}\n`);

@@ -52,6 +52,18 @@ export interface Config {
   readonly refreshIntervalMs: number;
   /** STATS_MISS_BUDGET: stats misses (upstream lookups) each client address may cause per 10 minutes. Default 60. */
   readonly statsMissBudget: number;
+  /**
+   * API_KEY_STATS_MISS_BUDGET: stats misses each API key may cause per 10 minutes, counted per
+   * key (not per address) and shared by every replica. Larger than the anonymous budget: a keyed
+   * client is known and can be revoked. Default 600.
+   */
+  readonly apiKeyStatsMissBudget: number;
+  /**
+   * METRICS_TOKEN: when set (at least 16 characters), GET /metrics answers only
+   * `Authorization: Bearer <METRICS_TOKEN>` (what Prometheus sends with
+   * `authorization.credentials`). Unset: /metrics is public, as before.
+   */
+  readonly metricsToken: string | undefined;
   /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */
   readonly maxConnections: number;
   /**
@@ -161,6 +173,16 @@ function sentinel(env: Env): SentinelConfig | undefined {
   return { sentinels, masterName, password };
 }
 
+/** A bearer token Prometheus sends: long enough not to be guessed, and sendable in a header. */
+function metricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16 || !/^[\x21-\x7e]+$/.test(raw)) {
+    throw new ConfigError(`METRICS_TOKEN: must be at least 16 printable characters without spaces, got ${raw.length} characters`);
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = (env.NODE_ENV || 'development') as NodeEnv;
   if (!['development', 'production', 'test'].includes(nodeEnv)) {
@@ -199,6 +221,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: boolean(env, 'TRUST_PROXY'),
     refreshIntervalMs: duration(env, 'REFRESH_INTERVAL', 30 * 60_000),
     statsMissBudget: integer(env, 'STATS_MISS_BUDGET', 60, 1, 1_000_000),
+    apiKeyStatsMissBudget: integer(env, 'API_KEY_STATS_MISS_BUDGET', 600, 1, 1_000_000),
+    metricsToken: metricsToken(env),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
     historyDays: integer(env, 'HISTORY_DAYS', 30, 0, 366),
     streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),

@@ -20,6 +20,14 @@ export const keys = {
   statsMiss: (usernameKey: string) => `${P}:stats-miss:${usernameKey}`,
   /** Stats misses (lookups that ask the upstream) charged to one client address in the current window. */
   statsMissBudget: (address: string) => `${P}:stats-miss-budget:${address}`,
+  /** Stats misses charged to one API key (by its public id) in the current window. */
+  statsMissBudgetForKey: (keyId: string) => `${P}:stats-miss-budget-key:${keyId}`,
+  /** An API key record (hash), keyed by the SHA-256 (hex) of the key: the key itself is never stored. */
+  apiKey: (sha256Hex: string) => `${P}:api-key:${sha256Hex}`,
+  /** An API key's public id -> the SHA-256 under which its record lives (for `key revoke <id>`). */
+  apiKeyId: (keyId: string) => `${P}:api-key-id:${keyId}`,
+  /** The set of one user's API key ids (normalised email), for `key list` and for revoking them all. */
+  userApiKeys: (email: string) => `${P}:user-api-keys:${email}`,
   /** A user record (hash), keyed by the normalised email. */
   user: (email: string) => `${P}:user:${email}`,
   /** The set of all user emails, for listing. */

@@ -3,7 +3,7 @@
   (apps/api/src/market/miss-budget.ts).
 
     Input:
-      KEYS[1] the address's counter
+      KEYS[1] the client's counter (its address, or its API key)
 
       ARGV[1] window seconds
 

@@ -15,6 +15,11 @@ describe('configuration', () => {
     expect(loadConfig({ HISTORY_DAYS: '0', STREAM_MAX_CLIENTS: '10000' })).to.include({ historyDays: 0, streamMaxClients: 10000 });
   });
 
+  it('when API keys and metrics are not configured, then keys get 600 stats misses and /metrics is public', () => {
+    expect(loadConfig({})).to.include({ apiKeyStatsMissBudget: 600, metricsToken: undefined });
+    expect(loadConfig({ API_KEY_STATS_MISS_BUDGET: '5000', METRICS_TOKEN: 'a-scrape-token-of-32-characters!' })).to.include({ apiKeyStatsMissBudget: 5000, metricsToken: 'a-scrape-token-of-32-characters!' });
+  });
+
   const refusals: [Record<string, string>, RegExp][] = [
     [{ PORT: 'eighty' }, /^PORT: /],
     [{ PORT: '70000' }, /^PORT: /],
@@ -38,6 +43,9 @@ describe('configuration', () => {
     [{ REFRESH_INTERVAL: '10' }, /^REFRESH_INTERVAL: must be a duration/],
     [{ REFRESH_INTERVAL: '0s' }, /^REFRESH_INTERVAL: must be a duration/],
     [{ MAX_CONNECTIONS: '3' }, /^MAX_CONNECTIONS: /],
+    [{ API_KEY_STATS_MISS_BUDGET: '0' }, /^API_KEY_STATS_MISS_BUDGET: /],
+    [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN: must be at least 16 printable characters without spaces, got 5 characters$/],
+    [{ METRICS_TOKEN: 'sixteen chars with spaces' }, /^METRICS_TOKEN: /],
   ];
   for (const [env, message] of refusals) {
     it(`when ${JSON.stringify(env)}, then a ConfigError naming the variable`, () => {

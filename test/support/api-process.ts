@@ -14,10 +14,13 @@ export interface ApiProcess {
   stderr(): string;
 }
 
-/** Starts apps/api/src/main.ts with `env` and resolves once /readyz answers 200. */
-export async function startApiProcess(name: string, env: Record<string, string>): Promise<ApiProcess> {
+/**
+ * Starts apps/api/src/main.ts with `env` and resolves once /readyz answers 200. `nodeArgs`: what
+ * node runs instead, e.g. the built `dist/apps/api/src/main.js` as the Procfile does.
+ */
+export async function startApiProcess(name: string, env: Record<string, string>, nodeArgs = ['--import', 'tsx', 'apps/api/src/main.ts']): Promise<ApiProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), WEB_CONCURRENCY: '1' },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -5,6 +5,7 @@
 import { METHODS, type RequestListener } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
+import { apiKeyAuth } from './auth/api-key-auth.js';
 import type { ApiDeps } from './deps.js';
 import { publicCors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
@@ -24,6 +25,8 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(requestContext(deps));
   app.use(errorHandler(deps.logger));
   app.use(publicCors());
+  // Before routing: a presented API key is checked on every route (auth/api-key-auth.ts).
+  app.use(apiKeyAuth({ apiKeys: deps.apiKeys, users: deps.auth.users }));
   // One router for every route: each router adds its own dispatch to every request.
   // Every method Node's parser accepts counts as implemented, so allowedMethods() answers an
   // unusual one (TRACE, PROPFIND, QUERY...) with 405 + Allow on a known path and leaves the

@@ -18,6 +18,7 @@ import {
   type StatsJobData,
 } from '../../../shared/queues.js';
 import { createRedis } from '../../../shared/redis.js';
+import { ApiKeyStore } from './auth/api-keys.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
 import { HistoryService } from './market/history-service.js';
 import { JobWaiter } from './market/job-waiter.js';
@@ -45,6 +46,8 @@ export interface ApiDeps {
   metrics: HttpMetrics;
   /** Login, users, tokens and the login throttle. */
   auth: AuthServices;
+  /** Integrators' API keys. */
+  apiKeys: ApiKeyStore;
   /** Time series and past snapshots (docs/decisions.md#d11). */
   history: HistoryService;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
@@ -121,11 +124,12 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     redis,
     snapshots,
     stats,
-    missBudget: new MissBudget(redis, { limit: config.statsMissBudget }),
+    missBudget: new MissBudget(redis, { limit: config.statsMissBudget, keyLimit: config.apiKeyStatsMissBudget }),
     history: new HistoryService(redis, snapshots, config.historyDays * 86_400_000),
     stream,
     metrics,
     auth: createAuthServices(config, redis, logger),
+    apiKeys: new ApiKeyStore(redis),
     async refreshAll() {
       await Promise.all(REFRESH_JOBS.map((name) => requestRefresh(refreshQueue, name)));
     },

@@ -6,13 +6,17 @@
  */
 import type { Context, Middleware } from 'koa';
 import { AuthError } from '../../../../shared/errors.js';
+import { apiKeyOf, type ApiKeyPrincipal } from './api-key-auth.js';
 import type { AuthServices } from './auth-services.js';
 import type { TokenClaims } from './tokens.js';
 import { toPublicUser, type PublicUser, type Role } from './users.js';
 
 export interface Authenticated {
   user: PublicUser;
-  claims: TokenClaims;
+  /** Set when the credential was a JWT. */
+  claims?: TokenClaims;
+  /** Set when the credential was an API key (checked by apiKeyAuth before routing). */
+  apiKey?: ApiKeyPrincipal;
 }
 
 /** `Bearer <token>`, scheme case-insensitive (RFC 7235); anything else counts as no token. */
@@ -20,6 +24,12 @@ const BEARER = /^Bearer(?:[ \t]+(.*))?$/i;
 
 export function bearerAuth(auth: AuthServices): Middleware {
   return async (ctx, next) => {
+    // An API key acts as its user; apiKeyAuth has already refused an invalid one.
+    const apiKey = apiKeyOf(ctx);
+    if (apiKey) {
+      ctx.state.auth = { user: apiKey.user, apiKey } satisfies Authenticated;
+      return next();
+    }
     const token = BEARER.exec(ctx.get('Authorization'))?.[1]?.trim();
     if (!token) throw new AuthError('Missing token');
     const claims = auth.tokens.verify(token);
@@ -43,7 +53,12 @@ export function requireRole(role: Role): Middleware {
 
 /** The user bearerAuth let through; a route without bearerAuth in front is a programming error. */
 export function authenticatedUser(ctx: Context): PublicUser {
+  return authentication(ctx).user;
+}
+
+/** The user and the credential bearerAuth let through. */
+export function authentication(ctx: Context): Authenticated {
   const auth = (ctx.state as { auth?: Authenticated }).auth;
-  if (!auth) throw new Error('authenticatedUser() on a route without bearerAuth');
-  return auth.user;
+  if (!auth) throw new Error('authentication() on a route without bearerAuth');
+  return auth;
 }

@@ -14,6 +14,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../../../shared/reads.js';
+import { needsKeyCheck } from '../auth/api-key-auth.js';
 import type { ApiDeps } from '../deps.js';
 import { resolvers, type Resolver } from '../routes/market/resolvers.js';
 import { readReply, writeRead } from './representation.js';
@@ -70,6 +71,7 @@ export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'history' 
   return (req, res) => {
     const url = req.url;
     if (req.method !== 'GET' || url === undefined) return false;
+    if (needsKeyCheck(req)) return false; // a presented API key is checked (or refused) by Koa
     const started = performance.now();
     const queryAt = url.indexOf('?');
     let route: Route;

@@ -1,5 +1,6 @@
 /**
- * A budget of stats misses per client address. A miss (a username neither cached nor known to
+ * A budget of stats misses per client address, or per API key for a keyed client (a larger
+ * one: the client is known and its key can be revoked). A miss (a username neither cached nor known to
  * be absent) is the one request an anonymous client can make that costs an upstream call, and
  * real providers meter every call: 1,000 unique unknown usernames once cost 1,000 calls in 3 s.
  * Hits and remembered 404s are free; each miss takes one from the address's budget, counted in
@@ -9,6 +10,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../../../../shared/errors.js';
 import { keys } from '../../../../shared/keyspace.js';
+import { execChecked } from '../../../../shared/redis-results.js';
 import { runScript } from '../../../../shared/redis-scripts.js';
 
 /** Misses allowed per address and window: a dashboard's first load fits, a crawl of names does not. */
@@ -20,34 +22,64 @@ const POLICY = 'stats-misses';
 export interface MissBudgetOptions {
   /** Default STATS_MISS_BUDGET. */
   limit?: number;
+  /** Misses per API key and window (API_KEY_STATS_MISS_BUDGET). Default 10 x `limit`. */
+  keyLimit?: number;
   /** Default STATS_MISS_WINDOW_SECONDS. */
   windowSeconds?: number;
 }
 
+/** One client's budget as it stands (GET /api/auth/usage). */
+export interface MissBudgetUsage {
+  limit: number;
+  used: number;
+  remaining: number;
+  windowSeconds: number;
+  /** Seconds until the window ends and the budget is whole again (the full window when nothing was spent). */
+  resetSeconds: number;
+}
+
 export class MissBudget {
   private readonly limit: number;
+  private readonly keyLimit: number;
   private readonly windowSeconds: number;
 
   constructor(private readonly redis: Redis, options: MissBudgetOptions = {}) {
     this.limit = options.limit ?? STATS_MISS_BUDGET;
+    this.keyLimit = options.keyLimit ?? this.limit * 10;
     this.windowSeconds = options.windowSeconds ?? STATS_MISS_WINDOW_SECONDS;
   }
 
   /**
-   * Takes one miss from `address`'s budget and returns the `RateLimit` fields that describe
-   * what is left (for the response that spent it), or throws 429 `Too many requests` when the
-   * budget is spent.
+   * Takes one miss from the budget of `apiKeyId` when the request came with a key, else of
+   * `address`, and returns the `RateLimit` fields that describe what is left (for the response
+   * that spent it), or throws 429 `Too many requests` when the budget is spent.
    */
-  async charge(address: string): Promise<Record<string, string>> {
-    const reply = (await runScript(this.redis, 'chargeMissBudget', [keys.statsMissBudget(address)], [this.windowSeconds])) as [number, number];
+  async charge(address: string, apiKeyId?: string): Promise<Record<string, string>> {
+    const { key, limit } = this.budgetOf(address, apiKeyId);
+    const reply = (await runScript(this.redis, 'chargeMissBudget', [key], [this.windowSeconds])) as [number, number];
     const [count, ttl] = reply;
     // Counting on past the limit is harmless: the window's expiry was set by its first miss.
     const reset = ttl > 0 ? ttl : this.windowSeconds;
     const fields = {
-      'RateLimit-Policy': `"${POLICY}";q=${this.limit};w=${this.windowSeconds}`,
-      RateLimit: `"${POLICY}";r=${Math.max(0, this.limit - count)};t=${reset}`,
+      'RateLimit-Policy': `"${POLICY}";q=${limit};w=${this.windowSeconds}`,
+      RateLimit: `"${POLICY}";r=${Math.max(0, limit - count)};t=${reset}`,
     };
-    if (count > this.limit) throw new RateLimitedError('Too many requests', reset, fields);
+    if (count > limit) throw new RateLimitedError('Too many requests', reset, fields);
     return fields;
+  }
+
+  /** The budget `charge` would spend from, as it stands; spends nothing. */
+  async usage(address: string, apiKeyId?: string): Promise<MissBudgetUsage> {
+    const { key, limit } = this.budgetOf(address, apiKeyId);
+    const [count, ttlReply] = await execChecked(this.redis.pipeline().get(key).ttl(key));
+    const used = Math.min(limit, Number(count ?? 0) || 0);
+    const ttl = Number(ttlReply);
+    return { limit, used, remaining: limit - used, windowSeconds: this.windowSeconds, resetSeconds: ttl > 0 ? ttl : this.windowSeconds };
+  }
+
+  private budgetOf(address: string, apiKeyId: string | undefined): { key: string; limit: number } {
+    return apiKeyId === undefined
+      ? { key: keys.statsMissBudget(address), limit: this.limit }
+      : { key: keys.statsMissBudgetForKey(apiKeyId), limit: this.keyLimit };
   }
 }

@@ -1,9 +1,13 @@
-/** POST /api/auth/login, and the bearer-protected GET /api/auth/me and POST /api/admin/refresh (docs/decisions.md#d3, #d4). */
+/**
+ * POST /api/auth/login, the bearer-protected GET /api/auth/me and POST /api/admin/refresh
+ * (docs/decisions.md#d3, #d4; a JWT or an API key), and GET /api/auth/usage (the caller's budget, with or without a key).
+ */
 import Router from '@koa/router';
-import { authenticatedUser, bearerAuth, requireRole } from '../../auth/bearer.js';
+import { apiKeyOf } from '../../auth/api-key-auth.js';
+import { authentication, bearerAuth, requireRole } from '../../auth/bearer.js';
 import type { ApiDeps } from '../../deps.js';
 import { jsonBody } from './json-body.js';
-import { LOGIN_BODY_LIMIT, parseLoginBody, type RefreshAcknowledgement } from './schema.js';
+import { LOGIN_BODY_LIMIT, parseLoginBody, type MeResponse, type RefreshAcknowledgement, type Usage } from './schema.js';
 
 export function authRoutes(deps: ApiDeps, router = new Router()): Router {
   const { auth } = deps;
@@ -18,7 +22,18 @@ export function authRoutes(deps: ApiDeps, router = new Router()): Router {
 
   router.get('/api/auth/me', bearerAuth(auth), (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = authenticatedUser(ctx);
+    const { user, apiKey } = authentication(ctx);
+    // A JWT's answer is the user alone, as before; a key's also names the key (never the key itself).
+    ctx.body = (apiKey ? { ...user, credential: { type: 'api-key', ...apiKey.key } } : user) satisfies MeResponse;
+  });
+
+  router.get('/api/auth/usage', async (ctx) => {
+    const apiKey = apiKeyOf(ctx)?.key;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      client: apiKey ? { type: 'api-key', id: apiKey.id, name: apiKey.name, last4: apiKey.last4 } : { type: 'address' },
+      statsMisses: await deps.missBudget.usage(ctx.ip, apiKey?.id),
+    } satisfies Usage;
   });
 
   router.post('/api/admin/refresh', bearerAuth(auth), requireRole('admin'), async (ctx) => {

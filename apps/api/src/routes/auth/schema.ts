@@ -37,6 +37,44 @@ export const UserSchema = z
   .meta({ id: 'User', description: 'The authenticated user.' });
 export type PublicUser = z.infer<typeof UserSchema>;
 
+/** An API key as responses show it: never the key, never its hash. */
+export const ApiKeyCredentialSchema = z
+  .object({
+    type: z.literal('api-key').meta({ description: 'The credential was an API key.' }),
+    id: z.string().regex(/^key_[0-9A-Za-z]{12}$/).meta({ description: 'Public id of the key (what `users key revoke` takes).' }),
+    name: z.string().max(64).meta({ description: 'The label given at creation; empty when none was.' }),
+    last4: z.string().length(4).meta({ description: 'The last four characters of the key.' }),
+    createdAt: z.iso.datetime().meta({ description: 'When the key was created.' }),
+    lastUsedAt: z.iso.datetime().nullable().meta({ description: 'Last use, to within a minute; null before the first.' }),
+  })
+  .meta({ id: 'ApiKeyCredential', description: 'The API key a request was authenticated with.' });
+
+export const MeResponseSchema = UserSchema.extend({
+  credential: ApiKeyCredentialSchema.optional().meta({ description: 'Present when the request was authenticated with an API key (absent for a JWT).' }),
+}).meta({ id: 'Me', description: 'The authenticated user, and the API key when one was used.' });
+export type MeResponse = z.infer<typeof MeResponseSchema>;
+
+export const UsageSchema = z
+  .object({
+    client: z
+      .discriminatedUnion('type', [
+        z.object({ type: z.literal('address').meta({ description: 'No API key: the budget of the client address.' }) }),
+        ApiKeyCredentialSchema.pick({ type: true, id: true, name: true, last4: true }),
+      ])
+      .meta({ description: 'Whose budget this is: the API key the request carried, else the client address.' }),
+    statsMisses: z
+      .object({
+        limit: z.int().min(1).meta({ description: 'Misses allowed per window (STATS_MISS_BUDGET, or API_KEY_STATS_MISS_BUDGET for a key).' }),
+        used: z.int().min(0).meta({ description: 'Misses spent in the current window.' }),
+        remaining: z.int().min(0).meta({ description: 'Misses left in the current window.' }),
+        windowSeconds: z.int().min(1).meta({ description: 'Length of a window in seconds.' }),
+        resetSeconds: z.int().min(0).meta({ description: 'Seconds until the budget is whole again.' }),
+      })
+      .meta({ description: 'The budget of stats misses (lookups that ask the upstream index).' }),
+  })
+  .meta({ id: 'Usage', description: 'Response of GET /api/auth/usage: the caller’s budget and use; never a secret.' });
+export type Usage = z.infer<typeof UsageSchema>;
+
 export const RefreshAcknowledgementSchema = z
   .object({ status: z.literal('refresh requested').meta({ description: 'Always "refresh requested".' }) })
   .meta({ description: 'Acknowledgement.' });

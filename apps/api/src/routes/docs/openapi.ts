@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { NewsEventSchema, SentimentEventSchema } from '../../../../../shared/market-types.js';
 import { LIST_KINDS, listOf, MARKET_READS, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../../../../shared/reads.js';
-import { LoginRequestSchema, LoginResponseSchema, RefreshAcknowledgementSchema, UserSchema } from '../auth/schema.js';
+import { LoginRequestSchema, LoginResponseSchema, MeResponseSchema, RefreshAcknowledgementSchema, UsageSchema } from '../auth/schema.js';
+import { documentApiKeys } from './api-key-docs.js';
 import { USER_STORE_EMPTY } from '../health/health.js';
 import { StreamHeaderSchema, StreamQuerySchema } from '../market/schema.js';
 
@@ -162,7 +163,9 @@ export const openApiDocument = createDocument({
       'derived from an upstream index of smart money accounts, plus a login that issues a signed JWT. ' +
       'Every error body is JSON `{ "error": string }`. Unknown paths answer 404 "Not found"; a known path with a wrong ' +
       'method answers 405 "Method not allowed" with an Allow header; a request the framework rejects for another client ' +
-      'error answers 400 "Bad request".',
+      'error answers 400 "Bad request". ' +
+      'Integrators may send an API key (`ms_live_…`) as `X-Api-Key` or `Authorization: Bearer` on any route but /metrics: ' +
+      'it acts as its user and has its own budget of stats misses; an invalid one is 401 everywhere, and a key in the URL is 400.',
   },
   tags: [
     { name: 'auth', description: 'Login and bearer-protected routes.' },
@@ -206,12 +209,29 @@ export const openApiDocument = createDocument({
     '/api/auth/me': {
       get: {
         operationId: 'me',
-        summary: 'The user the bearer token belongs to',
+        summary: 'The user the bearer token or API key belongs to',
+        description: 'With an API key the answer also names the key (`credential`: its id, label, last four characters, creation and last use; never the key).',
         tags: ['auth'],
         security: [{ bearerAuth: [] }],
         responses: {
-          '200': { description: 'The authenticated user.', content: json(UserSchema) },
+          '200': { description: 'The authenticated user.', content: json(MeResponseSchema) },
           '401': UNAUTHORIZED,
+          '500': INTERNAL_ERROR,
+          '503': SERVICE_UNAVAILABLE,
+        },
+      },
+    },
+    '/api/auth/usage': {
+      get: {
+        operationId: 'usage',
+        summary: 'The caller’s budget of stats misses and what is left of it',
+        description:
+          'With an API key, the key’s own budget (API_KEY_STATS_MISS_BUDGET, default 600 per 10 minutes); without one, the ' +
+          'client address’s (STATS_MISS_BUDGET, default 60). Spends nothing and shows no secret: a key is named by its id, label ' +
+          'and last four characters.',
+        tags: ['auth'],
+        responses: {
+          '200': { description: 'Whose budget it is, and its state.', content: json(UsageSchema) },
           '500': INTERNAL_ERROR,
           '503': SERVICE_UNAVAILABLE,
         },
@@ -265,12 +285,22 @@ export const openApiDocument = createDocument({
       get: {
         operationId: 'metrics',
         summary: 'Prometheus metrics',
+        description: 'Public unless METRICS_TOKEN is set; then only `Authorization: Bearer <METRICS_TOKEN>` is answered (API keys do not apply here).',
         tags: ['operations'],
+        security: [{}, { metricsToken: [] }],
         responses: {
           '200': {
             description: 'Metrics in the Prometheus text exposition format.',
             content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: z.string() } },
           },
+          '401': errorResponse(
+            'Unauthorized',
+            [
+              ['Missing token', 'METRICS_TOKEN is set and no `Authorization: Bearer` header is sent'],
+              ['Invalid metrics token', 'METRICS_TOKEN is set and the Bearer value is not it'],
+            ],
+            { 'WWW-Authenticate': WWW_AUTHENTICATE },
+          ),
         },
       },
     },
@@ -313,9 +343,12 @@ export const openApiDocument = createDocument({
         bearerFormat: 'JWT',
         description: 'The token from POST /api/auth/login, as `Authorization: Bearer <token>`.',
       },
+      metricsToken: { type: 'http', scheme: 'bearer', description: 'GET /metrics only: METRICS_TOKEN, when it is set.' },
     },
   },
 }, { override: tidySchema });
+// Issue 21: the API-key check that runs before routing, on every operation it applies to.
+documentApiKeys(openApiDocument);
 
 /**
  * zod writes the regular expressions behind `z.iso.datetime()`, `z.email()` and `z.uuid()`, and

@@ -4,6 +4,7 @@ import { NotReadyError, UnavailableError } from '../../../../../shared/errors.js
 import { readSnapshotVersions } from '../../../../../shared/snapshot-store.js';
 import { keys, SNAPSHOTS } from '../../../../../shared/keyspace.js';
 import type { ApiDeps } from '../../deps.js';
+import { metricsAuth } from '../../http/metrics-auth.js';
 
 /** Snapshots come back by themselves after Redis lost its data; users only come back from a backup. */
 export const USER_STORE_EMPTY = 'Not ready: the user store is empty (restore it from a backup: README, Operating)';
@@ -26,7 +27,7 @@ export function healthRoutes({ redis, metrics, config }: ApiDeps, router = new R
     ctx.body = { status: 'ready' };
   });
 
-  router.get('/metrics', async (ctx) => {
+  router.get('/metrics', metricsAuth(config.metricsToken), async (ctx) => {
     ctx.type = metrics.registry.contentType;
     ctx.body = await metrics.registry.metrics();
   });

@@ -1,6 +1,7 @@
 /** GET /api/market/*: the cached market reads, one Koa route per entry of the table in shared/reads.ts. */
 import Router from '@koa/router';
 import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../../../../shared/reads.js';
+import { apiKeyOf } from '../../auth/api-key-auth.js';
 import type { ApiDeps } from '../../deps.js';
 import { sendRead } from '../../http/representation.js';
 import { resolvers } from './resolvers.js';
@@ -14,7 +15,7 @@ export function marketRoutes(deps: ApiDeps, router = new Router()): Router {
     router.get(read.path, async (ctx) => {
       const answer = await get(read, { params: ctx.params, query: ctx.query }, async () => {
         // Set at once: the RateLimit fields go with the answer, or with the error that follows.
-        ctx.set(await missBudget.charge(ctx.ip));
+        ctx.set(await missBudget.charge(ctx.ip, apiKeyOf(ctx)?.key.id));
       });
       sendRead(ctx, answer);
     });

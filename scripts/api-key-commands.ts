@@ -1,0 +1,71 @@
+/**
+ * `users key create <email> [--name <label>] | key list <email> | key revoke <id>`: integrators'
+ * API keys (issue 21), dispatched from scripts/users.ts.
+ *
+ * - create prints the new key on stdout, alone on its line, and nothing else there (a script
+ *   can capture it); a note on stderr says it will not be shown again. Only its SHA-256 is kept.
+ * - list prints one key per line: id, label (`-` when none), `…` + last four characters,
+ *   creation time, last use (`never`); never the key or its hash.
+ * - revoke deletes the key at once: the API keeps no copy of it, so every replica refuses it
+ *   from its next request.
+ */
+import { parseArgs } from 'node:util';
+import type { Redis } from 'ioredis';
+import { ApiKeyStore, MAX_NAME_LENGTH } from '../apps/api/src/auth/api-keys.js';
+import { isPlausibleEmail, normaliseEmail, UserStore } from '../apps/api/src/auth/users.js';
+import { waitForReplicas } from '../shared/redis.js';
+
+export const KEY_USAGE = 'usage: users key create <email> [--name <label>] | key list <email> | key revoke <id>';
+
+/** A mistake of the caller: users.ts prints its message as is. */
+export class KeyUsageError extends Error {}
+
+const KEY_ID = /^key_[0-9A-Za-z]{12}$/;
+
+export async function runKeyCommand(argv: string[], connect: () => Redis): Promise<void> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { name: { type: 'string' } } });
+  const [action, subject, extra] = positionals;
+  if (action !== 'create' && action !== 'list' && action !== 'revoke') {
+    throw new KeyUsageError(action ? `unknown key command "${action}"; ${KEY_USAGE}` : KEY_USAGE);
+  }
+  if (subject === undefined) throw new KeyUsageError(KEY_USAGE);
+  if (extra !== undefined) throw new KeyUsageError(`unexpected argument "${extra}"; ${KEY_USAGE}`);
+  if (values.name !== undefined && action !== 'create') throw new KeyUsageError(`--name applies to key create only; ${KEY_USAGE}`);
+  const name = values.name ?? '';
+  if ([...name].length > MAX_NAME_LENGTH || /[\p{Cc}]/u.test(name)) {
+    throw new KeyUsageError(`the name must be at most ${MAX_NAME_LENGTH} characters, without tabs or line breaks`);
+  }
+  if (action === 'revoke' && !KEY_ID.test(subject)) throw new KeyUsageError(`"${subject}" is not a key id (key_ and 12 letters or digits, as key list shows)`);
+  const email = action === 'revoke' ? '' : normaliseEmail(subject);
+  if (action !== 'revoke' && !isPlausibleEmail(email)) throw new KeyUsageError(`"${subject}" is not a valid email address`);
+
+  const redis = connect();
+  try {
+    const store = new ApiKeyStore(redis);
+    switch (action) {
+      case 'create': {
+        const created = await store.create(new UserStore(redis), email, name);
+        if (!created) throw new KeyUsageError(`no user ${email}`);
+        await waitForReplicas(redis);
+        process.stdout.write(`${created.key}\n`);
+        process.stderr.write(`created ${created.info.id} for ${email}: store the key now, it is not shown again\n`);
+        return;
+      }
+      case 'list':
+        if (!(await new UserStore(redis).find(email))) throw new KeyUsageError(`no user ${email}`);
+        for (const key of await store.list(email)) {
+          process.stdout.write(`${key.id}\t${key.name || '-'}\t…${key.last4}\t${key.createdAt}\t${key.lastUsedAt ?? 'never'}\n`);
+        }
+        return;
+      case 'revoke': {
+        const revoked = await store.revoke(subject);
+        if (!revoked) throw new KeyUsageError(`no key ${subject}`);
+        await waitForReplicas(redis);
+        process.stdout.write(`revoked ${revoked.id} of ${revoked.email}\n`);
+        return;
+      }
+    }
+  } finally {
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}
