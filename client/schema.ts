@@ -215,6 +215,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MCP server: the market reads as tools for AI agents
+         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413). GET and DELETE answer 405. Tools, all read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sentiment/{token}": {
         parameters: {
             query?: never;
@@ -333,6 +353,23 @@ export interface components {
             email: string;
             /** @description User password. */
             password: string;
+        };
+        /** @description A JSON-RPC 2.0 request or notification (MCP). */
+        JsonRpcRequest: {
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @description Absent for a notification (answered 202 with no body). */
+            id?: string | number;
+            /**
+             * @description `initialize`, `tools/list`, `tools/call`, `ping`, or a notification.
+             * @example tools/call
+             */
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A post from a tracked account. */
         NewsItem: {
@@ -579,6 +616,42 @@ export interface components {
             smartMoneyMentions: number | null;
             /** @description 24-hour price change (%), the last in the bucket; null where it was never listed. */
             priceChange24h: number | null;
+        };
+        /** @description A JSON-RPC 2.0 response (MCP). */
+        JsonRpcResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @description The request id (null when the request could not be read). */
+            id: string | number | null;
+            /** @description The answer: a tool call’s `content`, `structuredContent` and `isError`, the tool list, ... */
+            result?: {
+                [key: string]: unknown;
+            };
+            error?: {
+                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport). */
+                code: number;
+                message: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description What the MCP transport answers when the HTTP request itself is refused. */
+        JsonRpcError: {
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @description The request id (null when the request could not be read). */
+            id: string | number | null;
+            error: {
+                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport). */
+                code: number;
+                message: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A post from a tracked account. */
         NewsItemOutput: {
@@ -1500,6 +1573,86 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The negotiated protocol version (e.g. 2025-11-25); an unsupported one is 400. */
+                "mcp-protocol-version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One JSON-RPC message (or an array of them). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonRpcRequest"] | components["schemas"]["JsonRpcRequest"][];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (an array for a batch). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcResponse"] | components["schemas"]["JsonRpcResponse"][];
+                };
+            };
+            /** @description Accepted: the body held only notifications or responses; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON or not JSON-RPC, the batch is over 100 messages, or MCP-Protocol-Version is unsupported. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Accept does not list both application/json and text/event-stream. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

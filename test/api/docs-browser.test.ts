@@ -60,8 +60,8 @@ describe('GET /docs in headless Chromium (Scalar, served offline)', function () 
     const operations = Object.values(document.paths ?? {}).flatMap((item) =>
       (['get', 'post'] as const).flatMap((method) => (item[method] ? [{ method, summary: item[method].summary ?? '' }] : [])),
     );
-    // 14, and issue 12's two history routes and the stream.
-    expect(operations).to.have.length(17);
+    // 14, issue 12's two history routes and the stream, and issue 21's POST /mcp.
+    expect(operations).to.have.length(18);
     for (const { method, summary } of operations) {
       const entry = page.getByText(summary, { exact: true }).first();
       await entry.waitFor({ timeout: 15_000 });

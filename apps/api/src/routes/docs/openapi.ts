@@ -19,6 +19,7 @@ import {
   TrendingTokenListSchema,
   UsernameStatsSchema,
 } from '../../../../../shared/market-types.js';
+import { MCP_OPERATION } from '../../mcp/mcp-openapi.js';
 import { LoginRequestSchema, LoginResponseSchema, RefreshAcknowledgementSchema, UserSchema } from '../auth/schema.js';
 import {
   AtQuerySchema,
@@ -202,6 +203,7 @@ export const openApiDocument = createDocument({
     { name: 'auth', description: 'Login and bearer-protected routes.' },
     { name: 'market', description: 'Public, cached market reads (no authentication).' },
     { name: 'operations', description: 'Liveness, readiness, metrics and documentation.' },
+    { name: 'agents', description: 'The market reads as MCP tools, for AI agents (public, like the market routes).' },
   ],
   paths: {
     '/api/auth/login': {
@@ -372,6 +374,7 @@ export const openApiDocument = createDocument({
       ),
     },
     '/api/market/stream': { get: STREAM_OPERATION },
+    '/mcp': { post: { ...MCP_OPERATION, responses: { ...MCP_OPERATION.responses, '500': INTERNAL_ERROR } } },
     '/sentiment/{token}': { get: sentimentOperation('tokenSentimentAlias', "Sentiment score for one token (the spec's literal path)") },
     '/healthz': {
       get: {
