@@ -20,8 +20,9 @@ describe('MCP: when Redis goes away', function () {
   });
   after(async () => {
     await client?.close();
-    // Closing the workers and queues needs Redis back.
+    // Closing the workers and queues needs Redis back, and every connection on it again.
     await redis?.start();
+    await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 30_000, 'readiness after the outage');
     await stack?.close();
     await redis?.stop();
   });
