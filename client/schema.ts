@@ -218,6 +218,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+<<<<<<< HEAD
+=======
+    "/api/market/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-sent events: one per refresh of each kind
+         * @description A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry the new list (TrendingTokenList, TrendingCaList, as GET returns them); `news` carries the posts new since the previous refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` and a `: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and resume). On shutdown every stream ends cleanly; clients reconnect, to another replica.
+         */
+        get: operations["stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MCP server: the market reads as tools for AI agents
+         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413). GET and DELETE answer 405. Tools, all read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+>>>>>>> mcp
     "/sentiment/{token}": {
         parameters: {
             query?: never;
@@ -359,6 +402,23 @@ export interface components {
             email: string;
             /** @description User password. */
             password: string;
+        };
+        /** @description A JSON-RPC 2.0 request or notification (MCP). */
+        JsonRpcRequest: {
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @description Absent for a notification (answered 202 with no body). */
+            id?: string | number;
+            /**
+             * @description `initialize`, `tools/list`, `tools/call`, `ping`, or a notification.
+             * @example tools/call
+             */
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A post from a tracked account. */
         NewsItem: {
@@ -664,6 +724,42 @@ export interface components {
             smartMoneyMentions: number | null;
             /** @description 24-hour price change (%), the last in the bucket; null where it was never listed. */
             priceChange24h: number | null;
+        };
+        /** @description A JSON-RPC 2.0 response (MCP). */
+        JsonRpcResponse: {
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @description The request id (null when the request could not be read). */
+            id: string | number | null;
+            /** @description The answer: a tool call’s `content`, `structuredContent` and `isError`, the tool list, ... */
+            result?: {
+                [key: string]: unknown;
+            };
+            error?: {
+                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport). */
+                code: number;
+                message: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description What the MCP transport answers when the HTTP request itself is refused. */
+        JsonRpcError: {
+            /** @constant */
+            jsonrpc: "2.0";
+            /** @description The request id (null when the request could not be read). */
+            id: string | number | null;
+            error: {
+                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport). */
+                code: number;
+                message: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
         };
         /** @description A post from a tracked account. */
         NewsItemOutput: {
@@ -1848,6 +1944,167 @@ export interface operations {
             };
         };
     };
+<<<<<<< HEAD
+=======
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The negotiated protocol version (e.g. 2025-11-25); an unsupported one is 400. */
+                "mcp-protocol-version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One JSON-RPC message (or an array of them). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JsonRpcRequest"] | components["schemas"]["JsonRpcRequest"][];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response (an array for a batch). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcResponse"] | components["schemas"]["JsonRpcResponse"][];
+                };
+            };
+            /** @description Accepted: the body held only notifications or responses; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON or not JSON-RPC, the batch is over 100 messages, or MCP-Protocol-Version is unsupported. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Accept does not list both application/json and text/event-stream. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The body is over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Content-Type is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tokenSentimentAlias: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], matched case-insensitively. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sentiment record of the token. */
+            200: {
+                headers: {
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentimentRecordOutput"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
+            304: {
+                headers: {
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "Token not found in index" when no post in the current window mentions the token. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+>>>>>>> mcp
     healthz: {
         parameters: {
             query?: never;

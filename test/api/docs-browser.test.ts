@@ -60,8 +60,8 @@ describe('GET /docs in headless Chromium (Scalar, served offline)', function () 
     const operations = Object.values(document.paths ?? {}).flatMap((item) =>
       (['get', 'post'] as const).flatMap((method) => (item[method] ? [{ method, summary: item[method].summary ?? '' }] : [])),
     );
-    // 14, and the two history routes and the stream of docs/decisions.md#d11.
-    expect(operations).to.have.length(17);
+    // 14, the two history routes and the stream of docs/decisions.md#d11, GET /api/auth/usage and POST /mcp.
+    expect(operations).to.have.length(19);
     for (const { method, summary } of operations) {
       const entry = page.getByText(summary, { exact: true }).first();
       await entry.waitFor({ timeout: 15_000 });

@@ -6,6 +6,7 @@ import { docsRoutes } from '../../apps/api/src/routes/docs/docs.js';
 import { healthRoutes } from '../../apps/api/src/routes/health/health.js';
 import { marketRoutes } from '../../apps/api/src/routes/market/market.js';
 import { streamRoutes } from '../../apps/api/src/routes/market/stream.js';
+import { mcpRoutes } from '../../apps/api/src/mcp/mcp-route.js';
 import { http } from '../support/http.js';
 import { startStack, type Stack } from '../support/stack.js';
 
@@ -59,7 +60,7 @@ describe('API documentation: GET /openapi.json and GET /docs', () => {
 
     it('documents exactly the routes the routers register', async () => {
       const doc = (await get('/openapi.json')).json as OpenApiDocument;
-      const routers = [marketRoutes(stack.deps), streamRoutes(stack.deps), authRoutes(stack.deps), healthRoutes(stack.deps), docsRoutes()];
+      const routers = [marketRoutes(stack.deps), streamRoutes(stack.deps), authRoutes(stack.deps), healthRoutes(stack.deps), docsRoutes(), mcpRoutes(stack.deps)];
       const registered = registeredRoutes(routers);
       expect(registered).to.include.members(['GET /api/market/stats/{username}', 'GET /sentiment/{token}', 'GET /docs']);
       expect(documentedRoutes(doc)).to.deep.equal(registered);

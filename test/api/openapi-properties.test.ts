@@ -48,7 +48,7 @@ function headersArbitrary(tokens: string[], etags: string[]): fc.Arbitrary<Recor
       Authorization: fc.oneof(fc.constantFrom(...tokens.map((token) => `Bearer ${token}`), 'Bearer', 'Basic YTpi', 'Bearer a.b.c'), printable),
       'X-Request-Id': printable,
       'X-Forwarded-For': fc.oneof(fc.ipV4(), printable),
-      Accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml'),
+      Accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml', 'application/json, text/event-stream'),
     },
     { requiredKeys: [] },
   );
@@ -63,6 +63,20 @@ function loginBody(emails: string[]): fc.Arbitrary<{ contentType?: string; body?
     json.map((value) => ({ contentType: 'application/json', body: JSON.stringify(value) })),
     fc.record({ contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/merge-patch+json'), body: fc.oneof(printable, fc.constant('x'.repeat(20_000))) }),
     fc.constant({}),
+  );
+}
+
+/** POST /mcp: JSON-RPC calls of every tool with plausible and wild arguments, other methods, and junk. */
+function mcpBody(tools: string[]): fc.Arbitrary<{ contentType?: string; body?: string }> {
+  const args = fc.oneof(
+    fc.record({ token: fc.oneof(fc.constantFrom('SOL', '$btc'), printable), username: printable, page: fc.integer({ min: -2, max: 1e6 }), limit: fc.integer({ min: -2, max: 100 }), from: printable, to: printable, interval: fc.constantFrom('30m', '1h', '4h', '1d', 'x'), at: printable }, { requiredKeys: [] }),
+    fc.jsonValue(),
+  );
+  const call = fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constant('tools/call'), params: fc.record({ name: fc.oneof(fc.constantFrom(...tools), printable), arguments: args }) });
+  const other = fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constantFrom('tools/list', 'ping', 'initialize', 'resources/list', 'nope') });
+  return fc.oneof(
+    fc.oneof(call, other, fc.jsonValue()).map((value) => ({ contentType: 'application/json', body: JSON.stringify(value) })),
+    fc.record({ contentType: fc.constantFrom('application/json', 'text/plain'), body: fc.oneof(printable, fc.constant('x'.repeat(70_000))) }),
   );
 }
 
@@ -158,7 +172,9 @@ describe('property: every route against the served /openapi.json (fast-check)', 
         );
         const extraQuery = fc.oneof(fc.constant(''), printable.map((value) => `junk=${encodeURIComponent(value)}`));
         const body: fc.Arbitrary<{ contentType?: string; body?: string }> =
-          method === 'post' && path === '/api/auth/login' ? loginBody(['admin@example.com', 'user@example.com']) : fc.constant({});
+          method === 'post' && path === '/api/auth/login' ? loginBody(['admin@example.com', 'user@example.com'])
+            : method === 'post' && path === '/mcp' ? mcpBody(['trending_tokens', 'trending_contracts', 'news', 'username_stats', 'token_sentiment', 'sentiment_history', 'token_history'])
+            : fc.constant({});
 
         await fc.assert(
           fc.asyncProperty(pathValues, queryValues, extraQuery, headersArbitrary(tokens, etags), body, async (pv, qv, junk, headers, sent) => {

@@ -11,6 +11,7 @@ import { publicCors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { fastReads } from './http/fast-reads.js';
 import { requestContext } from './http/request-context.js';
+import { mcpRoutes } from './mcp/mcp-route.js';
 import { authRoutes } from './routes/auth/auth.js';
 import { docsRoutes } from './routes/docs/docs.js';
 import { healthRoutes } from './routes/health/health.js';
@@ -37,6 +38,7 @@ export function createApp(deps: ApiDeps): Koa {
   authRoutes(deps, router);
   healthRoutes(deps, router);
   docsRoutes(router);
+  mcpRoutes(deps, router);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

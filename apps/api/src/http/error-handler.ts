@@ -42,8 +42,11 @@ function render(ctx: Context, error: Pick<AppError, 'status' | 'message' | 'head
   ctx.body = { error: error.message };
 }
 
-/** Our errors pass; Redis outages, client errors raised by Koa and its parsers are translated; the rest is unknown. */
-function toAppError(thrown: unknown): AppError | null {
+/**
+ * Our errors pass; Redis outages, client errors raised by Koa and its parsers are translated; the rest is unknown.
+ * Also used by the MCP tools, so a tool error carries the message the route would answer.
+ */
+export function toAppError(thrown: unknown): AppError | null {
   if (thrown instanceof AppError) return thrown;
   if (isRedisUnavailable(thrown)) return new UnavailableError('Service unavailable', 1, { cause: thrown });
   if (thrown instanceof URIError) return new BadRequestError('Invalid URL encoding', 400, { cause: thrown });

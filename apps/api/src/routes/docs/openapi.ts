@@ -14,6 +14,7 @@ import { LoginRequestSchema, LoginResponseSchema, MeResponseSchema, RefreshAckno
 import { documentApiKeys } from './api-key-docs.js';
 import { USER_STORE_EMPTY } from '../health/health.js';
 import { StreamHeaderSchema, StreamQuerySchema } from '../market/schema.js';
+import { MCP_OPERATION } from '../../mcp/mcp-openapi.js';
 
 type Response = ZodOpenApiResponseObject;
 type Header = NonNullable<Extract<Response['headers'], Record<string, unknown>>>[string];
@@ -171,6 +172,7 @@ export const openApiDocument = createDocument({
     { name: 'auth', description: 'Login and bearer-protected routes.' },
     { name: 'market', description: 'Public, cached market reads (no authentication).' },
     { name: 'operations', description: 'Liveness, readiness, metrics and documentation.' },
+    { name: 'agents', description: 'The market reads as MCP tools, for AI agents (public, like the market routes).' },
   ],
   paths: {
     '/api/auth/login': {
@@ -254,6 +256,7 @@ export const openApiDocument = createDocument({
     },
     ...MARKET_PATHS,
     '/api/market/stream': { get: STREAM_OPERATION },
+    '/mcp': { post: { ...MCP_OPERATION, responses: { ...MCP_OPERATION.responses, '500': INTERNAL_ERROR } } },
     '/healthz': {
       get: {
         operationId: 'healthz',

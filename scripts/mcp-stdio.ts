@@ -1,0 +1,71 @@
+/**
+ * `npm run --silent mcp -- --url <base>` (in production: `node dist/scripts/mcp-stdio.js --url <base>`):
+ * the API's MCP tools over stdio, for agents that only start local servers. It holds no data and
+ * no tool definitions of its own: it forwards `tools/list` and `tools/call` to `<base>/mcp` of a
+ * running API, so the tools, their schemas and their answers are exactly the remote ones.
+ * stdout carries the protocol; everything else goes to stderr. If `MARKET_SIGNALS_API_KEY` is
+ * set, it is sent as `X-Api-Key` (the market tools need none).
+ */
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+const USAGE = 'usage: mcp-stdio --url <base URL of a running API, e.g. http://localhost:3000>';
+
+function fail(message: string): never {
+  process.stderr.write(`mcp-stdio: ${message}\n`);
+  process.exit(1);
+}
+
+function endpoint(): URL {
+  let values: { url?: string };
+  try {
+    ({ values } = parseArgs({ options: { url: { type: 'string' } }, strict: true }));
+  } catch (error) {
+    fail(`${(error as Error).message}; ${USAGE}`);
+  }
+  if (!values.url) fail(USAGE);
+  let base: URL;
+  try {
+    base = new URL(values.url);
+  } catch {
+    fail(`--url is not a URL: ${values.url}`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') fail(`--url must be http or https: ${values.url}`);
+  return new URL('mcp', base.href.endsWith('/') ? base : `${base.href}/`);
+}
+
+async function main(): Promise<void> {
+  const url = endpoint();
+  const apiKey = process.env.MARKET_SIGNALS_API_KEY;
+  const remote = new Client({ name: 'market-signals-stdio', version: '0.1.0' });
+  try {
+    await remote.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: apiKey ? { 'X-Api-Key': apiKey } : {} } }));
+  } catch (error) {
+    fail(`cannot reach ${url.href}: ${(error as Error).message}`);
+  }
+
+  const server = new Server(
+    { name: 'market-signals', version: remote.getServerVersion()?.version ?? '0.1.0' },
+    { capabilities: { tools: {} }, instructions: remote.getInstructions() },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, (request) => remote.listTools(request.params));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    try {
+      return (await remote.callTool(request.params)) as CallToolResult;
+    } catch (error) {
+      // The API did not answer: a tool error the agent can read, not a broken session.
+      const body = { error: `API unreachable: ${(error as Error).message}`, status: 503, retryAfterSeconds: 5 };
+      return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
+    }
+  });
+  const stdio = new StdioServerTransport();
+  stdio.onclose = () => void remote.close().finally(() => process.exit(0));
+  await server.connect(stdio);
+  process.stderr.write(`mcp-stdio: serving the tools of ${url.href} on stdio\n`);
+}
+
+main().catch((error: unknown) => fail((error as Error).message));
