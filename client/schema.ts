@@ -218,49 +218,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-<<<<<<< HEAD
-=======
-    "/api/market/stream": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Server-sent events: one per refresh of each kind
-         * @description A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry the new list (TrendingTokenList, TrendingCaList, as GET returns them); `news` carries the posts new since the previous refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` and a `: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and resume). On shutdown every stream ends cleanly; clients reconnect, to another replica.
-         */
-        get: operations["stream"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/mcp": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * MCP server: the market reads as tools for AI agents
-         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413). GET and DELETE answer 405. Tools, all read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
-         */
-        post: operations["mcp"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
->>>>>>> mcp
     "/sentiment/{token}": {
         parameters: {
             query?: never;
@@ -295,6 +252,26 @@ export interface paths {
         get: operations["stream"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MCP server: the market reads as tools for AI agents
+         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413). GET and DELETE answer 405. Tools, all read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
+         */
+        post: operations["mcp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1944,8 +1921,6 @@ export interface operations {
             };
         };
     };
-<<<<<<< HEAD
-=======
     mcp: {
         parameters: {
             query?: never;
@@ -1979,13 +1954,24 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not JSON or not JSON-RPC, the batch is over 100 messages, or MCP-Protocol-Version is unsupported. */
+            /** @description The body is not JSON or not JSON-RPC, the batch is over 100 messages, or MCP-Protocol-Version is unsupported; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Accept does not list both application/json and text/event-stream. */
@@ -2024,74 +2010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-        };
-    };
-    tokenSentimentAlias: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], matched case-insensitively. */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sentiment record of the token. */
-            200: {
-                headers: {
-                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
-                    ETag?: string;
-                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
-                    "Cache-Control"?: string;
-                    /** @description Always `*`. */
-                    "Access-Control-Allow-Origin"?: "*";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SentimentRecordOutput"];
-                };
-            };
-            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
-            304: {
-                headers: {
-                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
-                    ETag?: string;
-                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
-                    "Cache-Control"?: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found: "Token not found in index" when no post in the current window mentions the token. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Service unavailable" when an API key is presented and Redis is unreachable (the key cannot be checked). */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2104,7 +2023,6 @@ export interface operations {
             };
         };
     };
->>>>>>> mcp
     healthz: {
         parameters: {
             query?: never;

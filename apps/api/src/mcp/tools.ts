@@ -20,7 +20,7 @@ import {
 import type { ApiDeps } from '../deps.js';
 import type { Representation } from '../http/representation.js';
 import { INTERVALS, type Interval } from '../market/history-buckets.js';
-import { NEWS_MAX_LIMIT, parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from '../routes/market/schema.js';
+import { NEWS_MAX_LIMIT, parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from '../../../../shared/market-queries.js';
 
 /** The REST operations (operationId in /openapi.json) the tools mirror. */
 export type ReadId = 'trending' | 'trendingCas' | 'news' | 'usernameStats' | 'tokenSentiment' | 'sentimentHistory' | 'tokenHistory';
