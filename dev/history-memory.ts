@@ -9,8 +9,7 @@ import { startSimulator } from '../apps/index-sim/src/server.js';
 import { createIndexClient } from '../apps/worker/src/index-client.js';
 import type { JobContext } from '../apps/worker/src/jobs/job-context.js';
 import { refreshNews } from '../apps/worker/src/jobs/refresh-news.js';
-import { refreshTrendingCas } from '../apps/worker/src/jobs/refresh-trending-cas.js';
-import { refreshTrending } from '../apps/worker/src/jobs/refresh-trending.js';
+import { refreshList } from '../apps/worker/src/jobs/refresh-list.js';
 import { createLogger } from '../shared/logger.js';
 import { createRedis } from '../shared/redis.js';
 import { startTestRedis } from './redis-server.js';
@@ -51,8 +50,8 @@ for (let day = 1; day <= days; day += 1) {
   for (let slot = 0; slot < 48; slot += 1) {
     clock += HALF_HOUR;
     sim.advanceClock(HALF_HOUR);
-    await refreshTrending(context);
-    await refreshTrendingCas(context);
+    await refreshList(context, 'trending');
+    await refreshList(context, 'trending-cas');
     await refreshNews(context);
   }
   const { bytes, keys, entries } = await historyBytes();

@@ -123,8 +123,8 @@ export function isRedisUnavailable(error: unknown): boolean {
 
 /**
  * Waits until every replica connected to the master has the writes made so far on this
- * connection (WAIT), so that what a command acknowledges survives a failover. No replica: nothing
- * to wait for. Throws when some replica did not confirm in time.
+ * connection (WAIT), so that what a command acknowledges survives a failover. Without replicas
+ * there is nothing to wait for. Throws when some replica did not confirm in time.
  */
 export async function waitForReplicas(redis: Redis, timeoutMs = 5000): Promise<void> {
   const info = await redis.info('replication');

@@ -13,8 +13,7 @@ import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import { fetchStats } from '../../apps/worker/src/jobs/fetch-stats.js';
 import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
 import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
-import { refreshTrendingCas } from '../../apps/worker/src/jobs/refresh-trending-cas.js';
-import { refreshTrending } from '../../apps/worker/src/jobs/refresh-trending.js';
+import { refreshList } from '../../apps/worker/src/jobs/refresh-list.js';
 import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import type { StatsJobData } from '../../shared/queues.js';
@@ -58,8 +57,8 @@ export async function startStack(): Promise<Stack> {
     historyMs: HISTORY_MS,
   };
   const historyRefreshes = await seedSentimentHistory(context, 30, Date.now());
-  await refreshTrending(context);
-  await refreshTrendingCas(context);
+  await refreshList(context, 'trending');
+  await refreshList(context, 'trending-cas');
   await refreshNews(context);
   await fetchStats({ data: { username: cachedUsername.toLowerCase() } } as Job<StatsJobData>, context);
   await new UserStore(client).createOrReplace({

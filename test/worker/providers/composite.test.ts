@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import type { JobContext } from '../../../apps/worker/src/jobs/job-context.js';
-import { refreshTrendingCas } from '../../../apps/worker/src/jobs/refresh-trending-cas.js';
-import { refreshTrending } from '../../../apps/worker/src/jobs/refresh-trending.js';
+import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
 import { indexScores } from '../../../apps/worker/src/providers/composite.js';
 import { keys } from '../../../shared/keyspace.js';
 import { providerKeys } from '../../../shared/provider-keys.js';
@@ -98,25 +97,25 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
       ['a malformed body', { body: '<html>502</html>' }],
     ] as const) {
       it(`when Elfa answers ${name}, then the stored trending snapshot and its cachedAt stay as they were`, async () => {
-        await refreshTrending(context());
+        await refreshList(context(), 'trending');
         const before = await h.redis.get(keys.snapshot('trending'));
         expect(JSON.parse(before!).data).to.have.length(5);
         h.clock.now = new Date(h.clock.now.getTime() + 60_000);
         h.fixtures.elfa.script('/v2/aggregations/trending-tokens', answer);
-        await rejection(refreshTrending(context()));
+        await rejection(refreshList(context(), 'trending'));
         expect(await h.redis.get(keys.snapshot('trending'))).to.equal(before);
       });
     }
 
     it('when Elfa is out of credits, then the trending-cas snapshot keeps its true cachedAt and Elfa is not asked again', async () => {
-      await refreshTrendingCas(context());
+      await refreshList(context(), 'trending-cas');
       const before = await h.redis.get(keys.snapshot('trending-cas'));
       h.fixtures.elfa.script('/v2/aggregations', { status: 402, body: { error: 'out of credits' } });
       h.clock.now = new Date(h.clock.now.getTime() + 60_000);
-      const error = await rejection(refreshTrendingCas(context()));
+      const error = await rejection(refreshList(context(), 'trending-cas'));
       expect(error.retryable).to.equal(false);
-      await rejection(refreshTrendingCas(context()));
-      await rejection(refreshTrending(context()));
+      await rejection(refreshList(context(), 'trending-cas'));
+      await rejection(refreshList(context(), 'trending'));
       expect(h.fixtures.elfa.requests).to.have.length(1 + 2);
       expect(await h.redis.get(keys.snapshot('trending-cas'))).to.equal(before);
     });

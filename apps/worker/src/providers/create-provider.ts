@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../../../shared/config.js';
 import type { Logger } from '../../../../shared/logger.js';
 import type { RefreshJobName } from '../../../../shared/queues.js';
+import { LIST_KINDS, SNAPSHOT_KINDS } from '../../../../shared/reads.js';
 import type { CountFn } from '../counters.js';
 import { createIndexClient } from '../index-client.js';
 import { createAdapters, createCompositeProvider } from './composite.js';
@@ -52,10 +53,11 @@ export async function createWorkerProvider(config: Config, redis: Redis, logger:
       budgetIntervalMinutes: schedule.budgetIntervalMs / 60_000,
       creditsPerDay: schedule.creditsPerDay,
     },
-    `elfa: ${credits} credits a month (${source}): trending and trending-cas refresh every ${schedule.intervalMs / 60_000} min, ${schedule.creditsPerDay} credits a day`,
+    `elfa: ${credits} credits a month (${source}): ${LIST_KINDS.join(' and ')} refresh every ${schedule.intervalMs / 60_000} min, ${schedule.creditsPerDay} credits a day`,
   );
   return {
     provider: createCompositeProvider(options, adapters),
-    refreshEveryMsByJob: { 'refresh-trending': schedule.intervalMs, 'refresh-trending-cas': schedule.intervalMs },
+    // The ranked lists are the Elfa-backed kinds: their refreshes keep the budget's interval.
+    refreshEveryMsByJob: Object.fromEntries(LIST_KINDS.map((kind) => [SNAPSHOT_KINDS[kind].refreshJob, schedule.intervalMs])),
   };
 }

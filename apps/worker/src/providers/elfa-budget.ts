@@ -1,5 +1,5 @@
 /**
- * How far apart the Elfa-backed refreshes (trending, trending-cas) must be for a month's
+ * How far apart the Elfa-backed refreshes (the ranked lists of shared/reads.ts) must be for a month's
  * schedule to fit the credit budget (docs/providers.md, "Quotas"). One round of the two
  * refreshes costs ELFA_CREDITS_PER_ROUND credits; the schedule may use SCHEDULE_SHARE of the
  * month's credits, the rest is left to on-demand stats lookups (1 credit each). The month is
