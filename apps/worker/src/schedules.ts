@@ -27,7 +27,8 @@ export async function ensureSchedules(
   for (const name of REFRESH_JOBS) {
     const existed = (await queue.getJobScheduler(name)) !== undefined;
     await queue.upsertJobScheduler(name, { every: everyMsByJob[name] ?? everyMs }, { name, data: {}, opts: refreshJobOptions });
-    if (existed && (await redis.exists(keys.snapshot(FIRST_SNAPSHOT_OF[name]))) === 0 && !(await runIsPending(queue, name))) {
+    // Pending first, then the snapshot: a run that ends between the two checks has written its snapshot by then.
+    if (existed && !(await runIsPending(queue, name)) && (await redis.exists(keys.snapshot(FIRST_SNAPSHOT_OF[name]))) === 0) {
       await requestRefresh(queue, name);
     }
   }
