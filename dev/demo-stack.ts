@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { prettyFactory } from 'pino-pretty';
 import { startSimulator, type Simulator } from '../apps/index-sim/src/server.js';
 import { seedDemoUser } from './demo-user.js';
+import { waitForPing } from './redis-server.js';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 /** The processes that use Redis and the simulator; stopped before them. */
@@ -57,6 +58,8 @@ async function startRedis(): Promise<string> {
     ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'],
     { stdio: 'ignore', detached: true },
   );
+  // Answering before anything connects: a client that met a refused connection would log it as a warning.
+  await waitForPing(port);
   say(`private redis-server on port ${port} (data in ${dir})`);
   return `redis://127.0.0.1:${port}`;
 }

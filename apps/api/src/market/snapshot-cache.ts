@@ -61,8 +61,9 @@ export class SnapshotCache {
   start(): void {
     this.options.watch.on('landed', (name, version) => {
       if (version !== null) {
-        // Reload what is held or was asked for; the first request loads the rest.
-        if (this.copies.has(name)) this.reload(name).catch(() => {});
+        // Every snapshot is loaded as it lands, asked for or not: a process that has served no read
+        // yet still answers from memory when Redis goes away (the watch reports each version at start).
+        this.reload(name).catch(() => {});
         return;
       }
       // Gone from Redis (flushed, lost): keep serving the copy held, and have it rebuilt.
