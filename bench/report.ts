@@ -2,6 +2,7 @@
 import { formatInterval, medianInterval, pairedRatios } from './lib/interval.js';
 import { cpuUs, cpuWithRedisUs, find, type BenchResults } from './lib/results.js';
 import { mean, median } from './lib/numbers.js';
+import { mcpTable } from './phases/mcp.js';
 import type { ServerKind } from './phases/reads.js';
 
 const SERVER_LABEL = { raw: '(a) node:http', koa: '(b) Koa + router', naive: '(c) naive', api: '(d) API' } as const;
@@ -76,7 +77,8 @@ export function renderMarkdown(results: BenchResults): string {
       first = false;
     }
   }
-  lines.push('', '## Targets', '');
+  lines.push('', ...mcpTable(results.mcp));
+  lines.push('## Targets', '');
   const count = (verdict: string) => results.verdicts.filter((v) => v.verdict === verdict).length;
   lines.push(`${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('INCONCLUSIVE')} INCONCLUSIVE${settings.quick ? ' (quick mode: not asserted)' : ''}.`, '');
   lines.push('| target | measured | verdict |', '|---|---|---|');

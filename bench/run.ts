@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { measureCluster } from './phases/cluster.js';
 import { judgeHistory, measureFanOut, measureHistoryReads } from './phases/history.js';
 import { measureLogin } from './phases/login.js';
+import { measureMcp } from './phases/mcp.js';
 import { measureReads } from './phases/reads.js';
 import { measureStats } from './phases/stats.js';
 import { measureWorker, summarizeWorker } from './phases/worker.js';
@@ -81,6 +82,8 @@ async function main(): Promise<void> {
     const reads = await measureReads(stack, api, load, settings, workDir, log);
     log(`history read vs cached trending (${stack.historyRefreshes} news refreshes of seeded history)`);
     const historyReads = await measureHistoryReads(stack, api, load, settings, log);
+    log('MCP tool calls vs the REST reads of the same data');
+    const mcp = await measureMcp(stack, api, load, settings, log);
     log('login');
     const login = await measureLogin(stack, api, load, logins, settings, log);
     // argon2 takes 19 MiB per hash from malloc, outside V8's heap: see what the logins left behind.
@@ -116,6 +119,7 @@ async function main(): Promise<void> {
       apiRssAfterLoginsBytes,
       apiLogBytes,
       history: { reads: historyReads, fanOut },
+      mcp,
     };
     const workerSummary = inputs.worker.summary;
     const results: BenchResults = {

@@ -88,6 +88,9 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
       const current = child;
       if (!current || current.exitCode !== null || current.signalCode !== null) return;
       const exited = new Promise((resolve) => current.once('exit', resolve));
+      // Unref'd at start: waiting for its exit must hold the event loop, or a caller whose last
+      // handle this was (the bench's end) exits 13 with the await unsettled.
+      current.ref();
       current.kill('SIGCONT');
       current.kill(signal);
       await exited;

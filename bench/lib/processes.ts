@@ -6,7 +6,7 @@
  * CPU and memory.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,6 +33,8 @@ export function buildInto(dir: string): void {
   if (tsc.status !== 0) throw new Error(`could not compile for the benchmark:\n${tsc.stdout}${tsc.stderr}`);
   // The compiled tree resolves packages from the repository and stays an ES module scope.
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'out', 'node_modules'), 'dir');
+  // shared/redis-scripts.ts reads its Lua beside the compiled module, as `npm run build` copies it.
+  cpSync(join(ROOT, 'shared', 'lua'), join(dir, 'out', 'shared', 'lua'), { recursive: true });
   writeFileSync(join(dir, 'out', 'package.json'), '{ "type": "module" }\n');
   buildDir = join(dir, 'out');
 }

@@ -11,6 +11,7 @@
 import type { ClusterOutcome } from '../phases/cluster.js';
 import type { FanOutOutcome, HistoryReadsOutcome } from '../phases/history.js';
 import type { LoginOutcome } from '../phases/login.js';
+import type { McpOutcome } from '../phases/mcp.js';
 import type { ReadsOutcome, RoundSample, ServerKind } from '../phases/reads.js';
 import type { StatsOutcome } from '../phases/stats.js';
 import type { WorkerOutcome, WorkerSummary } from '../phases/worker.js';
@@ -70,6 +71,8 @@ export interface BenchResults {
   apiLogBytes: number;
   /** Issue 12: history reads and the stream fan-out. */
   history: { reads: HistoryReadsOutcome; fanOut: FanOutOutcome };
+  /** Issue 21: MCP tool calls against the REST reads of the same data. */
+  mcp: McpOutcome;
   verdicts: Verdict[];
 }
 

@@ -62,7 +62,7 @@ const EQUAL_LOAD_SHARE = 0.5;
 const cores = (ms: number, wallMs: number) => (wallMs > 0 ? ms / wallMs : 0).toFixed(2);
 
 /** The sentiment token with the most mentions: one that certainly exists. */
-async function busiestToken(redisUrl: string): Promise<string> {
+export async function busiestToken(redisUrl: string): Promise<string> {
   const redis = new Redis(redisUrl, { protocol: 2 });
   try {
     const raw = await redis.get(keys.snapshot('sentiment'));
