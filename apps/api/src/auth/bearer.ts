@@ -28,7 +28,7 @@ export function bearerAuth(auth: AuthServices): Middleware {
     const apiKey = apiKeyOf(ctx);
     if (apiKey) {
       ctx.state.auth = { user: apiKey.user, apiKey } satisfies Authenticated;
-      return next();
+      return void (await next());
     }
     const token = BEARER.exec(ctx.get('Authorization'))?.[1]?.trim();
     if (!token) throw new AuthError('Missing token');
