@@ -1,14 +1,44 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/*
+ * Layers: the API and the worker share code only through shared/, shared/
+ * depends on no app, only tests import test/, and the API's domain modules do not import its HTTP
+ * routes. The code imports relatively ('../../../shared/x.js'), so each pattern starts with `**`.
+ * A files block replaces the rule's options of an earlier block, so each block lists all of its groups.
+ */
+const NO_TEST = { group: ['**/test/**'], message: 'Only tests import test/: product code must not depend on test helpers.' };
+const NO_WORKER = { group: ['**/apps/worker/**', '**/worker/src/**'], message: 'The API does not import the worker: share the code through shared/.' };
+const NO_API = { group: ['**/apps/api/**', '**/api/src/**'], message: 'The worker does not import the API: share the code through shared/.' };
+const NO_APPS = { group: ['**/apps/**'], message: 'shared/ depends on no app: move what both need into shared/.' };
+const NO_ROUTES = {
+  group: ['**/routes/**'],
+  message: 'A domain module does not import an HTTP route module: move the shared type or schema into the domain.',
+};
+const layer = (files, ...patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+const DOMAIN = ['auth', 'market', 'stream', 'mcp', 'cache'].map((dir) => `apps/api/src/${dir}/**`);
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'bench/results/', 'client/schema.ts', 'test/artifacts/'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
   {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      // A promise nobody awaits loses its rejection: fire-and-forget is written `void promise`, on purpose.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
     },
   },
+  // Plain .js files (this one) are outside tsconfig: the rules that need types are off for them.
+  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  layer(['apps/**', 'shared/**', 'scripts/**', 'bench/**', 'dev/**'], NO_TEST),
+  layer(['apps/api/**'], NO_TEST, NO_WORKER),
+  layer(['apps/worker/**'], NO_TEST, NO_API),
+  layer(['shared/**'], NO_TEST, NO_APPS),
+  layer(DOMAIN, NO_TEST, NO_WORKER, NO_ROUTES),
 );

@@ -157,7 +157,7 @@ async function restore(users: UserStore, replicated: () => Promise<void>): Promi
       throw new UsageError(`line ${restored + 1} is not JSON: import reads what export wrote`);
     }
     const fields = typeof hash === 'object' && hash !== null && !Array.isArray(hash) ? Object.entries(hash) : [];
-    if (!fields.every(([, value]) => typeof value === 'string') || !(await users.restore(Object.fromEntries(fields) as Record<string, string>))) {
+    if (!fields.every(([, value]) => typeof value === 'string') || !(await users.restore(Object.fromEntries(fields)))) {
       throw new UsageError(`line ${restored + 1} is not a user record`);
     }
     restored += 1;

@@ -3,6 +3,14 @@
  * message clients see; one middleware renders them as `{ "error": message }`. Anything else
  * thrown is a 500 whose details stay in the log.
  */
+import { inspect } from 'node:util';
+
+/** For a log line: the cause of an error (an Error or string as is, anything else inspected), else its message. */
+export function describeCause(error: Error): string {
+  const cause: unknown = error.cause ?? error.message;
+  return cause instanceof Error || typeof cause === 'string' ? String(cause) : inspect(cause);
+}
+
 export abstract class AppError extends Error {
   abstract readonly status: number;
   /** Extra response headers (Allow, Retry-After, WWW-Authenticate). */

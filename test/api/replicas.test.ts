@@ -92,7 +92,7 @@ describe('two API processes over one Redis: a refresh reaches every replica with
     await requestRefresh(queue, 'refresh-trending');
     await requestRefresh(queue, 'refresh-news');
     const written = await eventually(
-      async () => {
+      () => {
         const trending = announcements.find((a) => a.name === 'trending');
         const news = announcements.find((a) => a.name === 'news');
         return trending && news ? Math.max(trending.at, news.at) : undefined;

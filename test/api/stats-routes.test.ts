@@ -93,7 +93,7 @@ async function watchLookups(redis: Redis, username: string): Promise<{ stop(): P
   let seen = '';
   socket.on('data', (chunk: Buffer) => (seen += chunk.toString('utf8')));
   socket.write('MONITOR\r\n');
-  await eventually(async () => (seen.startsWith('+OK') ? true : undefined), 2000, 'MONITOR');
+  await eventually(() => (seen.startsWith('+OK') ? true : undefined), 2000, 'MONITOR');
   const needle = ` "pttl" "${keys.stats(username)}"`;
   return {
     async stop() {

@@ -58,19 +58,20 @@ describe('StatsService', () => {
     const service = new StatsService(redis, fetch, { now });
     const spent = new RateLimitedError('Too many requests', 60);
     const charges: string[] = [];
-    const refused = service.get('carol', async () => {
+    const refused = service.get('carol', () => {
       charges.push('starter');
-      throw spent;
+      return Promise.reject(spent);
     });
-    const joiner = service.get('carol', async () => void charges.push('joiner'));
+    const joiner = service.get('carol', () => {
+      charges.push('joiner');
+      return Promise.resolve();
+    });
     expect(await rejection(refused)).to.equal(spent);
     expect(text(await joiner)).to.equal(body('carol'));
     expect(charges).to.deep.equal(['starter', 'joiner']);
     expect(asked).to.deep.equal(['carol']);
     // A hit costs nothing: the charge is not called.
-    await service.get('carol', async () => {
-      throw new Error('a hit must not be charged');
-    });
+    await service.get('carol', () => Promise.reject(new Error('a hit must not be charged')));
   });
 
   it('when the flight has settled, then the next miss starts a new one', async () => {

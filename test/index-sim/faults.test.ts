@@ -54,11 +54,11 @@ describe('index simulator: faults', () => {
       await request(`${sim.url}/v1/trending/tokens`),
     ];
     for (const res of [truncated, wrongType, missing]) expect(res?.status).to.equal(200);
-    expect(() => JSON.parse(truncated?.text ?? '')).to.throw(SyntaxError);
+    expect(() => JSON.parse(truncated?.text ?? '') as unknown).to.throw(SyntaxError);
     expect(wrongType?.body).to.deep.include({ tokens: 'oops' });
     expect(missing?.body).to.deep.equal({ tokens: [] });
     const posts = await request(`${sim.url}/v1/posts`);
-    expect(() => JSON.parse(posts.text)).to.throw(SyntaxError);
+    expect(() => JSON.parse(posts.text) as unknown).to.throw(SyntaxError);
   });
 
   it('when hang is set, then the client times out, control endpoints still answer and close() returns', async () => {
@@ -72,7 +72,7 @@ describe('index simulator: faults', () => {
     expect(failure).to.be.instanceOf(Error).with.property('name', 'TimeoutError');
     // A second request is left hanging on purpose: close() must not wait for it.
     const pending = fetch(`${sim.url}/v1/posts`).catch((error: unknown) => error);
-    await eventually(async () => (sim.stats()['/v1/posts'] === 1 ? true : undefined), 5000, 'the hanging request to arrive');
+    await eventually(() => (sim.stats()['/v1/posts'] === 1 ? true : undefined), 5000, 'the hanging request to arrive');
     expect((await request(`${sim.url}/__sim/faults`)).body).to.deep.include({ hang: true });
     const started = Date.now();
     await sim.close();

@@ -35,7 +35,7 @@ describe('index simulator: npm run sim', () => {
       const body = (await res.json()) as { posts: unknown[] };
       expect(body.posts).to.have.length(200);
       child.kill('SIGTERM');
-      const [code] = await once(child, 'exit');
+      const [code] = (await once(child, 'exit')) as [number | null];
       expect(code).to.equal(0);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
@@ -46,7 +46,7 @@ describe('index simulator: npm run sim', () => {
     const child = startCli({ SIM_PORT: 'abc' });
     let err = '';
     child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const [code] = await once(child, 'exit');
+    const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).to.equal(1);
     expect(err).to.include('SIM_PORT');
   });

@@ -44,14 +44,14 @@ describe('Redis connection errors', () => {
     let errors = 0;
     client.on('error', () => errors++);
     // Several failed attempts, the quiet period that shows they log nothing more.
-    await eventually(async () => (errors >= 3 ? true : undefined), 10_000, 'three failed connection attempts');
+    await eventually(() => (errors >= 3 ? true : undefined), 10_000, 'three failed connection attempts');
     expect(lines.map((line) => [line.level, line.message])).to.deep.equal([['warn', 'redis connection error']]);
     expect(lines[0]!.fields).to.include({ redis: 'test-client' });
     expect(String(lines[0]!.fields.reason)).to.match(/WRONGPASS/);
     expect(JSON.stringify(lines)).not.to.include('wrong-secret');
 
     await admin.call('ACL', 'SETUSER', 'app', '>wrong-secret');
-    await eventually(async () => (lines.length === 2 ? true : undefined), 10_000, 'the recovery line');
+    await eventually(() => (lines.length === 2 ? true : undefined), 10_000, 'the recovery line');
     expect(lines[1]).to.deep.include({ level: 'info', message: 'redis connection restored' });
   });
 
@@ -62,11 +62,11 @@ describe('Redis connection errors', () => {
     let errors = 0;
     client.on('error', () => errors++);
     await server.stop();
-    await eventually(async () => (errors >= 3 ? true : undefined), 10_000, 'three failed reconnects');
+    await eventually(() => (errors >= 3 ? true : undefined), 10_000, 'three failed reconnects');
     expect(lines.map((line) => line.level)).to.deep.equal(['warn']);
     expect(String(lines[0]!.fields.reason)).to.match(/ECONNREFUSED/);
     await server.start();
-    await eventually(async () => (lines.length === 2 ? true : undefined), 10_000, 'the recovery line');
+    await eventually(() => (lines.length === 2 ? true : undefined), 10_000, 'the recovery line');
     expect(lines[1]).to.deep.include({ level: 'info', message: 'redis connection restored' });
   });
 });

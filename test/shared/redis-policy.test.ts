@@ -20,7 +20,7 @@ function capturingLogger(): { logger: Logger; lines: () => { level: number; msg:
       done();
     },
   });
-  return { logger: pino({ level: 'debug' }, sink) as unknown as Logger, lines: () => lines };
+  return { logger: pino({ level: 'debug' }, sink), lines: () => lines };
 }
 
 describe('what the service needs of its Redis', function () {
@@ -47,7 +47,7 @@ describe('what the service needs of its Redis', function () {
     const { logger, lines } = capturingLogger();
     let refused = '';
     watchRedisPolicy(client, logger, { production: false, refuse: (line) => (refused = line) });
-    const warnings = await eventually(async () => {
+    const warnings = await eventually(() => {
       const found = lines().filter((line) => line.level === 40);
       return found.length === 2 ? found : undefined;
     }, 5000, 'two warnings');

@@ -35,7 +35,7 @@ export class ResponseValidator {
   constructor(readonly document: oas31.OpenAPIObject) {
     addFormats(this.ajv);
     // The whole document under one id, so `#/components/schemas/...` references resolve.
-    this.ajv.addSchema(document as object, 'openapi.json');
+    this.ajv.addSchema(document, 'openapi.json');
     this.routes = Object.entries(document.paths ?? {}).map(([path, item]) => ({
       path,
       item,

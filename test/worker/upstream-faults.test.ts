@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import type { Faults } from '../../apps/index-sim/src/server.js';
 import { keys } from '../../shared/keyspace.js';
-import { queueBaseOptions, REFRESH_QUEUE, requestRefresh } from '../../shared/queues.js';
+import { queueBaseOptions, REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../shared/queues.js';
 import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
 
@@ -17,11 +17,11 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
   for (const [name, faults] of Object.entries(FAULTS)) {
     describe(`when the upstream answers with ${name}`, () => {
       let stack: Stack;
-      let queue: Queue;
+      let queue: Queue<RefreshJobData>;
 
       before(async () => {
         stack = await startStack({ indexTimeouts: { listTimeoutMs: 500 } });
-        queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection: { port: Number(new URL(stack.config.redisUrl).port) } });
+        queue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: { port: Number(new URL(stack.config.redisUrl).port) } });
         // The first news refresh scores a thousand posts: seconds on a busy machine.
         await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending'), keys.snapshot('news'))) === 2 ? true : undefined), 30_000, 'the first snapshots');
       });
@@ -38,7 +38,7 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
         stack.sim.advanceClock(30 * 60_000);
         await requestRefresh(queue, 'refresh-trending');
         await requestRefresh(queue, 'refresh-news');
-        await eventually(async () => {
+        await eventually(() => {
           const calls = stack.sim.stats();
           return (calls['/v1/trending/tokens'] ?? 0) >= 1 && (calls['/v1/posts'] ?? 0) >= 1 ? true : undefined;
         });

@@ -51,7 +51,9 @@ export interface ListenerOptions {
 
 export function createRequestListener(deps: ApiDeps, options: ListenerOptions = {}): RequestListener {
   const koa = createApp(deps).callback();
-  if (options.fastReads === false) return koa;
+  // Koa's callback settles every request itself (its own error handling answers and logs), so
+  // nothing is lost by not awaiting it here.
+  if (options.fastReads === false) return (req, res) => void koa(req, res);
   const fast = fastReads(deps);
   return (req, res) => {
     if (!fast(req, res)) void koa(req, res);

@@ -60,7 +60,7 @@ export function registerOpsMetrics(registry: Registry, { redis, queues }: OpsSou
       labelNames,
       registers: [registry],
       async collect() {
-        const fields = await redis.hgetall(keys.workerCounters()).catch(() => ({}) as Record<string, string>);
+        const fields = await redis.hgetall(keys.workerCounters()).catch(() => ({}));
         this.reset();
         for (const [field, value] of Object.entries(fields)) {
           const [kind, label = '', outcome = ''] = field.split('|');

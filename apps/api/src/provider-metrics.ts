@@ -17,7 +17,7 @@ export function registerProviderMetrics(registry: Registry, redis: Redis): void 
       labelNames,
       registers: [registry],
       async collect() {
-        const fields = await redis.hgetall(keys.workerCounters()).catch(() => ({}) as Record<string, string>);
+        const fields = await redis.hgetall(keys.workerCounters()).catch(() => ({}));
         this.reset();
         for (const [field, value] of Object.entries(fields)) {
           const [kind, label = '', outcome = ''] = field.split('|');
@@ -35,7 +35,7 @@ export function registerProviderMetrics(registry: Registry, redis: Redis): void 
     registers: [registry],
     async collect() {
       this.reset();
-      const blocks = await redis.hgetall(providerKeys.blocked()).catch(() => ({}) as Record<string, string>);
+      const blocks = await redis.hgetall(providerKeys.blocked()).catch(() => ({}));
       for (const [provider, raw] of Object.entries(blocks)) {
         const block = JSON.parse(raw) as ProviderBlock;
         const until = Date.parse(block.until);

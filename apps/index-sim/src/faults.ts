@@ -37,6 +37,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Validates a full or partial setting (from JSON or from code); missing fields are off. */
+function isPathList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((p) => typeof p === 'string' && p.startsWith('/'));
+}
+
 export function parseFaults(input: unknown): Faults {
   if (!isRecord(input)) throw new FaultsError('faults must be an object');
   for (const key of Object.keys(input)) {
@@ -59,7 +63,7 @@ export function parseFaults(input: unknown): Faults {
   }
   if (typeof malformed !== 'boolean') throw new FaultsError('malformed must be a boolean');
   if (typeof hang !== 'boolean') throw new FaultsError('hang must be a boolean');
-  if (paths !== null && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string' && p.startsWith('/')))) {
+  if (paths !== null && !isPathList(paths)) {
     throw new FaultsError('paths must be null or a list of path prefixes starting with "/"');
   }
   return { latencyMs, errorRate, rateLimit: limit, malformed, hang, paths: paths === null ? null : [...paths] };

@@ -81,7 +81,7 @@ describe('the argon2 helper process', function () {
       api = child;
       await eventually(async () => ((await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200 ? true : undefined), 20_000, 'API up');
       // The API makes its dummy digest at start, so its helper is already running.
-      const helperPid = await eventually(async () => childrenOf(child.pid!)[0], 10_000, 'the helper');
+      const helperPid = await eventually(() => childrenOf(child.pid!)[0], 10_000, 'the helper');
       return { api: child, helperPid };
     }
     afterEach(() => {
@@ -93,7 +93,7 @@ describe('the argon2 helper process', function () {
       const exited = new Promise((resolve) => api.once('exit', resolve));
       api.kill('SIGTERM');
       await exited;
-      await eventually(async () => (alive(helperPid) ? undefined : true), 5000, 'the helper to exit');
+      await eventually(() => (alive(helperPid) ? undefined : true), 5000, 'the helper to exit');
     });
 
     it('when the API is killed (SIGKILL), then its helper leaves by itself', async () => {
@@ -101,7 +101,7 @@ describe('the argon2 helper process', function () {
       const exited = new Promise((resolve) => api.once('exit', resolve));
       api.kill('SIGKILL');
       await exited;
-      await eventually(async () => (alive(helperPid) ? undefined : true), 5000, 'the helper to exit');
+      await eventually(() => (alive(helperPid) ? undefined : true), 5000, 'the helper to exit');
     });
   });
 });

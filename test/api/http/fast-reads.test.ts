@@ -64,7 +64,7 @@ describe('fast path for cached reads', () => {
       if (fast(req, res)) answeredFast += 1;
       else void koa(req, res);
     });
-    koaOnly = createServer(koa);
+    koaOnly = createServer((req, res) => void koa(req, res));
     fastUrl = await listen(withFastPath);
     koaUrl = await listen(koaOnly);
     username = stack.sim.trackedUsernames()[0] ?? 'none';

@@ -63,7 +63,7 @@ describe('hostile input over HTTP', () => {
         const errors: unknown[] = [];
         const logger = stack.deps.logger;
         const original = logger.error.bind(logger);
-        logger.error = ((...args: unknown[]) => void errors.push(args)) as typeof logger.error;
+        logger.error = ((...args: unknown[]) => void errors.push(args));
         try {
           const res = await http(`${stack.apiUrl}/api/auth/login`, {
             method: 'POST',
@@ -120,7 +120,7 @@ describe('hostile input over HTTP', () => {
         const errors: unknown[] = [];
         const logger = stack.deps.logger;
         const original = logger.error.bind(logger);
-        logger.error = ((...args: unknown[]) => void errors.push(args)) as typeof logger.error;
+        logger.error = ((...args: unknown[]) => void errors.push(args));
         try {
           const answer = await rawExchange(stack.apiUrl, `${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
           expectJsonError(answer, 400);

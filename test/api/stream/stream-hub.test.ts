@@ -47,7 +47,7 @@ describe('StreamHub: keep-alive and slow clients', function () {
   it('when nothing happens, then a comment line arrives every keep-alive period', async () => {
     const started = Date.now();
     const client = await SseClient.connect(url);
-    await eventually(async () => (client.comments.filter((c) => c === 'keep-alive').length >= 3 ? true : undefined), 5000, 'three keep-alives');
+    await eventually(() => (client.comments.filter((c) => c === 'keep-alive').length >= 3 ? true : undefined), 5000, 'three keep-alives');
     // Not more often than the period: the third comes two full periods (100 ms) after the first at the earliest.
     expect(Date.now() - started).to.be.at.least(190);
     client.close();
@@ -62,7 +62,7 @@ describe('StreamHub: keep-alive and slow clients', function () {
     let stalledClosed = false;
     stalled.on('close', () => (stalledClosed = true));
     stalled.on('error', () => {});
-    await eventually(async () => (hub.size === 2 ? true : undefined), 5000, 'both clients registered');
+    await eventually(() => (hub.size === 2 ? true : undefined), 5000, 'both clients registered');
     const body = 'x'.repeat(100_000);
     const start = Date.now() + 1;
     // 20 MB in all: more than the loopback's socket buffers hold for the stalled client.

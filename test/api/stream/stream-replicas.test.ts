@@ -51,29 +51,29 @@ describe('two API processes streaming the same refreshes', function () {
     const [one, two] = await Promise.all(apis.map((api) => SseClient.connect(`${api.url}/api/market/stream?topics=trending`)));
     clients.push(one!, two!);
     // Registered once the retry hint is in (the hub registers a client before it writes it).
-    await eventually(async () => (one!.retry !== undefined && two!.retry !== undefined ? true : undefined), 5000, 'the retry hints');
+    await eventually(() => (one!.retry !== undefined && two!.retry !== undefined ? true : undefined), 5000, 'the retry hints');
     const previous = Date.parse((await redis.get(keys.snapshotVersion('trending'))) ?? '');
     sim.advanceClock(3_600_000);
     await requestRefresh(queue, 'refresh-trending');
     const ours = async (client: SseClient) =>
-      eventually(async () => client.events.find((e) => e.event === 'trending' && Number(e.id) > previous), 10_000, 'the refresh');
+      eventually(() => client.events.find((e) => e.event === 'trending' && Number(e.id) > previous), 10_000, 'the refresh');
     const [a, b] = await Promise.all([ours(one!), ours(two!)]);
-    expect(a!.id).to.equal(b!.id);
-    expect(a!.data).to.equal(b!.data);
+    expect(a.id).to.equal(b.id);
+    expect(a.data).to.equal(b.data);
     // The snapshot body the worker wrote with that cachedAt, as history holds it.
-    const [[, fields] = ['', []]] = await redis.xrange(historyKeys.events('trending'), a!.id!, a!.id!);
-    expect(a!.data).to.equal(fields[1]);
-    const written = Date.parse((JSON.parse(a!.data) as { cachedAt: string }).cachedAt);
-    expect(String(written)).to.equal(a!.id);
+    const [[, fields] = ['', []]] = await redis.xrange(historyKeys.events('trending'), a.id!, a.id!);
+    expect(a.data).to.equal(fields[1]);
+    const written = Date.parse((JSON.parse(a.data) as { cachedAt: string }).cachedAt);
+    expect(String(written)).to.equal(a.id);
     // cachedAt is taken before the write, so this bounds arrival from the write from above.
-    for (const event of [a!, b!]) expect(event.at - written).to.be.below(1000);
+    for (const event of [a, b]) expect(event.at - written).to.be.below(1000);
   });
 
   it('when one process gets SIGTERM, then its streams end at once, it exits quickly, and a client resuming on the other misses nothing', async () => {
     const [leaving, staying] = apis as [ApiProcess, ApiProcess];
     const client = await SseClient.connect(`${leaving.url}/api/market/stream`);
     clients.push(client);
-    await eventually(async () => client.retry, 5000, 'the retry hint');
+    await eventually(() => client.retry, 5000, 'the retry hint');
     sim.advanceClock(3_600_000);
     await requestRefresh(queue, 'refresh-trending-cas');
     const [seen] = await client.waitFor(1, 'trending-cas');

@@ -21,7 +21,7 @@ describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', f
     const client = await SseClient.connect(`${stack.apiUrl}/api/market/stream${query}`, headers);
     clients.push(client);
     // The hub registers a client before it writes the retry hint: from then on no event is missed.
-    if (client.status === 200) await eventually(async () => client.retry, 5000, 'the retry hint');
+    if (client.status === 200) await eventually(() => client.retry, 5000, 'the retry hint');
     return client;
   };
   const refresh = async (job: 'trending' | 'trending-cas' | 'news') => {

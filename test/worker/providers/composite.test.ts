@@ -99,7 +99,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
       it(`when Elfa answers ${name}, then the stored trending snapshot and its cachedAt stay as they were`, async () => {
         await refreshList(context(), 'trending');
         const before = await h.redis.get(keys.snapshot('trending'));
-        expect(JSON.parse(before!).data).to.have.length(5);
+        expect((JSON.parse(before!) as { data: unknown[] }).data).to.have.length(5);
         h.clock.now = new Date(h.clock.now.getTime() + 60_000);
         h.fixtures.elfa.script('/v2/aggregations/trending-tokens', answer);
         await rejection(refreshList(context(), 'trending'));

@@ -65,10 +65,16 @@ export function needsKeyCheck(req: { headers: IncomingHttpHeaders; url?: string 
 
 export function apiKeyAuth(deps: { apiKeys: ApiKeyStore; users: UserStore }): Middleware {
   return async (ctx, next) => {
-    if (OWN_CREDENTIAL.has(ctx.path)) return next();
+    if (OWN_CREDENTIAL.has(ctx.path)) {
+      await next();
+      return;
+    }
     if (keyInUrl(ctx.url)) throw new BadRequestError(KEY_IN_URL);
     const key = presentedApiKey(ctx.req.headers);
-    if (key === undefined) return next();
+    if (key === undefined) {
+      await next();
+      return;
+    }
     const record = await deps.apiKeys.use(key);
     // The owner must still exist as the same user (removed, or removed and added again: refused),
     // and acts with its current role.

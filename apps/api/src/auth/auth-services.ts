@@ -7,7 +7,7 @@ import type { Config } from '../../../../shared/config.js';
 import { AuthError } from '../../../../shared/errors.js';
 import type { Logger } from '../../../../shared/logger.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
-import type { LoginResponse } from '../routes/auth/schema.js';
+import type { LoginResponse } from './types.js';
 import { LoginThrottle } from './throttle.js';
 import { createTokenService, TOKEN_LIFETIME_SECONDS, type TokenService } from './tokens.js';
 import { normaliseEmail, UserStore, type UserRecord } from './users.js';

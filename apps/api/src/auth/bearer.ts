@@ -28,7 +28,8 @@ export function bearerAuth(auth: AuthServices): Middleware {
     const apiKey = apiKeyOf(ctx);
     if (apiKey) {
       ctx.state.auth = { user: apiKey.user, apiKey } satisfies Authenticated;
-      return next();
+      await next();
+      return;
     }
     const token = BEARER.exec(ctx.get('Authorization'))?.[1]?.trim();
     if (!token) throw new AuthError('Missing token');

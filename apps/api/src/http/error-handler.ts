@@ -4,7 +4,7 @@
  * stack and answered with a bare 500.
  */
 import type { Context, Middleware } from 'koa';
-import { AppError, BadRequestError, NotFoundError, NotReadyError, UnavailableError } from '../../../../shared/errors.js';
+import { AppError, BadRequestError, describeCause, NotFoundError, NotReadyError, UnavailableError } from '../../../../shared/errors.js';
 import type { Logger } from '../../../../shared/logger.js';
 import { isRedisUnavailable } from '../../../../shared/redis.js';
 
@@ -26,7 +26,7 @@ export function errorHandler(logger: Logger): Middleware {
       if (!error) {
         logger.error({ reqId: ctx.state.requestId, err: thrown }, 'unhandled error');
       } else if (error instanceof UnavailableError && !(error instanceof NotReadyError)) {
-        logger.warn({ reqId: ctx.state.requestId, err: String(error.cause ?? error.message) }, error.message);
+        logger.warn({ reqId: ctx.state.requestId, err: describeCause(error) }, error.message);
       }
       render(ctx, error ?? { status: 500, message: 'Internal server error', headers: {} });
     }

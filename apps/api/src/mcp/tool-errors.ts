@@ -5,7 +5,7 @@
  * as the route's bare 500 is: no internals reach the agent.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { UnavailableError } from '../../../../shared/errors.js';
+import { describeCause, UnavailableError } from '../../../../shared/errors.js';
 import type { Logger } from '../../../../shared/logger.js';
 import { toAppError } from '../http/error-handler.js';
 
@@ -22,7 +22,7 @@ export function toolError(thrown: unknown, logger: Logger, tool: string): CallTo
     logger.error({ err: thrown, tool }, 'unhandled error in an MCP tool');
     body = { error: 'Internal server error', status: 500 };
   } else {
-    if (error instanceof UnavailableError) logger.warn({ err: String(error.cause ?? error.message), tool }, error.message);
+    if (error instanceof UnavailableError) logger.warn({ err: describeCause(error), tool }, error.message);
     const retryAfter = error.headers['Retry-After'];
     body = { error: error.message, status: error.status, ...(retryAfter ? { retryAfterSeconds: Number(retryAfter) } : {}) };
   }

@@ -77,7 +77,7 @@ const atInput = z.object({
 const asOutput = (schema: z.ZodObject): z.ZodObject => z.object(schema.shape).meta({ description: schema.description });
 
 function define<Input extends z.ZodObject>(tool: MarketTool<Input>): MarketTool {
-  return tool as unknown as MarketTool;
+  return tool;
 }
 
 async function trendingAnswer(deps: ApiDeps, name: 'trending' | 'trending-cas', at: string | undefined): Promise<Representation> {

@@ -1,7 +1,7 @@
 /** Request and response shapes of the auth routes (docs/interface.md, docs/decisions.md#d4); the document is generated from them. */
 import { z } from 'zod';
 import { BadRequestError } from '../../../../../shared/errors.js';
-import { ROLES } from '../../auth/users.js';
+import { UserSchema } from '../../auth/types.js';
 
 /** docs/decisions.md#d4: bodies over 16 KiB are refused with 413 before they are parsed. */
 export const LOGIN_BODY_LIMIT = '16kb';
@@ -19,23 +19,8 @@ export const LoginRequestSchema = z
   .meta({ id: 'LoginRequest', description: 'Body of POST /api/auth/login.' });
 export type LoginBody = z.infer<typeof LoginRequestSchema>;
 
-export const LoginResponseSchema = z
-  .object({
-    token: z.string().meta({ description: 'Signed JWT (HS256), sent later as `Authorization: Bearer <token>`.' }),
-    expiresIn: z.literal(86400).meta({ description: 'Token lifetime in seconds; the value is 86400 (24 hours).' }),
-  })
-  .meta({ id: 'LoginResponse', description: 'Response of POST /api/auth/login.' });
-export type LoginResponse = z.infer<typeof LoginResponseSchema>;
-
-export const UserSchema = z
-  .object({
-    id: z.uuid().meta({ description: 'User id (the token subject).' }),
-    email: z.email().meta({ description: 'Normalised email (trimmed, lower case).' }),
-    role: z.enum(ROLES).meta({ description: 'Role of the user.' }),
-    createdAt: z.iso.datetime().meta({ description: 'When the user was created.' }),
-  })
-  .meta({ id: 'User', description: 'The authenticated user.' });
-export type PublicUser = z.infer<typeof UserSchema>;
+/** Login response and user live with the auth domain, which returns them. */
+export { LoginResponseSchema, UserSchema, type LoginResponse, type PublicUser } from '../../auth/types.js';
 
 /** An API key as responses show it: never the key, never its hash. */
 export const ApiKeyCredentialSchema = z

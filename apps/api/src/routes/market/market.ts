@@ -11,9 +11,9 @@ export function marketRoutes(deps: ApiDeps, router = new Router()): Router {
   const resolve = resolvers(deps);
   for (const name of READ_NAMES) {
     const read: ReadSpec = MARKET_READS[name];
-    const { get } = resolve[read.serve];
+    const resolver = resolve[read.serve];
     router.get(read.path, async (ctx) => {
-      const answer = await get(read, { params: ctx.params, query: ctx.query }, async () => {
+      const answer = await resolver.get(read, { params: ctx.params, query: ctx.query }, async () => {
         // Set at once: the RateLimit fields go with the answer, or with the error that follows.
         ctx.set(await missBudget.charge(ctx.ip, apiKeyOf(ctx)?.key.id));
       });

@@ -1,0 +1,61 @@
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { ESLint } from 'eslint';
+
+/*
+ * The import rules of eslint.config.js, proven on code placed in each layer: lintText lints the
+ * given text as if it were the file at `filePath` (a real file, so the type-aware rules find it in
+ * tsconfig), and the file on disk is not read or changed.
+ */
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Each problem as `ruleId: message`. */
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((message) => `${message.ruleId ?? 'fatal'}: ${message.message}`);
+}
+
+const ruleIds = async (filePath: string, code: string) => (await problems(filePath, code)).map((problem) => problem.split(':')[0]);
+
+let eslint: ESLint;
+
+describe('lint: layer imports and promises', function () {
+  // The first type-aware lint builds the TypeScript program: seconds on a busy machine.
+  this.timeout(60_000);
+
+  before(() => {
+    eslint = new ESLint({ cwd: repoRoot });
+  });
+
+  // [what, file, import, the rule's message for that layer]
+  const offending: [string, string, string, string][] = [
+    ['the API imports the worker', 'apps/api/src/app.ts', "import '../../worker/src/main.js';", 'The API does not import the worker'],
+    ['the worker imports the API', 'apps/worker/src/main.ts', "import '../../api/src/app.js';", 'The worker does not import the API'],
+    ['shared/ imports an app', 'shared/errors.ts', "import '../apps/api/src/app.js';", 'shared/ depends on no app'],
+    ['a domain module imports a route module', 'apps/api/src/auth/users.ts', "import '../routes/auth/schema.js';", 'does not import an HTTP route module'],
+    ['a domain module imports the worker', 'apps/api/src/market/stats-service.ts', "import '../../../worker/src/main.js';", 'The API does not import the worker'],
+    ['an app imports test/', 'apps/worker/src/main.ts', "import '../../../test/support/eventually.js';", 'Only tests import test/'],
+    ['shared/ imports test/', 'shared/errors.ts', "import '../test/support/eventually.js';", 'Only tests import test/'],
+    ['a script imports test/', 'scripts/users.ts', "import '../test/support/eventually.js';", 'Only tests import test/'],
+    ['the bench imports test/', 'bench/run.ts', "import '../test/support/eventually.js';", 'Only tests import test/'],
+    ['a dev tool imports test/', 'dev/demo-user.ts', "import '../test/support/eventually.js';", 'Only tests import test/'],
+  ];
+  for (const [what, filePath, code, message] of offending) {
+    it(`when ${what} (${filePath}), then no-restricted-imports reports it`, async () => {
+      const found = await problems(filePath, `${code}\n`);
+      expect(found.filter((problem) => problem.startsWith('no-restricted-imports:') && problem.includes(message))).to.have.length(1);
+    });
+  }
+
+  it('when a route imports its domain and the domain imports shared/, then no import is reported', async () => {
+    expect(await ruleIds('apps/api/src/routes/auth/schema.ts', "import '../../auth/types.js';\n")).to.not.include('no-restricted-imports');
+    expect(await ruleIds('apps/api/src/auth/users.ts', "import '../../../../shared/keyspace.js';\n")).to.not.include('no-restricted-imports');
+  });
+
+  it('when a promise is neither awaited nor marked void, then no-floating-promises reports it; `void` marks it on purpose', async () => {
+    const floating = 'async function later(): Promise<void> {}\nlater();\n';
+    expect(await ruleIds('apps/api/src/app.ts', floating)).to.include('@typescript-eslint/no-floating-promises');
+    const marked = 'async function later(): Promise<void> {}\nvoid later();\n';
+    expect(await ruleIds('apps/api/src/app.ts', marked)).to.not.include('@typescript-eslint/no-floating-promises');
+  });
+});
