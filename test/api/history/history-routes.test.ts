@@ -16,7 +16,7 @@ import { createLogger } from '../../../shared/logger.js';
 import type { SentimentRecord, TrendingToken } from '../../../shared/market-types.js';
 import { createRedis } from '../../../shared/redis.js';
 import { http } from '../../support/http.js';
-import { startStack, type Stack } from '../../support/stack.js';
+import { eventually, startStack, type Stack } from '../../support/stack.js';
 
 const HALF_HOUR = 30 * 60_000;
 const DAY = 86_400_000;
@@ -81,7 +81,12 @@ describe('history: series and past snapshots written with each refresh (docs/dec
   });
 
   it('when the worker refreshed six times, then the sentiment history has a point per refresh, the last equal to the live record', async () => {
-    const live = (await get('/api/market/sentiment/SOL')).json as SentimentRecord;
+    // The API takes the last refresh in once the watch reports it (an announcement, or its next check).
+    const last = new Date(times.at(-1)!).toISOString();
+    const live = await eventually(async () => {
+      const record = (await get('/api/market/sentiment/SOL')).json as SentimentRecord;
+      return record.cachedAt === last ? record : undefined;
+    }, 5000, 'the live record of the last refresh');
     const res = await get('/api/market/sentiment/$sol/history?interval=30m');
     expect(res.status).to.equal(200);
     const body = res.json as SentimentHistory;
