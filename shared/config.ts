@@ -9,7 +9,7 @@ export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
-  /** NODE_ENV: `production` makes JWT_SECRET, REDIS_URL and INDEX_API_URL mandatory. Default `development`. */
+  /** NODE_ENV: `production` makes JWT_SECRET, REDIS_URL (or REDIS_SENTINELS or REDIS_CLUSTER_NODES) and INDEX_API_URL mandatory. Default `development`. */
   readonly nodeEnv: NodeEnv;
   /** PORT: where the API listens. Default 3000. */
   readonly port: number;
@@ -21,6 +21,14 @@ export interface Config {
    * connection of every role. Unset: the single node of REDIS_URL. The two forms exclude each other.
    */
   readonly redisSentinel: SentinelConfig | undefined;
+  /**
+   * REDIS_CLUSTER_NODES (`host:port,...`, seed nodes: the client learns the rest),
+   * REDIS_CLUSTER_PASSWORD (optional, every node's AUTH) and REDIS_CLUSTER_TLS (`true`: TLS to
+   * every node, as `rediss://` does for REDIS_URL; REDIS_TLS_INSECURE applies too): Redis
+   * Cluster, for every connection of every role (docs/redis-cluster.md). Excludes REDIS_URL and
+   * REDIS_SENTINELS.
+   */
+  readonly redisCluster: ClusterConfig | undefined;
   /** REDIS_TLS_INSECURE: accept the self-signed certificates of Heroku-style `rediss://` hosts. Default false. */
   readonly redisTlsInsecure: boolean;
   /** JWT_SECRET: HS256 key, at least 32 bytes. Outside production a random one is made per run. */
@@ -94,6 +102,12 @@ export interface SentinelConfig {
   readonly password: string | undefined;
 }
 
+export interface ClusterConfig {
+  readonly nodes: readonly { readonly host: string; readonly port: number }[];
+  readonly password: string | undefined;
+  readonly tls: boolean;
+}
+
 /** A bad environment value: main() prints the message on one line and exits 1. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -152,6 +166,30 @@ function duration(env: Env, name: string, fallbackMs: number): number {
   return ms;
 }
 
+/** `host:port[,host:port...]` (IPv6 hosts in brackets), as REDIS_SENTINELS and REDIS_CLUSTER_NODES take it. */
+function hostPorts(name: string, list: string): { host: string; port: number }[] {
+  return list.split(',').map((entry) => {
+    const match = /^\s*([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})\s*$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match?.[1] || port < 1 || port > 65535) {
+      throw new ConfigError(`${name}: must be host:port[,host:port...], got "${entry.trim()}"`);
+    }
+    return { host: match[1].replace(/^\[|\]$/g, ''), port };
+  });
+}
+
+function cluster(env: Env): ClusterConfig | undefined {
+  const list = env.REDIS_CLUSTER_NODES;
+  const password = env.REDIS_CLUSTER_PASSWORD || undefined;
+  if (!list) {
+    if (password || env.REDIS_CLUSTER_TLS) throw new ConfigError('REDIS_CLUSTER_NODES: required with REDIS_CLUSTER_PASSWORD or REDIS_CLUSTER_TLS');
+    return undefined;
+  }
+  if (env.REDIS_URL) throw new ConfigError('REDIS_CLUSTER_NODES: set exactly one of REDIS_URL (one node), REDIS_SENTINELS (Sentinel) or REDIS_CLUSTER_NODES (Cluster); REDIS_URL is set too');
+  if (env.REDIS_SENTINELS) throw new ConfigError('REDIS_CLUSTER_NODES: set exactly one of REDIS_URL (one node), REDIS_SENTINELS (Sentinel) or REDIS_CLUSTER_NODES (Cluster); REDIS_SENTINELS is set too');
+  return { nodes: hostPorts('REDIS_CLUSTER_NODES', list), password, tls: boolean(env, 'REDIS_CLUSTER_TLS') };
+}
+
 function sentinel(env: Env): SentinelConfig | undefined {
   const list = env.REDIS_SENTINELS;
   const masterName = env.REDIS_SENTINEL_MASTER;
@@ -162,14 +200,7 @@ function sentinel(env: Env): SentinelConfig | undefined {
   }
   if (env.REDIS_URL) throw new ConfigError('REDIS_SENTINELS: set either REDIS_URL (one node) or REDIS_SENTINELS (Sentinel), not both');
   if (!masterName) throw new ConfigError('REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS (the name of the monitored master)');
-  const sentinels = list.split(',').map((entry) => {
-    const match = /^\s*([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})\s*$/.exec(entry);
-    const port = Number(match?.[2]);
-    if (!match?.[1] || port < 1 || port > 65535) {
-      throw new ConfigError(`REDIS_SENTINELS: must be host:port[,host:port...], got "${entry.trim()}"`);
-    }
-    return { host: match[1].replace(/^\[|\]$/g, ''), port };
-  });
+  const sentinels = hostPorts('REDIS_SENTINELS', list);
   return { sentinels, masterName, password };
 }
 
@@ -206,9 +237,10 @@ export function loadConfig(env: Env = process.env): Config {
   return Object.freeze({
     nodeEnv,
     port: integer(env, 'PORT', 3000, 0, 65535),
+    redisCluster: cluster(env),
     redisSentinel: sentinel(env),
-    // Unused with Sentinel (the factory asks the sentinels for the master instead).
-    redisUrl: url(env, 'REDIS_URL', production && !env.REDIS_SENTINELS ? undefined : 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    // Unused with Sentinel or Cluster (the factory asks the sentinels for the master, or the seed nodes for the slots).
+    redisUrl: url(env, 'REDIS_URL', production && !env.REDIS_SENTINELS && !env.REDIS_CLUSTER_NODES ? undefined : 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
     redisTlsInsecure: boolean(env, 'REDIS_TLS_INSECURE'),
     jwtSecret: givenSecret || randomBytes(48).toString('base64url'),
     jwtSecretGenerated: !givenSecret,

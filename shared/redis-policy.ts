@@ -9,7 +9,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from './logger.js';
-import { createRedis, type RedisConfig } from './redis.js';
+import { clusterOf, createRedis, type RedisConfig } from './redis.js';
 
 export interface RedisPolicy {
   maxmemoryPolicy: string | undefined;
@@ -29,6 +29,24 @@ export async function readRedisPolicy(redis: Redis): Promise<RedisPolicy> {
   return { maxmemoryPolicy: field('maxmemory_policy'), aof: field('aof_enabled') === '1', rdbSave: save };
 }
 
+/** Every master's policy: one entry for one node or Sentinel's master, one per master of a cluster. */
+export async function readRedisPolicies(redis: Redis): Promise<{ node: string | undefined; policy: RedisPolicy }[]> {
+  const cluster = clusterOf(redis);
+  if (!cluster) return [{ node: undefined, policy: await readRedisPolicy(redis) }];
+  return Promise.all(
+    cluster.nodes('master').map(async (node) => ({ node: `${node.options.host}:${node.options.port}`, policy: await readRedisPolicy(node) })),
+  );
+}
+
+/** The first problem any master has, naming the node on a cluster; undefined when all are fine. */
+function firstEvictionProblem(policies: readonly { node: string | undefined; policy: RedisPolicy }[]): { line: string; policy: RedisPolicy } | undefined {
+  for (const { node, policy } of policies) {
+    const problem = evictionProblem(policy);
+    if (problem) return { line: node ? `${problem} (cluster node ${node})` : problem, policy };
+  }
+  return undefined;
+}
+
 /** One line for an operator, or undefined when the policy is fine. */
 export function evictionProblem(policy: RedisPolicy): string | undefined {
   if (policy.maxmemoryPolicy === undefined || policy.maxmemoryPolicy === 'noeviction') return undefined;
@@ -45,16 +63,24 @@ export interface PolicyWatch {
 /** Checks now if connected, and after every (re)connect. */
 export function watchRedisPolicy(redis: Redis, logger: Logger, watch: PolicyWatch): void {
   const check = async () => {
-    const policy = await readRedisPolicy(redis);
-    const eviction = evictionProblem(policy);
-    if (eviction && watch.production) watch.refuse(eviction);
-    else if (eviction) logger.warn({ maxmemoryPolicy: policy.maxmemoryPolicy }, eviction);
-    if (!policy.aof && policy.rdbSave === '') {
-      logger.warn({ aof: false, rdbSave: '' }, 'Redis persists nothing (no AOF, no RDB snapshots): a restart loses every user');
+    const policies = await readRedisPolicies(redis);
+    const eviction = firstEvictionProblem(policies);
+    if (eviction && watch.production) watch.refuse(eviction.line);
+    else if (eviction) logger.warn({ maxmemoryPolicy: eviction.policy.maxmemoryPolicy }, eviction.line);
+    const volatile = policies.find(({ policy }) => !policy.aof && policy.rdbSave === '');
+    if (volatile) {
+      logger.warn(
+        { aof: false, rdbSave: '', ...(volatile.node ? { node: volatile.node } : {}) },
+        'Redis persists nothing (no AOF, no RDB snapshots): a restart loses every user',
+      );
     }
   };
   const run = () => void check().catch((error: unknown) => logger.debug({ err: String(error) }, 'could not read the Redis policy'));
   redis.on('ready', run);
+  // A cluster stays ready through a failover; the promoted replica is a master to check too.
+  clusterOf(redis)?.on('+node', () => {
+    if (redis.status === 'ready') run();
+  });
   if (redis.status === 'ready') run();
 }
 
@@ -70,8 +96,8 @@ export async function checkRedisPolicyFirst(config: RedisConfig, watch: PolicyWa
       redis.once('ready', () => resolve(true));
       setTimeout(resolve, waitMs, false).unref();
     });
-    const eviction = ready ? evictionProblem(await readRedisPolicy(redis)) : undefined;
-    if (eviction && watch.production) watch.refuse(eviction);
+    const eviction = ready ? firstEvictionProblem(await readRedisPolicies(redis)) : undefined;
+    if (eviction && watch.production) watch.refuse(eviction.line);
   } catch {
     // Unreadable now: the watch on the long-lived connection checks again.
   } finally {

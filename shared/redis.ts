@@ -1,9 +1,10 @@
 /**
  * One Redis factory per role. The API must fail fast when Redis is down (a 503 within a
  * second, never a hang); BullMQ's blocking connections must instead wait forever. Every role
- * reconnects by itself, to one node (REDIS_URL) or to whichever node Sentinel names master.
+ * reconnects by itself, to one node (REDIS_URL), to whichever node Sentinel names master, or to
+ * the masters of a Redis Cluster (REDIS_CLUSTER_NODES, docs/redis-cluster.md).
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
 
@@ -17,7 +18,7 @@ export type RedisRole =
   /** Worker-side plain commands: patient, but bounded. */
   | 'worker';
 
-export type RedisConfig = Pick<Config, 'redisUrl' | 'redisTlsInsecure'> & Partial<Pick<Config, 'redisSentinel'>>;
+export type RedisConfig = Pick<Config, 'redisUrl' | 'redisTlsInsecure'> & Partial<Pick<Config, 'redisSentinel' | 'redisCluster'>>;
 
 /** Reconnect forever, backing off to at most 1 s, so every role is back within a second or two of Redis. */
 const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 1000);
@@ -30,7 +31,9 @@ const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 1000)
 const reconnectOnError = (error: Error): 2 | false => (error.message.startsWith('READONLY') ? 2 : false);
 
 export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions {
-  const tls = config.redisUrl.startsWith('rediss:') && config.redisTlsInsecure ? { rejectUnauthorized: false } : undefined;
+  const tls = config.redisCluster
+    ? config.redisCluster.tls ? (config.redisTlsInsecure ? { rejectUnauthorized: false } : {}) : undefined
+    : config.redisUrl.startsWith('rediss:') && config.redisTlsInsecure ? { rejectUnauthorized: false } : undefined;
   const sentinel = config.redisSentinel;
   const base: RedisOptions = {
     // BullMQ is tested against RESP2; ioredis 6 defaults to RESP3.
@@ -79,9 +82,56 @@ function defaultLogger(): Logger {
  */
 export function createRedis(config: RedisConfig, role: RedisRole, name: string, logger: RedisLogger = defaultLogger()): Redis {
   const options = { ...redisOptions(config, role), connectionName: `market-signals:${name}` };
+  if (config.redisCluster) {
+    const cluster = new Cluster(
+      config.redisCluster.nodes.map(({ host, port }) => ({ host, port })),
+      clusterOptions(options, config.redisCluster.password),
+    );
+    logConnectionChanges(cluster, name, logger);
+    return asRedis(cluster);
+  }
   const client = config.redisSentinel ? new Redis(options) : new Redis(config.redisUrl, options);
   logConnectionChanges(client, name, logger);
   return client;
+}
+
+/**
+ * The role's options on every node of a cluster. What ioredis takes at the cluster level (the
+ * offline queue, the reconnect strategy) moves up; a failover or a slot migration is retried
+ * by the client (MOVED/ASK followed, CLUSTERDOWN/TRYAGAIN retried after 100 ms), so no role
+ * sees one as an error unless its own retry budget runs out.
+ */
+function clusterOptions(options: RedisOptions, password: string | undefined): ClusterOptions {
+  const { enableOfflineQueue, ...perNode } = options;
+  // The cluster reconnects each node itself (clusterRetryStrategy and slot refreshes).
+  delete perNode.retryStrategy;
+  return {
+    ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
+    clusterRetryStrategy: retryStrategy,
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 100,
+    retryDelayOnTryAgain: 100,
+    slotsRefreshTimeout: 2000,
+    // TLS certificates name the host the node announces; with TLS, connect to that name rather
+    // than to the address DNS gives for it (ioredis's advice for managed clusters).
+    ...(options.tls ? { dnsLookup: (address: string, callback: (error: null, address: string) => void) => callback(null, address) } : {}),
+    redisOptions: { ...perNode, ...(password ? { password } : {}) },
+  };
+}
+
+/**
+ * ioredis's Cluster has the command methods of Redis (both are one Commander), so every module
+ * keeps the one type `Redis` whichever form is configured; the few operations that differ per
+ * node (INFO, CONFIG, WAIT) ask `clusterOf` first.
+ */
+function asRedis(cluster: Cluster): Redis {
+  return cluster as unknown as Redis;
+}
+
+/** The Cluster behind a client made by createRedis, or undefined for one node or Sentinel. */
+export function clusterOf(redis: Redis): Cluster | undefined {
+  const client: unknown = redis;
+  return client instanceof Cluster ? client : undefined;
 }
 
 /** What an error says about the connection, without anything secret: Redis's and Node's messages name no password. */
@@ -91,7 +141,7 @@ export function connectionErrorReason(error: Error): string {
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
-function logConnectionChanges(client: Redis, name: string, logger: RedisLogger): void {
+function logConnectionChanges(client: Redis | Cluster, name: string, logger: RedisLogger): void {
   /** The reason last logged while down; undefined while up. */
   let downBecause: string | undefined;
   // The listener also keeps ioredis from printing each reconnect failure as an unhandled 'error'.
@@ -106,6 +156,15 @@ function logConnectionChanges(client: Redis, name: string, logger: RedisLogger):
     downBecause = undefined;
     logger.info({ redis: name }, 'redis connection restored');
   });
+  // A cluster reports one node's trouble apart (its slots are retried elsewhere once remapped).
+  if (client instanceof Cluster) {
+    client.on('node error', (error: Error, node: string) => {
+      const reason = `${node}: ${connectionErrorReason(error)}`;
+      if (reason === downBecause) return;
+      downBecause = reason;
+      logger.warn({ redis: name, reason }, 'redis cluster node error');
+    });
+  }
 }
 
 /**
@@ -116,7 +175,7 @@ function logConnectionChanges(client: Redis, name: string, logger: RedisLogger):
 export function isRedisUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'MaxRetriesPerRequestError') return true;
-  return /Stream isn't writeable|enableOfflineQueue|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|All sentinels are unreachable|^(LOADING|READONLY|MASTERDOWN|NOREPLICAS|OOM|TRYAGAIN|BUSY) /.test(
+  return /Stream isn't writeable|enableOfflineQueue|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|All sentinels are unreachable|Failed to refresh slots cache|None of startup nodes is available|Cluster isn't ready|Too many Cluster redirections|^(LOADING|READONLY|MASTERDOWN|NOREPLICAS|OOM|TRYAGAIN|BUSY|CLUSTERDOWN) /.test(
     error.message,
   );
 }
@@ -125,8 +184,17 @@ export function isRedisUnavailable(error: unknown): boolean {
  * Waits until every replica connected to the master has the writes made so far on this
  * connection (WAIT), so that what a command acknowledges survives a failover. Without replicas
  * there is nothing to wait for. Throws when some replica did not confirm in time.
+ *
+ * On a cluster the write went to the master of its key's slot, over this client's connection to
+ * that node: WAIT on each master's connection covers it wherever it landed (a master this client
+ * wrote nothing to answers at once).
  */
 export async function waitForReplicas(redis: Redis, timeoutMs = 5000): Promise<void> {
+  const cluster = clusterOf(redis);
+  if (cluster) {
+    await Promise.all(cluster.nodes('master').map((node) => waitForReplicas(node, timeoutMs)));
+    return;
+  }
   const info = await redis.info('replication');
   const replicas = Number(/^connected_slaves:(\d+)/m.exec(info)?.[1] ?? 0);
   if (replicas === 0) return;

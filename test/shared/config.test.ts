@@ -40,6 +40,11 @@ describe('configuration', () => {
     [{ REDIS_SENTINEL_MASTER: 'mymaster' }, /^REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER/],
     [{ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_URL: 'redis://r:6379' }, /^REDIS_SENTINELS: set either REDIS_URL .* not both/],
     [{ REDIS_SENTINELS: 'a:1,b', REDIS_SENTINEL_MASTER: 'm' }, /^REDIS_SENTINELS: must be host:port\[,host:port...\], got "b"/],
+    [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_URL: 'redis://r:6379' }, /^REDIS_CLUSTER_NODES: set exactly one of .*REDIS_URL is set too$/],
+    [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm' }, /^REDIS_CLUSTER_NODES: set exactly one of .*REDIS_SENTINELS is set too$/],
+    [{ REDIS_CLUSTER_NODES: 'a:7000,b:70000' }, /^REDIS_CLUSTER_NODES: must be host:port\[,host:port...\], got "b:70000"/],
+    [{ REDIS_CLUSTER_PASSWORD: 'p' }, /^REDIS_CLUSTER_NODES: required with REDIS_CLUSTER_PASSWORD or REDIS_CLUSTER_TLS/],
+    [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_CLUSTER_TLS: 'yes' }, /^REDIS_CLUSTER_TLS: must be true or false/],
     [{ REFRESH_INTERVAL: '10' }, /^REFRESH_INTERVAL: must be a duration/],
     [{ REFRESH_INTERVAL: '0s' }, /^REFRESH_INTERVAL: must be a duration/],
     [{ MAX_CONNECTIONS: '3' }, /^MAX_CONNECTIONS: /],
@@ -69,6 +74,23 @@ describe('configuration', () => {
       password: 's3cret',
     });
     expect(config.refreshIntervalMs).to.equal(90_000);
+  });
+
+  it('when REDIS_CLUSTER_NODES is set, then Cluster replaces REDIS_URL, also in production', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      REDIS_CLUSTER_NODES: 'node-a.internal:7000, [::1]:7001',
+      REDIS_CLUSTER_PASSWORD: 's3cret',
+      REDIS_CLUSTER_TLS: 'true',
+      JWT_SECRET: 'x'.repeat(32),
+      INDEX_API_URL: 'https://index.example.com',
+    });
+    expect(config.redisCluster).to.deep.equal({
+      nodes: [{ host: 'node-a.internal', port: 7000 }, { host: '::1', port: 7001 }],
+      password: 's3cret',
+      tls: true,
+    });
+    expect(config.redisSentinel).to.equal(undefined);
   });
 
   it('accepts rediss:// and a production environment that has everything', () => {
