@@ -1,40 +1,63 @@
 /**
  * Every Redis key and channel the service uses, in one place. BullMQ keeps its own keys under
  * QUEUE_PREFIX (never an ioredis keyPrefix on its connections).
+ *
+ * Laid out for Redis Cluster (docs/redis-cluster.md): keys that one script, MULTI or MGET uses
+ * together carry the same hash tag (the part in `{}`, which alone decides the slot), and keys
+ * that nothing uses together carry a tag of their own, so they spread over the masters:
+ * - `{refresh-<kind>}` (the refresh job's name): what one refresh writes in one atomic step: its snapshots and their
+ *   versions, its history streams and series, its retained values;
+ * - `{<username>}`: one username's stats and stats-miss keys, written together by the worker;
+ * - `{users}`: users, the user list and API keys, which the user and key scripts join;
+ * - `{login}`: the login throttle's counters, which one script checks per email and address;
+ * - `{ms-bull}`: every BullMQ key (BullMQ's scripts span a queue's keys and both queues' events).
+ * Keys used alone (miss budgets, worker counters) carry no tag. The names differ from the
+ * untagged ones of before: `npm run redis:migrate` copies what must survive.
  */
-import type { SnapshotName } from './reads.js';
+import { SNAPSHOT_KINDS, type RefreshJobName, type SnapshotName } from './reads.js';
 
 const P = 'ms';
+
+/** The slot of everything one refresh job writes atomically. */
+const refresh = (job: RefreshJobName) => `${P}:{${job}}`;
+const snapshotKey = (name: SnapshotName) => `${refresh(SNAPSHOT_KINDS[name].refreshJob)}:snapshot:${name}`;
+/** Users, the user list and API keys: joined by the user and key scripts. */
+const USERS = `${P}:{users}`;
+/** The login throttle's per-email and per-address counters: one script checks both. */
+const LOGIN = `${P}:{login}`;
+
+/** The hash tag of a snapshot: snapshots with the same tag can be read in one MGET on a cluster. */
+export const snapshotSlotTag = (name: SnapshotName): RefreshJobName => SNAPSHOT_KINDS[name].refreshJob;
 
 /** The shared snapshots the worker refreshes on a schedule: the kinds of the table in reads.ts. */
 export { SNAPSHOTS, type SnapshotName } from './reads.js';
 
 export const keys = {
   /** The snapshot body: JSON `{ data, cachedAt }`, written whole. No expiry: a failed refresh keeps it. */
-  snapshot: (name: SnapshotName) => `${P}:snapshot:${name}`,
+  snapshot: snapshotKey,
   /** A short version tag beside each snapshot, so readers can poll cheaply for change. */
-  snapshotVersion: (name: SnapshotName) => `${P}:snapshot:${name}:version`,
+  snapshotVersion: (name: SnapshotName) => `${snapshotKey(name)}:version`,
   /** One username's stats, the response body itself; expires after STATS_TTL_SECONDS. */
-  stats: (usernameKey: string) => `${P}:stats:${usernameKey}`,
+  stats: (usernameKey: string) => `${P}:stats:{${usernameKey}}`,
   /** "Not in the index", remembered for MISS_TTL_SECONDS. */
-  statsMiss: (usernameKey: string) => `${P}:stats-miss:${usernameKey}`,
+  statsMiss: (usernameKey: string) => `${P}:stats-miss:{${usernameKey}}`,
   /** Stats misses (lookups that ask the upstream) charged to one client address in the current window. */
   statsMissBudget: (address: string) => `${P}:stats-miss-budget:${address}`,
   /** Stats misses charged to one API key (by its public id) in the current window. */
   statsMissBudgetForKey: (keyId: string) => `${P}:stats-miss-budget-key:${keyId}`,
   /** An API key record (hash), keyed by the SHA-256 (hex) of the key: the key itself is never stored. */
-  apiKey: (sha256Hex: string) => `${P}:api-key:${sha256Hex}`,
+  apiKey: (sha256Hex: string) => `${USERS}:api-key:${sha256Hex}`,
   /** An API key's public id -> the SHA-256 under which its record lives (for `key revoke <id>`). */
-  apiKeyId: (keyId: string) => `${P}:api-key-id:${keyId}`,
+  apiKeyId: (keyId: string) => `${USERS}:api-key-id:${keyId}`,
   /** The set of one user's API key ids (normalised email), for `key list` and for revoking them all. */
-  userApiKeys: (email: string) => `${P}:user-api-keys:${email}`,
+  userApiKeys: (email: string) => `${USERS}:user-api-keys:${email}`,
   /** A user record (hash), keyed by the normalised email. */
-  user: (email: string) => `${P}:user:${email}`,
+  user: (email: string) => `${USERS}:user:${email}`,
   /** The set of all user emails, for listing. */
-  users: () => `${P}:users`,
+  users: () => `${USERS}:all`,
   /** Failed logins for one email / one client address within the throttle window. */
-  loginFailuresByEmail: (email: string) => `${P}:login-fail:email:${email}`,
-  loginFailuresByAddress: (address: string) => `${P}:login-fail:addr:${address}`,
+  loginFailuresByEmail: (email: string) => `${LOGIN}:fail:email:${email}`,
+  loginFailuresByAddress: (address: string) => `${LOGIN}:fail:addr:${address}`,
   /** Counters the worker keeps for the API's /metrics (workers have no port to scrape): hash field -> count. */
   workerCounters: () => `${P}:metrics:worker`,
 } as const;
@@ -45,7 +68,20 @@ export const keys = {
  * written and expiring whole once untouched for the retention window (a token that left the
  * index leaves no key behind). See shared/history/history-store.ts.
  */
-const series = (name: string, id: string) => `${P}:history:${name}:${id}`;
+/** Which snapshot's refresh writes each series (reads.ts names them): the series lives in that refresh's slot. */
+const SERIES_OF: Readonly<Record<string, SnapshotName>> = { token: 'trending', ca: 'trending-cas', sentiment: 'sentiment' };
+const historyOf = (name: SnapshotName) => `${refresh(SNAPSHOT_KINDS[name].refreshJob)}:history`;
+const series = (name: string, id: string) => {
+  const owner = SERIES_OF[name];
+  if (!owner) throw new Error(`history series "${name}" has no refresh in keyspace.ts (SERIES_OF)`);
+  return `${historyOf(owner)}:${name}:${id}`;
+};
+/** The kind whose events a stream holds (reads.ts names each kind's stream). */
+const eventsOwner = (stream: string): SnapshotName => {
+  const owner = (Object.keys(SNAPSHOT_KINDS) as SnapshotName[]).find((name) => SNAPSHOT_KINDS[name].events === stream);
+  if (!owner) throw new Error(`history stream "${stream}" is no kind's events stream in reads.ts`);
+  return owner;
+};
 
 export const historyKeys = {
   /**
@@ -53,9 +89,9 @@ export const historyKeys = {
    * a list kind the exact response body (`?at=` reads and its stream events); for news the posts
    * new since the previous refresh, for sentiment the records that changed (`{ data, cachedAt }`).
    */
-  events: (stream: string) => `${P}:history:${stream}`,
+  events: (stream: string) => `${historyOf(eventsOwner(stream))}:${stream}`,
   /** One tiny entry per trending refresh (field `n` = list length): the refresh times, cheaply. */
-  trendingTimes: () => `${P}:history:trending-times`,
+  trendingTimes: () => `${historyOf('trending')}:trending-times`,
   /** One listed item's figures at each refresh it was listed, in its kind's series (shared/reads.ts says which fields). */
   series,
   /** One token's trending figures: r(ank), m(entions), s(mart money), p(rice change). */
@@ -63,13 +99,14 @@ export const historyKeys = {
   /** One token's sentiment record at each news refresh it was mentioned: s, l, m, p, u (neutral), n. */
   sentiment: (ticker: string) => series('sentiment', ticker),
   /** The post ids of the last news refresh, newline-separated: what "new since the previous refresh" compares with. */
-  newsIds: () => `${P}:history:news-ids`,
+  newsIds: () => `${historyOf('news')}:news-ids`,
 } as const;
 
 /** Pub/sub channel on which the worker announces a new snapshot (message: its name). */
 export const SNAPSHOT_CHANNEL = `${P}:snapshot-updated`;
 
-export const QUEUE_PREFIX = `${P}-bull`;
+/** BullMQ documents a hash-tagged prefix as required on Cluster: its scripts span a queue's keys. */
+export const QUEUE_PREFIX = `{${P}-bull}`;
 
 export const SNAPSHOT_TTL_SECONDS = 30 * 60;
 export const STATS_TTL_SECONDS = 60 * 60;

@@ -4,7 +4,7 @@
  * to notice a change they missed while disconnected.
  */
 import type { Redis } from 'ioredis';
-import { keys, SNAPSHOT_CHANNEL, type SnapshotName } from './keyspace.js';
+import { keys, SNAPSHOT_CHANNEL, snapshotSlotTag, type SnapshotName } from './keyspace.js';
 import { execChecked } from './redis-results.js';
 
 export interface StoredSnapshot {
@@ -37,10 +37,19 @@ export async function readSnapshot(redis: Redis, name: SnapshotName): Promise<St
   return { name, body, version };
 }
 
-/** Current versions, `null` where a snapshot is absent; one round trip. */
+/**
+ * Current versions, `null` where a snapshot is absent; one round trip. One MGET per refresh job's
+ * slot (a cluster refuses an MGET across slots), sent together.
+ */
 export async function readSnapshotVersions(
   redis: Redis,
   names: readonly SnapshotName[],
 ): Promise<(string | null)[]> {
-  return redis.mget(names.map((name) => keys.snapshotVersion(name)));
+  const bySlot = new Map<string, SnapshotName[]>();
+  for (const name of names) bySlot.set(snapshotSlotTag(name), [...(bySlot.get(snapshotSlotTag(name)) ?? []), name]);
+  const groups = [...bySlot.values()];
+  const replies = await Promise.all(groups.map((group) => redis.mget(group.map((name) => keys.snapshotVersion(name)))));
+  const version = new Map<SnapshotName, string | null>();
+  groups.forEach((group, g) => group.forEach((name, i) => version.set(name, replies[g]![i] ?? null)));
+  return names.map((name) => version.get(name) ?? null);
 }

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { connect } from 'node:net';
 import type { Redis } from 'ioredis';
 import { keys } from '../../shared/keyspace.js';
+import { clusterOf } from '../../shared/redis.js';
 import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
 
@@ -87,19 +88,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
  * client) on a plain socket; the lookup is the only PTTL on a stats key.
  */
 async function watchLookups(redis: Redis, username: string): Promise<{ stop(): Promise<number> }> {
-  const { host, port } = redis.options;
-  const socket = connect({ host: host ?? '127.0.0.1', port: port ?? 6379 });
-  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  let seen = '';
-  socket.on('data', (chunk: Buffer) => (seen += chunk.toString('utf8')));
-  socket.write('MONITOR\r\n');
-  await eventually(() => (seen.startsWith('+OK') ? true : undefined), 2000, 'MONITOR');
+  // On a cluster the key lives on one master: watch them all.
+  const nodes = clusterOf(redis)?.nodes('master').map((node) => node.options) ?? [redis.options];
+  const watched = await Promise.all(
+    nodes.map(async ({ host, port }) => {
+      const socket = connect({ host: host ?? '127.0.0.1', port: port ?? 6379 });
+      await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+      const node = { socket, seen: '' };
+      socket.on('data', (chunk: Buffer) => (node.seen += chunk.toString('utf8')));
+      socket.write('MONITOR\r\n');
+      await eventually(() => (node.seen.startsWith('+OK') ? true : undefined), 2000, 'MONITOR');
+      return node;
+    }),
+  );
   const needle = ` "pttl" "${keys.stats(username)}"`;
   return {
     async stop() {
       await sleep(50); // let MONITOR deliver what it has seen
-      socket.destroy();
-      return seen.split('\n').filter((line) => line.toLowerCase().includes(needle)).length;
+      for (const { socket } of watched) socket.destroy();
+      return watched.flatMap(({ seen }) => seen.split('\n')).filter((line) => line.toLowerCase().includes(needle)).length;
     },
   };
 }

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { keys, QUEUE_PREFIX } from '../../shared/keyspace.js';
 import { queueBaseOptions, REFRESH_QUEUE } from '../../shared/queues.js';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
 import { ADMIN, sleep, startDeployment, until, type Deployment } from './support/deployment.js';
@@ -132,7 +133,7 @@ describe('Redis outages', function () {
     await sleep(1000);
     await redis.start({ empty: true });
     const client = new Redis(redis.url);
-    const snapshotsBack = await until(async () => (await client.exists('ms:snapshot:trending', 'ms:snapshot:news', 'ms:snapshot:trending-cas')) === 3, 30_000, 'snapshots');
+    const snapshotsBack = await until(async () => (await Promise.all([keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('trending-cas')].map((key) => client.exists(key))).then((found) => found.reduce((a, b) => a + b, 0))) === 3, 30_000, 'snapshots');
     const ready = await api('/readyz');
     expect(ready.status).to.equal(503);
     expect(((await ready.json()) as { error: string }).error).to.match(/user store is empty/);
@@ -161,8 +162,8 @@ describe('Redis outages', function () {
   it('when Redis is flushed behind live connections, then the worker re-creates the schedules within a minute', async () => {
     const client = new Redis(redis.url);
     await client.flushall();
-    const took = await until(async () => (await client.exists('ms-bull:refresh:repeat:refresh-trending', 'ms-bull:refresh:repeat:refresh-news', 'ms-bull:refresh:repeat:refresh-trending-cas')) === 3, 60_000, 'schedules');
-    await until(async () => (await client.exists('ms:snapshot:trending')) === 1, 30_000, 'a refreshed snapshot');
+    const took = await until(async () => (await client.exists(...['refresh-trending', 'refresh-news', 'refresh-trending-cas'].map((job) => `${QUEUE_PREFIX}:refresh:repeat:${job}`))) === 3, 60_000, 'schedules');
+    await until(async () => (await client.exists(keys.snapshot('trending'))) === 1, 30_000, 'a refreshed snapshot');
     client.disconnect();
     expect(took).to.be.below(60_000);
   });

@@ -6,6 +6,7 @@ import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.
 import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import { startWorker } from '../../apps/worker/src/worker.js';
 import type { Logger } from '../../shared/logger.js';
+import { QUEUE_PREFIX } from '../../shared/keyspace.js';
 import { watchRedisPolicy } from '../../shared/redis-policy.js';
 import { runTs } from '../api/auth/helpers.js';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
@@ -79,9 +80,9 @@ describe('what the service needs of its Redis', function () {
       const worker = await startWorker({ redis: { redisUrl: redis.url, redisTlsInsecure: false }, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger, refreshEveryMs: 1000 });
       try {
         expect(lines().some((line) => line.msg === 'could not ensure the refresh schedules; retrying')).to.equal(true);
-        expect(await client.exists('ms-bull:refresh:repeat:refresh-trending')).to.equal(0);
+        expect(await client.exists(`${QUEUE_PREFIX}:refresh:repeat:refresh-trending`)).to.equal(0);
         await client.config('SET', 'maxmemory', '0');
-        await eventually(async () => ((await client.exists('ms-bull:refresh:repeat:refresh-trending')) === 1 ? true : undefined), 10_000, 'schedules');
+        await eventually(async () => ((await client.exists(`${QUEUE_PREFIX}:refresh:repeat:refresh-trending`)) === 1 ? true : undefined), 10_000, 'schedules');
       } finally {
         await worker.close(1000);
         client.disconnect();

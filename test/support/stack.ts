@@ -13,13 +13,16 @@ import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
-import { sharedTestRedis } from './redis-server.js';
+import { createRedis } from '../../shared/redis.js';
+import { onTestCluster, sharedTestRedis, sharedTestRedisCluster } from './redis-server.js';
 
 export interface StackOptions {
   /** Worker processes to run (in-process). Default 1; 0 for none. */
   workers?: number;
-  /** A Redis of the test's own (outage tests); default the shared one, flushed first. */
+  /** A Redis of the test's own (outage tests); default the shared one (a cluster under TEST_REDIS=cluster), flushed first. */
   redisUrl?: string;
+  /** A cluster of the test's own (`host:port,...`), instead of redisUrl. */
+  redisClusterNodes?: string;
   simulator?: SimulatorOptions;
   env?: Record<string, string>;
   /** Upstream timeouts for the workers (fault tests shorten them). */
@@ -29,7 +32,7 @@ export interface StackOptions {
 export interface Stack {
   apiUrl: string;
   sim: Simulator;
-  /** A plain client for arranging and asserting. */
+  /** A plain client for arranging and asserting (a cluster client on a cluster: the same commands). */
   redis: Redis;
   config: Config;
   deps: ApiDeps;
@@ -39,14 +42,13 @@ export interface Stack {
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const redisUrl = options.redisUrl ?? (await sharedTestRedis()).url;
-  const redis = new Redis(redisUrl, { protocol: 2 });
+  const redisEnv = await testRedisEnv(options);
+  const redis = createRedis(loadConfig({ NODE_ENV: 'test', ...redisEnv }), 'worker', 'test-arrange', { warn() {}, info() {} });
   redis.on('error', () => {}); // outage tests stop Redis under it
-  if (!options.redisUrl) await redis.flushall();
   const sim = await startSimulator(options.simulator);
   const config = loadConfig({
     NODE_ENV: 'test',
-    REDIS_URL: redisUrl,
+    ...redisEnv,
     INDEX_API_URL: sim.url,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...options.env,
@@ -90,6 +92,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       redis.disconnect();
     },
   };
+}
+
+/** Where the stack's Redis is, emptied first when it is the shared one. */
+async function testRedisEnv(options: StackOptions): Promise<Record<string, string>> {
+  if (options.redisClusterNodes) return { REDIS_CLUSTER_NODES: options.redisClusterNodes };
+  if (options.redisUrl) return { REDIS_URL: options.redisUrl };
+  if (onTestCluster) {
+    const cluster = await sharedTestRedisCluster();
+    await cluster.flush();
+    return { REDIS_CLUSTER_NODES: cluster.seeds };
+  }
+  const server = await sharedTestRedis();
+  const flusher = new Redis(server.url, { protocol: 2 });
+  await flusher.flushall();
+  flusher.disconnect();
+  return { REDIS_URL: server.url };
 }
 
 export { eventually } from './eventually.js';

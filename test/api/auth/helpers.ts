@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashPassword } from '../../../apps/api/src/auth/passwords.js';
 import { UserStore, type Role, type UserRecord } from '../../../apps/api/src/auth/users.js';
+import { keysEverywhere } from '../../support/redis-keys.js';
 import { http, type HttpAnswer } from '../../support/http.js';
 import type { Stack } from '../../support/stack.js';
 
@@ -34,7 +35,8 @@ export async function tokenFor(stack: Stack, email: string, password: string): P
 
 /** Forgets every login failure, so each test starts with fresh throttle windows. */
 export async function clearThrottle(stack: Stack): Promise<void> {
-  const counters = await stack.redis.keys('ms:login-fail:*');
+  // One slot ({login}), so one DEL takes them all, on a cluster too.
+  const counters = await keysEverywhere(stack.redis, 'ms:{login}:fail:*');
   if (counters.length > 0) await stack.redis.del(...counters);
 }
 

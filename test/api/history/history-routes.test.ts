@@ -15,6 +15,7 @@ import { historyKeys, keys } from '../../../shared/keyspace.js';
 import { createLogger } from '../../../shared/logger.js';
 import type { SentimentRecord, TrendingToken } from '../../../shared/market-types.js';
 import { createRedis } from '../../../shared/redis.js';
+import { keysEverywhere } from '../../support/redis-keys.js';
 import { http } from '../../support/http.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 
@@ -184,7 +185,7 @@ describe('history: series and past snapshots written with each refresh (docs/dec
   });
 
   it('every history key expires with the retention window, so a token that leaves the index leaves nothing behind', async () => {
-    const historyKeysFound = await stack.redis.keys('ms:history:*');
+    const historyKeysFound = await keysEverywhere(stack.redis, 'ms:*:history:*');
     expect(historyKeysFound.length).to.be.greaterThan(50);
     for (const key of historyKeysFound.slice(0, 50)) {
       const ttl = await stack.redis.pttl(key);
