@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { keys } from '../../shared/keyspace.js';
-import { queueBaseOptions, REFRESH_QUEUE } from '../../shared/queues.js';
+import { REFRESH_QUEUE } from '../../shared/queues.js';
 import { http } from '../support/http.js';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
@@ -85,7 +85,7 @@ describe('when a shared snapshot is absent (docs/decisions.md#d8)', () => {
 
 /** The stack's refresh queue, to see which refreshes were asked for and how they went. */
 function refreshQueue(stack: Stack): Queue {
-  return new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection: { host: '127.0.0.1', port: Number(new URL(stack.config.redisUrl).port) } });
+  return stack.queue(REFRESH_QUEUE);
 }
 
 describe('when the upstream is down', () => {

@@ -5,7 +5,7 @@ import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
 import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../apps/worker/src/jobs/refresh-list.js';
 import { createLogger } from '../../shared/logger.js';
-import { createRedis } from '../../shared/redis.js';
+import { createRedis, type RedisConfig } from '../../shared/redis.js';
 import type { ListKind } from '../../shared/reads.js';
 
 export interface PinnedJobs {
@@ -15,9 +15,9 @@ export interface PinnedJobs {
   close(): Promise<void>;
 }
 
-export function pinnedJobs(redisUrl: string, simUrl: string): PinnedJobs {
+export function pinnedJobs(redisConfig: RedisConfig, simUrl: string): PinnedJobs {
   let clock = Date.now();
-  const redis: Redis = createRedis({ redisUrl, redisTlsInsecure: false }, 'worker', 'test-pinned-jobs');
+  const redis: Redis = createRedis(redisConfig, 'worker', 'test-pinned-jobs');
   const context: JobContext = {
     redis,
     index: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),

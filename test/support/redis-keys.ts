@@ -10,3 +10,13 @@ export async function keysEverywhere(redis: Redis, pattern: string): Promise<str
   const nodes = cluster ? cluster.nodes('master') : [redis];
   return (await Promise.all(nodes.map((node) => node.keys(pattern)))).flat().sort();
 }
+
+/** How many of these keys exist, asked one by one (EXISTS of several keys must stay in one slot on a cluster). */
+export async function existing(redis: Redis, keys: readonly string[]): Promise<number> {
+  return (await Promise.all(keys.map((key) => redis.exists(key)))).reduce((sum, found) => sum + found, 0);
+}
+
+/** GET of each key (an MGET across slots fails on a cluster). */
+export function getEach(redis: Redis, keys: readonly string[]): Promise<(string | null)[]> {
+  return Promise.all(keys.map((key) => redis.get(key)));
+}

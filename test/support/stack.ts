@@ -4,6 +4,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../apps/index-sim/src/server.js';
 import { createRequestListener } from '../../apps/api/src/app.js';
@@ -13,6 +14,7 @@ import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
+import { queueBaseOptions } from '../../shared/queues.js';
 import { createRedis } from '../../shared/redis.js';
 import { onTestCluster, sharedTestRedis, sharedTestRedisCluster } from './redis-server.js';
 
@@ -34,6 +36,10 @@ export interface Stack {
   sim: Simulator;
   /** A plain client for arranging and asserting (a cluster client on a cluster: the same commands). */
   redis: Redis;
+  /** The environment that points a child process (a script, a Procfile process) at the stack's Redis. */
+  redisEnv: Record<string, string>;
+  /** A BullMQ queue on the stack's Redis, with a connection of its own that closing it closes. */
+  queue<T = unknown>(name: string): Queue<T>;
   config: Config;
   deps: ApiDeps;
   workers: RunningWorker[];
@@ -79,6 +85,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     apiUrl: `http://127.0.0.1:${port}`,
     sim,
     redis,
+    redisEnv,
+    queue<T>(name: string) {
+      const connection = createRedis(config, 'blocking', `test-queue-${name}`, { warn() {}, info() {} });
+      const queue = new Queue<T>(name, { ...queueBaseOptions, connection });
+      // A connection passed in is the caller's to close: BullMQ leaves it open.
+      queue.on('error', () => {});
+      const close = queue.close.bind(queue);
+      queue.close = async () => {
+        await close();
+        connection.disconnect();
+      };
+      return queue;
+    },
     config,
     deps,
     workers,

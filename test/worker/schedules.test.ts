@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { keys } from '../../shared/keyspace.js';
-import { queueBaseOptions, REFRESH_EVERY_MS, REFRESH_QUEUE } from '../../shared/queues.js';
+import { REFRESH_EVERY_MS, REFRESH_QUEUE } from '../../shared/queues.js';
 import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
+import { existing } from '../support/redis-keys.js';
 
 const UPSTREAM_LISTINGS = ['/v1/trending/tokens', '/v1/trending/contracts'] as const;
 
@@ -23,7 +24,7 @@ describe('worker schedules', () => {
 
   before(async () => {
     stack = await startStack({ workers: 3 });
-    queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection: { host: '127.0.0.1', port: Number(new URL(stack.config.redisUrl).port) } });
+    queue = stack.queue(REFRESH_QUEUE);
   });
   after(async () => {
     await queue.close();
@@ -31,7 +32,7 @@ describe('worker schedules', () => {
   });
 
   it('when three workers start together, then each snapshot is fetched once and scheduled once every 30 minutes', async () => {
-    await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending-cas'), keys.snapshot('trending'), keys.snapshot('news'))) === 3 ? true : undefined));
+    await eventually(async () => ((await existing(stack.redis, [keys.snapshot('trending-cas'), keys.snapshot('trending'), keys.snapshot('news')])) === 3 ? true : undefined));
     await eventually(() => quiet(queue), 10_000, 'the refresh queue to settle');
     const calls = stack.sim.stats();
     for (const path of UPSTREAM_LISTINGS) expect(calls[path], path).to.equal(1);

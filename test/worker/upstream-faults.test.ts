@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Faults } from '../../apps/index-sim/src/server.js';
 import { keys } from '../../shared/keyspace.js';
-import { queueBaseOptions, REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../shared/queues.js';
+import { REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../shared/queues.js';
 import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
+import { existing, getEach } from '../support/redis-keys.js';
 
 const FAULTS: Record<string, Partial<Faults>> = {
   'errors (HTTP 500)': { errorRate: 1 },
@@ -21,9 +22,9 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
 
       before(async () => {
         stack = await startStack({ indexTimeouts: { listTimeoutMs: 500 } });
-        queue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: { port: Number(new URL(stack.config.redisUrl).port) } });
+        queue = stack.queue<RefreshJobData>(REFRESH_QUEUE);
         // The first news refresh scores a thousand posts: seconds on a busy machine.
-        await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending'), keys.snapshot('news'))) === 2 ? true : undefined), 30_000, 'the first snapshots');
+        await eventually(async () => ((await existing(stack.redis, [keys.snapshot('trending'), keys.snapshot('news')])) === 2 ? true : undefined), 30_000, 'the first snapshots');
       });
       after(async () => {
         await queue.close();
@@ -31,7 +32,7 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
       });
 
       it('then the stored snapshots, their cachedAt and the served bytes stay as they were', async () => {
-        const before = await stack.redis.mget(keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('sentiment'));
+        const before = await getEach(stack.redis, [keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('sentiment')]);
         const served = (await http(`${stack.apiUrl}/api/market/trending`)).body;
         stack.sim.setFaults(faults);
         stack.sim.resetStats();
@@ -47,7 +48,7 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
           const failed = (await queue.getJobs(['delayed', 'failed'])).filter((job) => job.attemptsMade >= 1 && job.failedReason);
           return ['refresh-trending', 'refresh-news'].every((name) => failed.some((job) => job.name === name)) ? true : undefined;
         }, 15_000, 'both refreshes to fail an attempt');
-        expect(await stack.redis.mget(keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('sentiment'))).to.deep.equal(before);
+        expect(await getEach(stack.redis, [keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('sentiment')])).to.deep.equal(before);
         const servedDuring = (await http(`${stack.apiUrl}/api/market/trending`)).body;
         expect(servedDuring.equals(served)).to.equal(true);
 

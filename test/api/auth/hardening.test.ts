@@ -120,7 +120,7 @@ describe('token revocation and lifetime bounds', function () {
   it('when the password is changed with `users passwd`, then tokens issued before are refused and a new login works', async () => {
     const old = await tokenFor(stack, 'grace@example.com', password);
     expect((await me(old)).status).to.equal(200);
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', REDIS_URL: stack.config.redisUrl };
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', ...stack.redisEnv };
     delete env.JWT_SECRET;
     const changed = await runTs('scripts/users.ts', ['passwd', 'grace@example.com'], { env, input: 'a completely new password\n' });
     expect(changed.code, changed.stderr).to.equal(0);

@@ -1,11 +1,10 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
 import { SignJWT } from 'jose';
 import jwt from 'jsonwebtoken';
 import { UserStore, type UserRecord } from '../../../apps/api/src/auth/users.js';
 import { keys } from '../../../shared/keyspace.js';
-import { queueBaseOptions, REFRESH_JOBS, REFRESH_QUEUE } from '../../../shared/queues.js';
+import { REFRESH_JOBS, REFRESH_QUEUE } from '../../../shared/queues.js';
 import { http, type HttpAnswer } from '../../support/http.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { clearThrottle, seedUser, tokenFor } from './helpers.js';
@@ -118,15 +117,10 @@ describe('bearer-protected routes: GET /api/auth/me and POST /api/admin/refresh'
 
   describe('POST /api/admin/refresh', () => {
     let queue: Queue;
-    let connection: Redis;
     before(() => {
-      connection = new Redis(stack.config.redisUrl, { protocol: 2, maxRetriesPerRequest: null });
-      queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection });
+      queue = stack.queue(REFRESH_QUEUE);
     });
-    after(async () => {
-      await queue.close();
-      connection.disconnect();
-    });
+    after(() => queue.close());
     const pendingRefreshJobs = async () =>
       (await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active'])).map((job) => job.name).sort();
 

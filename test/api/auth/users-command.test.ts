@@ -16,7 +16,7 @@ describe('npm run users (scripts/users.ts), as a child process against Redis', f
   this.timeout(30_000);
   let stack: Stack;
   const users = (args: string[], input?: string): Promise<ProcessResult> =>
-    runTs('scripts/users.ts', args, { env: childEnv({ NODE_ENV: 'test', REDIS_URL: stack.config.redisUrl }), ...(input === undefined ? {} : { input }) });
+    runTs('scripts/users.ts', args, { env: childEnv({ NODE_ENV: 'test', ...stack.redisEnv }), ...(input === undefined ? {} : { input }) });
   const expectRefused = (result: ProcessResult, message: RegExp) => {
     expect(result.code, result.stderr).to.equal(1);
     expect(result.stderr.trim().split('\n'), 'one line').to.have.length(1);

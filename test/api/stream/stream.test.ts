@@ -33,7 +33,7 @@ describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', f
 
   before(async () => {
     stack = await startStack({ workers: 0, env: { STREAM_MAX_CLIENTS: '6' } });
-    jobs = pinnedJobs(stack.config.redisUrl, stack.sim.url);
+    jobs = pinnedJobs(stack.config, stack.sim.url);
     for (const job of ['trending', 'trending-cas', 'news'] as const) await refresh(job);
   });
   afterEach(() => {
