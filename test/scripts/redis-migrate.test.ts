@@ -1,0 +1,89 @@
+/**
+ * `npm run redis:migrate` from a real single node holding the old (untagged) key names to a real
+ * three-master cluster: users log in, API keys authenticate and history is served on the
+ * cluster; a second run copies nothing and leaves what the cluster wrote meanwhile.
+ */
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { hashPassword } from '../../apps/api/src/auth/passwords.js';
+import { generateApiKey, hashApiKey } from '../../apps/api/src/auth/api-key-format.js';
+import { keys } from '../../shared/keyspace.js';
+import { postLogin, runTs } from '../api/auth/helpers.js';
+import { http } from '../support/http.js';
+import { startTestRedis, startTestRedisCluster, type TestRedis, type TestRedisCluster } from '../support/redis-server.js';
+import { startStack, type Stack } from '../support/stack.js';
+
+const KEY = generateApiKey();
+/** The test process's environment without any Redis of its own: the command's target is given by flag. */
+const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const name of ['REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES']) delete env[name];
+  return env;
+};
+
+describe('npm run redis:migrate (single node, old key names -> Redis Cluster)', function () {
+  this.timeout(60_000);
+  let old: TestRedis;
+  let cluster: TestRedisCluster;
+  let stack: Stack | undefined;
+  const at = Date.now() - 3_600_000;
+
+  before(async () => {
+    [old, cluster] = await Promise.all([startTestRedis(), startTestRedisCluster()]);
+    const redis = new Redis(old.url, { protocol: 2 });
+    // The layout before hash tags, written as the previous release wrote it.
+    await redis.hset('ms:user:ada@example.com', {
+      id: '7b0c6d1e-0000-4000-8000-000000000001', email: 'ada@example.com', role: 'admin',
+      passwordHash: await hashPassword('correct horse battery'), createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    await redis.sadd('ms:users', 'ada@example.com');
+    await redis.hset(`ms:api-key:${hashApiKey(KEY)}`, {
+      id: 'key_000000000001', userId: '7b0c6d1e-0000-4000-8000-000000000001', email: 'ada@example.com', name: 'bot', last4: KEY.slice(-4), createdAt: '2026-01-02T00:00:00.000Z',
+    });
+    await redis.set('ms:api-key-id:key_000000000001', hashApiKey(KEY));
+    await redis.sadd('ms:user-api-keys:ada@example.com', 'key_000000000001');
+    await redis.xadd('ms:history:token:BTC', `${at}-0`, 'r', '1', 'm', '42', 's', '7', 'p', '1.5');
+    await redis.pexpire('ms:history:token:BTC', 86_400_000);
+    await redis.xadd('ms:history:trending-times', `${at}-0`, 'n', '30');
+    await redis.set('ms:stats:someone', '{}', 'EX', 600);
+    redis.disconnect();
+  });
+  after(async () => {
+    await stack?.close();
+    await Promise.all([old.stop(), cluster.stop()]);
+  });
+
+  const migrate = (...extra: string[]) =>
+    runTs('scripts/redis-migrate.ts', ['--from', old.url, '--to-cluster', cluster.seeds, ...extra], { env: childEnv({ NODE_ENV: 'test' }) });
+
+  it('copies users, API keys and history to their new names, keeping time to live; caches are left behind', async () => {
+    const run = await migrate();
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.equal('copied 7 keys (users 2, api keys 3, history 2, snapshots 0, provider state 0); 0 already present, left as they were; 1 not copied (caches, counters)\n');
+  });
+
+  it('then the service on the cluster logs the user in, takes the API key and serves the history', async () => {
+    stack = await startStack({ redisClusterNodes: cluster.seeds });
+    expect((await postLogin(stack, { email: 'ada@example.com', password: 'correct horse battery' })).status).to.equal(200);
+    expect((await http(`${stack.apiUrl}/api/auth/me`, { headers: { 'X-Api-Key': KEY } })).status).to.equal(200);
+    const history = await http(`${stack.apiUrl}/api/market/tokens/BTC/history?from=${new Date(at - 1000).toISOString()}`);
+    expect(history.status, history.body.toString()).to.equal(200);
+    const points = (history.json as { points: { at: string; mentions: number }[] }).points;
+    expect(points[0]).to.deep.include({ at: new Date(at).toISOString(), mentions: 42 });
+    expect(await stack.redis.pttl(keys.user('ada@example.com'))).to.equal(-1);
+  });
+
+  it('when run again, then nothing is copied and what the cluster holds now is kept', async () => {
+    await stack!.redis.hset(keys.user('ada@example.com'), 'role', 'user');
+    const run = await migrate();
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.match(/^copied 0 keys .*; 7 already present, left as they were;/);
+    expect(await stack!.redis.hget(keys.user('ada@example.com'), 'role')).to.equal('user');
+  });
+
+  it('when --from is missing, then exit 1 with one line', async () => {
+    const run = await runTs('scripts/redis-migrate.ts', ['--to-cluster', cluster.seeds], { env: childEnv({ NODE_ENV: 'test' }) });
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.match(/^redis:migrate: --from <redis-url> is required; usage: .*\n$/);
+  });
+});
