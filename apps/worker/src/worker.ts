@@ -13,7 +13,7 @@ import {
   type RefreshJobName,
 } from '../../../shared/queues.js';
 import { keys } from '../../../shared/keyspace.js';
-import { createRedis, type RedisConfig } from '../../../shared/redis.js';
+import { closeRedis, createRedis, type RedisConfig } from '../../../shared/redis.js';
 import { watchRedisPolicy, type PolicyWatch } from '../../../shared/redis-policy.js';
 import { countedIndexClient, redisCounter } from './counters.js';
 import type { IndexClient } from './index-client.js';
@@ -125,10 +125,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     worker.on('error', (error) => logger.error({ err: error.message }, 'worker error'));
   }
 
-  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, {
-    ...queueBaseOptions,
-    connection: createRedis(options.redis, 'worker', 'worker-scheduler', logger),
-  });
+  // BullMQ leaves a connection it was handed open when it closes: close() closes it.
+  const schedulerRedis = createRedis(options.redis, 'worker', 'worker-scheduler', logger);
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: schedulerRedis });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   const schedules = keepSchedules(refreshQueue, redis, logger, options.refreshEveryMs, undefined, options.refreshEveryMsByJob);
@@ -145,7 +144,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       schedules.stop();
       await refreshQueue.close();
       await Promise.all(workers.map((worker) => worker.disconnect()));
-      await redis.quit().catch(() => redis.disconnect());
+      await Promise.all([redis, schedulerRedis].map(closeRedis));
     },
   };
 }
