@@ -57,7 +57,10 @@ export interface ToolDoc {
  * as it is, with `?at=` from its history. Its read is derived from this (path `/api/market/<kind>`).
  */
 export interface ListSpec<Item, Upstream extends string = string> {
-  /** The upstream call, by its name on the worker's index client (apps/worker/src/index-client.ts checks it). */
+  /**
+   * The provider call that fetches it: the worker's provider interface has a method of this name
+   * per list kind (apps/worker/src/providers/market-provider.ts), also the `call` label of its metrics.
+   */
   upstream: Upstream;
   item: z.ZodType<Item>;
   response: z.ZodType;
