@@ -18,7 +18,7 @@ import { watchRedisPolicy, type PolicyWatch } from '../../../shared/redis-policy
 import { countedIndexClient, redisCounter } from './counters.js';
 import type { IndexClient } from './index-client.js';
 import type { MarketProvider } from './providers/market-provider.js';
-import { withSpend, type Spend } from './providers/spend.js';
+import { withMeter, type Meter } from './providers/spend.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
 import type { JobContext } from './jobs/job-context.js';
 import { keepSchedules } from './schedules.js';
@@ -74,13 +74,19 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     const handler = handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
     // What the job spent at each provider: in its result (so its log line) and, failed or not, in the counters.
-    const spend: Spend = {};
+    const meter: Meter = { spend: {}, billed: false };
+    const { spend } = meter;
     try {
-      const result = await withSpend(spend, () => handler(job, context));
+      const result = await withMeter(meter, () => handler(job, context));
       if (Object.keys(spend).length === 0) return result;
       return typeof result === 'object' && result !== null ? { ...result, spend } : { result, spend };
     } catch (error) {
       if (error instanceof UpstreamError && !error.retryable) throw new UnrecoverableError(error.message);
+      // A provider that bills was reached: another attempt would pay again, whatever failed after
+      // (a 5xx, a timeout, Redis). The next scheduled refresh, or the client's next lookup, asks again.
+      if (meter.billed && !(error instanceof UnrecoverableError)) {
+        throw new UnrecoverableError(`${error instanceof Error ? error.message : String(error)} (not retried: a provider that bills was called)`);
+      }
       throw error;
     } finally {
       for (const [name, used] of Object.entries(spend)) {
