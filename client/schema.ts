@@ -591,7 +591,7 @@ export interface components {
         };
         /** @description One page of news. */
         NewsPage: {
-            /** @description Items of the requested page. */
+            /** @description Items of the requested page (at most the effective limit, 50). */
             data: components["schemas"]["NewsItemOutput"][];
             pagination: components["schemas"]["Pagination"];
             /**
@@ -631,7 +631,7 @@ export interface components {
         };
         /** @description A token’s sentiment over time. */
         SentimentHistory: {
-            /** @description The ticker as the index spells it (upper case). */
+            /** @description The ticker asked for, upper case, without its $. */
             token: string;
             /**
              * @description The interval asked for.
@@ -876,7 +876,7 @@ export interface operations {
             /** @description Throttled: "Too many login attempts" when too many failures for the email or the client address in 15 minutes. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -896,7 +896,7 @@ export interface operations {
             /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -956,7 +956,7 @@ export interface operations {
             /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1016,7 +1016,7 @@ export interface operations {
             /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1091,7 +1091,7 @@ export interface operations {
             /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1116,12 +1116,12 @@ export interface operations {
             /** @description Trending tokens and the time of the last cache refresh. */
             200: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
                     "Cache-Control"?: string;
-                    /** @description Always `*`. */
-                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1131,6 +1131,8 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body. */
             304: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
@@ -1142,6 +1144,8 @@ export interface operations {
             /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1151,6 +1155,8 @@ export interface operations {
             /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Always `Bearer` on a 401. */
                     "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
@@ -1162,6 +1168,8 @@ export interface operations {
             /** @description Not found: "No snapshot at that time" when `at` is before retention or before the first snapshot. */
             404: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1171,6 +1179,8 @@ export interface operations {
             /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
             500: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1180,7 +1190,9 @@ export interface operations {
             /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1205,12 +1217,12 @@ export interface operations {
             /** @description Trending contract addresses and the time of the last cache refresh. */
             200: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
                     "Cache-Control"?: string;
-                    /** @description Always `*`. */
-                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1220,6 +1232,8 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body. */
             304: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
@@ -1231,6 +1245,8 @@ export interface operations {
             /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1240,6 +1256,8 @@ export interface operations {
             /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Always `Bearer` on a 401. */
                     "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
@@ -1251,6 +1269,8 @@ export interface operations {
             /** @description Not found: "No snapshot at that time" when `at` is before retention or before the first snapshot. */
             404: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1260,6 +1280,8 @@ export interface operations {
             /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
             500: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1269,7 +1291,9 @@ export interface operations {
             /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1296,12 +1320,12 @@ export interface operations {
             /** @description One page of news items, the pagination echo and the time of the last cache refresh. */
             200: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
                     "Cache-Control"?: string;
-                    /** @description Always `*`. */
-                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1311,6 +1335,8 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body. */
             304: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
@@ -1322,6 +1348,8 @@ export interface operations {
             /** @description Bad request: "Invalid query parameter: limit" when `limit` is not a positive whole number in decimal digits (abc, 0, -1, 2.5, 1e3, empty); "Invalid query parameter: page" when `page` is not a positive whole number in decimal digits; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1331,6 +1359,8 @@ export interface operations {
             /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Always `Bearer` on a 401. */
                     "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
@@ -1342,6 +1372,8 @@ export interface operations {
             /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
             500: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1351,7 +1383,9 @@ export interface operations {
             /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1376,12 +1410,12 @@ export interface operations {
             /** @description The statistics of the username. */
             200: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
                     "Cache-Control"?: string;
-                    /** @description Always `*`. */
-                    "Access-Control-Allow-Origin"?: "*";
                     /** @description IETF draft: `"stats-misses";r=<remaining>;t=<seconds to reset>`. Sent when the request spent a lookup from the budget. */
                     RateLimit?: string;
                     /** @description IETF draft: `"stats-misses";q=<quota>;w=<window seconds>`. Sent with RateLimit. */
@@ -1395,6 +1429,8 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body. */
             304: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
@@ -1410,6 +1446,8 @@ export interface operations {
             /** @description Bad request: "Invalid username" when the username is not 1-15 of [A-Za-z0-9_] after an optional @; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1419,6 +1457,8 @@ export interface operations {
             /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Always `Bearer` on a 401. */
                     "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
@@ -1430,6 +1470,8 @@ export interface operations {
             /** @description Not found: "Username not found in index" when the username is not in the smart money index. */
             404: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description IETF draft: `"stats-misses";r=<remaining>;t=<seconds to reset>`. Sent when the request spent a lookup from the budget. */
                     RateLimit?: string;
                     /** @description IETF draft: `"stats-misses";q=<quota>;w=<window seconds>`. Sent with RateLimit. */
@@ -1443,7 +1485,9 @@ export interface operations {
             /** @description Throttled: "Too many requests" when the client address has spent its budget of upstream lookups. */
             429: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     /** @description IETF draft: `"stats-misses";r=<remaining>;t=<seconds to reset>`. Sent when the request spent a lookup from the budget. */
                     RateLimit?: string;
@@ -1458,6 +1502,8 @@ export interface operations {
             /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
             500: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1467,7 +1513,9 @@ export interface operations {
             /** @description Temporarily unavailable: "Upstream unavailable" when no cached entry exists and the upstream index is unreachable (answered within 10 seconds); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     /** @description IETF draft: `"stats-misses";r=<remaining>;t=<seconds to reset>`. Sent when the request spent a lookup from the budget. */
                     RateLimit?: string;
@@ -1496,12 +1544,12 @@ export interface operations {
             /** @description The sentiment record of the token. */
             200: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
                     "Cache-Control"?: string;
-                    /** @description Always `*`. */
-                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1511,6 +1559,8 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body. */
             304: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
@@ -1522,6 +1572,8 @@ export interface operations {
             /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1531,6 +1583,8 @@ export interface operations {
             /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Always `Bearer` on a 401. */
                     "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
@@ -1542,6 +1596,8 @@ export interface operations {
             /** @description Not found: "Token not found in index" when no post in the current window mentions the token. */
             404: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1551,6 +1607,8 @@ export interface operations {
             /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
             500: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1560,7 +1618,9 @@ export interface operations {
             /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1592,12 +1652,12 @@ export interface operations {
             /** @description The series and the time of the latest refresh. */
             200: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
                     "Cache-Control"?: string;
-                    /** @description Always `*`. */
-                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1607,6 +1667,8 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body. */
             304: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
@@ -1618,6 +1680,8 @@ export interface operations {
             /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1627,6 +1691,8 @@ export interface operations {
             /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Always `Bearer` on a 401. */
                     "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
@@ -1638,6 +1704,8 @@ export interface operations {
             /** @description Not found: "Token not found in index" when the token has no history within retention. */
             404: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1647,6 +1715,8 @@ export interface operations {
             /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
             500: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1656,7 +1726,9 @@ export interface operations {
             /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1688,12 +1760,12 @@ export interface operations {
             /** @description The series and the time of the latest refresh. */
             200: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
                     "Cache-Control"?: string;
-                    /** @description Always `*`. */
-                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1703,6 +1775,8 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body. */
             304: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
@@ -1714,6 +1788,8 @@ export interface operations {
             /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid query parameter: interval" when `interval` is not 30m, 1h, 4h or 1d; "Invalid range: from is after to" when `from` is later than `to`; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1723,6 +1799,8 @@ export interface operations {
             /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Always `Bearer` on a 401. */
                     "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
@@ -1734,6 +1812,8 @@ export interface operations {
             /** @description Not found: "Token not found in index" when the token has no history within retention. */
             404: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1743,6 +1823,8 @@ export interface operations {
             /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
             500: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1752,7 +1834,9 @@ export interface operations {
             /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1777,12 +1861,12 @@ export interface operations {
             /** @description The sentiment record of the token. */
             200: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
                     "Cache-Control"?: string;
-                    /** @description Always `*`. */
-                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1792,6 +1876,8 @@ export interface operations {
             /** @description Not Modified: If-None-Match matched the current ETag; no body. */
             304: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Strong entity tag of the body; send it back in If-None-Match. */
                     ETag?: string;
                     /** @description `public, max-age=<seconds until the cached entry expires>`. */
@@ -1803,6 +1889,8 @@ export interface operations {
             /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1812,6 +1900,8 @@ export interface operations {
             /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Always `Bearer` on a 401. */
                     "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
@@ -1823,6 +1913,8 @@ export interface operations {
             /** @description Not found: "Token not found in index" when no post in the current window mentions the token. */
             404: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1832,6 +1924,8 @@ export interface operations {
             /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
             500: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1841,7 +1935,9 @@ export interface operations {
             /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1854,7 +1950,7 @@ export interface operations {
     stream: {
         parameters: {
             query?: {
-                /** @description Comma-separated event kinds to receive: trending, trending-cas, news, sentiment. Default: all. */
+                /** @description Comma-separated event kinds to receive: trending, trending-cas, news, sentiment. Default: all. At most 36 characters (every kind once). */
                 topics?: string;
             };
             header?: {
@@ -1879,9 +1975,11 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Bad request: "Invalid query parameter: topics" when `topics` names an unknown kind, or is empty; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid query parameter: topics" when `topics` names an unknown kind, is empty, or is longer than every kind named once; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1891,6 +1989,8 @@ export interface operations {
             /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
             401: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     /** @description Always `Bearer` on a 401. */
                     "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
@@ -1902,6 +2002,8 @@ export interface operations {
             /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
             500: {
                 headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1911,7 +2013,9 @@ export interface operations {
             /** @description Unavailable: "Too many stream clients" when the process already holds STREAM_MAX_CLIENTS streams; "Service unavailable" when the process is shutting down. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1960,7 +2064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["Error"];
                 };
             };
             /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
@@ -2013,7 +2117,7 @@ export interface operations {
             /** @description Temporarily unavailable: "Service unavailable" when an API key is presented and Redis is unreachable (the key cannot be checked). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2067,10 +2171,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable: "Service unavailable" when an API key is presented and Redis is unreachable (the key cannot be checked). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2124,10 +2237,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not ready: "Not ready: no snapshot yet for <names>" when a shared snapshot does not exist yet; "Not ready: the user store is empty (restore it from a backup: README, Operating)" when NODE_ENV is production and the user store is empty (users come back only from a backup); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2160,6 +2282,15 @@ export interface operations {
                 headers: {
                     /** @description Always `Bearer` on a 401. */
                     "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2219,10 +2350,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable: "Service unavailable" when an API key is presented and Redis is unreachable (the key cannot be checked). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2270,10 +2410,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Temporarily unavailable: "Service unavailable" when an API key is presented and Redis is unreachable (the key cannot be checked). */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

@@ -8,6 +8,7 @@ import { z } from 'zod';
 /** A username without its optional leading `@`, lower-cased as the cache key (docs/decisions.md#d7). */
 export const UsernameParam = z
   .string()
+  .max(16)
   .regex(/^@?[A-Za-z0-9_]{1,15}$/)
   .transform((raw) => (raw.startsWith('@') ? raw.slice(1) : raw).toLowerCase())
   .meta({
@@ -17,9 +18,13 @@ export const UsernameParam = z
 /** A ticker without its optional leading `$`, upper-cased as the index spells it (docs/decisions.md#d2). */
 export const TickerParam = z
   .string()
+  .max(21)
   .regex(/^\$?[A-Za-z0-9]{1,20}$/)
   .transform((raw) => (raw.startsWith('$') ? raw.slice(1) : raw).toUpperCase())
   .meta({ description: 'Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], matched case-insensitively.' });
+
+/** At most 15 digits: the largest value a positive integer query can take. */
+const POSITIVE_INTEGER_MAX = 999_999_999_999_999;
 
 /**
  * A positive whole number written in decimal digits (docs/decisions.md#d6). `abc`, `0`, `-1`, `2.5`, `1e3`, the
@@ -33,7 +38,7 @@ export const positiveIntegerQuery = (fallback: number) =>
     .transform(Number)
     .pipe(z.number().min(1))
     .optional()
-    .meta({ override: { type: 'integer', minimum: 1, default: fallback, pattern: undefined } });
+    .meta({ override: { type: 'integer', format: 'int64', minimum: 1, maximum: POSITIVE_INTEGER_MAX, default: fallback, pattern: undefined } });
 
 export function parseUsername(raw: string): string | null {
   const parsed = UsernameParam.safeParse(raw);

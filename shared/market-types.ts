@@ -92,7 +92,7 @@ export const PaginationSchema = z
 
 export const NewsPageSchema = z
   .object({
-    data: z.array(NewsItemSchema).meta({ description: 'Items of the requested page.' }),
+    data: z.array(NewsItemSchema).max(50).meta({ description: 'Items of the requested page (at most the effective limit, 50).' }),
     pagination: PaginationSchema,
     cachedAt,
   })
@@ -125,9 +125,9 @@ export type SentimentPoint = z.infer<typeof SentimentPointSchema>;
 
 export const SentimentHistorySchema = z
   .object({
-    token: z.string().meta({ description: 'The ticker as the index spells it (upper case).' }),
+    token: z.string().max(20).meta({ description: 'The ticker asked for, upper case, without its $.' }),
     interval: HistoryInterval,
-    points: z.array(SentimentPointSchema).meta({ description: 'Oldest first; at most 1,000 (the newest).' }),
+    points: z.array(SentimentPointSchema).max(1000).meta({ description: 'Oldest first; at most 1,000 (the newest).' }),
     cachedAt: timestamp('The latest refresh of sentiment.'),
   })
   .meta({ id: 'SentimentHistory', description: 'A token’s sentiment over time.' });
@@ -145,9 +145,9 @@ export type TrendingPoint = z.infer<typeof TrendingPointSchema>;
 
 export const TokenHistorySchema = z
   .object({
-    token: z.string().meta({ description: 'The ticker, upper case.' }),
+    token: z.string().max(20).meta({ description: 'The ticker, upper case.' }),
     interval: HistoryInterval,
-    points: z.array(TrendingPointSchema).meta({ description: 'Oldest first, one per refresh or bucket; at most 1,000 (the newest).' }),
+    points: z.array(TrendingPointSchema).max(1000).meta({ description: 'Oldest first, one per refresh or bucket; at most 1,000 (the newest).' }),
     cachedAt: timestamp('The latest refresh of trending.'),
   })
   .meta({ id: 'TokenHistory', description: 'A token’s trending figures over time.' });

@@ -47,8 +47,9 @@ export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions
           sentinels: sentinel.sentinels.map(({ host, port }) => ({ host, port })),
           name: sentinel.masterName,
           ...(sentinel.password ? { sentinelPassword: sentinel.password } : {}),
-          // Sentinel publishes +switch-master: move to the new master at once, not at the next error.
-          failoverDetector: true,
+          // No failoverDetector: a +switch-master that arrives while a client is asking Sentinel for
+          // the master ends that client for good ("Connection is closed.", ioredis 6). Sentinel
+          // kills the clients of every instance it reconfigures, so they reconnect to the new master.
           sentinelRetryStrategy: retryStrategy,
         }
       : {}),
@@ -202,4 +203,12 @@ export async function waitForReplicas(redis: Redis, timeoutMs = 5000): Promise<v
   if (acknowledged < replicas) {
     throw new Error(`written, but only ${acknowledged} of ${replicas} replicas confirmed it within ${timeoutMs} ms; a failover now could lose it`);
   }
+}
+
+/**
+ * Closes a client politely (QUIT), or at once when Redis cannot answer. BullMQ never closes a
+ * connection it was handed, so whoever created one closes it after the Queue or Worker.
+ */
+export async function closeRedis(client: Redis): Promise<void> {
+  await client.quit().catch(() => client.disconnect());
 }

@@ -32,7 +32,11 @@ const invalidValue = fc.oneof(nasty, fc.string({ unit: 'binary', maxLength: 40 }
 
 function validValue(schema: oas31.SchemaObject, extra: string[]): fc.Arbitrary<string> {
   if (schema.enum) return fc.constantFrom(...schema.enum.map(String));
-  if (schema.pattern) return fc.oneof(fc.stringMatching(new RegExp(schema.pattern)), ...(extra.length > 0 ? [fc.constantFrom(...extra)] : []));
+  if (schema.pattern) {
+    // A valid value matches the pattern within the declared length (the stream's topics repeat a kind at most so far).
+    const matching = fc.stringMatching(new RegExp(schema.pattern)).filter((value) => value.length <= (schema.maxLength ?? Infinity));
+    return fc.oneof(matching, ...(extra.length > 0 ? [fc.constantFrom(...extra)] : []));
+  }
   if (schema.type === 'integer') return fc.integer({ min: schema.minimum ?? 0, max: 10_000 }).map(String);
   return printable;
 }

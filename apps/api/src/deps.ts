@@ -17,7 +17,7 @@ import {
   type RefreshJobData,
   type StatsJobData,
 } from '../../../shared/queues.js';
-import { createRedis } from '../../../shared/redis.js';
+import { closeRedis, createRedis } from '../../../shared/redis.js';
 import { ApiKeyStore } from './auth/api-keys.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
 import { HistoryService } from './market/history-service.js';
@@ -60,22 +60,17 @@ export interface ApiDeps {
 export async function createApiDeps(config: Config, logger: Logger): Promise<ApiDeps> {
   const redis = createRedis(config, 'fast', 'api', logger);
   const subscriber = createRedis(config, 'blocking', 'api-subscriber', logger);
-  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, {
-    ...queueBaseOptions,
-    connection: createRedis(config, 'producer', 'api-refresh-producer', logger),
-  });
-  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, {
-    ...queueBaseOptions,
-    connection: createRedis(config, 'producer', 'api-stats-producer', logger),
-  });
-  const refreshEvents = new QueueEvents(REFRESH_QUEUE, {
-    ...queueBaseOptions,
-    connection: createRedis(config, 'blocking', 'api-refresh-events', logger),
-  });
-  const statsEvents = new QueueEvents(STATS_QUEUE, {
-    ...queueBaseOptions,
-    connection: createRedis(config, 'blocking', 'api-stats-events', logger),
-  });
+  // The connections handed to BullMQ, which leaves them open when it closes: close() closes them.
+  const bullConnections = {
+    refreshProducer: createRedis(config, 'producer', 'api-refresh-producer', logger),
+    statsProducer: createRedis(config, 'producer', 'api-stats-producer', logger),
+    refreshEvents: createRedis(config, 'blocking', 'api-refresh-events', logger),
+    statsEvents: createRedis(config, 'blocking', 'api-stats-events', logger),
+  };
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshProducer });
+  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsProducer });
+  const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshEvents });
+  const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsEvents });
   const onError = (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error');
   refreshQueue.on('error', onError);
   statsQueue.on('error', onError);
@@ -137,7 +132,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
       stream.close();
       watch.stop();
       await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close()]);
-      for (const client of [redis, subscriber]) await client.quit().catch(() => client.disconnect());
+      await Promise.all([redis, subscriber, ...Object.values(bullConnections)].map(closeRedis));
     },
   };
 }

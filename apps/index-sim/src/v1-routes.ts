@@ -1,6 +1,7 @@
 // The provider's API proper: route matching, query validation and the answer of each route.
 // Faults, authentication and counting happen around these in server.ts.
 
+import { trendingContracts } from './contract-trends.js';
 import { type Reply, reply } from './http.js';
 import { decodeCursor } from './posts.js';
 import type { World } from './world.js';
@@ -37,16 +38,16 @@ function sinceParam(query: URLSearchParams): number | undefined | 'invalid' {
   return Number.isNaN(ms) ? 'invalid' : ms;
 }
 
-function trendingTokens(world: World, query: URLSearchParams, now: number): Reply {
+function tokens(world: World, query: URLSearchParams, now: number): Reply {
   const limit = intParam(query, 'limit', 1, 100, 50);
   if (limit === undefined) return BAD_REQUEST;
   return reply(200, { generated_at: new Date(now).toISOString(), tokens: world.trendingTokens(now, limit) });
 }
 
-function trendingContracts(world: World, query: URLSearchParams, now: number): Reply {
+function contracts(world: World, query: URLSearchParams, now: number): Reply {
   const limit = intParam(query, 'limit', 1, 100, 50);
   if (limit === undefined) return BAD_REQUEST;
-  return reply(200, { generated_at: new Date(now).toISOString(), contracts: world.trendingContracts(now, limit) });
+  return reply(200, { generated_at: new Date(now).toISOString(), contracts: trendingContracts(world.seed, now).slice(0, limit) });
 }
 
 function posts(world: World, query: URLSearchParams, now: number): Reply {
@@ -68,8 +69,8 @@ function account(username: string): V1Match['run'] {
 }
 
 const STATIC: ReadonlyMap<string, V1Match> = new Map([
-  ['/v1/trending/tokens', { template: '/v1/trending/tokens', run: trendingTokens }],
-  ['/v1/trending/contracts', { template: '/v1/trending/contracts', run: trendingContracts }],
+  ['/v1/trending/tokens', { template: '/v1/trending/tokens', run: tokens }],
+  ['/v1/trending/contracts', { template: '/v1/trending/contracts', run: contracts }],
   ['/v1/posts', { template: '/v1/posts', run: posts }],
 ]);
 

@@ -1,9 +1,9 @@
-// The simulated index: everything the /v1 routes serve, as pure functions of (seed, postCount,
-// simulated now). The server owns the clock and passes `now` in, so this module has no state
-// beyond caches of deterministic values.
+// The simulated index: what the /v1 routes serve from the accounts and the post stream, as pure
+// functions of (seed, postCount, simulated now). The server owns the clock and passes `now` in,
+// so this module has no state beyond caches of deterministic values. (Contracts depend on the
+// seed and the clock alone: the route reads contract-trends.ts directly.)
 
 import { ACCOUNT_COUNT, type Account, SMART_RANK_CUTOFF, generateAccounts } from './accounts.js';
-import { type WireContract, trendingContracts } from './contract-trends.js';
 import { PostStream, type WirePost, encodeCursor } from './posts.js';
 import { type WireTrendingToken, trendingTokens } from './token-trends.js';
 
@@ -78,9 +78,5 @@ export class World {
   trendingTokens(now: number, limit: number): WireTrendingToken[] {
     this.stream.prune(now);
     return trendingTokens(this.seed, this.stream, this.postCount, now).slice(0, limit);
-  }
-
-  trendingContracts(now: number, limit: number): WireContract[] {
-    return trendingContracts(this.seed, now).slice(0, limit);
   }
 }

@@ -5,18 +5,10 @@
 import got, { HTTPError, RequestError, type Got } from 'got';
 import type { z } from 'zod';
 import type { NewsItem } from '../../../shared/market-types.js';
+import { LIST_KINDS, listOf, type ListItem, type ListKind } from '../../../shared/reads.js';
 import { parseRetryAfter, UpstreamError } from './upstream-error.js';
-import {
-  accountPayload,
-  postsPayload,
-  toNewsItem,
-  toTrendingCa,
-  toTrendingToken,
-  trendingContractsPayload,
-  trendingTokensPayload,
-  toAccountStats,
-} from './wire-schemas.js';
-import type { MarketProvider } from './providers/market-provider.js';
+import { accountPayload, postsPayload, toAccountStats, toNewsItem, WIRE_LISTS, type WireList } from './wire-schemas.js';
+import type { ListCalls, MarketProvider } from './providers/market-provider.js';
 
 export interface IndexClientOptions {
   baseUrl: string;
@@ -42,15 +34,15 @@ export function createIndexClient(options: IndexClientOptions): IndexClient {
   const listTimeout = options.listTimeoutMs ?? 10_000;
   const accountTimeout = options.accountTimeoutMs ?? 3_000;
 
+  // Each list kind's call, from its wire entry: the same request and checks for every ranked list.
+  const fetchList = <N extends ListKind>(kind: N): (() => Promise<ListItem<N>[]>) => {
+    const { path, items }: WireList<ListItem<N>> = WIRE_LISTS[kind];
+    return () => getJson(http, path, { limit: 100 }, listTimeout, items);
+  };
+  const lists = Object.fromEntries(LIST_KINDS.map((kind) => [listOf(kind).upstream, fetchList(kind)])) as unknown as ListCalls;
+
   return {
-    async trendingTokens() {
-      const body = await getJson(http, 'v1/trending/tokens', { limit: 100 }, listTimeout, trendingTokensPayload);
-      return body.tokens.map(toTrendingToken);
-    },
-    async trendingContracts() {
-      const body = await getJson(http, 'v1/trending/contracts', { limit: 100 }, listTimeout, trendingContractsPayload);
-      return body.contracts.map(toTrendingCa);
-    },
+    ...lists,
     async posts(since, max) {
       const seen = new Set<string>();
       const items: NewsItem[] = [];

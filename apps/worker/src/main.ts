@@ -4,7 +4,7 @@ import { createLogger } from '../../../shared/logger.js';
 import { checkRedisPolicyFirst } from '../../../shared/redis-policy.js';
 import { redactUrl } from '../../../shared/redact-url.js';
 import { onShutdown, refuseToRun } from '../../../shared/shutdown.js';
-import { createRedis } from '../../../shared/redis.js';
+import { closeRedis, createRedis } from '../../../shared/redis.js';
 import { redisCounter } from './counters.js';
 import { createWorkerProvider } from './providers/create-provider.js';
 import { startWorker } from './worker.js';
@@ -34,5 +34,5 @@ logger.info(
 
 onShutdown(logger, async () => {
   await worker.close();
-  await providerRedis.quit().catch(() => providerRedis.disconnect());
+  await closeRedis(providerRedis);
 });

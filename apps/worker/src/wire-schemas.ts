@@ -4,12 +4,13 @@
  */
 import { z } from 'zod';
 import type { NewsItem, TrendingCa, TrendingToken, UsernameStats } from '../../../shared/market-types.js';
+import type { ListItem, ListKind } from '../../../shared/reads.js';
 
 const count = z.number().int().nonnegative();
 const timestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a timestamp');
 const iso = (value: string) => new Date(value).toISOString();
 
-export const trendingTokensPayload = z.object({
+const trendingTokensPayload = z.object({
   tokens: z
     .array(
       z.object({
@@ -23,7 +24,7 @@ export const trendingTokensPayload = z.object({
     .min(1),
 });
 
-export const trendingContractsPayload = z.object({
+const trendingContractsPayload = z.object({
   contracts: z
     .array(
       z.object({
@@ -71,7 +72,7 @@ export const toAccountStats = (a: AccountPayload): Omit<UsernameStats, 'cachedAt
   topTokens: a.top_tokens.map((token) => token.toUpperCase()),
 });
 
-export const toTrendingToken = (t: z.infer<typeof trendingTokensPayload>['tokens'][number]): TrendingToken => ({
+const toTrendingToken = (t: z.infer<typeof trendingTokensPayload>['tokens'][number]): TrendingToken => ({
   token: t.symbol.toUpperCase(),
   name: t.name,
   mentions: t.mentions,
@@ -79,7 +80,7 @@ export const toTrendingToken = (t: z.infer<typeof trendingTokensPayload>['tokens
   priceChange24h: t.price_change_24h,
 });
 
-export const toTrendingCa = (c: z.infer<typeof trendingContractsPayload>['contracts'][number]): TrendingCa => ({
+const toTrendingCa = (c: z.infer<typeof trendingContractsPayload>['contracts'][number]): TrendingCa => ({
   address: c.address,
   chain: c.chain,
   mentions: c.mentions,
@@ -96,3 +97,15 @@ export const toNewsItem = (p: z.infer<typeof postsPayload>['posts'][number]): Ne
   tokens: p.tokens.map((token) => token.toUpperCase()),
   engagementScore: p.engagement,
 });
+
+/** Where the index serves a list kind of shared/reads.ts, and its payload read as that kind's items. */
+export interface WireList<Item> {
+  path: string;
+  items: z.ZodType<Item[]>;
+}
+
+/** One entry per list kind: the type requires it, and the index client (index-client.ts) derives its calls from it. */
+export const WIRE_LISTS: { readonly [K in ListKind]: WireList<ListItem<K>> } = {
+  trending: { path: 'v1/trending/tokens', items: trendingTokensPayload.transform((body) => body.tokens.map(toTrendingToken)) },
+  'trending-cas': { path: 'v1/trending/contracts', items: trendingContractsPayload.transform((body) => body.contracts.map(toTrendingCa)) },
+};

@@ -13,12 +13,12 @@ import {
   type RefreshJobName,
 } from '../../../shared/queues.js';
 import { keys } from '../../../shared/keyspace.js';
-import { createRedis, type RedisConfig } from '../../../shared/redis.js';
+import { closeRedis, createRedis, type RedisConfig } from '../../../shared/redis.js';
 import { watchRedisPolicy, type PolicyWatch } from '../../../shared/redis-policy.js';
 import { countedIndexClient, redisCounter } from './counters.js';
 import type { IndexClient } from './index-client.js';
 import type { MarketProvider } from './providers/market-provider.js';
-import { withSpend, type Spend } from './providers/spend.js';
+import { withMeter, type Meter } from './providers/spend.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
 import type { JobContext } from './jobs/job-context.js';
 import { keepSchedules } from './schedules.js';
@@ -74,13 +74,19 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     const handler = handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
     // What the job spent at each provider: in its result (so its log line) and, failed or not, in the counters.
-    const spend: Spend = {};
+    const meter: Meter = { spend: {}, billed: false };
+    const { spend } = meter;
     try {
-      const result = await withSpend(spend, () => handler(job, context));
+      const result = await withMeter(meter, () => handler(job, context));
       if (Object.keys(spend).length === 0) return result;
       return typeof result === 'object' && result !== null ? { ...result, spend } : { result, spend };
     } catch (error) {
       if (error instanceof UpstreamError && !error.retryable) throw new UnrecoverableError(error.message);
+      // A provider that bills was reached: another attempt would pay again, whatever failed after
+      // (a 5xx, a timeout, Redis). The next scheduled refresh, or the client's next lookup, asks again.
+      if (meter.billed && !(error instanceof UnrecoverableError)) {
+        throw new UnrecoverableError(`${error instanceof Error ? error.message : String(error)} (not retried: a provider that bills was called)`);
+      }
       throw error;
     } finally {
       for (const [name, used] of Object.entries(spend)) {
@@ -125,10 +131,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     worker.on('error', (error) => logger.error({ err: error.message }, 'worker error'));
   }
 
-  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, {
-    ...queueBaseOptions,
-    connection: createRedis(options.redis, 'worker', 'worker-scheduler', logger),
-  });
+  // BullMQ leaves a connection it was handed open when it closes: close() closes it.
+  const schedulerRedis = createRedis(options.redis, 'worker', 'worker-scheduler', logger);
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: schedulerRedis });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   const schedules = keepSchedules(refreshQueue, redis, logger, options.refreshEveryMs, undefined, options.refreshEveryMsByJob);
@@ -145,7 +150,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       schedules.stop();
       await refreshQueue.close();
       await Promise.all(workers.map((worker) => worker.disconnect()));
-      await redis.quit().catch(() => redis.disconnect());
+      await Promise.all([redis, schedulerRedis].map(closeRedis));
     },
   };
 }

@@ -98,8 +98,9 @@ describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', f
     ]);
   });
 
-  it('when topics names an unknown kind, then 400 {error}', async () => {
-    for (const query of ['?topics=prices', '?topics=', '?topics=news&topics=trending']) {
+  it('when topics names an unknown kind, or repeats kinds past the declared length, then 400 {error}', async () => {
+    // The document bounds topics at every kind named once (36 characters): 9 x news is 44.
+    for (const query of ['?topics=prices', '?topics=', '?topics=news&topics=trending', `?topics=${Array(9).fill('news').join(',')}`]) {
       const client = await connect(query);
       expect(client.status, query).to.equal(400);
       expect(JSON.parse(client.body)).to.deep.equal({ error: 'Invalid query parameter: topics' });

@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
 import { BadRequestError } from '../../../../shared/errors.js';
 
-const PUBLIC_PREFIXES = ['/api/market/', '/sentiment/'];
+/** The public reads' paths start so; the OpenAPI document declares the CORS header on each of their answers from this list. */
+export const PUBLIC_PREFIXES = ['/api/market/', '/sentiment/'] as const;
 
 /** What every public read carries (the fast path sends the same). */
 export const PUBLIC_READ_HEADERS = {

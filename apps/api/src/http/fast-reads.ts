@@ -5,7 +5,7 @@
  * of the traffic.
  *
  * The routes are the table's (shared/reads.ts), matched here by their patterns; each is
- * answered by the same resolver Koa's route uses (routes/market/resolvers.ts), and sent through
+ * answered by the same resolver Koa's route uses (market/read-resolvers.ts), and sent through
  * the same description of a read (readReply: headers; recordRequest: metrics and log). The fast
  * path answers only what it can answer completely from memory; everything else (other methods
  * and routes, invalid input, errors, misses) goes to Koa untouched, so the error contract keeps
@@ -16,7 +16,7 @@ import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../../../shared/reads.js';
 import { needsKeyCheck } from '../auth/api-key-auth.js';
 import type { ApiDeps } from '../deps.js';
-import { resolvers, type Resolver } from '../routes/market/resolvers.js';
+import { resolvers, type Resolver } from '../market/read-resolvers.js';
 import { readReply, writeRead } from './representation.js';
 import { recordRequest, requestIdFor } from './request-context.js';
 

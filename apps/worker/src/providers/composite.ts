@@ -1,18 +1,18 @@
 /**
  * INDEX_PROVIDER=composite: Elfa, CoinGecko and X behind the one boundary, and what no provider
- * has computed by us (docs/providers.md, "How each field is filled"): smart-money mentions from
- * the tracked accounts' posts, first-seen times, the ranking, indexScore and smartMoneyRank.
+ * has computed by us (docs/providers.md, "How each field is filled"): the ranked lists from
+ * Elfa's (elfa.ts, `elfaLists`: smart-money mentions from the tracked accounts' posts, first-seen
+ * times, the ranking), indexScore and smartMoneyRank.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
-import type { NewsItem, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
+import type { NewsItem } from '../../../../shared/market-types.js';
 import type { ProvidersConfig } from '../../../../shared/provider-config.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import type { CountFn } from '../counters.js';
 import { NEWS_MAX_POSTS, NEWS_WINDOW_MS } from '../jobs/refresh-news.js';
-import { UpstreamError } from '../upstream-error.js';
 import { createCoinGeckoAdapter, type CoinGeckoAdapter, type CoinQuote } from './coingecko.js';
-import { contractKey, createElfaAdapter, type ElfaAdapter, type ElfaSmartStats } from './elfa.js';
+import { createElfaAdapter, elfaLists, type ElfaAdapter, type ElfaSmartStats } from './elfa.js';
 import type { AccountStats, MarketProvider } from './market-provider.js';
 import { createProviderHttp, firstOfNextMonth } from './provider-http.js';
 import { createXAdapter, type XAdapter } from './x.js';
@@ -124,47 +124,7 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
   }
 
   return {
-    async trendingTokens() {
-      const tokens = await elfa.trendingTokens();
-      if (tokens.length === 0) throw new UpstreamError('elfa trending-tokens: no valid item; the snapshot is kept', { retryable: false });
-      const [quoted, posts] = await Promise.all([quotes(tokens.map((token) => token.token)), recentPosts()]);
-      const list: TrendingToken[] = tokens.map(({ token, mentions }) => {
-        const quote = quoted.get(token);
-        return {
-          token,
-          name: quote?.name ?? token,
-          mentions,
-          smartMoneyMentions: posts.filter((post) => post.tokens.includes(token)).length,
-          priceChange24h: quote?.priceChange24h ?? 0,
-        };
-      });
-      return list.sort((a, b) => b.smartMoneyMentions - a.smartMoneyMentions || b.mentions - a.mentions || a.token.localeCompare(b.token));
-    },
-
-    async trendingContracts() {
-      const contracts = await elfa.trendingContracts();
-      if (contracts.length === 0) throw new UpstreamError('elfa trending-cas: no valid item; the snapshot is kept', { retryable: false });
-      const seenAt = now().toISOString();
-      const fields = contracts.map((contract) => contractKey(contract.chain, contract.address));
-      const pipeline = redis.multi();
-      for (const field of fields) pipeline.hsetnx(providerKeys.caFirstSeen(), field, seenAt);
-      pipeline.hmget(providerKeys.caFirstSeen(), ...fields);
-      const results = await pipeline.exec();
-      const firstSeen = results?.at(-1)?.[1];
-      if (!results || results.some(([error]) => error) || !Array.isArray(firstSeen)) throw new Error('redis: first-seen times were not stored');
-      const posts = await recentPosts();
-      const list: TrendingCa[] = contracts.map((contract, at) => {
-        const needle = contract.address.startsWith('0x') ? contract.address.toLowerCase() : contract.address;
-        return {
-          address: contract.address,
-          chain: contract.chain,
-          mentions: contract.mentions,
-          smartMoneyMentions: posts.filter((post) => (needle.startsWith('0x') ? post.text.toLowerCase() : post.text).includes(needle)).length,
-          firstSeenAt: typeof firstSeen[at] === 'string' ? firstSeen[at] : seenAt,
-        };
-      });
-      return list.sort((a, b) => b.smartMoneyMentions - a.smartMoneyMentions || b.mentions - a.mentions || a.address.localeCompare(b.address));
-    },
+    ...elfaLists(elfa, { redis, now, smartPosts: recentPosts, quotes }),
 
     posts(since, max) {
       return readPosts(since, max);

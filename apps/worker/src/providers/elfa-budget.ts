@@ -4,7 +4,8 @@
  * refreshes costs ELFA_CREDITS_PER_ROUND credits; the schedule may use SCHEDULE_SHARE of the
  * month's credits, the rest is left to on-demand stats lookups (1 credit each). The month is
  * taken as 31 days, the longest, and the interval is rounded up to a whole minute; it is never
- * shorter than REFRESH_INTERVAL.
+ * shorter than REFRESH_INTERVAL. A round never costs more than that: a refresh whose request
+ * reached Elfa is not retried by its job (worker.ts), it waits for the next scheduled one.
  */
 import { ELFA_CREDITS_PER_ROUND } from './elfa.js';
 

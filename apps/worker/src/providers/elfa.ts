@@ -1,9 +1,15 @@
 /**
  * Elfa AI API v2 (docs/providers.md, "Elfa"): trending tokens, trending contract addresses
  * (Twitter and Telegram, merged), one account's smart stats, and the key's status. 1 credit a
- * call, key-status free; `x-elfa-api-key` on every request.
+ * call, key-status free; `x-elfa-api-key` on every request. Elfa is the source of every ranked
+ * list of shared/reads.ts with INDEX_PROVIDER=composite: `elfaLists` makes them our items, with
+ * what the composite computes itself (docs/providers.md, "How each field is filled").
  */
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import type { NewsItem, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
+import { providerKeys } from '../../../../shared/provider-keys.js';
+import type { ListCalls } from './market-provider.js';
 import type { ProviderHttp } from './provider-http.js';
 import { lenientCount, parseItems } from './tolerant.js';
 import { UpstreamError } from '../upstream-error.js';
@@ -153,4 +159,69 @@ export function createElfaAdapter(http: ProviderHttp): ElfaAdapter {
  */
 export function contractKey(chain: string, address: string): string {
   return `${chain}:${/^0x[0-9a-fA-F]+$/.test(address) ? address.toLowerCase() : address}`;
+}
+
+export interface ElfaListDeps {
+  redis: Redis;
+  now: () => Date;
+  /** The tracked accounts' posts of the smart-money window (Elfa's 24 hours). */
+  smartPosts: () => Promise<NewsItem[]>;
+  /** Names and 24 h price changes by ticker (CoinGecko); empty when they cannot be had. */
+  quotes: (tickers: string[]) => Promise<ReadonlyMap<string, { name: string; priceChange24h: number | null }>>;
+}
+
+/** Our ranking: smart-money mentions, then mentions, then the item's key. */
+function rank<Item extends { smartMoneyMentions: number; mentions: number }>(list: Item[], key: (item: Item) => string): Item[] {
+  return list.sort((a, b) => b.smartMoneyMentions - a.smartMoneyMentions || b.mentions - a.mentions || key(a).localeCompare(key(b)));
+}
+
+/**
+ * Every list kind's call (INDEX_PROVIDER=composite) from Elfa's lists: smart-money mentions
+ * counted in the tracked posts, names and price changes from CoinGecko, first-seen times kept
+ * in Redis (set once, never moved). An empty list keeps the snapshot.
+ */
+export function elfaLists(elfa: ElfaAdapter, { redis, now, smartPosts, quotes }: ElfaListDeps): ListCalls {
+  return {
+    async trendingTokens() {
+      const tokens = await elfa.trendingTokens();
+      if (tokens.length === 0) throw new UpstreamError('elfa trending-tokens: no valid item; the snapshot is kept', { retryable: false });
+      const [quoted, posts] = await Promise.all([quotes(tokens.map((token) => token.token)), smartPosts()]);
+      const list: TrendingToken[] = tokens.map(({ token, mentions }) => {
+        const quote = quoted.get(token);
+        return {
+          token,
+          name: quote?.name ?? token,
+          mentions,
+          smartMoneyMentions: posts.filter((post) => post.tokens.includes(token)).length,
+          priceChange24h: quote?.priceChange24h ?? 0,
+        };
+      });
+      return rank(list, (item) => item.token);
+    },
+
+    async trendingContracts() {
+      const contracts = await elfa.trendingContracts();
+      if (contracts.length === 0) throw new UpstreamError('elfa trending-cas: no valid item; the snapshot is kept', { retryable: false });
+      const seenAt = now().toISOString();
+      const fields = contracts.map((contract) => contractKey(contract.chain, contract.address));
+      const pipeline = redis.multi();
+      for (const field of fields) pipeline.hsetnx(providerKeys.caFirstSeen(), field, seenAt);
+      pipeline.hmget(providerKeys.caFirstSeen(), ...fields);
+      const results = await pipeline.exec();
+      const firstSeen = results?.at(-1)?.[1];
+      if (!results || results.some(([error]) => error) || !Array.isArray(firstSeen)) throw new Error('redis: first-seen times were not stored');
+      const posts = await smartPosts();
+      const list: TrendingCa[] = contracts.map((contract, at) => {
+        const needle = contract.address.startsWith('0x') ? contract.address.toLowerCase() : contract.address;
+        return {
+          address: contract.address,
+          chain: contract.chain,
+          mentions: contract.mentions,
+          smartMoneyMentions: posts.filter((post) => (needle.startsWith('0x') ? post.text.toLowerCase() : post.text).includes(needle)).length,
+          firstSeenAt: typeof firstSeen[at] === 'string' ? firstSeen[at] : seenAt,
+        };
+      });
+      return rank(list, (item) => item.address);
+    },
+  };
 }

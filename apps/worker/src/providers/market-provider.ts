@@ -4,17 +4,28 @@
  * of docs/index-api.md, as served by the simulator) and `composite` (composite.ts: Elfa,
  * CoinGecko and X, with the rest computed by us).
  */
-import type { NewsItem, TrendingCa, TrendingToken, UsernameStats } from '../../../../shared/market-types.js';
+import type { NewsItem, UsernameStats } from '../../../../shared/market-types.js';
+import { listOf, type ListItem, type ListKind, type ListUpstream } from '../../../../shared/reads.js';
 
 /** One account's figures; the job adds cachedAt when it stores them. */
 export type AccountStats = Omit<UsernameStats, 'cachedAt'>;
 
-export interface MarketProvider {
-  /** Ranked by smart money social activity. */
-  trendingTokens(): Promise<TrendingToken[]>;
-  trendingContracts(): Promise<TrendingCa[]>;
+/**
+ * One call per list kind of shared/reads.ts, named by its entry's `upstream`: the kind's items,
+ * ranked (by smart money social activity). A new list kind adds its call here, and the type
+ * requires every provider to have it.
+ */
+export type ListCalls = { [K in ListKind as ListUpstream<K>]: () => Promise<ListItem<K>[]> };
+
+export interface MarketProvider extends ListCalls {
   /** Posts published since `since`, newest first, at most `max`. */
   posts(since: Date, max: number): Promise<NewsItem[]>;
   /** One account's figures, or null when it is not in the index (`username` normalised: lower case, no `@`). */
   account(username: string): Promise<AccountStats | null>;
+}
+
+/** The call that fetches one list kind (the refresh job's). */
+export function listCall<N extends ListKind>(provider: ListCalls, kind: N): () => Promise<ListItem<N>[]> {
+  const call = provider[listOf(kind).upstream] as () => Promise<ListItem<N>[]>;
+  return () => call.call(provider);
 }

@@ -7,7 +7,8 @@
  *   epoch seconds; `Retry-After`: seconds or a date) and try once more; never a second time;
  * - 402: block the provider until its reset, one warning line, a /metrics gauge;
  * - 401/403: one error line naming the provider and the variable, not retried;
- * - calls, credits and statuses counted per job (spend.ts) and in the worker's counters.
+ * - calls, credits and statuses counted per job (spend.ts) and in the worker's counters, and
+ *   the job marked billed once a request reached the provider: the worker does not retry it.
  * Errors carry the provider, the path and the status: never a header, a query or a body with a key.
  */
 import got, { RequestError } from 'got';
@@ -16,7 +17,10 @@ import type { Logger } from '../../../../shared/logger.js';
 import { providerKeys, type ProviderBlock, type ProviderName } from '../../../../shared/provider-keys.js';
 import type { CountFn } from '../counters.js';
 import { parseRetryAfter, UpstreamError } from '../upstream-error.js';
-import { recordSpend } from './spend.js';
+import { recordBilledCall, recordSpend } from './spend.js';
+
+/** Errors of a request that never reached the provider: nothing can have been billed. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export interface ProviderHttpOptions {
   provider: ProviderName;
@@ -102,6 +106,7 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
         timeout: { request: request.timeoutMs ?? options.timeoutMs ?? 10_000 },
       });
       const charged = Number(response.headers['x-elfa-credits']);
+      recordBilledCall();
       recordSpend(provider, { calls: 1, credits: Number.isFinite(charged) ? charged : response.statusCode < 400 ? (options.creditsPerCall ?? 0) : 0 });
       count('provider_calls', provider, String(response.statusCode));
       return response;
@@ -109,6 +114,8 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
       recordSpend(provider, { calls: 1 });
       count('provider_calls', provider, 'network');
       const code = error instanceof RequestError ? (error.code ?? error.name) : 'error';
+      // A timeout or a reset may come after the provider took (and billed) the request.
+      if (!NOT_CONNECTED.has(code)) recordBilledCall();
       throw fail(path, code === 'ETIMEDOUT' ? 'timed out' : code);
     }
   }

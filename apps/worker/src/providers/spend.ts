@@ -17,23 +17,40 @@ export interface ProviderSpend {
 
 export type Spend = Partial<Record<ProviderName, ProviderSpend>>;
 
-const current = new AsyncLocalStorage<Spend>();
+/** One job's meter: filled even when the job fails (a failed call may still be billed). */
+export interface Meter {
+  spend: Spend;
+  /**
+   * A provider that bills (all three do: credits or posts) answered, or may have: the request
+   * reached it (a response of any status, a timeout, a reset). Running the job again would pay
+   * again, so the worker does not retry it (worker.ts); a call that never connected leaves it false.
+   */
+  billed: boolean;
+}
 
-/** Runs `task` recording into `spend` (filled even when the task fails: a failed call may still be billed). */
-export function withSpend<T>(spend: Spend, task: () => Promise<T>): Promise<T> {
-  return current.run(spend, task);
+const current = new AsyncLocalStorage<Meter>();
+
+/** Runs `task` recording into `meter`. */
+export function withMeter<T>(meter: Meter, task: () => Promise<T>): Promise<T> {
+  return current.run(meter, task);
 }
 
 /** Runs `task` with a fresh meter; resolves with its result and what it spent (empty: no provider call). */
 export async function measureSpend<T>(task: () => Promise<T>): Promise<{ result: T; spend: Spend }> {
-  const spend: Spend = {};
-  const result = await withSpend(spend, task);
-  return { result, spend };
+  const meter: Meter = { spend: {}, billed: false };
+  const result = await withMeter(meter, task);
+  return { result, spend: meter.spend };
+}
+
+/** Marks the running job as having reached a provider that bills (no-op outside a job). */
+export function recordBilledCall(): void {
+  const meter = current.getStore();
+  if (meter) meter.billed = true;
 }
 
 /** Adds to the running job's meter (no-op outside a job, e.g. at start-up). */
 export function recordSpend(provider: ProviderName, add: Partial<ProviderSpend>): void {
-  const spend = current.getStore();
+  const spend = current.getStore()?.spend;
   if (!spend) return;
   const entry = (spend[provider] ??= { calls: 0, credits: 0, posts: 0 });
   entry.calls += add.calls ?? 0;

@@ -5,6 +5,8 @@ import { UserSchema } from '../../auth/types.js';
 
 /** docs/decisions.md#d4: bodies over 16 KiB are refused with 413 before they are parsed. */
 export const LOGIN_BODY_LIMIT = '16kb';
+/** No field can be longer than the body that carries it; stated so the document bounds each one. */
+const LOGIN_FIELD_MAX = 16 * 1024;
 
 /** Extra fields are ignored. `email` must have something besides white space. */
 export const LoginRequestSchema = z
@@ -12,9 +14,10 @@ export const LoginRequestSchema = z
     email: z
       .string()
       .min(1)
+      .max(LOGIN_FIELD_MAX)
       .refine((email) => email.trim() !== '')
       .meta({ description: 'User email address.', format: 'email' }),
-    password: z.string().min(1).meta({ description: 'User password.' }),
+    password: z.string().min(1).max(LOGIN_FIELD_MAX).meta({ description: 'User password.' }),
   })
   .meta({ id: 'LoginRequest', description: 'Body of POST /api/auth/login.' });
 export type LoginBody = z.infer<typeof LoginRequestSchema>;

@@ -7,6 +7,7 @@
  */
 import type { oas31 } from 'zod-openapi';
 import { INVALID_API_KEY, KEY_IN_URL, TWO_KEYS } from '../../auth/api-key-auth.js';
+import { RETRY_AFTER, WWW_AUTHENTICATE } from './openapi-headers.js';
 
 /** The schemes a key may use; `bearerAuth` (the JWT) is declared with the document. */
 export const API_KEY_SECURITY_SCHEMES: Record<string, oas31.SecuritySchemeObject> = {
@@ -29,8 +30,6 @@ export const API_KEY_SECURITY_SCHEMES: Record<string, oas31.SecuritySchemeObject
 const OWN_CREDENTIAL = new Set(['/metrics']);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
-const WWW_AUTHENTICATE: oas31.HeaderObject = { description: 'Always `Bearer` on a 401.', schema: { type: 'string', const: 'Bearer' } };
-const RETRY_AFTER: oas31.HeaderObject = { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } };
 
 const KEY_CASES = {
   '400': [
@@ -50,6 +49,8 @@ function addCases(operation: oas31.OperationObject, status: keyof typeof KEY_CAS
   const examples = (media.examples ??= {});
   const cases = KEY_CASES[status].filter(([message]) => !(message in examples));
   if (cases.length === 0) return;
+  // A route with its own error shape (POST /mcp's JSON-RPC errors) answers the key check's errors as `{ "error" }`.
+  if (media.schema && (media.schema as oas31.ReferenceObject).$ref !== ERROR_REF.$ref) media.schema = { anyOf: [media.schema, ERROR_REF] };
   const listed = cases.map(([message, condition]) => `"${message}" when ${condition}`).join('; ');
   response.description = existing ? `${response.description.replace(/\.$/, '')}; ${listed}.` : `${summary}: ${listed}.`;
   for (const [message, condition] of cases) examples[message] = { summary: condition, value: { error: message } };
@@ -66,7 +67,9 @@ export function documentApiKeys<Document extends object>(generated: Document): D
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
-      const keySecurity: oas31.SecurityRequirementObject[] = [{ apiKeyHeader: [] }, { apiKeyBearer: [] }];
+      // A key acts as its user: it needs the roles the operation's own requirement names (admin).
+      const roles = Object.values(operation.security?.[0] ?? {})[0] ?? [];
+      const keySecurity: oas31.SecurityRequirementObject[] = [{ apiKeyHeader: roles }, { apiKeyBearer: roles }];
       // Protected routes: a JWT or a key. Public ones: nothing, or a key (`{}` = anonymous allowed).
       operation.security = operation.security?.length ? [...operation.security, ...keySecurity] : [{}, ...keySecurity];
       // The stats route's budget: per key for a keyed client.

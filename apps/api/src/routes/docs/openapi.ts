@@ -12,6 +12,8 @@ import { NewsEventSchema, SentimentEventSchema } from '../../../../../shared/mar
 import { LIST_KINDS, listOf, MARKET_READS, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../../../../shared/reads.js';
 import { LoginRequestSchema, LoginResponseSchema, MeResponseSchema, RefreshAcknowledgementSchema, UsageSchema } from '../auth/schema.js';
 import { documentApiKeys } from './api-key-docs.js';
+import { documentCors } from './cors-docs.js';
+import { CACHE_CONTROL, ETAG, RATE_LIMIT, RETRY_AFTER, WWW_AUTHENTICATE } from './openapi-headers.js';
 import { USER_STORE_EMPTY } from '../health/health.js';
 import { StreamHeaderSchema, StreamQuerySchema } from '../market/schema.js';
 import { MCP_OPERATION } from '../../mcp/mcp-openapi.js';
@@ -27,21 +29,6 @@ export const ErrorSchema = z
 const json = (schema: z.ZodType, examples?: Record<string, { summary?: string; value: unknown }>) => ({
   'application/json': examples ? { schema, examples } : { schema },
 });
-
-const RETRY_AFTER: Header = { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } };
-const WWW_AUTHENTICATE: Header = { description: 'Always `Bearer` on a 401.', schema: { type: 'string', const: 'Bearer' } };
-const ETAG: Header = { description: 'Strong entity tag of the body; send it back in If-None-Match.', schema: { type: 'string' } };
-const CACHE_CONTROL: Header = { description: '`public, max-age=<seconds until the cached entry expires>`.', schema: { type: 'string' } };
-const ALLOW_ORIGIN: Header = { description: 'Always `*`.', schema: { type: 'string', const: '*' } };
-/** On every answer that spent or was refused an upstream lookup from the client's budget. */
-const RATE_LIMIT: Record<string, Header> = {
-  RateLimit: {
-    description: 'IETF draft: `"stats-misses";r=<remaining>;t=<seconds to reset>`. Sent when the request spent a lookup from the budget.',
-    required: false,
-    schema: { type: 'string' },
-  },
-  'RateLimit-Policy': { description: 'IETF draft: `"stats-misses";q=<quota>;w=<window seconds>`. Sent with RateLimit.', required: false, schema: { type: 'string' } },
-};
 
 /** One error status: the description names every message; each message is also an example body. */
 function errorResponse(summary: string, cases: readonly ErrorCase[], headers?: Record<string, Header>): Response {
@@ -73,7 +60,7 @@ function withHeaders(response: Response, headers: Record<string, Header>): Respo
 }
 
 function marketOk(description: string, schema: z.ZodType): Response {
-  return { description, headers: { ETag: ETAG, 'Cache-Control': CACHE_CONTROL, 'Access-Control-Allow-Origin': ALLOW_ORIGIN }, content: json(schema) };
+  return { description, headers: { ETag: ETAG, 'Cache-Control': CACHE_CONTROL }, content: json(schema) };
 }
 
 const operationStatus = (description: string, status: string) =>
@@ -136,12 +123,11 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
     '200': {
       description: 'The event stream; it does not end until the client leaves or the server shuts down.',
       headers: {
-        'Access-Control-Allow-Origin': ALLOW_ORIGIN,
         'X-Accel-Buffering': { description: 'Always `no`: a proxy must pass each event on at once.', schema: { type: 'string', const: 'no' } },
       },
       content: { 'text/event-stream': { schema: z.string(), examples: { trending: { summary: 'A trending event', value: EVENT_EXAMPLE } } } },
     },
-    '400': errorResponse('Bad request', [['Invalid query parameter: topics', '`topics` names an unknown kind, or is empty']]),
+    '400': errorResponse('Bad request', [['Invalid query parameter: topics', '`topics` names an unknown kind, is empty, or is longer than every kind named once']]),
     '500': INTERNAL_ERROR,
     '503': errorResponse(
       'Unavailable',
@@ -156,6 +142,10 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
 
 export const openApiDocument = createDocument({
   openapi: '3.1.0',
+  // The service is deployed at hosts it does not know (a Heroku app, a container, localhost): a
+  // relative URL resolves against wherever this document was fetched, so "Try it" in /docs and
+  // generated clients call the deployment that served it.
+  servers: [{ url: '/', description: 'This deployment (production, staging or local): the host that serves this document.', 'x-internal': false }],
   info: {
     title: 'Market Signals API',
     version: '0.1.0',
@@ -244,7 +234,8 @@ export const openApiDocument = createDocument({
         operationId: 'adminRefresh',
         summary: 'Refresh the shared snapshots now (role admin)',
         tags: ['auth'],
-        security: [{ bearerAuth: [] }],
+        // The role it takes (OpenAPI 3.1 lets a non-OAuth requirement list roles): what sets it apart from /api/auth/me.
+        security: [{ bearerAuth: ['admin'] }],
         responses: {
           '202': { description: 'The refresh of the shared snapshots was requested.', content: json(RefreshAcknowledgementSchema) },
           '401': UNAUTHORIZED,
@@ -262,7 +253,7 @@ export const openApiDocument = createDocument({
         operationId: 'healthz',
         summary: 'Liveness',
         tags: ['operations'],
-        responses: { '200': { description: 'The process is alive.', content: json(operationStatus('Liveness.', 'ok')) } },
+        responses: { '200': { description: 'The process is alive.', content: json(operationStatus('Liveness.', 'ok')) }, '500': INTERNAL_ERROR },
       },
     },
     '/readyz': {
@@ -281,6 +272,7 @@ export const openApiDocument = createDocument({
             ],
             { 'Retry-After': RETRY_AFTER },
           ),
+          '500': INTERNAL_ERROR,
         },
       },
     },
@@ -304,6 +296,7 @@ export const openApiDocument = createDocument({
             ],
             { 'WWW-Authenticate': WWW_AUTHENTICATE },
           ),
+          '500': INTERNAL_ERROR,
         },
       },
     },
@@ -319,6 +312,7 @@ export const openApiDocument = createDocument({
             content: json(z.looseObject({}).meta({ description: 'An OpenAPI 3.1.0 document.', override: ({ jsonSchema }) => { delete jsonSchema.properties; delete jsonSchema.additionalProperties; } })),
           },
           '304': NOT_MODIFIED,
+          '500': INTERNAL_ERROR,
         },
       },
     },
@@ -332,6 +326,7 @@ export const openApiDocument = createDocument({
             description: 'An interactive reference page rendered from this document (Scalar, served by the API itself).',
             content: { 'text/html; charset=utf-8': { schema: z.string() } },
           },
+          '500': INTERNAL_ERROR,
         },
       },
     },
@@ -344,7 +339,10 @@ export const openApiDocument = createDocument({
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: 'The token from POST /api/auth/login, as `Authorization: Bearer <token>`.',
+        description:
+          'The token from POST /api/auth/login, as `Authorization: Bearer <token>`. Verified as RFC8725 (JSON Web Token Best Current ' +
+          'Practices) asks: the algorithm is pinned to HS256 (`none` and every other `alg` are refused), the key is at least ' +
+          '32 bytes, the issuer is checked, every claim is required, and a token that claims more than a 24 h life is refused.',
       },
       metricsToken: { type: 'http', scheme: 'bearer', description: 'GET /metrics only: METRICS_TOKEN, when it is set.' },
     },
@@ -352,6 +350,8 @@ export const openApiDocument = createDocument({
 }, { override: tidySchema });
 // Issue 21: the API-key check that runs before routing, on every operation it applies to.
 documentApiKeys(openApiDocument);
+// The CORS header of the public reads, on every answer of theirs (errors too), after the key check added its own.
+documentCors(openApiDocument);
 
 /**
  * zod writes the regular expressions behind `z.iso.datetime()`, `z.email()` and `z.uuid()`, and

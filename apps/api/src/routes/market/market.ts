@@ -4,7 +4,7 @@ import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../../../../shared/r
 import { apiKeyOf } from '../../auth/api-key-auth.js';
 import type { ApiDeps } from '../../deps.js';
 import { sendRead } from '../../http/representation.js';
-import { resolvers } from './resolvers.js';
+import { resolvers } from '../../market/read-resolvers.js';
 
 export function marketRoutes(deps: ApiDeps, router = new Router()): Router {
   const { missBudget } = deps;

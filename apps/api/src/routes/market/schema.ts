@@ -8,14 +8,18 @@ import { TOPICS, type Topic } from '../../../../../shared/reads.js';
 
 /** GET /api/market/stream's query and header. */
 export const StreamQuerySchema = z.object({
+  // At most as long as every kind named once: a list that repeats kinds beyond that is refused.
   topics: z
     .string()
+    .max(TOPICS.join(',').length)
     .regex(new RegExp(`^(${TOPICS.join('|')})(,(${TOPICS.join('|')}))*$`))
     .optional()
-    .meta({ description: `Comma-separated event kinds to receive: ${TOPICS.join(', ')}. Default: all.` }),
+    .meta({
+      description: `Comma-separated event kinds to receive: ${TOPICS.join(', ')}. Default: all. At most ${TOPICS.join(',').length} characters (every kind once).`,
+    }),
 });
 export const StreamHeaderSchema = z.object({
-  'last-event-id': z.string().regex(/^\d{1,15}$/).optional().meta({ description: 'The id of the last event received: resume after it (within retention).' }),
+  'last-event-id': z.string().max(15).regex(/^\d{1,15}$/).optional().meta({ description: 'The id of the last event received: resume after it (within retention).' }),
 });
 
 /** `?topics=trending,news`: the event kinds to send, all when absent; an unknown one is a 400. */

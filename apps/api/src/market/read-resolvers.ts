@@ -1,17 +1,17 @@
 /**
  * How each kind of market read (`serve` in shared/reads.ts) is answered: `peek` from memory,
  * synchronously, for the fast path (undefined when the answer needs Redis or the worker), and
- * `get` for Koa. Both parse the same input with the same functions, so they agree on what is
- * valid; invalid input throws the 400 (the fast path then leaves the request to Koa).
+ * `get` for Koa and the MCP tools. All parse the same input with the same functions, so they
+ * agree on what is valid; invalid input throws the 400 (the fast path then leaves the request to Koa).
  */
 import type { ParsedUrlQuery } from 'node:querystring';
-import { NotFoundError } from '../../../../../shared/errors.js';
-import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from '../../../../../shared/market-queries.js';
-import type { ListKind, ReadSpec, ServeKind, SnapshotName } from '../../../../../shared/reads.js';
-import type { ApiDeps } from '../../deps.js';
-import type { ReadAnswer } from '../../http/representation.js';
-import { secondsLeft } from '../../market/snapshot-cache.js';
-import type { ChargeMiss } from '../../market/stats-service.js';
+import { NotFoundError } from '../../../../shared/errors.js';
+import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from '../../../../shared/market-queries.js';
+import type { ListKind, ReadSpec, ServeKind, SnapshotName } from '../../../../shared/reads.js';
+import type { ApiDeps } from '../deps.js';
+import type { ReadAnswer } from '../http/representation.js';
+import { secondsLeft } from './snapshot-cache.js';
+import type { ChargeMiss } from './stats-service.js';
 
 export interface ReadInput {
   /** The route's parameters, decoded. */
