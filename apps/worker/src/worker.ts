@@ -96,16 +96,18 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     }
   };
   const settings = { backoffStrategy: upstreamBackoff };
+  // BullMQ leaves a connection it was handed open when it closes: close() closes them.
+  const workerConnections = [createRedis(options.redis, 'blocking', 'worker-refresh', logger), createRedis(options.redis, 'blocking', 'worker-stats', logger)] as const;
   const workers = [
     new Worker(REFRESH_QUEUE, process, {
       ...queueBaseOptions,
-      connection: createRedis(options.redis, 'blocking', 'worker-refresh', logger),
+      connection: workerConnections[0],
       concurrency: 3,
       settings,
     }),
     new Worker(STATS_QUEUE, process, {
       ...queueBaseOptions,
-      connection: createRedis(options.redis, 'blocking', 'worker-stats', logger),
+      connection: workerConnections[1],
       concurrency: options.statsConcurrency ?? 20,
       // On-demand lookups are the upstream calls clients can multiply (the API's miss budget is
       // per address); this bounds them all together, and BullMQ keeps the count in Redis, so
@@ -149,8 +151,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       }
       schedules.stop();
       await refreshQueue.close();
-      await Promise.all(workers.map((worker) => worker.disconnect()));
-      await Promise.all([redis, schedulerRedis].map(closeRedis));
+      // Closed here rather than by worker.disconnect(), which waits for an 'end' event that an
+      // ioredis Cluster does not always emit (the worker's close hung on a cluster).
+      await Promise.all([redis, schedulerRedis, ...workerConnections].map(closeRedis));
     },
   };
 }
