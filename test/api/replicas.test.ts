@@ -2,18 +2,19 @@
  * Issue 5: a refresh is visible on every API replica within one second. Two API processes
  * (separate OS processes, as two dynos), one real Redis, the simulator and a real worker.
  */
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.js';
 import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
 import { keys, SNAPSHOT_CHANNEL } from '../../shared/keyspace.js';
 import { createLogger } from '../../shared/logger.js';
-import { queueBaseOptions, REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../shared/queues.js';
+import { REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../shared/queues.js';
 import { startApiProcess, stopApiProcess, type ApiProcess } from '../support/api-process.js';
 import { http } from '../support/http.js';
-import { sharedTestRedis } from '../support/redis-server.js';
+import { existing } from '../support/redis-keys.js';
+import { sharedRedis } from '../support/shared-redis.js';
 import { eventually } from '../support/stack.js';
 
 /** What the issue promises: a new snapshot is served by every replica within a second. */
@@ -46,7 +47,6 @@ const sleepUntil = (epochMs: number) => new Promise((resolve) => setTimeout(reso
 
 describe('two API processes over one Redis: a refresh reaches every replica within 1 s', function () {
   this.timeout(90_000);
-  let redisUrl: string;
   let redis: Redis;
   let subscriber: Redis;
   let sim: Simulator;
@@ -57,21 +57,20 @@ describe('two API processes over one Redis: a refresh reaches every replica with
   const announcements: { name: string; at: number }[] = [];
 
   before(async () => {
-    redisUrl = (await sharedTestRedis()).url;
-    redis = new Redis(redisUrl, { protocol: 2 });
-    await redis.flushall();
-    subscriber = new Redis(redisUrl, { protocol: 2 });
+    const shared = await sharedRedis();
+    redis = shared.client();
+    subscriber = shared.client('blocking');
     subscriber.on('message', (channel: string, name: string) => {
       if (channel === SNAPSHOT_CHANNEL) announcements.push({ name, at: Date.now() });
     });
     await subscriber.subscribe(SNAPSHOT_CHANNEL);
     sim = await startSimulator();
     const logger = createLogger({ logLevel: 'silent' }, 'test');
-    worker = await startWorker({ redis: { redisUrl, redisTlsInsecure: false }, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
-    queue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: { host: '127.0.0.1', port: Number(new URL(redisUrl).port) } });
+    worker = await startWorker({ redis: shared.config, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
+    queue = shared.queue<RefreshJobData>(REFRESH_QUEUE);
     // A new schedule runs at once: wait for the worker's first snapshots.
-    await eventually(async () => ((await redis.exists(keys.snapshot('trending'), keys.snapshot('news'))) === 2 ? true : undefined), 20_000, 'first snapshots');
-    const env = { NODE_ENV: 'test', REDIS_URL: redisUrl, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
+    await eventually(async () => ((await existing(redis, [keys.snapshot('trending'), keys.snapshot('news')])) === 2 ? true : undefined), 20_000, 'first snapshots');
+    const env = { NODE_ENV: 'test', ...shared.env, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
     apis.push(...(await Promise.all([startApiProcess('api-1', env), startApiProcess('api-2', env)])));
   });
 
@@ -125,12 +124,13 @@ describe('two API processes over one Redis: a refresh reaches every replica with
     announcements.length = 0;
     // A write as the worker makes it, minus the PUBLISH.
     const cachedAt = new Date().toISOString();
-    const tx = redis.multi();
+    // One MULTI per snapshot, as each refresh job writes its own (they live in different slots on a cluster).
+    const txs = [];
     for (const name of ['trending', 'news'] as const) {
       const old = JSON.parse((await redis.get(keys.snapshot(name))) ?? '{}') as { data: unknown };
-      tx.set(keys.snapshot(name), JSON.stringify({ data: old.data, cachedAt })).set(keys.snapshotVersion(name), cachedAt);
+      txs.push(redis.multi().set(keys.snapshot(name), JSON.stringify({ data: old.data, cachedAt })).set(keys.snapshotVersion(name), cachedAt));
     }
-    await tx.exec();
+    await Promise.all(txs.map((tx) => tx.exec()));
     const written = Date.now();
 
     // Readers keep polling every 50 ms, as clients do; each process re-checks Redis on the first

@@ -4,8 +4,8 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../apps/index-sim/src/server.js';
 import { createRequestListener } from '../../apps/api/src/app.js';
 import { createApiDeps, type ApiDeps } from '../../apps/api/src/deps.js';
@@ -14,9 +14,8 @@ import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
-import { queueBaseOptions } from '../../shared/queues.js';
 import { createRedis } from '../../shared/redis.js';
-import { onTestCluster, sharedTestRedis, sharedTestRedisCluster } from './redis-server.js';
+import { redisFor, sharedRedis } from './shared-redis.js';
 
 export interface StackOptions {
   /** Worker processes to run (in-process). Default 1; 0 for none. */
@@ -86,18 +85,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     sim,
     redis,
     redisEnv,
-    queue<T>(name: string) {
-      const connection = createRedis(config, 'blocking', `test-queue-${name}`, { warn() {}, info() {} });
-      const queue = new Queue<T>(name, { ...queueBaseOptions, connection });
-      // A connection passed in is the caller's to close: BullMQ leaves it open.
-      queue.on('error', () => {});
-      const close = queue.close.bind(queue);
-      queue.close = async () => {
-        await close();
-        connection.disconnect();
-      };
-      return queue;
-    },
+    queue: <T>(name: string) => redisFor(redisEnv).queue<T>(name),
     config,
     deps,
     workers,
@@ -117,16 +105,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 async function testRedisEnv(options: StackOptions): Promise<Record<string, string>> {
   if (options.redisClusterNodes) return { REDIS_CLUSTER_NODES: options.redisClusterNodes };
   if (options.redisUrl) return { REDIS_URL: options.redisUrl };
-  if (onTestCluster) {
-    const cluster = await sharedTestRedisCluster();
-    await cluster.flush();
-    return { REDIS_CLUSTER_NODES: cluster.seeds };
-  }
-  const server = await sharedTestRedis();
-  const flusher = new Redis(server.url, { protocol: 2 });
-  await flusher.flushall();
-  flusher.disconnect();
-  return { REDIS_URL: server.url };
+  return (await sharedRedis()).env;
 }
 
 export { eventually } from './eventually.js';

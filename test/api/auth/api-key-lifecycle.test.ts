@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { startSimulator, type Simulator } from '../../../apps/index-sim/src/server.js';
 import { createIndexClient } from '../../../apps/worker/src/index-client.js';
 import { startWorker, type RunningWorker } from '../../../apps/worker/src/worker.js';
@@ -14,7 +14,8 @@ import { keys } from '../../../shared/keyspace.js';
 import { createLogger } from '../../../shared/logger.js';
 import { startApiProcess, stopApiProcess, type ApiProcess } from '../../support/api-process.js';
 import { http } from '../../support/http.js';
-import { sharedTestRedis } from '../../support/redis-server.js';
+import { existing, keysEverywhere } from '../../support/redis-keys.js';
+import { sharedRedis } from '../../support/shared-redis.js';
 import { eventually } from '../../support/stack.js';
 import { ROOT, type ProcessResult } from './helpers.js';
 
@@ -38,14 +39,14 @@ function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv
 describe('API key lifecycle: the built users command and two API processes', function () {
   // The build alone takes ~20 s on an idle machine, minutes on a loaded one (CI runners share cores).
   this.timeout(480_000);
-  let redisUrl: string;
+  let redisEnv: Record<string, string>;
   let redis: Redis;
   let sim: Simulator;
   let worker: RunningWorker;
   const apis: ApiProcess[] = [];
   /** `node dist/scripts/users.js ...` against the test's Redis. */
   const users = (args: string[], input?: string) =>
-    run(process.execPath, [join('dist', 'scripts', 'users.js'), ...args], { env: { ...process.env, NODE_ENV: 'test', REDIS_URL: redisUrl }, ...(input === undefined ? {} : { input }) });
+    run(process.execPath, [join('dist', 'scripts', 'users.js'), ...args], { env: { ...process.env, NODE_ENV: 'test', ...redisEnv }, ...(input === undefined ? {} : { input }) });
   const me = (api: ApiProcess, headers: Record<string, string>) => http(`${api.url}/api/auth/me`, { headers });
   const expectRefused = (result: ProcessResult, message: RegExp) => {
     expect(result.code, result.stderr).to.equal(1);
@@ -56,14 +57,14 @@ describe('API key lifecycle: the built users command and two API processes', fun
   before(async () => {
     const built = await run('npm', ['run', '--silent', 'build']);
     expect(built.code, `npm run build: ${built.stdout}${built.stderr}`).to.equal(0);
-    redisUrl = (await sharedTestRedis()).url;
-    redis = new Redis(redisUrl, { protocol: 2 });
-    await redis.flushall();
+    const shared = await sharedRedis();
+    redisEnv = shared.env;
+    redis = shared.client();
     sim = await startSimulator();
     const logger = createLogger({ logLevel: 'silent' }, 'test');
-    worker = await startWorker({ redis: { redisUrl, redisTlsInsecure: false }, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
-    await eventually(async () => ((await redis.exists(keys.snapshot('trending'), keys.snapshot('news'))) === 2 ? true : undefined), 60_000, 'first snapshots');
-    const env = { NODE_ENV: 'test', REDIS_URL: redisUrl, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
+    worker = await startWorker({ redis: shared.config, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
+    await eventually(async () => ((await existing(redis, [keys.snapshot('trending'), keys.snapshot('news')])) === 2 ? true : undefined), 60_000, 'first snapshots');
+    const env = { NODE_ENV: 'test', ...redisEnv, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
     // The built entry point, as the Procfile runs it (and quicker to start than through tsx).
     for (const name of ['api-1', 'api-2']) apis.push(await startApiProcess(name, env, [join('dist', 'apps', 'api', 'src', 'main.js')]));
     const added = await users(['add', 'bot-owner@example.com'], 'a long enough password\n');
@@ -139,7 +140,7 @@ describe('API key lifecycle: the built users command and two API processes', fun
     const removed = await users(['remove', 'bot-owner@example.com']);
     expect(removed.code, removed.stderr).to.equal(0);
     for (const api of apis) expect((await me(api, { 'X-Api-Key': key })).status, api.name).to.equal(401);
-    expect(await redis.keys('ms:*api-key*')).to.deep.equal([]);
+    expect(await keysEverywhere(redis, 'ms:*api-key*')).to.deep.equal([]);
   });
 
   it('when the key command is misused, then exit 1 with one clear line', async () => {

@@ -3,17 +3,18 @@
  * stream the same refresh as the same event; a replica's SIGTERM ends its streams at once, and
  * a client resuming on the other replica with Last-Event-ID misses nothing.
  */
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { startSimulator, type Simulator } from '../../../apps/index-sim/src/server.js';
 import { createIndexClient } from '../../../apps/worker/src/index-client.js';
 import { startWorker, type RunningWorker } from '../../../apps/worker/src/worker.js';
 import { historyKeys, keys } from '../../../shared/keyspace.js';
 import { createLogger } from '../../../shared/logger.js';
-import { queueBaseOptions, REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../../shared/queues.js';
+import { REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../../shared/queues.js';
 import { startApiProcess, stopApiProcess, type ApiProcess } from '../../support/api-process.js';
-import { sharedTestRedis } from '../../support/redis-server.js';
+import { existing } from '../../support/redis-keys.js';
+import { sharedRedis } from '../../support/shared-redis.js';
 import { SseClient } from '../../support/sse.js';
 import { eventually } from '../../support/stack.js';
 
@@ -27,15 +28,14 @@ describe('two API processes streaming the same refreshes', function () {
   const clients: SseClient[] = [];
 
   before(async () => {
-    const redisUrl = (await sharedTestRedis()).url;
-    redis = new Redis(redisUrl, { protocol: 2 });
-    await redis.flushall();
+    const shared = await sharedRedis();
+    redis = shared.client();
     sim = await startSimulator();
     const logger = createLogger({ logLevel: 'silent' }, 'test');
-    worker = await startWorker({ redis: { redisUrl, redisTlsInsecure: false }, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
-    queue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: { host: '127.0.0.1', port: Number(new URL(redisUrl).port) } });
-    await eventually(async () => ((await redis.exists(keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('trending-cas'))) === 3 ? true : undefined), 20_000, 'first snapshots');
-    const env = { NODE_ENV: 'test', REDIS_URL: redisUrl, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
+    worker = await startWorker({ redis: shared.config, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
+    queue = shared.queue<RefreshJobData>(REFRESH_QUEUE);
+    await eventually(async () => ((await existing(redis, [keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('trending-cas')])) === 3 ? true : undefined), 20_000, 'first snapshots');
+    const env = { NODE_ENV: 'test', ...shared.env, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
     apis.push(...(await Promise.all([startApiProcess('api-1', env), startApiProcess('api-2', env)])));
   });
   after(async () => {
