@@ -32,11 +32,11 @@ const context: JobContext = {
   historyMs: 30 * DAY,
 };
 
-/** Bytes of every `ms:history:*` key, and how many keys. */
+/** Bytes of every history key (`ms:{<refresh job>}:history:*`), and how many keys. */
 async function historyBytes(): Promise<{ bytes: number; keys: number; entries: number }> {
   let bytes = 0;
   let entries = 0;
-  const found = await redis.keys('ms:history:*');
+  const found = await redis.keys('ms:*:history:*');
   for (const key of found) {
     bytes += Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
     if ((await redis.type(key)) === 'stream') entries += await redis.xlen(key);
