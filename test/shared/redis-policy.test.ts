@@ -9,7 +9,7 @@ import type { Logger } from '../../shared/logger.js';
 import { QUEUE_PREFIX } from '../../shared/keyspace.js';
 import { watchRedisPolicy } from '../../shared/redis-policy.js';
 import { runTs } from '../api/auth/helpers.js';
-import { startTestRedis, type TestRedis } from '../support/redis-server.js';
+import { startTestRedis, startTestRedisCluster, type TestRedis, type TestRedisCluster } from '../support/redis-server.js';
 import { eventually } from '../support/stack.js';
 
 /** A logger whose lines the test can read. */
@@ -23,6 +23,29 @@ function capturingLogger(): { logger: Logger; lines: () => { level: number; msg:
   });
   return { logger: pino({ level: 'debug' }, sink), lines: () => lines };
 }
+
+describe('what the service needs of each master of a Redis Cluster', function () {
+  this.timeout(30_000);
+  let cluster: TestRedisCluster;
+  before(async () => {
+    cluster = await startTestRedisCluster();
+  });
+  after(() => cluster.stop());
+
+  it('when one master of three evicts (allkeys-lru) in production, then the worker refuses to run with one line naming that node', async () => {
+    const evicting = cluster.nodes[1]!;
+    const node = new Redis(evicting.url);
+    await node.config('SET', 'maxmemory-policy', 'allkeys-lru');
+    node.disconnect();
+    const result = await runTs('apps/worker/src/main.ts', [], {
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', REDIS_CLUSTER_NODES: cluster.seeds, JWT_SECRET: 'x'.repeat(40), INDEX_API_URL: 'http://127.0.0.1:9', PORT: '0', LOG_LEVEL: 'silent' },
+    });
+    expect(result.code).to.equal(1);
+    expect(result.stderr.trim().split('\n')).to.deep.equal([
+      `Refusing to start: Redis maxmemory-policy is allkeys-lru: it would evict users and job state when memory is full; set it to noeviction (cluster node 127.0.0.1:${evicting.port})`,
+    ]);
+  });
+});
 
 describe('what the service needs of its Redis', function () {
   this.timeout(30_000);
