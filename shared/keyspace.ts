@@ -102,6 +102,12 @@ export const historyKeys = {
   newsIds: () => `${historyOf('news')}:news-ids`,
 } as const;
 
+/**
+ * The user list's name before the keys carried hash tags. A Redis that holds it and not the
+ * tagged list was never migrated: starting would serve no users (README, Moving to Redis Cluster).
+ */
+export const UNTAGGED_USERS_KEY = `${P}:users`;
+
 /** Pub/sub channel on which the worker announces a new snapshot (message: its name). */
 export const SNAPSHOT_CHANNEL = `${P}:snapshot-updated`;
 

@@ -6,8 +6,11 @@
  *   production, warned about elsewhere.
  * - persistence (AOF or RDB snapshots): without it a restart empties Redis, and the users with
  *   it. A structured warning.
+ * - at start, users under the current key names when any exist under the untagged names of
+ *   before (an upgrade that skipped `redis:migrate`). Refused everywhere.
  */
 import type { Redis } from 'ioredis';
+import { keys, UNTAGGED_USERS_KEY } from './keyspace.js';
 import type { Logger } from './logger.js';
 import { clusterOf, createRedis, type RedisConfig } from './redis.js';
 
@@ -84,6 +87,15 @@ export function watchRedisPolicy(redis: Redis, logger: Logger, watch: PolicyWatc
   if (redis.status === 'ready') run();
 }
 
+const UNMIGRATED =
+  'Redis holds users under the key names of before Redis Cluster support (ms:users) and none under the new ones; copy them first: node dist/scripts/redis-migrate.js (README, Moving to Redis Cluster)';
+
+/** Users under the untagged names only: an upgrade that skipped `redis:migrate`, whose users could not log in. */
+async function holdsUntaggedUsers(redis: Redis): Promise<boolean> {
+  const [untagged, tagged] = await Promise.all([redis.exists(UNTAGGED_USERS_KEY), redis.exists(keys.users())]);
+  return untagged === 1 && tagged === 0;
+}
+
 /**
  * Before a process opens its other connections: check once, if Redis answers within `waitMs`,
  * so that a refusal is the only line printed (BullMQ would add warnings of its own). A Redis
@@ -96,8 +108,10 @@ export async function checkRedisPolicyFirst(config: RedisConfig, watch: PolicyWa
       redis.once('ready', () => resolve(true));
       setTimeout(resolve, waitMs, false).unref();
     });
-    const eviction = ready ? firstEvictionProblem(await readRedisPolicies(redis)) : undefined;
+    if (!ready) return;
+    const eviction = firstEvictionProblem(await readRedisPolicies(redis));
     if (eviction && watch.production) watch.refuse(eviction.line);
+    if (await holdsUntaggedUsers(redis)) watch.refuse(UNMIGRATED);
   } catch {
     // Unreadable now: the watch on the long-lived connection checks again.
   } finally {

@@ -6,7 +6,7 @@ import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.
 import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import { startWorker } from '../../apps/worker/src/worker.js';
 import type { Logger } from '../../shared/logger.js';
-import { QUEUE_PREFIX } from '../../shared/keyspace.js';
+import { QUEUE_PREFIX, UNTAGGED_USERS_KEY } from '../../shared/keyspace.js';
 import { watchRedisPolicy } from '../../shared/redis-policy.js';
 import { runTs } from '../api/auth/helpers.js';
 import { startTestRedis, startTestRedisCluster, type TestRedis, type TestRedisCluster } from '../support/redis-server.js';
@@ -61,6 +61,22 @@ describe('what the service needs of its Redis', function () {
       expect(result.code).to.equal(1);
       expect(result.stderr.trim().split('\n')).to.deep.equal([
         'Refusing to start: Redis maxmemory-policy is allkeys-lru: it would evict users and job state when memory is full; set it to noeviction',
+      ]);
+    });
+  }
+
+  for (const [entry, name] of [['apps/worker/src/main.ts', 'worker'], ['apps/api/src/main.ts', 'web']] as const) {
+    it(`when users are stored only under the untagged key names of before (an upgrade without redis:migrate), then the ${name} process refuses to run with one line naming the command`, async () => {
+      redis = await startTestRedis();
+      const client = new Redis(redis.url);
+      await client.sadd(UNTAGGED_USERS_KEY, 'ada@example.com');
+      await client.quit();
+      const result = await runTs(entry, [], {
+        env: { PATH: process.env.PATH, NODE_ENV: 'development', REDIS_URL: redis.url, JWT_SECRET: 'x'.repeat(40), INDEX_API_URL: 'http://127.0.0.1:9', PORT: '0', LOG_LEVEL: 'silent' },
+      });
+      expect(result.code).to.equal(1);
+      expect(result.stderr.trim().split('\n')).to.deep.equal([
+        'Refusing to start: Redis holds users under the key names of before Redis Cluster support (ms:users) and none under the new ones; copy them first: node dist/scripts/redis-migrate.js (README, Moving to Redis Cluster)',
       ]);
     });
   }
