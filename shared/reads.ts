@@ -83,7 +83,7 @@ export const SNAPSHOT_KINDS = {
     /** The BullMQ job that rebuilds it; every refresh job runs every REFRESH_INTERVAL (apps/worker/src/schedules.ts). */
     refreshJob: 'refresh-trending',
     view: 'whole',
-    /** The history stream its events are read from: `ms:history:<events>`, field `b` = the event's data. */
+    /** The history stream its events are read from: `historyKeys.events(<events>)` in keyspace.ts, field `b` = the event's data. */
     events: 'trending',
     list: list({
       upstream: 'trendingTokens',
