@@ -53,21 +53,27 @@ export function registerOpsMetrics(registry: Registry, { redis, queues }: OpsSou
       }
     },
   });
-  const fromWorker = (name: string, help: string, metric: string, labelNames: [string, string]) =>
-    new Counter({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      async collect() {
-        const fields = await redis.hgetall(keys.workerCounters()).catch(() => ({}));
-        this.reset();
-        for (const [field, value] of Object.entries(fields)) {
-          const [kind, label = '', outcome = ''] = field.split('|');
-          if (kind === metric) this.inc({ [labelNames[0]]: label, [labelNames[1]]: outcome }, Number(value));
-        }
-      },
-    });
-  fromWorker('market_worker_jobs_total', 'Jobs the workers finished, by queue and outcome (completed, failed)', 'jobs', ['queue', 'outcome']);
-  fromWorker('market_upstream_requests_total', 'Calls of the upstream index by the workers, by call and outcome (ok, error)', 'upstream', ['call', 'outcome']);
+  registerWorkerCounter(registry, redis, 'market_worker_jobs_total', 'Jobs the workers finished, by queue and outcome (completed, failed)', 'jobs', ['queue', 'outcome']);
+  registerWorkerCounter(registry, redis, 'market_upstream_requests_total', 'Calls of the upstream index by the workers, by call and outcome (ok, error)', 'upstream', ['call', 'outcome']);
+}
+
+/**
+ * A counter whose values the workers keep in their Redis hash (`<metric>|<label>|<outcome>`
+ * fields, apps/worker/src/counters.ts), read at scrape time.
+ */
+export function registerWorkerCounter(registry: Registry, redis: Redis, name: string, help: string, metric: string, labelNames: [string, string]): void {
+  new Counter({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    async collect() {
+      const fields = await redis.hgetall(keys.workerCounters()).catch(() => ({}));
+      this.reset();
+      for (const [field, value] of Object.entries(fields)) {
+        const [kind, label = '', outcome = ''] = field.split('|');
+        if (kind === metric) this.inc({ [labelNames[0]]: label, [labelNames[1]]: outcome }, Number(value));
+      }
+    },
+  });
 }

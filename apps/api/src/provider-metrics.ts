@@ -5,29 +5,14 @@
  * at scrape time. With INDEX_PROVIDER=index every series is simply absent.
  */
 import type { Redis } from 'ioredis';
-import { Counter, Gauge, type Registry } from 'prom-client';
-import { keys } from '../../../shared/keyspace.js';
+import { Gauge, type Registry } from 'prom-client';
 import { providerKeys, type ProviderBlock } from '../../../shared/provider-keys.js';
+import { registerWorkerCounter } from './ops-metrics.js';
 
 export function registerProviderMetrics(registry: Registry, redis: Redis): void {
-  const fromWorker = (name: string, help: string, metric: string, labelNames: [string, string]) =>
-    new Counter({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      async collect() {
-        const fields = await redis.hgetall(keys.workerCounters()).catch(() => ({}));
-        this.reset();
-        for (const [field, value] of Object.entries(fields)) {
-          const [kind, label = '', outcome = ''] = field.split('|');
-          if (kind === metric) this.inc({ [labelNames[0]]: label, [labelNames[1]]: outcome }, Number(value));
-        }
-      },
-    });
-  fromWorker('market_provider_calls_total', 'Calls of each provider by the workers, by HTTP status (network: no answer)', 'provider_calls', ['provider', 'status']);
-  fromWorker('market_provider_spend_total', 'What the workers spent at each provider: credits (Elfa, CoinGecko) or posts read (X)', 'provider_spend', ['provider', 'unit']);
-  fromWorker('market_provider_blocks_total', 'Times a provider was blocked until its reset, by reason', 'provider_blocked', ['provider', 'reason']);
+  registerWorkerCounter(registry, redis, 'market_provider_calls_total', 'Calls of each provider by the workers, by HTTP status (network: no answer)', 'provider_calls', ['provider', 'status']);
+  registerWorkerCounter(registry, redis, 'market_provider_spend_total', 'What the workers spent at each provider: credits (Elfa, CoinGecko) or posts read (X)', 'provider_spend', ['provider', 'unit']);
+  registerWorkerCounter(registry, redis, 'market_provider_blocks_total', 'Times a provider was blocked until its reset, by reason', 'provider_blocked', ['provider', 'reason']);
   new Gauge({
     name: 'market_provider_blocked_until_seconds',
     help: 'A provider the workers do not call before this time (unix seconds), and why: out of credits (402) or usage cap',

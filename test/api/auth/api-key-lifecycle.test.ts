@@ -3,7 +3,6 @@
  * `node dist/scripts/users.js key ...`, as on a production server) and two built API processes over
  * one Redis (two dynos): create, use, list, revoke, refused by both replicas within a second.
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
@@ -17,24 +16,11 @@ import { http } from '../../support/http.js';
 import { existing, keysEverywhere } from '../../support/redis-keys.js';
 import { sharedRedis } from '../../support/shared-redis.js';
 import { eventually } from '../../support/stack.js';
-import { ROOT, type ProcessResult } from './helpers.js';
+import { runProcess as run, type ProcessResult } from './helpers.js';
 
 /** What the issue promises: a revoked key is refused by every replica within a second. */
 const REFUSED_WITHIN_MS = 1000;
 const KEY = /^ms_live_[0-9A-Za-z]{38}$/;
-
-function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<ProcessResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: options.env ?? process.env, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
 
 describe('API key lifecycle: the built users command and two API processes', function () {
   // The build alone takes ~20 s on an idle machine, minutes on a loaded one (CI runners share cores).

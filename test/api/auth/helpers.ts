@@ -46,10 +46,10 @@ export interface ProcessResult {
   stderr: string;
 }
 
-/** Runs a TypeScript entry point as `npx tsx` would (node with the tsx loader), stdin piped. */
-export function runTs(script: string, args: string[], options: { env: NodeJS.ProcessEnv; input?: string }): Promise<ProcessResult> {
+/** Runs a command in the repository, stdin piped (empty unless `input`), and collects its output. */
+export function runProcess(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env: options.env, stdio: 'pipe' });
+    const child = spawn(command, args, { cwd: ROOT, env: options.env ?? process.env, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -58,4 +58,9 @@ export function runTs(script: string, args: string[], options: { env: NodeJS.Pro
     child.once('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** Runs a TypeScript entry point as `npx tsx` would (node with the tsx loader), stdin piped. */
+export function runTs(script: string, args: string[], options: { env: NodeJS.ProcessEnv; input?: string }): Promise<ProcessResult> {
+  return runProcess(process.execPath, ['--import', 'tsx', script, ...args], options);
 }
