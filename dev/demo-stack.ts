@@ -201,7 +201,7 @@ async function main(): Promise<void> {
   say(`  curl -s '${base}/api/market/tokens/SOL/history?interval=1h'`);
   say(`  curl -s "${base}/api/market/trending?at=$(date -u -d '2 minutes ago' +%Y-%m-%dT%H:%M:%SZ)"   # as it was (GNU date; macOS: date -u -v-2M ...)`);
   say(`  curl -s -X POST ${base}/api/auth/login -H 'Content-Type: application/json' -d '{"email":"demo@example.com","password":"demo-password"}'`);
-  say(`logs at LOG_LEVEL=${env.LOG_LEVEL} (LOG_LEVEL=info npm start shows every request). Ctrl-C stops everything.`);
+  say(`logs at LOG_LEVEL=${env.LOG_LEVEL} (LOG_LEVEL=debug npm start shows every request). Ctrl-C stops everything.`);
 }
 
 main().catch((error: unknown) => {
