@@ -195,8 +195,9 @@ describe('market routes, through HTTP against Redis, the worker and the simulato
     it('echoes a sent X-Request-Id and generates one otherwise', async () => {
       const echoed = await get('/healthz', { headers: { 'X-Request-Id': 'abc-123' } });
       expect(echoed.headers.get('x-request-id')).to.equal('abc-123');
-      const generated = await get('/healthz');
-      expect(generated.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+      const generated = [(await get('/healthz')).headers.get('x-request-id'), (await get('/api/market/trending')).headers.get('x-request-id')];
+      for (const id of generated) expect(id).to.match(/^[\w-]{12}-[0-9a-z]+$/); // this process's tag, then a count
+      expect(generated[0]).not.to.equal(generated[1]);
     });
 
     it('serves /healthz, /readyz and Prometheus /metrics', async () => {

@@ -11,10 +11,10 @@
  * polling) or at the deadline.
  */
 import { Server as NetServer, type Socket } from 'node:net';
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { RequestListener, Server, ServerResponse } from 'node:http';
 
 interface Connection {
-  /** The response being written, if a request is in progress. */
+  /** The latest response: a request is in progress until it has finished (writableFinished). */
   response: ServerResponse | undefined;
   idleSince: number;
 }
@@ -45,18 +45,10 @@ export function trackConnections(server: Server): DrainTracker {
     socket.once('close', () => connections.delete(socket));
   });
 
-  const track = (req: IncomingMessage, res: ServerResponse) => {
-    const connection = connections.get(req.socket);
-    if (connection) connection.response = res;
-    if (draining) res.setHeader('Connection', 'close');
-    res.once('close', () => {
-      if (connection && connection.response === res) {
-        connection.response = undefined;
-        connection.idleSince = Date.now();
-      }
-    });
+  const idle = (connection: Connection) => {
+    connection.response = undefined;
+    connection.idleSince = Date.now();
   };
-
   return {
     get draining() {
       return draining;
@@ -66,8 +58,18 @@ export function trackConnections(server: Server): DrainTracker {
     },
     wrap(listener) {
       return (req, res) => {
-        track(req, res);
+        const connection = connections.get(req.socket);
+        if (draining) res.setHeader('Connection', 'close');
+        if (connection) connection.response = res;
         listener(req, res);
+        if (!connection) return;
+        // A cached read is answered before the listener returns: no listener to add for it (the
+        // sweep waits for its bytes to be flushed; idleSince is then at most the flush's length early).
+        if (res.writableEnded) connection.idleSince = Date.now();
+        else
+          res.once('close', () => {
+            if (connection.response === res) idle(connection);
+          });
       };
     },
     async drain({ deadlineMs, idleCloseMs }) {
@@ -82,7 +84,8 @@ export function trackConnections(server: Server): DrainTracker {
         const sweep = () => {
           const now = Date.now();
           for (const [socket, connection] of connections) {
-            const idleTooLong = connection.response === undefined && now - connection.idleSince >= idleCloseMs;
+            const busy = connection.response !== undefined && !connection.response.writableFinished;
+            const idleTooLong = !busy && now - connection.idleSince >= idleCloseMs;
             if (idleTooLong || now >= deadline) socket.destroy();
           }
           if (connections.size === 0 || now >= deadline) resolve();

@@ -41,38 +41,57 @@ export class Representation {
   }
 }
 
+/**
+ * Header fields as name, value, name, value...: the form node:http's writeHead takes without
+ * building anything, and Koa's ctx.set takes pair by pair.
+ */
+export type HeaderFields = readonly string[];
+
 /** What a read answers: status, headers and body, decided once for Koa and the fast path alike. */
 export interface Reply {
   status: 200 | 304;
-  headers: Record<string, string>;
+  headers: HeaderFields;
   body: Buffer | null;
 }
 
-/** ETag/304, Cache-Control and content negotiation (docs/decisions.md#d9) for one request's headers. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+const cacheControl = (maxAgeSeconds: number) => `public, max-age=${Math.max(0, Math.floor(maxAgeSeconds))}`;
+
+/**
+ * ETag/304, Cache-Control and content negotiation (docs/decisions.md#d9) for one request's
+ * headers, after `leading` (fields every answer of the caller carries). One array per request:
+ * a cached read is served many thousand times a second, so its headers are not built in steps.
+ */
 export function replyWith(
   representation: Representation,
   maxAgeSeconds: number,
   ifNoneMatch: string | undefined,
   acceptEncoding: string | undefined,
+  leading: HeaderFields = [],
 ): Reply {
-  const headers: Record<string, string> = {
-    ETag: representation.etag,
-    'Cache-Control': `public, max-age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
-    Vary: 'Accept-Encoding',
-  };
-  if (ifNoneMatch && matchesEtag(ifNoneMatch, representation.etag)) return { status: 304, headers, body: null };
-  headers['Content-Type'] = 'application/json; charset=utf-8';
+  const { etag } = representation;
+  const caching = cacheControl(maxAgeSeconds);
+  if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) {
+    return { status: 304, headers: [...leading, 'ETag', etag, 'Cache-Control', caching, 'Vary', 'Accept-Encoding'], body: null };
+  }
   const encoding = representation.body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(acceptEncoding) : null;
-  if (!encoding) return { status: 200, headers, body: representation.body };
-  headers['Content-Encoding'] = encoding;
-  return { status: 200, headers, body: representation.bodyIn(encoding) };
+  const body = encoding ? representation.bodyIn(encoding) : representation.body;
+  const length = String(body.length);
+  const headers = [...leading, 'ETag', etag, 'Cache-Control', caching, 'Vary', 'Accept-Encoding', 'Content-Type', JSON_TYPE, 'Content-Length', length];
+  if (encoding) headers.push('Content-Encoding', encoding);
+  return { status: 200, headers, body };
+}
+
+/** Sets a reply's headers on Koa's response. */
+export function setHeaders(ctx: Context, headers: HeaderFields): void {
+  for (let i = 0; i < headers.length; i += 2) ctx.set(headers[i]!, headers[i + 1]!);
 }
 
 /** Sends a representation through Koa (the fast path writes the same Reply to node:http). */
 export function sendRepresentation(ctx: Context, representation: Representation, maxAgeSeconds: number): void {
   const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
   // Headers first: Koa only infers a Content-Type for a Buffer body when none is set.
-  ctx.set(reply.headers);
+  setHeaders(ctx, reply.headers);
   ctx.status = reply.status;
   if (reply.body) ctx.body = reply.body;
 }
@@ -83,6 +102,9 @@ export interface ReadAnswer {
   maxAgeSeconds: number;
 }
 
+/** The public read headers (CORS) as fields. */
+const PUBLIC_READ_FIELDS: HeaderFields = Object.entries(PUBLIC_READ_HEADERS).flat();
+
 /**
  * Everything a market read sends, for Koa and the fast path alike: the request id, the public
  * read headers (CORS), and the representation's ETag/304, Cache-Control and encoding. A header
@@ -90,23 +112,21 @@ export interface ReadAnswer {
  * to the budget, which only Koa's path does: the fast path serves what is held in memory.)
  */
 export function readReply(answer: ReadAnswer, requestId: string, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): Reply {
-  const reply = replyWith(answer.representation, answer.maxAgeSeconds, ifNoneMatch, acceptEncoding);
-  return { ...reply, headers: { 'X-Request-Id': requestId, ...PUBLIC_READ_HEADERS, ...reply.headers } };
+  return replyWith(answer.representation, answer.maxAgeSeconds, ifNoneMatch, acceptEncoding, ['X-Request-Id', requestId, ...PUBLIC_READ_FIELDS]);
 }
 
 /** Sends a market read through Koa. */
 export function sendRead(ctx: Context, answer: ReadAnswer): void {
   const requestId = typeof ctx.state.requestId === 'string' ? ctx.state.requestId : ctx.response.get('X-Request-Id');
   const reply = readReply(answer, requestId, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
-  ctx.set(reply.headers);
+  setHeaders(ctx, reply.headers);
   ctx.status = reply.status;
   if (reply.body) ctx.body = reply.body;
 }
 
-/** Writes a market read straight to node:http (the fast path): the same reply, with the Content-Length Koa would add. */
+/** Writes a market read straight to node:http (the fast path): the same reply. */
 export function writeRead(res: ServerResponse, reply: Reply): void {
-  if (reply.body) reply.headers['Content-Length'] = String(reply.body.length);
-  res.writeHead(reply.status, reply.headers);
+  res.writeHead(reply.status, reply.headers as string[]);
   res.end(reply.body ?? undefined);
 }
 

@@ -3,16 +3,25 @@
  * and one metrics observation per request. The fast path (fast-reads.ts) does the same through
  * the two functions exported here.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../../../shared/logger.js';
 import type { HttpMetrics } from '../metrics.js';
 
 const SANE_ID = /^[\w.:@/+=-]{1,128}$/;
 
-/** The client's X-Request-Id when it is sane, else a new one. */
+/** Random per process, so ids made by different replicas (and restarts) never collide. */
+const PROCESS_TAG = randomBytes(9).toString('base64url');
+let made = 0;
+
+/**
+ * The client's X-Request-Id when it is sane, else a new one: this process's tag and a count
+ * (`<12 characters>-<base 36>`), unique without a UUID's random bytes per request.
+ */
 export function requestIdFor(sent: string | undefined): string {
-  return sent !== undefined && SANE_ID.test(sent) ? sent : randomUUID();
+  if (sent !== undefined && SANE_ID.test(sent)) return sent;
+  made += 1;
+  return `${PROCESS_TAG}-${made.toString(36)}`;
 }
 
 export interface Observability {

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { Representation, replyWith, sendRepresentation } from '../../http/representation.js';
+import { Representation, replyWith, sendRepresentation, setHeaders } from '../../http/representation.js';
 import { openApiDocument } from './openapi.js';
 
 const MAX_AGE_SECONDS = 3600;
@@ -106,7 +106,7 @@ export function docsRoutes(router = new Router()): Router {
 
 function sendScript(ctx: Context, representation: Representation): void {
   const reply = replyWith(representation, MAX_AGE_SECONDS, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
-  ctx.set(reply.headers);
+  setHeaders(ctx, reply.headers);
   ctx.status = reply.status;
   if (reply.body) {
     ctx.set('Content-Type', 'text/javascript; charset=utf-8');
