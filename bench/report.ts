@@ -32,7 +32,8 @@ export function renderMarkdown(results: BenchResults): string {
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' / ');
   lines.push(`# Benchmark: cached market reads (docs/decisions.md#d13)`, '');
   lines.push(
-    `Run ${results.startedAt}, ${results.mode} mode, ${results.totalSeconds.toFixed(0)} s. ${results.machine.cpus} cores shared by the servers and the load generator ` +
+    `Run ${results.startedAt}, ${results.mode} mode, ${results.totalSeconds.toFixed(0)} s. ${results.machine.cpus} cores ` +
+      (reads.pinned ? '(in the read matrix each server pinned to one core and the load generator to the other, with taskset) ' : 'shared by the servers and the load generator ') +
       `(load average 1/5/15 min at start ${load(results.machine.loadAverageAtStart)}, at the end ${load(results.machine.loadAverageAtEnd)}: anything above ~2 is other work competing); ` +
       `Node ${results.machine.node}. Load: ${results.machine.loadGenerator}, one process, ${settings.connections} connections, ` +
       (settings.amount ? `${settings.amount} requests per round` : `${settings.durationSec} s rounds`) +

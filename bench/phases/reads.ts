@@ -6,6 +6,7 @@
  * Then every read again at equal offered load (open loop), (b) and (d) alternating, for p99.
  */
 import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { keys } from '../../shared/keyspace.js';
@@ -15,6 +16,7 @@ import { naivePageKey } from '../targets/naive-keys.js';
 import { expectStatus } from '../lib/http.js';
 import { assertClean, watchServer, type LoadGenerator } from '../lib/load.js';
 import { roundLength, type Settings } from '../lib/settings.js';
+import { allCores, pin } from '../lib/processes.js';
 import { startTarget, type AppProcess, type Stack } from '../lib/stack.js';
 import type { LoadResult, ServerSide } from '../lib/types.js';
 
@@ -54,6 +56,8 @@ export interface ReadsOutcome {
   bodyBytes: Record<string, number>;
   measurements: ReadMeasurement[];
   equalLoad: EqualLoadMeasurement[];
+  /** The servers ran pinned to the last core and the load generator to the others (taskset). */
+  pinned: boolean;
 }
 
 /** The share of the slower server's lowest measured throughput offered to both at equal load. */
@@ -135,6 +139,14 @@ export async function measureReads(
     naive: await startTarget('naive-koa', 'bench/targets/naive-koa.ts', { bodiesFile, redisUrl: stack.redis.url }),
     api,
   };
+  // Each server on the last core, the load on the rest: cores that the scheduler hands back and
+  // forth between a server and its load made the same build's ratios drift between runs.
+  const serverCore = String(cpus().length - 1);
+  const pinned =
+    cpus().length >= 2 &&
+    pin(load.pid, `0-${cpus().length - 2}`) &&
+    Object.values(servers).every((server) => pin(server.proc.pid, serverCore));
+  log(pinned ? `servers pinned to core ${serverCore}, the load generator to the others` : 'servers and load not pinned (one core, or no taskset)');
   try {
     await assertSameBytes('raw-http', servers.raw, rows, captured);
     await assertSameBytes('bare-koa', servers.koa, rows, captured);
@@ -206,8 +218,11 @@ export async function measureReads(
     const bodyBytes = Object.fromEntries(
       rows.map((row) => [row.id, Buffer.from(captured.find((c) => c.url === row.url && row.expect === 200)?.body ?? '', 'base64').length]),
     );
-    return { rows, bodyBytes, measurements: [...measurements.values()], equalLoad };
+    return { rows, bodyBytes, measurements: [...measurements.values()], equalLoad, pinned };
   } finally {
+    // The later phases run several API processes: give the load and the API every core again.
+    pin(load.pid, allCores());
+    pin(api.proc.pid, allCores());
     await Promise.all([servers.raw.proc.stop(), servers.koa.proc.stop(), servers.naive.proc.stop()]);
   }
 }
