@@ -47,13 +47,22 @@ export function renderMarkdown(results: BenchResults): string {
 
   lines.push('## Cached reads against raw node:http (CPU per request, same run)', '');
   lines.push('Target: the API spends at most 1.5x the CPU per request that (a), node:http answering from a Map with the same bytes, spends.', '');
-  lines.push('| read | (a) node:http µs/req | (d) API µs/req | API ÷ (a) | verdict |', '|---|---:|---:|---:|---|');
+  const before = results.baselineRevision;
+  if (before) lines.push(`(e) is the API of \`${before}\` (\`--baseline\`), measured in the same interleaved rounds: the same reads before and after.`, '');
+  lines.push(
+    `| read | (a) node:http µs/req | (d) API µs/req | API ÷ (a) | ${before ? '(e) baseline µs/req | (e) ÷ (a) | ' : ''}verdict |`,
+    `|---|---:|---:|---:|${before ? '---:|---:|' : ''}---|`,
+  );
   for (const row of reads.rows) {
     const raw = find(reads.summary, row.id, 'raw');
     const api = find(reads.summary, row.id, 'api');
     if (!raw || !api) continue;
+    const baseline = find(reads.summary, row.id, 'baseline');
+    const beforeCells = before ? `${baseline ? formatInterval(baseline.cpuUs, 1) : ''} | ${baseline ? cpuRatio(results, row.id, 'baseline', 'raw') : ''} | ` : '';
     const verdict = results.verdicts.find((v) => v.target.startsWith(`${row.label}: API CPU per request`))?.verdict ?? '';
-    lines.push(`| ${row.label} | ${formatInterval(raw.cpuUs, 1)} | ${formatInterval(api.cpuUs, 1)} | ${cpuRatio(results, row.id, 'api', 'raw')} | ${settings.quick ? `${verdict.toLowerCase()} (not asserted)` : verdict} |`);
+    lines.push(
+      `| ${row.label} | ${formatInterval(raw.cpuUs, 1)} | ${formatInterval(api.cpuUs, 1)} | ${cpuRatio(results, row.id, 'api', 'raw')} | ${beforeCells}${settings.quick ? `${verdict.toLowerCase()} (not asserted)` : verdict} |`,
+    );
   }
 
   lines.push('', '## Reads', '');

@@ -9,7 +9,8 @@
  *
  * `--quick` (CI): a few hundred requests per round; fails on any error or unexpected status,
  * asserts nothing about speed. `--profile`: the single API process runs with --cpu-prof and
- * its profile lands in bench/results/profiles/.
+ * its profile lands in bench/results/profiles/. `--baseline=<git revision>`: that revision's
+ * API joins the read matrix as (e), so a change is measured before and after in one run.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ import { measureReads } from './phases/reads.js';
 import { measureStats } from './phases/stats.js';
 import { measureWorker, summarizeWorker } from './phases/worker.js';
 import { LoadGenerator } from './lib/load.js';
-import { buildInto, ROOT, rssOf } from './lib/processes.js';
+import { buildInto, buildRevision, ROOT, rssOf } from './lib/processes.js';
 import { judgeTargets, summarizeReads, summarizeSamples, type BenchResults } from './lib/results.js';
 import { settingsFor } from './lib/settings.js';
 import { productionLogLevel, startApi, startStack, type AppProcess, type Stack } from './lib/stack.js';
@@ -30,6 +31,7 @@ import { renderMarkdown, renderSvg } from './report.js';
 
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
+const baselineRevision = process.argv.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
 const settings = settingsFor(quick);
 const started = performance.now();
 const startedAt = new Date().toISOString();
@@ -59,6 +61,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 async function main(): Promise<void> {
   let stack: Stack | undefined;
   let api: AppProcess | undefined;
+  let baseline: AppProcess | undefined;
   const generators: LoadGenerator[] = [];
   try {
     log(`${quick ? 'quick' : 'full'} run; working files in ${workDir}`);
@@ -75,11 +78,17 @@ async function main(): Promise<void> {
       ...(profile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
     });
     log(`API (apps/api/src/main.ts, pid ${api.proc.pid}) ready at ${api.url}`);
+    if (baselineRevision) {
+      const buildDir = buildRevision(baselineRevision, join(workDir, 'baseline'));
+      baseline = await startApi(stack, { name: 'baseline', workDir, webConcurrency: 1, buildDir });
+      log(`baseline API (${baselineRevision}, pid ${baseline.proc.pid}) ready at ${baseline.url}`);
+    }
     const load = await LoadGenerator.start('load');
     const logins = await LoadGenerator.start('load-logins');
     generators.push(load, logins);
 
-    const reads = await measureReads(stack, api, load, settings, workDir, log);
+    const reads = await measureReads(stack, api, load, settings, workDir, log, baseline);
+    await baseline?.proc.stop(10_000);
     log(`history read vs cached trending (${stack.historyRefreshes} news refreshes of seeded history)`);
     const historyReads = await measureHistoryReads(stack, api, load, settings, log);
     log('MCP tool calls vs the REST reads of the same data');
@@ -124,6 +133,7 @@ async function main(): Promise<void> {
     const workerSummary = inputs.worker.summary;
     const results: BenchResults = {
       startedAt,
+      ...(baselineRevision ? { baselineRevision } : {}),
       mode: quick ? 'quick' : 'full',
       totalSeconds: (performance.now() - started) / 1000,
       machine: { cpus: cpus().length, node: process.version, loadGenerator: autocannonVersion(), loadAverageAtStart, loadAverageAtEnd: loadavg() },
@@ -159,6 +169,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.allSettled(generators.map((g) => g.close()));
     await api?.proc.stop(10_000);
+    await baseline?.proc.stop(10_000);
     await stack?.close();
     rmSync(workDir, { recursive: true, force: true });
   }

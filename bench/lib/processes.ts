@@ -16,28 +16,49 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let buildDir: string | undefined;
 
 /**
- * Compiles apps/, shared/ and bench/ into `dir` (emit only: type errors are the typecheck's
- * business, not the benchmark's), and makes every later startNode run the compiled files.
+ * Compiles apps/, shared/ and bench/ of `root` into `dir`/out (emit only: type errors are the
+ * typecheck's business, not the benchmark's) and returns that directory. The compiled tree
+ * resolves packages from this repository's node_modules.
  */
-export function buildInto(dir: string): void {
+export function compileInto(dir: string, root = ROOT): string {
   const tsconfig = join(dir, 'tsconfig.bench.json');
+  const out = join(dir, 'out');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     tsconfig,
     JSON.stringify({
-      extends: join(ROOT, 'tsconfig.json'),
-      compilerOptions: { outDir: join(dir, 'out'), rootDir: ROOT, noEmit: false, noCheck: true, sourceMap: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] },
-      include: [join(ROOT, 'apps'), join(ROOT, 'shared'), join(ROOT, 'bench')],
+      extends: join(root, 'tsconfig.json'),
+      compilerOptions: { outDir: out, rootDir: root, noEmit: false, noCheck: true, sourceMap: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] },
+      include: [join(root, 'apps'), join(root, 'shared'), join(root, 'bench')],
     }),
   );
   const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', tsconfig], { encoding: 'utf8' });
-  if (tsc.status !== 0) throw new Error(`could not compile for the benchmark:\n${tsc.stdout}${tsc.stderr}`);
+  if (tsc.status !== 0) throw new Error(`could not compile ${root} for the benchmark:\n${tsc.stdout}${tsc.stderr}`);
   // The compiled tree resolves packages from the repository and stays an ES module scope.
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'out', 'node_modules'), 'dir');
+  symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
   // shared/redis-scripts.ts reads its Lua beside the compiled module, as `npm run build` copies it.
-  cpSync(join(ROOT, 'shared', 'lua'), join(dir, 'out', 'shared', 'lua'), { recursive: true });
-  writeFileSync(join(dir, 'out', 'package.json'), '{ "type": "module" }\n');
-  buildDir = join(dir, 'out');
+  cpSync(join(root, 'shared', 'lua'), join(out, 'shared', 'lua'), { recursive: true });
+  writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
+  return out;
+}
+
+/** Compiles this repository into `dir` and makes every later startNode run the compiled files. */
+export function buildInto(dir: string): void {
+  buildDir = compileInto(dir);
+}
+
+/**
+ * The code of another git revision (`--baseline`), compiled into `dir`: the same API measured
+ * before a change, in the same run as after it. It uses this checkout's node_modules.
+ */
+export function buildRevision(revision: string, dir: string): string {
+  const source = join(dir, 'src');
+  mkdirSync(source, { recursive: true });
+  const archive = spawnSync('git', ['-C', ROOT, 'archive', '--format=tar', revision], { maxBuffer: 1 << 30 });
+  if (archive.status !== 0) throw new Error(`git archive ${revision}: ${archive.stderr.toString()}`);
+  const tar = spawnSync('tar', ['-x', '-C', source], { input: archive.stdout });
+  if (tar.status !== 0) throw new Error(`tar: ${tar.stderr.toString()}`);
+  return compileInto(dir, source);
 }
 
 export interface NodeProcess {
@@ -63,6 +84,8 @@ export interface StartOptions {
   stderrFile?: string;
   /** Open an IPC channel (for the load generators). */
   ipc?: boolean;
+  /** Run the files compiled there instead of this checkout's (a --baseline revision). */
+  buildDir?: string;
 }
 
 const running = new Set<ChildProcess>();
@@ -77,7 +100,8 @@ export function startNode(name: string, options: StartOptions): NodeProcess {
   const stderr = options.stderrFile ? openSync(options.stderrFile, 'a') : 'inherit';
   const stdio: ('ignore' | 'pipe' | 'inherit' | 'ipc' | number)[] = ['ignore', stdout, stderr];
   if (options.ipc) stdio.push('ipc');
-  const entry = buildDir ? [join(buildDir, options.script.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', options.script];
+  const compiled = options.buildDir ?? buildDir;
+  const entry = compiled ? [join(compiled, options.script.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', options.script];
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[name];

@@ -52,6 +52,8 @@ export interface Verdict {
 
 export interface BenchResults {
   startedAt: string;
+  /** `--baseline`: the git revision whose API ran in the read matrix as (e). */
+  baselineRevision?: string;
   mode: 'full' | 'quick';
   totalSeconds: number;
   machine: { cpus: number; node: string; loadGenerator: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };

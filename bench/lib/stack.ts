@@ -121,7 +121,16 @@ export const WEB_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
  */
 export async function startApi(
   stack: Stack,
-  options: { name: string; workDir: string; webConcurrency: number; nodeFlags?: string[]; webFlags?: readonly string[]; env?: Record<string, string> },
+  options: {
+    name: string;
+    workDir: string;
+    webConcurrency: number;
+    nodeFlags?: string[];
+    webFlags?: readonly string[];
+    env?: Record<string, string>;
+    /** Another revision's compiled tree (bench/lib/processes.ts buildRevision). */
+    buildDir?: string;
+  },
 ): Promise<AppProcess> {
   const port = await freePort();
   const proc = startNode(options.name, {
@@ -130,6 +139,7 @@ export async function startApi(
     stdout: 'pipe',
     stderrFile: join(options.workDir, `${options.name}.err`),
     nodeFlags: [...(options.webFlags ?? WEB_NODE_FLAGS), ...(options.nodeFlags ?? [])],
+    ...(options.buildDir ? { buildDir: options.buildDir } : {}),
   });
   let bytes = 0;
   proc.child.stdout?.on('data', (chunk: Buffer) => (bytes += chunk.length));

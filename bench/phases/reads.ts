@@ -20,7 +20,8 @@ import { allCores, pin } from '../lib/processes.js';
 import { startTarget, type AppProcess, type Stack } from '../lib/stack.js';
 import type { LoadResult, ServerSide } from '../lib/types.js';
 
-export type ServerKind = 'raw' | 'koa' | 'naive' | 'api';
+/** (e) `baseline`: the API of another git revision (`--baseline`), when the run has one. */
+export type ServerKind = 'raw' | 'koa' | 'naive' | 'api' | 'baseline';
 
 export interface ReadRow {
   id: string;
@@ -123,6 +124,7 @@ export async function measureReads(
   settings: Settings,
   workDir: string,
   log: (line: string) => void,
+  baseline?: AppProcess,
 ): Promise<ReadsOutcome> {
   const rows = await readRows(stack, api);
   const captured = await captureBodies(api, rows);
@@ -133,11 +135,12 @@ export async function measureReads(
   await seed.set(naivePageKey(1, 50), Buffer.from(newsPage?.body ?? '', 'base64'));
   seed.disconnect();
 
-  const servers: Record<ServerKind, AppProcess> = {
+  const servers: Record<Exclude<ServerKind, 'baseline'>, AppProcess> & { baseline?: AppProcess } = {
     raw: await startTarget('raw-http', 'bench/targets/raw-http.ts', { bodiesFile, redisUrl: stack.redis.url }),
     koa: await startTarget('bare-koa', 'bench/targets/bare-koa.ts', { bodiesFile, redisUrl: stack.redis.url }),
     naive: await startTarget('naive-koa', 'bench/targets/naive-koa.ts', { bodiesFile, redisUrl: stack.redis.url }),
     api,
+    ...(baseline ? { baseline } : {}),
   };
   // Each server on the last core, the load on the rest: cores that the scheduler hands back and
   // forth between a server and its load made the same build's ratios drift between runs.
@@ -145,7 +148,7 @@ export async function measureReads(
   const pinned =
     cpus().length >= 2 &&
     pin(load.pid, `0-${cpus().length - 2}`) &&
-    Object.values(servers).every((server) => pin(server.proc.pid, serverCore));
+    Object.values(servers).every((server: AppProcess) => pin(server.proc.pid, serverCore));
   log(pinned ? `servers pinned to core ${serverCore}, the load generator to the others` : 'servers and load not pinned (one core, or no taskset)');
   try {
     await assertSameBytes('raw-http', servers.raw, rows, captured);
@@ -155,13 +158,14 @@ export async function measureReads(
     // The API sits between (a) and (b), so both of its ratios pair rounds back to back.
     const plan: { row: ReadRow; server: ServerKind }[] = [];
     for (const row of rows) {
-      for (const server of ['raw', 'api', 'koa', 'naive'] as const) {
-        if (server !== 'naive' || row.naive) plan.push({ row, server });
+      for (const server of ['raw', 'api', 'baseline', 'koa', 'naive'] as const) {
+        if ((server !== 'naive' || row.naive) && (server !== 'baseline' || baseline)) plan.push({ row, server });
       }
     }
     const redisPid = stack.redis.pid();
     const round = async (row: ReadRow, server: ServerKind, length: { durationSec: number; amount?: number; rate?: number }) => {
       const target = servers[server];
+      if (!target) throw new Error(`no ${server} server in this run`);
       const { value, server: side } = await watchServer(
         target.proc.pid,
         Promise.race([
@@ -223,6 +227,7 @@ export async function measureReads(
     // The later phases run several API processes: give the load and the API every core again.
     pin(load.pid, allCores());
     pin(api.proc.pid, allCores());
+    if (baseline) pin(baseline.proc.pid, allCores());
     await Promise.all([servers.raw.proc.stop(), servers.koa.proc.stop(), servers.naive.proc.stop()]);
   }
 }
