@@ -45,10 +45,6 @@ export function trackConnections(server: Server): DrainTracker {
     socket.once('close', () => connections.delete(socket));
   });
 
-  const idle = (connection: Connection) => {
-    connection.response = undefined;
-    connection.idleSince = Date.now();
-  };
   return {
     get draining() {
       return draining;
@@ -68,7 +64,9 @@ export function trackConnections(server: Server): DrainTracker {
         if (res.writableEnded) connection.idleSince = Date.now();
         else
           res.once('close', () => {
-            if (connection.response === res) idle(connection);
+            if (connection.response !== res) return;
+            connection.response = undefined;
+            connection.idleSince = Date.now();
           });
       };
     },

@@ -59,25 +59,26 @@ const cacheControl = (maxAgeSeconds: number) => `public, max-age=${Math.max(0, M
 
 /**
  * ETag/304, Cache-Control and content negotiation (docs/decisions.md#d9) for one request's
- * headers, after `leading` (fields every answer of the caller carries). One array per request:
- * a cached read is served many thousand times a second, so its headers are not built in steps.
+ * headers, appended to `headers` (fields the caller sends first, in a fresh array). One array
+ * per request: a cached read is served many thousand times a second, so its headers are not
+ * built in steps or copied.
  */
 export function replyWith(
   representation: Representation,
   maxAgeSeconds: number,
   ifNoneMatch: string | undefined,
   acceptEncoding: string | undefined,
-  leading: HeaderFields = [],
+  headers: string[] = [],
 ): Reply {
   const { etag } = representation;
   const caching = cacheControl(maxAgeSeconds);
   if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) {
-    return { status: 304, headers: [...leading, 'ETag', etag, 'Cache-Control', caching, 'Vary', 'Accept-Encoding'], body: null };
+    headers.push('ETag', etag, 'Cache-Control', caching, 'Vary', 'Accept-Encoding');
+    return { status: 304, headers, body: null };
   }
   const encoding = representation.body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(acceptEncoding) : null;
   const body = encoding ? representation.bodyIn(encoding) : representation.body;
-  const length = String(body.length);
-  const headers = [...leading, 'ETag', etag, 'Cache-Control', caching, 'Vary', 'Accept-Encoding', 'Content-Type', JSON_TYPE, 'Content-Length', length];
+  headers.push('ETag', etag, 'Cache-Control', caching, 'Vary', 'Accept-Encoding', 'Content-Type', JSON_TYPE, 'Content-Length', String(body.length));
   if (encoding) headers.push('Content-Encoding', encoding);
   return { status: 200, headers, body };
 }
