@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig } from '../shared/config.js';
 import { historyKeys, keys, SNAPSHOTS, type SnapshotName } from '../shared/keyspace.js';
-import { SNAPSHOT_KINDS } from '../shared/reads.js';
+import { SNAPSHOT_KINDS } from '../shared/snapshot-kinds.js';
 import { createRedis, waitForReplicas } from '../shared/redis.js';
 
 const USAGE = 'usage: redis:migrate --from <redis-url> [--to <redis-url> | --to-cluster host:port,...] [--replace]';

@@ -14,7 +14,7 @@
  * Keys used alone (miss budgets, worker counters) carry no tag. The names differ from the
  * untagged ones of before: `npm run redis:migrate` copies what must survive.
  */
-import { SNAPSHOT_KINDS, type RefreshJobName, type SnapshotName } from './reads.js';
+import { SNAPSHOT_KINDS, type RefreshJobName, type SnapshotName } from './snapshot-kinds.js';
 
 const P = 'ms';
 
@@ -30,7 +30,7 @@ const LOGIN = `${P}:{login}`;
 export const snapshotSlotTag = (name: SnapshotName): RefreshJobName => SNAPSHOT_KINDS[name].refreshJob;
 
 /** The shared snapshots the worker refreshes on a schedule: the kinds of the table in reads.ts. */
-export { SNAPSHOTS, type SnapshotName } from './reads.js';
+export { SNAPSHOTS, type SnapshotName } from './snapshot-kinds.js';
 
 export const keys = {
   /** The snapshot body: JSON `{ data, cachedAt }`, written whole. No expiry: a failed refresh keeps it. */

@@ -6,7 +6,7 @@
  */
 import { historyKeys } from '../keyspace.js';
 import type { NewsItem, SentimentRecord, TrendingToken } from '../market-types.js';
-import { listHistory } from '../reads.js';
+import { listHistory } from '../snapshot-kinds.js';
 import type { SeriesEntry } from './history-store.js';
 
 /** The trending list's history (kept by name for callers outside the worker: the bench seeds history with it). */

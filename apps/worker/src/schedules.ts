@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { keys } from '../../../shared/keyspace.js';
-import { FIRST_SNAPSHOT_OF } from '../../../shared/reads.js';
+import { FIRST_SNAPSHOT_OF } from '../../../shared/snapshot-kinds.js';
 import type { Logger } from '../../../shared/logger.js';
 import {
   REFRESH_EVERY_MS,

@@ -6,8 +6,9 @@
  */
 import type { ParsedUrlQuery } from 'node:querystring';
 import { NotFoundError } from '../../../../shared/errors.js';
-import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from '../../../../shared/market-queries.js';
-import type { ListKind, ReadSpec, ServeKind, SnapshotName } from '../../../../shared/reads.js';
+import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from './market-queries.js';
+import type { ListKind, SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import type { ReadSpec, ServeKind } from './reads.js';
 import type { ApiDeps } from '../deps.js';
 import type { ReadAnswer } from '../http/representation.js';
 import { secondsLeft } from './snapshot-cache.js';

@@ -16,7 +16,7 @@ import type { Redis } from 'ioredis';
 import { lastId, readAfter, type HistoryEntry } from '../../../../shared/history/history-store.js';
 import { historyKeys } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
-import { SNAPSHOT_KINDS, TOPICS, type Topic } from '../../../../shared/reads.js';
+import { SNAPSHOT_KINDS, TOPICS, type Topic } from '../../../../shared/snapshot-kinds.js';
 import type { SnapshotWatch } from '../market/snapshot-watch.js';
 
 export { TOPICS, type Topic };

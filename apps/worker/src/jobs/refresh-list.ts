@@ -1,5 +1,5 @@
 import { writeRefresh } from '../../../../shared/history/history-store.js';
-import { listHistory, type ListKind } from '../../../../shared/reads.js';
+import { listHistory, type ListKind } from '../../../../shared/snapshot-kinds.js';
 import { listCall } from '../providers/market-provider.js';
 import type { JobContext } from './job-context.js';
 

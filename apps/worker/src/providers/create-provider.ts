@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../../../shared/config.js';
 import type { Logger } from '../../../../shared/logger.js';
 import type { RefreshJobName } from '../../../../shared/queues.js';
-import { LIST_KINDS, SNAPSHOT_KINDS } from '../../../../shared/reads.js';
+import { LIST_KINDS, SNAPSHOT_KINDS } from '../../../../shared/snapshot-kinds.js';
 import type { CountFn } from '../counters.js';
 import { createIndexClient } from '../index-client.js';
 import { createAdapters, createCompositeProvider } from './composite.js';

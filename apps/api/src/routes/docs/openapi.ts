@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { NewsEventSchema, SentimentEventSchema } from '../../../../../shared/market-types.js';
-import { LIST_KINDS, listOf, MARKET_READS, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../../../../shared/reads.js';
+import { LIST_KINDS, listOf, type ErrorCase } from '../../../../../shared/snapshot-kinds.js';
+import { MARKET_READS, READ_NAMES, type ReadName, type ReadSpec } from '../../market/reads.js';
 import { LoginRequestSchema, LoginResponseSchema, MeResponseSchema, RefreshAcknowledgementSchema, UsageSchema } from '../auth/schema.js';
 import { documentApiKeys } from './api-key-docs.js';
 import { documentCors } from './cors-docs.js';
