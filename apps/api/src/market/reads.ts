@@ -1,21 +1,22 @@
 /**
- * The one table of the shared snapshot kinds and of the public market reads. Everything
- * specific to a kind or a read lives in its entry; everything that lists them is derived from
- * here (SNAPSHOTS, the refresh jobs and their schedules, the stream topics, the API's cached
- * views, the Koa routes, the fast path's matcher, the OpenAPI paths), keyed by the kind's or
- * the read's name, so the compiler checks that they agree. docs/adding-a-snapshot-kind.md walks
- * through adding one.
+ * The public market reads, keyed by name: everything specific to a read lives in its entry (path,
+ * query parsing, OpenAPI prose, errors, MCP tool text); the Koa routes, the fast path's matcher,
+ * the OpenAPI paths and the MCP tools are derived from here, so the compiler checks that they
+ * agree. A list kind's read is derived from the kinds' table (shared/snapshot-kinds.ts) and its
+ * entry in LIST_READS. docs/adding-a-snapshot-kind.md walks through adding one.
  */
 import type { z } from 'zod';
 import {
-  LIST_KINDS,
-  listOf,
-  type ErrorCase,
-  type ListKind,
-  type ReadDoc,
-  type SnapshotName,
-  type ToolDoc,
-} from '../../../../shared/snapshot-kinds.js';
+  NewsPageSchema,
+  SentimentHistorySchema,
+  SentimentRecordSchema,
+  TokenHistorySchema,
+  TrendingCaListSchema,
+  TrendingTokenListSchema,
+  UsernameStatsSchema,
+} from '../../../../shared/market-types.js';
+import { LIST_KINDS, SERIES_OWNER, type ListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import type { HistorySeries } from './history-service.js';
 import {
   AtQuerySchema,
   HistoryPathSchema,
@@ -24,13 +25,71 @@ import {
   TokenPathSchema,
   UsernamePathSchema,
 } from './market-queries.js';
-import {
-  NewsPageSchema,
-  SentimentHistorySchema,
-  SentimentRecordSchema,
-  TokenHistorySchema,
-  UsernameStatsSchema,
-} from '../../../../shared/market-types.js';
+
+/** An error message a read can answer, and when: the OpenAPI document lists each (message, condition). */
+export type ErrorCase = readonly [message: string, condition: string];
+
+/** What the OpenAPI document says of a read; the statuses every read shares are added there. */
+export interface ReadDoc {
+  summary: string;
+  description: string;
+  /** The 200's description. */
+  ok: string;
+  /** Statuses specific to the read. 503 replaces "Data temporarily unavailable" (the snapshot's). */
+  errors: Partial<Record<400 | 404 | 429 | 503, readonly ErrorCase[]>>;
+}
+
+/** The MCP tool that mirrors a read (apps/api/src/mcp/tools.ts makes one per read that has it; its input follows `serve`). */
+export interface ToolDoc {
+  name: string;
+  title: string;
+  description: string;
+}
+
+/** What the API says of a list kind: its body's schema (the OpenAPI document's), its read's prose and its MCP tool. */
+export interface ListReadDoc {
+  response: z.ZodType;
+  doc: Omit<ReadDoc, 'errors'>;
+  tool: ToolDoc;
+}
+
+/** Each list kind's read (path `/api/market/<kind>`, with `?at=`): one entry per list kind of the table, or a type error. */
+export const LIST_READS: Readonly<Record<ListKind, ListReadDoc>> = {
+  trending: {
+    response: TrendingTokenListSchema,
+    doc: {
+      summary: 'Top trending tokens',
+      description:
+        'Ranked by smart money social activity. Cached for 30 minutes (one shared entry). ' +
+        'With `at`, the snapshot that was current at that instant, from history (HISTORY_DAYS, default 30).',
+      ok: 'Trending tokens and the time of the last cache refresh.',
+    },
+    tool: {
+      name: 'trending_tokens',
+      title: 'Trending tokens',
+      description:
+        'Tokens ranked by smart-money social activity right now (or at a past instant with `at`): ticker, name, mentions, ' +
+        'smart-money mentions, 24 h price change. Refreshed every 30 minutes; `cachedAt` says when.',
+    },
+  },
+  'trending-cas': {
+    response: TrendingCaListSchema,
+    doc: {
+      summary: 'Trending contract addresses',
+      description:
+        'Cached for 30 minutes (one shared entry). ' +
+        'With `at`, the snapshot that was current at that instant, from history (HISTORY_DAYS, default 30).',
+      ok: 'Trending contract addresses and the time of the last cache refresh.',
+    },
+    tool: {
+      name: 'trending_contracts',
+      title: 'Trending contract addresses',
+      description:
+        'Contract addresses most mentioned by tracked accounts right now (or at a past instant with `at`): address, chain, ' +
+        'mentions, smart-money mentions, first seen. Refreshed every 30 minutes; `cachedAt` says when.',
+    },
+  },
+};
 
 /** How the API answers a read (apps/api/src/market/read-resolvers.ts has one resolver per value). */
 export type ServeKind = 'list' | 'news-page' | 'token-record' | 'username-stats' | 'history';
@@ -42,7 +101,7 @@ export interface ReadSpec extends ReadDoc {
   /** The snapshot the answer comes from: its version says when a prepared answer is stale. */
   snapshot?: SnapshotName;
   /** For `history`: the series read per token. */
-  series?: 'sentiment' | 'token';
+  series?: HistorySeries;
   params?: z.ZodObject;
   query?: z.ZodObject;
   response: z.ZodType;
@@ -58,7 +117,7 @@ const AT_ERRORS: ReadDoc['errors'] = {
 };
 
 function listRead<N extends ListKind>(name: N): ReadSpec {
-  const { response, doc, tool } = listOf(name);
+  const { response, doc, tool } = LIST_READS[name];
   return { path: `/api/market/${name}`, serve: 'list', snapshot: name, query: AtQuerySchema, response, ...doc, errors: AT_ERRORS, tool };
 }
 
@@ -84,13 +143,13 @@ function sentimentRead(path: string, summary: string, tool?: ToolDoc): ReadSpec 
 
 function historyRead(
   path: string,
-  series: 'sentiment' | 'token',
+  series: HistorySeries,
   doc: { summary: string; description: string; response: z.ZodType; tool: ToolDoc },
 ): ReadSpec {
   return {
     path,
     serve: 'history',
-    snapshot: series === 'sentiment' ? 'sentiment' : 'trending',
+    snapshot: SERIES_OWNER[series],
     series,
     params: HistoryPathSchema,
     query: HistoryQuerySchema,
@@ -109,14 +168,14 @@ function historyRead(
   };
 }
 
-const LIST_READS = Object.fromEntries(LIST_KINDS.map((name) => [name, listRead(name)])) as Record<ListKind, ReadSpec>;
+const LIST_KIND_READS = Object.fromEntries(LIST_KINDS.map((name) => [name, listRead(name)])) as Record<ListKind, ReadSpec>;
 
 /**
  * The cached market reads, keyed by name (the OpenAPI operationId is its camelCase). GET
  * /api/market/stream is not one: it is a live feed of the kinds' topics (routes/market/stream.ts).
  */
 export const MARKET_READS = {
-  ...LIST_READS,
+  ...LIST_KIND_READS,
   news: {
     path: '/api/market/news',
     serve: 'news-page',
