@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /*
@@ -33,6 +34,18 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
     },
+  },
+  {
+    // Modules import downward only: a cycle (a value import whose module imports the importer back,
+    // however far round) is an error. Type-only imports are erased at run time and not followed.
+    // The code imports TypeScript files by their .js names (nodenext).
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
   },
   // Plain .js files (this one) are outside tsconfig: the rules that need types are off for them.
   { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },

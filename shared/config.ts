@@ -3,6 +3,7 @@
  * start-up; every other module receives the frozen result.
  */
 import { randomBytes } from 'node:crypto';
+import { ConfigError } from './config-error.js';
 import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
@@ -108,10 +109,7 @@ export interface ClusterConfig {
   readonly tls: boolean;
 }
 
-/** A bad environment value: main() prints the message on one line and exits 1. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+export { ConfigError };
 
 type Env = Readonly<Record<string, string | undefined>>;
 

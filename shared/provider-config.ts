@@ -4,8 +4,7 @@
  * default) they are ignored and the worker speaks docs/index-api.md as before.
  */
 import { readFileSync } from 'node:fs';
-// A cycle with config.ts, safe: ConfigError is only used when a function runs, after both modules loaded.
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

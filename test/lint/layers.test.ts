@@ -52,6 +52,14 @@ describe('lint: layer imports and promises', function () {
     expect(await ruleIds('apps/api/src/auth/users.ts', "import { keys } from '../../../../shared/keyspace.js';\n")).to.not.include('no-restricted-imports');
   });
 
+  it('when a module imports a module that imports it back, then import-x/no-cycle reports it; a type-only import is not followed', async () => {
+    // shared/snapshot-keys.ts imports the kinds' table: the table importing the keys would close a cycle.
+    const cycle = "import { historyKeys } from './snapshot-keys.js';\nexport const eventsOf = historyKeys.events;\n";
+    expect(await ruleIds('shared/snapshot-kinds.ts', cycle)).to.include('import-x/no-cycle');
+    const typeOnly = "import type { historyKeys } from './snapshot-keys.js';\nexport type Keys = typeof historyKeys;\n";
+    expect(await ruleIds('shared/snapshot-kinds.ts', typeOnly)).to.not.include('import-x/no-cycle');
+  });
+
   it('when a promise is neither awaited nor marked void, then no-floating-promises reports it; `void` marks it on purpose', async () => {
     const floating = 'async function later(): Promise<void> {}\nlater();\n';
     expect(await ruleIds('apps/api/src/app.ts', floating)).to.include('@typescript-eslint/no-floating-promises');

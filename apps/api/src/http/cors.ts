@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { BadRequestError } from '../../../../shared/errors.js';
 import { MARKET_READS, READ_NAMES } from '../market/reads.js';
+import { PUBLIC_READ_HEADERS } from './public-read-headers.js';
 
 /** A read path's directory: up to the `/` before its last static segment (`/api/market/stats/:username` -> `/api/market/stats/`). */
 function directoryOf(path: string): string {
@@ -16,12 +17,6 @@ function directoryOf(path: string): string {
 export const PUBLIC_PREFIXES: readonly string[] = [...new Set(READ_NAMES.map((name) => directoryOf(MARKET_READS[name].path)))]
   .sort((a, b) => a.length - b.length)
   .filter((prefix, index, all) => !all.slice(0, index).some((shorter) => prefix.startsWith(shorter)));
-
-/** What every public read carries (the fast path sends the same). */
-export const PUBLIC_READ_HEADERS = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'ETag, X-Request-Id, Retry-After',
-} as const;
 
 /** Market reads are public data: any origin may read them, and see their ETag and request id (docs/decisions.md#d9). */
 export function publicCors(): Middleware {

@@ -8,7 +8,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
 import { boundedCache } from '../cache/bounded-cache.js';
-import { PUBLIC_READ_HEADERS } from './cors.js';
+import { PUBLIC_READ_HEADERS } from './public-read-headers.js';
 
 /** Bodies below this are sent as they are: compressing them saves nothing worth the CPU. */
 const COMPRESS_MIN_BYTES = 1024;
