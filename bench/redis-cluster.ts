@@ -52,7 +52,7 @@ async function seed(form: Form, simUrl: string, username: string): Promise<void>
   const redis = createRedis(config, 'worker', 'bench-seed');
   const context: JobContext = {
     redis,
-    index: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
+    provider: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
     logger: createLogger({ logLevel: 'warn' }, 'bench-seed'),
     now: () => new Date(),
     historyMs: 30 * 86_400_000,

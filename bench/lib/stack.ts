@@ -51,7 +51,7 @@ export async function startStack(): Promise<Stack> {
   const client = createRedis({ redisUrl: redis.url, redisTlsInsecure: false }, 'worker', 'bench-seed');
   const context: JobContext = {
     redis: client,
-    index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }),
+    provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }),
     logger: createLogger({ logLevel: 'warn' }, 'bench-seed'),
     now: () => new Date(),
     historyMs: HISTORY_MS,
@@ -152,7 +152,8 @@ export async function startApi(
 export function startWorkerProcess(stack: Stack, workDir: string): NodeProcess {
   return startNode('worker', {
     script: 'apps/worker/src/main.ts',
-    env: serviceEnv(stack, {}),
+    // At debug: the stats phase times a job by its "job completed" line, which the worker logs at debug.
+    env: serviceEnv(stack, { LOG_LEVEL: 'debug' }),
     stdout: join(workDir, 'worker.log'),
     stderrFile: join(workDir, 'worker.err'),
   });

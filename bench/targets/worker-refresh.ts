@@ -20,7 +20,7 @@ const HISTORY_MS = 30 * 86_400_000;
 const redis = createRedis({ redisUrl, redisTlsInsecure: false }, 'worker', 'bench-worker-refresh');
 const context: JobContext = {
   redis,
-  index: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
+  provider: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
   logger: createLogger({ logLevel: 'warn' }, 'bench-worker'),
   now: () => new Date(),
   historyMs: HISTORY_MS,

@@ -67,7 +67,7 @@ describe('two API processes over one Redis: a refresh reaches every replica with
     await subscriber.subscribe(SNAPSHOT_CHANNEL);
     sim = await startSimulator();
     const logger = createLogger({ logLevel: 'silent' }, 'test');
-    worker = await startWorker({ redis: shared.config, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
+    worker = await startWorker({ redis: shared.config, provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
     queue = shared.queue<RefreshJobData>(REFRESH_QUEUE);
     // A new schedule runs at once: wait for the worker's first snapshots.
     await eventually(async () => ((await existing(redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 2 ? true : undefined), 20_000, 'first snapshots');

@@ -116,7 +116,7 @@ describe('what the service needs of its Redis', function () {
         if (failed) break;
       }
       const { logger, lines } = capturingLogger();
-      const worker = await startWorker({ redis: { redisUrl: redis.url, redisTlsInsecure: false }, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger, refreshEveryMs: 1000 });
+      const worker = await startWorker({ redis: { redisUrl: redis.url, redisTlsInsecure: false }, provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger, refreshEveryMs: 1000 });
       try {
         expect(lines().some((line) => line.msg === 'could not ensure the refresh schedules; retrying')).to.equal(true);
         expect(await client.exists(`${QUEUE_PREFIX}:refresh:repeat:refresh-trending`)).to.equal(0);

@@ -24,7 +24,7 @@ export function pinnedJobs(redisConfig: RedisConfig, simUrl: string): PinnedJobs
   const redis: Redis = createRedis(redisConfig, 'worker', 'test-pinned-jobs');
   const context: JobContext = {
     redis,
-    index: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
+    provider: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
     logger: createLogger({ logLevel: 'silent' }, 'test'),
     now: () => new Date(clock),
     historyMs: 30 * 86_400_000,

@@ -66,7 +66,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         startWorker({
           redis: config,
           refreshEveryMs: config.refreshIntervalMs,
-          index: createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts }),
+          provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts }),
           logger,
           upstreamPerMinute: config.indexRateLimitPerMinute,
           historyDays: config.historyDays,

@@ -16,7 +16,6 @@ import { keys } from '../../../shared/keyspace.js';
 import { closeRedis, createRedis, type RedisConfig } from '../../../shared/redis.js';
 import { watchRedisPolicy, type PolicyWatch } from '../../../shared/redis-policy.js';
 import { countedIndexClient, redisCounter } from './counters.js';
-import type { IndexClient } from './index-client.js';
 import type { MarketProvider } from './providers/market-provider.js';
 import { withMeter, type Meter } from './providers/spend.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
@@ -28,10 +27,8 @@ const DAY_MS = 86_400_000;
 
 export interface WorkerOptions {
   redis: RedisConfig;
-  /** The client of docs/index-api.md (INDEX_PROVIDER=index); ignored when `provider` is given. */
-  index?: IndexClient;
-  /** The upstream boundary (INDEX_PROVIDER=composite makes one: providers/create-provider.ts). */
-  provider?: MarketProvider;
+  /** The upstream boundary: the index client (INDEX_PROVIDER=index) or the composite providers (providers/create-provider.ts makes either). */
+  provider: MarketProvider;
   /** Refresh jobs with their own interval (the Elfa credit budget); the others use refreshEveryMs. */
   refreshEveryMsByJob?: Partial<Record<RefreshJobName, number>>;
   logger: Logger;
@@ -59,12 +56,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const redis = createRedis(options.redis, 'worker', 'worker', logger);
   if (options.redisPolicy) watchRedisPolicy(redis, logger, options.redisPolicy);
   const count = redisCounter(redis);
-  const provider = options.provider ?? options.index;
-  if (!provider) throw new Error('startWorker: an index client or a provider is required');
-  const index = countedIndexClient(provider, count);
   const context: JobContext = {
     redis,
-    index,
+    provider: countedIndexClient(options.provider, count),
     logger,
     now: options.now ?? (() => new Date()),
     historyMs: (options.historyDays ?? 30) * DAY_MS,
@@ -124,7 +118,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   for (const worker of workers) {
     worker.on('completed', (job, result) => {
       count('jobs', worker.name, 'completed');
-      logger.info({ job: job.name, id: job.id, result }, 'job completed');
+      // At debug: every refresh and stats fetch completes, many an hour; failures and slow answers are what info shows.
+      logger.debug({ job: job.name, id: job.id, result }, 'job completed');
     });
     worker.on('failed', (job, error) => {
       count('jobs', worker.name, 'failed');

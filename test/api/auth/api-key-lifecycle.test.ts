@@ -48,7 +48,7 @@ describe('API key lifecycle: the built users command and two API processes', fun
     redis = shared.client();
     sim = await startSimulator();
     const logger = createLogger({ logLevel: 'silent' }, 'test');
-    worker = await startWorker({ redis: shared.config, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
+    worker = await startWorker({ redis: shared.config, provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
     await eventually(async () => ((await existing(redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 2 ? true : undefined), 60_000, 'first snapshots');
     const env = { NODE_ENV: 'test', ...redisEnv, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
     // The built entry point, as the Procfile runs it (and quicker to start than through tsx).

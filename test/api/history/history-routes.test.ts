@@ -52,7 +52,7 @@ describe('history: series and past snapshots written with each refresh (docs/dec
     worker = createRedis(stack.config, 'worker', 'test-history');
     context = {
       redis: worker,
-      index: createIndexClient({ baseUrl: stack.sim.url, apiKey: undefined }),
+      provider: createIndexClient({ baseUrl: stack.sim.url, apiKey: undefined }),
       logger: createLogger({ logLevel: 'silent' }, 'test'),
       now: () => new Date(clock),
       historyMs: 30 * DAY,
@@ -63,7 +63,7 @@ describe('history: series and past snapshots written with each refresh (docs/dec
       times.push(clock);
       if (i > 0) stack.sim.advanceClock(HALF_HOUR);
       if (i === 3) {
-        const data = await context.index.trendingTokens();
+        const data = await context.provider.trendingTokens();
         dropped = data[0]!.token;
         const kept: TrendingToken[] = data.slice(1);
         const cachedAt = new Date(clock).toISOString();

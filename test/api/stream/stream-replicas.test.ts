@@ -32,7 +32,7 @@ describe('two API processes streaming the same refreshes', function () {
     redis = shared.client();
     sim = await startSimulator();
     const logger = createLogger({ logLevel: 'silent' }, 'test');
-    worker = await startWorker({ redis: shared.config, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
+    worker = await startWorker({ redis: shared.config, provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
     queue = shared.queue<RefreshJobData>(REFRESH_QUEUE);
     await eventually(async () => ((await existing(redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news'), snapshotKeys.snapshot('trending-cas')])) === 3 ? true : undefined), 20_000, 'first snapshots');
     const env = { NODE_ENV: 'test', ...shared.env, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };

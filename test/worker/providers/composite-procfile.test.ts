@@ -42,7 +42,8 @@ describe('composite mode through the Procfile processes, against the providers\'
       PORT: String(port),
       REDIS_URL: testRedis.url,
       JWT_SECRET: 'composite-procfile-secret-'.padEnd(48, 'x'),
-      LOG_LEVEL: 'info',
+      // Each refresh's spend is in its "job completed" line, logged at debug.
+      LOG_LEVEL: 'debug',
       ...fixtures.env,
     };
     processes = [startProcess('worker', env), startProcess('web', env)];

@@ -89,7 +89,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
   });
 
   describe('through the refresh jobs (strict storage)', () => {
-    const context = (): JobContext => ({ redis: h.redis, index: h.provider, logger: createLogger({ logLevel: 'silent' }, 'test'), now: () => h.clock.now, historyMs: 0 });
+    const context = (): JobContext => ({ redis: h.redis, provider: h.provider, logger: createLogger({ logLevel: 'silent' }, 'test'), now: () => h.clock.now, historyMs: 0 });
 
     for (const [name, answer] of [
       ['no valid item', { body: { success: true, data: { data: [{ token: 7 }, { current_count: 3 }] } } }],

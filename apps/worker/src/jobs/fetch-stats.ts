@@ -9,9 +9,9 @@ import type { JobContext } from './job-context.js';
  * One username's stats, stored as the response body with a 1-hour expiry; a username the
  * index does not know is remembered for 10 minutes so repeated misses cost the upstream nothing.
  */
-export async function fetchStats(job: Job<StatsJobData>, { redis, index, now }: JobContext): Promise<{ found: boolean }> {
+export async function fetchStats(job: Job<StatsJobData>, { redis, provider, now }: JobContext): Promise<{ found: boolean }> {
   const { username } = job.data;
-  const account = await index.account(username);
+  const account = await provider.account(username);
   if (!account) {
     await execChecked(redis.multi().set(keys.statsMiss(username), '1', 'EX', MISS_TTL_SECONDS).del(keys.stats(username)));
     return { found: false };

@@ -6,7 +6,7 @@ import type { MarketProvider } from '../providers/market-provider.js';
 export interface JobContext {
   redis: Redis;
   /** The upstream boundary (INDEX_PROVIDER): the index client or the composite providers. */
-  index: MarketProvider;
+  provider: MarketProvider;
   logger: Logger;
   /** The clock, injectable so tests can pin cachedAt. */
   now: () => Date;

@@ -8,8 +8,8 @@ import type { JobContext } from './job-context.js';
  * A ranked list snapshot (a list kind of shared/reads.ts): fetched whole, stored as the exact
  * response body, and appended to history in the same write.
  */
-export async function refreshList({ redis, index, now, historyMs, logger }: JobContext, name: ListKind): Promise<{ items: number }> {
-  const data = await listCall(index, name)();
+export async function refreshList({ redis, provider, now, historyMs, logger }: JobContext, name: ListKind): Promise<{ items: number }> {
+  const data = await listCall(provider, name)();
   const at = now();
   const cachedAt = at.toISOString();
   const body = JSON.stringify({ data, cachedAt });

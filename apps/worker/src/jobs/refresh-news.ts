@@ -20,9 +20,9 @@ const scorePost = memoizedScorer(NEWS_MAX_POSTS + NEWS_MAX_POSTS / 5);
 
 /** News and per-token sentiment come from the same posts, so they are written together, with their history. */
 export async function refreshNews(context: JobContext): Promise<{ items: number; tokens: number }> {
-  const { redis, index, now, historyMs, logger } = context;
+  const { redis, provider, now, historyMs, logger } = context;
   const at = now();
-  const posts = await index.posts(new Date(at.getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
+  const posts = await provider.posts(new Date(at.getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
   // An empty window means the upstream lost its data, not that nobody posted: keep what we have.
   if (posts.length === 0) throw new UpstreamError('upstream v1/posts: empty window');
   posts.sort(newestFirst);

@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { NewsItem, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
+import { execChecked } from '../../../../shared/redis-results.js';
 import type { ListCalls } from './market-provider.js';
 import type { ProviderHttp } from './provider-http.js';
 import { lenientCount, parseItems } from './tolerant.js';
@@ -202,12 +203,14 @@ export function elfaLists(elfa: ElfaAdapter, { redis, now, smartPosts, quotes }:
       if (contracts.length === 0) throw new UpstreamError('elfa trending-cas: no valid item; the snapshot is kept', { retryable: false });
       const seenAt = now().toISOString();
       const fields = contracts.map((contract) => contractKey(contract.chain, contract.address));
-      const pipeline = redis.multi();
-      for (const field of fields) pipeline.hsetnx(providerKeys.caFirstSeen(), field, seenAt);
-      pipeline.hmget(providerKeys.caFirstSeen(), ...fields);
-      const results = await pipeline.exec();
-      const firstSeen = results?.at(-1)?.[1];
-      if (!results || results.some(([error]) => error) || !Array.isArray(firstSeen)) throw new Error('redis: first-seen times were not stored');
+      const tx = redis.multi();
+      for (const field of fields) tx.hsetnx(providerKeys.caFirstSeen(), field, seenAt);
+      tx.hmget(providerKeys.caFirstSeen(), ...fields);
+      const stored = await execChecked(tx).catch((error: unknown) => {
+        throw new Error(`redis: first-seen times were not stored: ${(error as Error).message}`, { cause: error });
+      });
+      const firstSeen = stored.at(-1);
+      if (!Array.isArray(firstSeen)) throw new Error('redis: first-seen times were not stored');
       const posts = await smartPosts();
       const list: TrendingCa[] = contracts.map((contract, at) => {
         const needle = contract.address.startsWith('0x') ? contract.address.toLowerCase() : contract.address;
