@@ -9,6 +9,7 @@ import { checkRedisPolicyFirst, watchRedisPolicy } from '../../../shared/redis-p
 import { onShutdown, refuseToRun } from '../../../shared/shutdown.js';
 import { createRequestListener } from './app.js';
 import { createApiDeps } from './deps.js';
+import { respawnBackoff } from './respawn.js';
 import { startWebServer, stopWebServer } from './server.js';
 
 const config = loadConfigOrExit();
@@ -16,15 +17,26 @@ const logger = createLogger(config, 'api');
 
 if (config.webConcurrency > 1 && cluster.isPrimary) {
   let stopping = false;
-  for (let i = 0; i < config.webConcurrency; i += 1) cluster.fork();
+  const startedAt = new Map<number, number>();
+  const pending = new Set<NodeJS.Timeout>();
+  const fork = () => startedAt.set(cluster.fork().id, Date.now());
+  const nextDelay = respawnBackoff();
+  for (let i = 0; i < config.webConcurrency; i += 1) fork();
   cluster.on('exit', (worker, code) => {
     if (stopping) return;
-    logger.warn({ pid: worker.process.pid, code }, 'API process exited; starting another');
-    cluster.fork();
+    const delayMs = nextDelay(Date.now() - (startedAt.get(worker.id) ?? 0));
+    startedAt.delete(worker.id);
+    logger.warn({ pid: worker.process.pid, code, delayMs }, `API process exited; starting another in ${delayMs} ms`);
+    const timer = setTimeout(() => {
+      pending.delete(timer);
+      if (!stopping) fork();
+    }, delayMs);
+    pending.add(timer);
   });
   // Each API process drains itself; the platform's SIGTERM reaches them too, and a repeated one is harmless.
   onShutdown(logger, async () => {
     stopping = true;
+    for (const timer of pending) clearTimeout(timer);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
     await new Promise<void>((resolve) => {
       const check = () => (Object.keys(cluster.workers ?? {}).length === 0 ? resolve() : setTimeout(check, 100));
