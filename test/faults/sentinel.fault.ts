@@ -30,8 +30,8 @@ describe('Redis Sentinel failover', function () {
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') process.stdout.write(`${deployment.logTail()}\n`);
-    await deployment.stop();
-    await ha.stop();
+    await deployment?.stop();
+    await ha?.stop();
   });
 
   it('when the master is killed under load, then cached reads keep answering, stats and login are back within 30 s, no acknowledged user change is lost and the schedules keep one run per period', async () => {

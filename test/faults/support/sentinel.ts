@@ -48,7 +48,8 @@ export async function startRedisHA(): Promise<RedisHA> {
         '',
       ].join('\n'),
     );
-    const child = spawn('redis-sentinel', [conf], { stdio: 'ignore' });
+    // `redis-server --sentinel` is what the redis-sentinel command runs; not every package installs that name.
+    const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
     live.add(child);
     child.once('exit', () => live.delete(child));
     return child;
@@ -63,7 +64,12 @@ export async function startRedisHA(): Promise<RedisHA> {
       client.disconnect();
     }
   };
+  const stop = async () => {
+    for (const child of sentinels) child.kill('SIGKILL');
+    await Promise.all(nodes.map((node) => node.stop()));
+  };
   // Ready when every sentinel knows the replica and the two other sentinels: a failover needs both.
+  // A set-up that fails stops what it started: the suite's process must be left with nothing running.
   await until(
     async () => {
       for (const port of ports) {
@@ -75,7 +81,10 @@ export async function startRedisHA(): Promise<RedisHA> {
     },
     30_000,
     'sentinels to discover the replica and each other',
-  );
+  ).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
   return {
     nodes,
     env: { REDIS_SENTINELS: ports.map((port) => `127.0.0.1:${port}`).join(','), REDIS_SENTINEL_MASTER: MASTER_NAME },
@@ -85,9 +94,6 @@ export async function startRedisHA(): Promise<RedisHA> {
       if (!node) throw new Error(`sentinel names an unknown master on port ${port}`);
       return node;
     },
-    async stop() {
-      for (const child of sentinels) child.kill('SIGKILL');
-      await Promise.all(nodes.map((node) => node.stop()));
-    },
+    stop,
   };
 }
