@@ -37,7 +37,7 @@ export const refreshJobOptions: DefaultJobOptions = {
   removeOnFail: { age: 7 * 24 * 3600, count: 500 },
 };
 
-export const statsJobOptions: DefaultJobOptions = {
+const statsJobOptions: DefaultJobOptions = {
   // Two quick attempts fit in the 10 s the API is willing to wait.
   attempts: 2,
   backoff: { type: UPSTREAM_BACKOFF, delay: 500 },
@@ -46,8 +46,8 @@ export const statsJobOptions: DefaultJobOptions = {
 };
 
 /** Deduplication ids: one pending job per snapshot / per username. */
-export const refreshDedupId = (name: RefreshJobName) => name;
-export const statsDedupId = (username: string) => `stats:${username}`;
+const refreshDedupId = (name: RefreshJobName) => name;
+const statsDedupId = (username: string) => `stats:${username}`;
 
 /** Which refresh job rebuilds a snapshot (sentiment is computed with the news). */
 export const refreshJobFor = Object.fromEntries(SNAPSHOTS.map((name) => [name, SNAPSHOT_KINDS[name].refreshJob])) as Readonly<

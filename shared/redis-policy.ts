@@ -21,7 +21,7 @@ export interface RedisPolicy {
   rdbSave: string | undefined;
 }
 
-export async function readRedisPolicy(redis: Redis): Promise<RedisPolicy> {
+async function readRedisPolicy(redis: Redis): Promise<RedisPolicy> {
   // INFO works on managed Redis where CONFIG is renamed away.
   const info = await redis.info();
   const field = (name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
@@ -33,7 +33,7 @@ export async function readRedisPolicy(redis: Redis): Promise<RedisPolicy> {
 }
 
 /** Every master's policy: one entry for one node or Sentinel's master, one per master of a cluster. */
-export async function readRedisPolicies(redis: Redis): Promise<{ node: string | undefined; policy: RedisPolicy }[]> {
+async function readRedisPolicies(redis: Redis): Promise<{ node: string | undefined; policy: RedisPolicy }[]> {
   const cluster = clusterOf(redis);
   if (!cluster) return [{ node: undefined, policy: await readRedisPolicy(redis) }];
   return Promise.all(
@@ -51,7 +51,7 @@ function firstEvictionProblem(policies: readonly { node: string | undefined; pol
 }
 
 /** One line for an operator, or undefined when the policy is fine. */
-export function evictionProblem(policy: RedisPolicy): string | undefined {
+function evictionProblem(policy: RedisPolicy): string | undefined {
   if (policy.maxmemoryPolicy === undefined || policy.maxmemoryPolicy === 'noeviction') return undefined;
   return `Redis maxmemory-policy is ${policy.maxmemoryPolicy}: it would evict users and job state when memory is full; set it to noeviction`;
 }

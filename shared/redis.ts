@@ -136,7 +136,7 @@ export function clusterOf(redis: Redis): Cluster | undefined {
 }
 
 /** What an error says about the connection, without anything secret: Redis's and Node's messages name no password. */
-export function connectionErrorReason(error: Error): string {
+function connectionErrorReason(error: Error): string {
   const code = (error as NodeJS.ErrnoException).code;
   const message = error.message.replace(/\b(rediss?):\/\/[^@\s]*@/g, '$1://***@');
   return code && !message.includes(code) ? `${code}: ${message}` : message;

@@ -1,7 +1,7 @@
 import type { Logger } from './logger.js';
 
 /** Heroku sends SIGKILL 30 s after SIGTERM; whatever `close` still waits on is cut at 25 s. */
-export const SHUTDOWN_LIMIT_MS = 25_000;
+const SHUTDOWN_LIMIT_MS = 25_000;
 
 /**
  * Runs `close` once on SIGTERM or SIGINT, then exits. A platform sends SIGTERM to every process

@@ -15,7 +15,7 @@
  */
 
 /** Two-sided confidence the interval of a median must reach before a verdict is decided. */
-export const CONFIDENCE = 0.9;
+const CONFIDENCE = 0.9;
 
 export interface Interval {
   median: number;

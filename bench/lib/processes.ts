@@ -20,7 +20,7 @@ let buildDir: string | undefined;
  * typecheck's business, not the benchmark's) and returns that directory. The compiled tree
  * resolves packages from this repository's node_modules.
  */
-export function compileInto(dir: string, root = ROOT): string {
+function compileInto(dir: string, root = ROOT): string {
   const tsconfig = join(dir, 'tsconfig.bench.json');
   const out = join(dir, 'out');
   mkdirSync(dir, { recursive: true });

@@ -134,7 +134,7 @@ function onInterval(target: string, values: number[], bound: { atMost?: number; 
 }
 
 /** The cached reads against (a) raw node:http: the API's CPU per request over raw's, per repetition. */
-export function judgeAgainstRaw(results: Inputs): Verdict[] {
+function judgeAgainstRaw(results: Inputs): Verdict[] {
   return results.reads.rows.flatMap((row) => {
     const api = samplesOf(results, row.id, 'api');
     const raw = samplesOf(results, row.id, 'raw');

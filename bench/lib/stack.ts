@@ -23,7 +23,7 @@ import { seedSentimentHistory } from './history-seed.js';
 import { firstLine, startNode, waitForHttp, type NodeProcess } from './processes.js';
 
 /** Posts in the simulator's window: 10,000 gives news page 100 at limit 50 its full 50 items. */
-export const POST_COUNT = 10_000;
+const POST_COUNT = 10_000;
 /** HISTORY_DAYS as deployed: 30. */
 export const HISTORY_MS = 30 * 86_400_000;
 export const BENCH_USER = { email: 'bench@example.com', password: 'bench-password-correct-horse' };
@@ -94,7 +94,7 @@ export interface AppProcess {
  * from the shell), so the processes log at the level the configuration gives production by
  * default: the cost of whatever the API logs per request is part of what the bench measures.
  */
-export function serviceEnv(stack: Stack, extra: Record<string, string>): Record<string, string | undefined> {
+function serviceEnv(stack: Stack, extra: Record<string, string>): Record<string, string | undefined> {
   return {
     NODE_ENV: 'production',
     REDIS_URL: stack.redis.url,
@@ -112,7 +112,7 @@ export function productionLogLevel(stack: Stack): string {
 }
 
 /** The Procfile's flags for the web process (it says why), so the bench measures what is deployed. */
-export const WEB_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
+const WEB_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
 
 /**
  * The real web entry point (apps/api/src/main.ts), ready once /readyz answers 200. Its stdout

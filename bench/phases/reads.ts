@@ -81,7 +81,7 @@ export async function busiestToken(redisUrl: string): Promise<string> {
   }
 }
 
-export async function readRows(stack: Stack, api: AppProcess): Promise<ReadRow[]> {
+async function readRows(stack: Stack, api: AppProcess): Promise<ReadRow[]> {
   const token = await busiestToken(stack.redis.url);
   const trending = await expectStatus(`${api.url}/api/market/trending`, 200);
   const etag = String(trending.headers.etag);

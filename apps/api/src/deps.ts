@@ -32,7 +32,7 @@ import { registerOpsMetrics } from './ops-metrics.js';
 import { registerProviderMetrics } from './provider-metrics.js';
 
 /** How long a request waits for the worker (docs/decisions.md#d7, #d8: answered within 10 s). */
-export const WORK_WAIT_MS = 9_000;
+const WORK_WAIT_MS = 9_000;
 
 export interface ApiDeps {
   config: Config;

@@ -10,7 +10,7 @@ export interface WebServerLimits {
 }
 
 /** Heroku sends SIGKILL 30 s after SIGTERM: drain for at most 20 s, leaving time to close Redis. */
-export const DRAIN: DrainOptions = { deadlineMs: 20_000, idleCloseMs: 5_000 };
+const DRAIN: DrainOptions = { deadlineMs: 20_000, idleCloseMs: 5_000 };
 
 const trackers = new WeakMap<Server, DrainTracker>();
 

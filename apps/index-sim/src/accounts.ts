@@ -8,7 +8,7 @@ import { TOKENS } from './tokens.js';
 export const ACCOUNT_COUNT = 300;
 /** Accounts ranked this high count as "smart money" in smart_mentions. */
 export const SMART_RANK_CUTOFF = 100;
-export const USERNAME_PATTERN = /^[A-Za-z0-9_]{1,15}$/;
+const USERNAME_PATTERN = /^[A-Za-z0-9_]{1,15}$/;
 
 export interface Account {
   readonly username: string;
@@ -71,7 +71,7 @@ function favouriteTokens(rng: Rng): string[] {
 }
 
 /** Mean engagement of a post by an account: grows with the log of its audience. */
-export function engagementFor(followers: number, quality: number): number {
+function engagementFor(followers: number, quality: number): number {
   return (Math.log10(followers) - 2) * 9 * (0.6 + quality);
 }
 

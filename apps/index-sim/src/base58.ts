@@ -18,4 +18,3 @@ export function base58Encode(bytes: Uint8Array): string {
   return out;
 }
 
-export const BASE58_PATTERN = /^[1-9A-HJ-NP-Za-km-z]+$/;

@@ -6,7 +6,7 @@ import { base58Encode } from './base58.js';
 import { type Rng, clamp, normal, rngFor, unit } from './random.js';
 import { WINDOW_MS } from './posts.js';
 
-export const CONTRACT_COUNT = 30;
+const CONTRACT_COUNT = 30;
 const SLOT_MS = WINDOW_MS / CONTRACT_COUNT;
 const MINUTE_MS = 60 * 1000;
 

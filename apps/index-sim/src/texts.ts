@@ -141,11 +141,6 @@ const EXTRA: Readonly<Record<Mood, readonly string[]>> = {
 
 const TEMPLATES: Readonly<Record<Mood, readonly string[]>> = { bullish: BULLISH, bearish: BEARISH, neutral: NEUTRAL };
 
-export const TEMPLATE_COUNTS = Object.freeze({
-  bullish: BULLISH.length,
-  bearish: BEARISH.length,
-  neutral: NEUTRAL.length,
-});
 
 export interface TextToken {
   readonly symbol: string;

@@ -18,7 +18,7 @@ import {
  * new runs at once; one that already existed while its snapshot is absent (Redis emptied,
  * first start after a crash) gets an immediate, deduplicated run.
  */
-export async function ensureSchedules(
+async function ensureSchedules(
   queue: Queue<RefreshJobData>,
   redis: Redis,
   everyMs = REFRESH_EVERY_MS,

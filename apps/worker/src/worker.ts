@@ -157,7 +157,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
  * A per-minute rate as BullMQ's limiter window. Spread over seconds when it allows it, so
  * 600/min is 10 per second rather than a burst of 600 at the top of each minute.
  */
-export function perMinute(rate: number): { max: number; duration: number } {
+function perMinute(rate: number): { max: number; duration: number } {
   if (rate >= 60) return { max: Math.floor(rate / 60), duration: 1000 };
   return { max: 1, duration: Math.ceil(60_000 / rate) };
 }

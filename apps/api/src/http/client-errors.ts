@@ -29,7 +29,7 @@ const REASONS: Readonly<Record<number, string>> = {
 };
 
 /** A complete HTTP/1.1 response that closes the connection. */
-export function rawErrorResponse(status: number, message: string): Buffer {
+function rawErrorResponse(status: number, message: string): Buffer {
   const body = JSON.stringify({ error: message });
   return Buffer.from(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +

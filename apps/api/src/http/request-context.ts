@@ -41,7 +41,7 @@ export interface FinishedRequest {
 }
 
 /** A read slower than this is logged whatever its status. */
-export const SLOW_REQUEST_MS = 1000;
+const SLOW_REQUEST_MS = 1000;
 
 const redactKeys = (url: string) => (url.includes('ms_live_') ? url.replace(/ms_live_\w*/g, 'ms_live_***') : url);
 

@@ -28,7 +28,7 @@ const MAX_PREPARED = 1000;
 /** Past snapshots kept prepared (the `?at=` of a few dashboards' time sliders). */
 const MAX_PAST_SNAPSHOTS = 64;
 
-export const NO_SNAPSHOT = 'No snapshot at that time';
+const NO_SNAPSHOT = 'No snapshot at that time';
 
 export class HistoryService {
   private readonly prepared = boundedCache<string, Representation>({ max: MAX_PREPARED });

@@ -62,7 +62,7 @@ interface Client {
 const PAGE = 100;
 
 /** Orders stream IDs (`<ms>-<seq>`) numerically. */
-export function compareIds(a: string, b: string): number {
+function compareIds(a: string, b: string): number {
   const [am = 0, as = 0] = a.split('-').map(Number);
   const [bm = 0, bs = 0] = b.split('-').map(Number);
   return am - bm || as - bs;

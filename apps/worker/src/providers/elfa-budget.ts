@@ -13,9 +13,9 @@ import { LIST_KINDS, listOf, type ListKind } from '../../../../shared/snapshot-k
 /** The list kinds Elfa answers with INDEX_PROVIDER=composite: their refreshes keep the budget's interval. */
 export const ELFA_LIST_KINDS: readonly ListKind[] = LIST_KINDS.filter((kind) => listOf(kind).cost.source === 'elfa');
 /** Credits one round of the Elfa-backed refreshes spends. */
-export const ELFA_CREDITS_PER_ROUND = ELFA_LIST_KINDS.reduce((sum, kind) => sum + listOf(kind).cost.credits, 0);
+const ELFA_CREDITS_PER_ROUND = ELFA_LIST_KINDS.reduce((sum, kind) => sum + listOf(kind).cost.credits, 0);
 
-export const SCHEDULE_SHARE = 0.9;
+const SCHEDULE_SHARE = 0.9;
 const MONTH_MS = 31 * 86_400_000;
 const MINUTE_MS = 60_000;
 

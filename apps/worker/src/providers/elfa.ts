@@ -16,7 +16,7 @@ import { lenientCount, parseItems } from './tolerant.js';
 import { UpstreamError } from '../upstream-error.js';
 
 /** The window Elfa counts mentions over: the trending lists are "the last 24 hours". */
-export const ELFA_WINDOW = '24h';
+const ELFA_WINDOW = '24h';
 
 export interface ElfaToken {
   token: string;
@@ -156,7 +156,7 @@ export function createElfaAdapter(http: ProviderHttp): ElfaAdapter {
  * One contract address across both networks' lists: EVM addresses are hex (any case, checksum
  * or not), so they are compared lower case; Solana's base58 is case-sensitive.
  */
-export function contractKey(chain: string, address: string): string {
+function contractKey(chain: string, address: string): string {
   return `${chain}:${/^0x[0-9a-fA-F]+$/.test(address) ? address.toLowerCase() : address}`;
 }
 

@@ -23,7 +23,7 @@ type Response = ZodOpenApiResponseObject;
 type Header = NonNullable<Extract<Response['headers'], Record<string, unknown>>>[string];
 
 /** Every error body. */
-export const ErrorSchema = z
+const ErrorSchema = z
   .object({ error: z.string().meta({ description: 'Error message.', examples: ['Not found'] }) })
   .meta({ id: 'Error', description: 'Every error body.' });
 
