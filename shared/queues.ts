@@ -12,7 +12,7 @@ export const REFRESH_QUEUE = 'refresh';
 /** On-demand per-username stats: fast, many; separate so a slow refresh never stalls them. */
 export const STATS_QUEUE = 'stats';
 
-/** The refresh jobs: one per entry of shared/reads.ts (news and sentiment share one). */
+/** The refresh jobs: one per entry of shared/snapshot-kinds.ts (news and sentiment share one). */
 export { REFRESH_JOBS, type RefreshJobName };
 export type RefreshJobData = Record<string, never>;
 

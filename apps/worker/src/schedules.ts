@@ -13,7 +13,7 @@ import {
 } from '../../../shared/queues.js';
 
 /**
- * Upserts the 30-minute schedulers, one per refresh job of shared/reads.ts. Upserts are atomic, so any number of workers starting
+ * Upserts the 30-minute schedulers, one per refresh job of shared/snapshot-kinds.ts. Upserts are atomic, so any number of workers starting
  * together make one schedule; identical options on a restart add no run. A scheduler that is
  * new runs at once; one that already existed while its snapshot is absent (Redis emptied,
  * first start after a crash) gets an immediate, deduplicated run.

@@ -98,7 +98,7 @@ export const toNewsItem = (p: z.infer<typeof postsPayload>['posts'][number]): Ne
   engagementScore: p.engagement,
 });
 
-/** Where the index serves a list kind of shared/reads.ts, and its payload read as that kind's items. */
+/** Where the index serves a list kind of shared/snapshot-kinds.ts, and its payload read as that kind's items. */
 export interface WireList<Item> {
   path: string;
   items: z.ZodType<Item[]>;

@@ -4,7 +4,7 @@
  * and router would double that (see `npm run bench`), and pollers make these reads nearly all
  * of the traffic.
  *
- * The routes are the table's (shared/reads.ts), matched here by their patterns; each is
+ * The routes are the table's (apps/api/src/market/reads.ts), matched here by their patterns; each is
  * answered by the same resolver Koa's route uses (market/read-resolvers.ts), and sent through
  * the same description of a read (readReply: headers; recordRequest: metrics and log). The fast
  * path answers only what it can answer completely from memory; everything else (other methods

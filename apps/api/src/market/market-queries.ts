@@ -1,7 +1,7 @@
 /**
  * The market reads' request schemas (query, path and header) and their parsers: every invalid
  * value becomes a 400 with a precise message. The OpenAPI document is generated from the same
- * schemas. In shared/ because the table of reads (shared/reads.ts) names them.
+ * schemas. The table of reads (reads.ts) names them.
  */
 import type { ParsedUrlQuery } from 'node:querystring';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * How each kind of market read (`serve` in shared/reads.ts) is answered: `peek` from memory,
+ * How each kind of market read (`serve` in apps/api/src/market/reads.ts) is answered: `peek` from memory,
  * synchronously, for the fast path (undefined when the answer needs Redis or the worker), and
  * `get` for Koa and the MCP tools. All parse the same input with the same functions, so they
  * agree on what is valid; invalid input throws the 400 (the fast path then leaves the request to Koa).

@@ -16,7 +16,7 @@ import { Representation } from '../http/representation.js';
 import { NewsPages } from './news-pages.js';
 import type { SnapshotWatch } from './snapshot-watch.js';
 
-/** Each view kind of shared/reads.ts as the API holds it, and how it is built from the stored body. */
+/** Each view kind of shared/snapshot-kinds.ts as the API holds it, and how it is built from the stored body. */
 const VIEWS = {
   // Stored as the exact response body: served as it is, never re-serialized.
   whole: (body: Buffer) => ({ representation: new Representation(body) }),
@@ -27,7 +27,7 @@ const VIEWS = {
   },
 } satisfies Record<ViewKind, (body: Buffer, snapshot: Snapshot<unknown>) => object>;
 
-/** What each snapshot is prepared as: derived from its view kind in shared/reads.ts. */
+/** What each snapshot is prepared as: derived from its view kind in shared/snapshot-kinds.ts. */
 export type ViewOf<N extends SnapshotName> = ReturnType<(typeof VIEWS)[ViewOfKind<N>]>;
 type AnyView = ReturnType<(typeof VIEWS)[ViewKind]>;
 

@@ -1,5 +1,5 @@
 /**
- * The MCP tools: one per market read of shared/reads.ts that names a tool (`tool`), in the
+ * The MCP tools: one per market read of apps/api/src/market/reads.ts that names a tool (`tool`), in the
  * table's order, so a new read or snapshot kind with a tool entry gets its tool. Each tool is
  * answered by the read's own resolver (market/read-resolvers.ts: same service call, same
  * cache, same bytes, same cachedAt, same parse functions, so a bad value gets the route's

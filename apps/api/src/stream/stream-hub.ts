@@ -3,7 +3,7 @@
  * process. The hub hears from the snapshot watch (shared with the snapshot cache) that a
  * refresh landed, reads each new event once from the history stream the worker wrote with the
  * snapshot, frames it once, and writes the same bytes to every client that wants its topic. The
- * topics are the snapshot kinds of shared/reads.ts; each names its history stream.
+ * topics are the snapshot kinds of shared/snapshot-kinds.ts; each names its history stream.
  *
  * Event ids are the refresh's cachedAt in ms (the stream entry's ID). A client that reconnects
  * with `Last-Event-ID` is first sent every event after it, in id order and at its own pace,

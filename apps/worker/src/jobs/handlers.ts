@@ -8,7 +8,7 @@ import { refreshNews } from './refresh-news.js';
 
 export type JobHandler = (job: Job, context: JobContext) => Promise<unknown>;
 
-/** The refresh jobs of the list kinds (shared/reads.ts); news has its own, which also writes sentiment. */
+/** The refresh jobs of the list kinds (shared/snapshot-kinds.ts); news has its own, which also writes sentiment. */
 const listRefreshes = Object.fromEntries(
   LIST_KINDS.map((name) => [SNAPSHOT_KINDS[name].refreshJob, (_job: Job, context: JobContext) => refreshList(context, name)]),
 ) as Record<ListRefreshJob, JobHandler>;

@@ -5,7 +5,7 @@ import { listCall } from '../providers/market-provider.js';
 import type { JobContext } from './job-context.js';
 
 /**
- * A ranked list snapshot (a list kind of shared/reads.ts): fetched whole, stored as the exact
+ * A ranked list snapshot (a list kind of shared/snapshot-kinds.ts): fetched whole, stored as the exact
  * response body, and appended to history in the same write.
  */
 export async function refreshList({ redis, provider, now, historyMs, logger }: JobContext, name: ListKind): Promise<{ items: number }> {

@@ -11,7 +11,7 @@ import { listOf, type ListItem, type ListKind, type ListUpstream } from '../../.
 export type AccountStats = Omit<UsernameStats, 'cachedAt'>;
 
 /**
- * One call per list kind of shared/reads.ts, named by its entry's `upstream`: the kind's items,
+ * One call per list kind of shared/snapshot-kinds.ts, named by its entry's `upstream`: the kind's items,
  * ranked (by smart money social activity). A new list kind adds its call here, and the type
  * requires every provider to have it.
  */

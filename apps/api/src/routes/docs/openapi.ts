@@ -75,7 +75,7 @@ const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 /** The table's read names are kebab-case; operation ids are their camelCase. */
 const operationId = (name: string) => name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
 
-/** A cached market read's operation, from its entry in shared/reads.ts; the statuses every read shares are added here. */
+/** A cached market read's operation, from its entry in apps/api/src/market/reads.ts; the statuses every read shares are added here. */
 function marketOperation(name: ReadName, read: ReadSpec): ZodOpenApiOperationObject {
   const { errors } = read;
   const limit = read.rateLimited ? RATE_LIMIT : {};

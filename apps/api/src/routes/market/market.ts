@@ -1,4 +1,4 @@
-/** GET /api/market/*: the cached market reads, one Koa route per entry of the table in shared/reads.ts. */
+/** GET /api/market/*: the cached market reads, one Koa route per entry of the table in apps/api/src/market/reads.ts. */
 import Router from '@koa/router';
 import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../market/reads.js';
 import { apiKeyOf } from '../../auth/api-key-auth.js';

@@ -1,6 +1,6 @@
 /**
  * GET /api/market/stream's request schema. The cached reads' schemas are in
- * shared/market-queries.ts, named by the table of reads (shared/reads.ts).
+ * market/market-queries.ts, named by the table of reads (market/reads.ts).
  */
 import { z } from 'zod';
 import { BadRequestError } from '../../../../../shared/errors.js';
