@@ -58,6 +58,10 @@ export const keys = {
   /** Failed logins for one email / one client address within the throttle window. */
   loginFailuresByEmail: (email: string) => `${LOGIN}:fail:email:${email}`,
   loginFailuresByAddress: (address: string) => `${LOGIN}:fail:addr:${address}`,
+  /** A refresh job's failures in a row (shared/refresh-backoff.ts); gone on its next success. */
+  refreshFailures: (job: RefreshJobName) => `${refresh(job)}:failures`,
+  /** Present while a failed refresh holds back the asks of reads; its PTTL is the wait (Retry-After). */
+  refreshHold: (job: RefreshJobName) => `${refresh(job)}:hold`,
   /** Counters the worker keeps for the API's /metrics (workers have no port to scrape): hash field -> count. */
   workerCounters: () => `${P}:metrics:worker`,
 } as const;
