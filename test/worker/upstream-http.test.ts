@@ -10,9 +10,11 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import { refreshList } from '../../apps/worker/src/jobs/refresh-list.js';
 import { createProviderHttp } from '../../apps/worker/src/providers/provider-http.js';
 import { MAX_BODY_BYTES, MAX_LIST_ITEMS } from '../../apps/worker/src/upstream-http.js';
 import { UpstreamError } from '../../apps/worker/src/upstream-error.js';
+import { readSnapshot } from '../../shared/snapshot-store.js';
 import { sharedTestRedis } from '../support/redis-server.js';
 
 const KEY = 'upstream-secret-key-1234';
@@ -154,6 +156,23 @@ describe('bounded upstream answers (docs/providers.md, "Bounded answers")', () =
       });
     });
   }
+
+  it('when a refresh meets an oversized body, then the job fails and the stored snapshot and its cachedAt stay as they were', async () => {
+    let oversized = false;
+    const small = JSON.stringify({ tokens: [token(1), token(2)] });
+    const large = JSON.stringify({ tokens: Array.from({ length: 60_000 }, (_, i) => token(i)) });
+    const server = await serve((res) => res.end(oversized ? large : small));
+    await redis.flushall();
+    const context = { redis, index: createIndexClient({ baseUrl: server.url, apiKey: KEY }), logger: pino({ level: 'silent' }), now: () => new Date(), historyMs: 0 };
+    await refreshList(context, 'trending');
+    const stored = await readSnapshot(redis, 'trending');
+    expect(stored).to.not.equal(null);
+
+    oversized = true;
+    const error = await rejection(refreshList(context, 'trending'));
+    expect(error.message).to.match(/body over/);
+    expect(await readSnapshot(redis, 'trending')).to.deep.equal(stored);
+  });
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
