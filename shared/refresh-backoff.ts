@@ -7,8 +7,8 @@
  * keeps the time: no clock of ours is compared with another's).
  */
 import type { Redis } from 'ioredis';
-import { keys } from './keyspace.js';
-import type { RefreshJobName } from './reads.js';
+import { refreshSlotKeys } from './keyspace.js';
+import type { RefreshJobName } from './snapshot-kinds.js';
 import { runScript } from './redis-scripts.js';
 
 /** The first delay after a failed refresh. */
@@ -26,16 +26,16 @@ export async function recordRefreshFailure(redis: Redis, job: RefreshJobName, fi
   // Never longer than the schedule's interval: the scheduled run comes by then anyway.
   const longest = Math.max(1, Math.round(longestMs));
   const first = Math.min(Math.max(1, Math.round(firstMs)), longest);
-  const reply = (await runScript(redis, 'recordRefreshFailure', [keys.refreshFailures(job), keys.refreshHold(job)], [first, longest])) as [number, number];
+  const reply = (await runScript(redis, 'recordRefreshFailure', [refreshSlotKeys.failures(job), refreshSlotKeys.hold(job)], [first, longest])) as [number, number];
   return { failures: Number(reply[0]), delayMs: Number(reply[1]) };
 }
 
 /** A refresh succeeded: the next failure starts from the first delay again. */
 export async function clearRefreshBackoff(redis: Redis, job: RefreshJobName): Promise<void> {
-  await redis.del(keys.refreshFailures(job), keys.refreshHold(job));
+  await redis.del(refreshSlotKeys.failures(job), refreshSlotKeys.hold(job));
 }
 
 /** How long reads must still not ask for this refresh, in ms; 0 when they may. */
 export async function refreshHoldMs(redis: Redis, job: RefreshJobName): Promise<number> {
-  return Math.max(0, await redis.pttl(keys.refreshHold(job)));
+  return Math.max(0, await redis.pttl(refreshSlotKeys.hold(job)));
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { keys } from '../../shared/keyspace.js';
+import { refreshSlotKeys } from '../../shared/keyspace.js';
 import { clearRefreshBackoff, recordRefreshFailure, refreshHoldMs } from '../../shared/refresh-backoff.js';
 import { sharedTestRedis } from '../support/redis-server.js';
 
@@ -31,7 +31,7 @@ describe('the backoff of a failing refresh, kept in Redis (docs/decisions.md#d14
 
   it('when the interval is shorter than the first delay, then the hold is the interval; the count of failures outlives the hold', async () => {
     expect((await recordRefreshFailure(redis, 'refresh-news', 30_000, 10_000)).delayMs).to.equal(10_000);
-    expect(await redis.pttl(keys.refreshFailures('refresh-news'))).to.be.above(await redis.pttl(keys.refreshHold('refresh-news')));
+    expect(await redis.pttl(refreshSlotKeys.failures('refresh-news'))).to.be.above(await redis.pttl(refreshSlotKeys.hold('refresh-news')));
     await clearRefreshBackoff(redis, 'refresh-news');
   });
 });

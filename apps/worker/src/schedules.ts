@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { keys } from '../../../shared/keyspace.js';
-import { FIRST_SNAPSHOT_OF } from '../../../shared/reads.js';
+import { snapshotKeys } from '../../../shared/snapshot-keys.js';
+import { FIRST_SNAPSHOT_OF } from '../../../shared/snapshot-kinds.js';
 import type { Logger } from '../../../shared/logger.js';
 import { refreshHoldMs } from '../../../shared/refresh-backoff.js';
 import {
@@ -33,7 +33,7 @@ export async function ensureSchedules(
     if (
       existed &&
       !(await runIsPending(queue, name)) &&
-      (await redis.exists(keys.snapshot(FIRST_SNAPSHOT_OF[name]))) === 0 &&
+      (await redis.exists(snapshotKeys.snapshot(FIRST_SNAPSHOT_OF[name]))) === 0 &&
       (await refreshHoldMs(redis, name)) === 0
     ) {
       await requestRefresh(queue, name);

@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { redisCounter } from '../../../apps/worker/src/counters.js';
 import { createWorkerProvider } from '../../../apps/worker/src/providers/create-provider.js';
 import { startWorker, type RunningWorker } from '../../../apps/worker/src/worker.js';
-import { keys } from '../../../shared/keyspace.js';
+import { refreshSlotKeys } from '../../../shared/keyspace.js';
 import { createRedis } from '../../../shared/redis.js';
 import { http, type HttpAnswer } from '../../support/http.js';
 import { startProviderFixtures, type ProviderFixtures } from '../../support/provider-fixtures/index.js';
@@ -115,7 +115,7 @@ describe('when a client polls an absent snapshot while its refresh keeps failing
       expect((served.json as { data: unknown[] }).data.length).to.be.greaterThan(0);
       expect(fixtures.elfa.requestsTo('/v2/aggregations/trending-tokens')).to.have.length(3);
       expect(Math.max(...retryAfters)).to.be.within(1, 2);
-      expect(await stack.redis.exists(keys.refreshHold('refresh-trending'), keys.refreshFailures('refresh-trending'))).to.equal(0);
+      expect(await stack.redis.exists(refreshSlotKeys.hold('refresh-trending'), refreshSlotKeys.failures('refresh-trending'))).to.equal(0);
     } finally {
       providerRedis.disconnect();
     }

@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import { refreshJobFor, requestRefresh, type RefreshJobData } from '../../../../shared/queues.js';
 import { refreshHoldMs } from '../../../../shared/refresh-backoff.js';
-import type { SnapshotName } from '../../../../shared/reads.js';
+import type { SnapshotName } from '../../../../shared/snapshot-kinds.js';
 import type { JobWaiter } from './job-waiter.js';
 
 export interface RefreshRequestsOptions {
