@@ -9,7 +9,7 @@
  * - 401/403: one error line naming the provider and the variable, not retried;
  * - calls, credits and statuses counted per job (spend.ts) and in the worker's counters, and
  *   the job marked billed once a request reached the provider: the worker does not retry it.
- * - bodies bounded, lists cut, redirects not followed (../upstream-http.ts);
+ * - bodies bounded, lists cut, redirects not followed (../upstream-http.ts).
  * Errors carry the provider, the path and the status: never a header, a query or a body with a key.
  */
 import type { Redis } from 'ioredis';
