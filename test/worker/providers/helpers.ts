@@ -9,6 +9,7 @@ import { loadConfig } from '../../../shared/config.js';
 import type { ProvidersConfig } from '../../../shared/provider-config.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
 import { startProviderFixtures, type ProviderFixtures } from '../../support/provider-fixtures/index.js';
+import type { XFixtureOptions } from '../../support/provider-fixtures/x.js';
 
 export interface Harness {
   fixtures: ProviderFixtures;
@@ -26,8 +27,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(env: Record<string, string> = {}, options: { timeoutMs?: number; maxRateLimitWaitMs?: number } = {}): Promise<Harness> {
-  const fixtures = await startProviderFixtures();
+export async function startHarness(env: Record<string, string> = {}, options: { timeoutMs?: number; maxRateLimitWaitMs?: number; x?: XFixtureOptions } = {}): Promise<Harness> {
+  const fixtures = await startProviderFixtures({ x: options.x });
   const redis = new Redis((await sharedTestRedis()).url, { protocol: 2 });
   await redis.flushall();
   const config = loadConfig({ NODE_ENV: 'test', ...fixtures.env, ...env }).providers!;
