@@ -35,6 +35,8 @@ export interface FixturePost {
   created_at: string;
   metrics?: { like: number; repost: number; reply: number; quote: number; bookmark: number };
   cashtags?: string[];
+  /** Ids of the earlier versions of an edited post. */
+  edits?: string[];
 }
 
 export const X_USERS: XFixtureUser[] = [
@@ -135,7 +137,7 @@ export async function startXFixture(options: XFixtureOptions = {}): Promise<XFix
 
   function renderPost(post: FixturePost, fields: Set<string>): Record<string, unknown> {
     const long = post.text.length > 280;
-    const rendered: Record<string, unknown> = { id: post.id, text: long ? `${post.text.slice(0, 279)}…` : post.text, [oldNames ? 'edit_history_post_ids' : 'edit_history_tweet_ids']: [post.id] };
+    const rendered: Record<string, unknown> = { id: post.id, text: long ? `${post.text.slice(0, 279)}…` : post.text, [oldNames ? 'edit_history_post_ids' : 'edit_history_tweet_ids']: [...(post.edits ?? []), post.id] };
     if (fields.has('created_at')) rendered.created_at = post.created_at;
     if (fields.has('author_id')) rendered.author_id = post.author_id;
     if (fields.has('public_metrics') && post.metrics) {

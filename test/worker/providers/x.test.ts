@@ -57,6 +57,20 @@ describe('X adapter against the shapes X answers today', () => {
     });
   });
 
+  describe('edits', () => {
+    beforeEach(async () => {
+      h = await startHarness();
+    });
+
+    it('when a held post is edited, then its new version replaces it (edit_history_post_ids), not beside it', async () => {
+      await h.provider.posts(since(), 10_000);
+      h.fixtures.x.addPost({ id: '1900000000000000107', author_id: '1002', created_at: new Date().toISOString(), text: 'Bought more $SOL (edited)', cashtags: ['SOL'], edits: ['1900000000000000102'] });
+      const ids = (await h.provider.posts(since(), 10_000)).map((post) => post.id);
+      expect(ids).to.include('1900000000000000107');
+      expect(ids).to.not.include('1900000000000000102');
+    });
+  });
+
   describe('in the docs pages\' names (post.fields refused)', () => {
     beforeEach(async () => {
       h = await startHarness({}, { x: { dialect: 'docs' } });
