@@ -6,7 +6,7 @@ import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../apps/worker/src/jobs/refresh-list.js';
 import { createLogger } from '../../shared/logger.js';
 import { createRedis, type RedisConfig } from '../../shared/redis.js';
-import type { ListKind } from '../../shared/reads.js';
+import type { ListKind } from '../../shared/snapshot-kinds.js';
 
 export interface PinnedJobs {
   context: JobContext;

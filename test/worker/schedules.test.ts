@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Queue } from 'bullmq';
-import { keys } from '../../shared/keyspace.js';
+import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { REFRESH_EVERY_MS, REFRESH_QUEUE } from '../../shared/queues.js';
 import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
@@ -32,7 +32,7 @@ describe('worker schedules', () => {
   });
 
   it('when three workers start together, then each snapshot is fetched once and scheduled once every 30 minutes', async () => {
-    await eventually(async () => ((await existing(stack.redis, [keys.snapshot('trending-cas'), keys.snapshot('trending'), keys.snapshot('news')])) === 3 ? true : undefined));
+    await eventually(async () => ((await existing(stack.redis, [snapshotKeys.snapshot('trending-cas'), snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 3 ? true : undefined));
     await eventually(() => quiet(queue), 10_000, 'the refresh queue to settle');
     const calls = stack.sim.stats();
     for (const path of UPSTREAM_LISTINGS) expect(calls[path], path).to.equal(1);
@@ -60,6 +60,6 @@ describe('worker schedules', () => {
     // Reconnects are what tell the worker Redis came back; a flush alone is seen through the API.
     const res = await http(`${stack.apiUrl}/api/market/trending`);
     expect(res.status).to.equal(200);
-    await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending'))) === 1 ? true : undefined));
+    await eventually(async () => ((await stack.redis.exists(snapshotKeys.snapshot('trending'))) === 1 ? true : undefined));
   });
 });
