@@ -126,6 +126,12 @@ describe('X adapter against the shapes X answers today', () => {
       expect(await states()).to.deep.equal({ active: '2', not_found: '1', suspended: '2' });
     });
 
+    it('when the known users are asked, then the tracked ones X can read, keyed as configured; a suspended or untracked name is absent', async () => {
+      const users = await h.adapters.x.users(['CRYPTOALICE', 'rugpull_dev', 'someone_else']);
+      expect(Object.fromEntries(users)).to.deep.equal({ cryptoalice: { id: '1001', username: 'CryptoAlice' } });
+      expect(h.fixtures.x.requestsTo('/2/users/by').map((request) => request.query.usernames)).to.deep.equal(['cryptoalice,rugpull_dev']);
+    });
+
     it('when a tracked account is renamed, then it is found again by its id the next day, its posts (also those of the day between) still count, under its new name', async () => {
       await h.provider.posts(since(), 10_000);
       h.fixtures.x.rename('1004', 'WhaleWatcher2');

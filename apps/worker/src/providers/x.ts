@@ -33,9 +33,20 @@ export interface HeldPost extends NewsItem {
   repliesTo?: string[];
 }
 
+export interface XUser {
+  id: string;
+  /** As X spells it now. */
+  username: string;
+}
+
 export interface XAdapter {
   /** The tracked accounts as last looked up, no call. */
   accounts(): Promise<TrackedAccount[]>;
+  /**
+   * Those of `usernames` that are tracked and X knows (not suspended or deleted), keyed by the
+   * configured name in lower case, each looked up first when due (never, or not within a day).
+   */
+  users(usernames: readonly string[]): Promise<Map<string, XUser>>;
   /** A tracked account by its configured or its current spelling (looked up once if it never was); undefined when not tracked. */
   account(username: string): Promise<TrackedAccount | undefined>;
   /** Reads what is new, holds it, and returns the held posts since `since`, newest first, at most `max`. */
@@ -205,6 +216,14 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
   return {
     accounts: () => tracked.held(configured),
     heldPosts,
+
+    async users(usernames) {
+      const wanted = new Set(usernames.map((name) => name.toLowerCase()));
+      const only = new Set(configured.filter((name) => wanted.has(name.toLowerCase())));
+      const accounts = await tracked.resolve(configured, { only });
+      const known = accounts.filter((account) => only.has(account.configured) && account.id !== undefined && account.username !== undefined && account.state !== 'suspended' && account.state !== 'deleted');
+      return new Map(known.map((account) => [account.configured.toLowerCase(), { id: account.id!, username: account.username! }]));
+    },
 
     async account(username) {
       const name = username.toLowerCase();
