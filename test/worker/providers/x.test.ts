@@ -38,6 +38,20 @@ describe('X adapter against the shapes X answers today', () => {
       expect(spend.x).to.deep.equal({ calls: 2, credits: 0, posts: 5, users: 2 });
     });
 
+    it('when an account is added to TRACKED_ACCOUNTS, then its window is read apart: the others are not read (and paid for) again', async () => {
+      await h.provider.posts(since(), 10_000);
+      h.fixtures.x.addPost({ id: '1900000000000000108', author_id: '1004', created_at: new Date(Date.now() - 5 * 3_600_000).toISOString(), text: 'whale alert $BTC', cashtags: ['BTC'] });
+      h.fixtures.reset();
+      const billed = h.fixtures.x.billed.posts;
+      const posts = await h.restart({ TRACKED_ACCOUNTS: 'cryptoalice,Bob_Trades,ghost_acct,rugpull_dev,whale_watch' }).posts(since(), 10_000);
+      expect(posts.map((post) => post.id)).to.include('1900000000000000108');
+      const searches = h.fixtures.x.requestsTo('/2/tweets/search/recent').map((request) => request.query);
+      expect(searches).to.have.length(2);
+      expect(searches.find((query) => query.query === '(from:whale_watch) -is:retweet')).to.have.property('start_time');
+      expect(searches.find((query) => query.query === '(from:CryptoAlice OR from:bob_trades) -is:retweet')).to.include({ since_id: '1900000000000000105' });
+      expect(h.fixtures.x.billed.posts - billed).to.equal(1);
+    });
+
     it('when read again, then only what is new (since_id), and the tracked accounts are not looked up again the same day', async () => {
       await h.provider.posts(since(), 10_000);
       h.fixtures.reset();

@@ -127,7 +127,15 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
     const states = await readStates(members.map((member) => member.id));
     const state = (id: string) => states.get(id) ?? {};
     const readAt = (batch: readonly { id: string }[]) => Math.min(...batch.map((member) => state(member.id).readAt ?? 0));
-    const batches = batchesOf(members, options.queryMaxLength).sort((a, b) => readAt(a) - readAt(b));
+    // Accounts with nothing read within the window are packed apart: their search starts at the
+    // window's start, and the others' would otherwise read (and pay for) their posts again.
+    const hasSince = (member: { id: string }) => {
+      const known = state(member.id);
+      return known.since !== undefined && known.sinceAt !== undefined && Date.parse(known.sinceAt) >= since.getTime();
+    };
+    const batches = [...batchesOf(members.filter((member) => !hasSince(member)), options.queryMaxLength), ...batchesOf(members.filter(hasSince), options.queryMaxLength)].sort(
+      (a, b) => readAt(a) - readAt(b),
+    );
     const read: XPost[] = [];
     const changed = new Set<string>();
     const update = (id: string, next: ReadState) => {
