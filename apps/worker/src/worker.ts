@@ -105,6 +105,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       for (const [name, used] of Object.entries(spend)) {
         if (used.credits > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|credits`, used.credits).catch(() => {});
         if (used.posts > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|posts`, used.posts).catch(() => {});
+        if (used.users) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|users`, used.users).catch(() => {});
       }
     }
   };

@@ -6,7 +6,8 @@
  * - 429: wait until the reset the provider names (`x-ratelimit-reset`, `x-rate-limit-reset`:
  *   epoch seconds; `Retry-After`: seconds or a date) and try once more; never a second time;
  * - 402: block the provider until its reset, one warning line, a /metrics gauge;
- * - 401/403: one error line naming the provider and the variable, not retried;
+ * - 401/403: one error line naming the provider and the variable (or what the provider says
+ *   is missing, when it is not the key), not retried;
  * - calls, credits and statuses counted per job (spend.ts) and in the worker's counters, and
  *   the job marked billed once a request reached the provider: the worker does not retry it.
  * - bodies bounded, lists cut, redirects not followed (../upstream-http.ts).
@@ -41,6 +42,11 @@ export interface ProviderHttpOptions {
   maxRateLimitWaitMs?: number;
   /** When a 402 (out of credits) ends. */
   outOfCreditsUntil: (now: Date) => Date;
+  /**
+   * A 401/403 that is not a refused key, in words for the log (X's 403 `client-not-enrolled`:
+   * the app lacks access, the token is fine); undefined: the key was refused.
+   */
+  refusal?: (status: number, body: unknown) => string | undefined;
   /** Credits a successful call costs when the response does not say. Default 0. */
   creditsPerCall?: number;
   now?: () => Date;
@@ -158,6 +164,14 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
         throw fail(path, 'HTTP 402 out of credits', { status, retryable: false });
       }
       if (status === 401 || status === 403) {
+        const refusal = options.refusal?.(status, parseBody(response.body));
+        if (refusal) {
+          if (!refusedOnce.has(status)) {
+            refusedOnce.add(status);
+            logger.error({ provider, status }, `${provider}: HTTP ${status} ${refusal}`);
+          }
+          throw fail(path, `HTTP ${status} ${refusal}`, { status, retryable: false });
+        }
         if (!refusedOnce.has(status)) {
           refusedOnce.add(status);
           logger.error({ provider, status }, refusalLine(provider, status, options.keyVariable, options.headers, parseBody(response.body)));
