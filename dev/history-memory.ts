@@ -25,7 +25,7 @@ const redis = createRedis({ redisUrl: server.url, redisTlsInsecure: false }, 'wo
 let clock = Date.now() - days * DAY;
 const context: JobContext = {
   redis,
-  index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }),
+  provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }),
   logger: createLogger({ logLevel: 'warn' }, 'history-memory'),
   // The retention is measured against the refresh times, as in production where they are "now".
   now: () => new Date(clock),
