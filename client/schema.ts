@@ -1187,7 +1187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1288,7 +1288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1380,7 +1380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1615,7 +1615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1723,7 +1723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1831,7 +1831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1932,7 +1932,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
