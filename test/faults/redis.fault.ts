@@ -64,8 +64,13 @@ describe('Redis outages', function () {
       'admin refresh (producer)': async () => (await api('/api/admin/refresh', { method: 'POST', headers: { authorization: `Bearer ${await token()}` } })).status === 202,
       // A run the scheduler made (its job id says so), not the admin refresh's.
       'scheduled refresh (job scheduler)': async () => {
-        const queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection: new Redis(redis.url, { maxRetriesPerRequest: null }) });
-        const done = await queue.getJobs(['completed']).finally(() => queue.close());
+        // BullMQ does not close a connection it was given: this check closes its own.
+        const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+        const queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection });
+        const done = await queue.getJobs(['completed']).finally(async () => {
+          await queue.close();
+          connection.disconnect();
+        });
         return done.some((job) => String(job.id).startsWith('repeat:refresh-trending') && (job.finishedOn ?? 0) > since);
       },
       // Every connection of every role is back on Redis: as many as before the outage, the named
