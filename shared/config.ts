@@ -54,6 +54,12 @@ export interface Config {
   /** TRUST_PROXY: take the client address from X-Forwarded-For (one proxy hop). Default false. */
   readonly trustProxy: boolean;
   /**
+   * IPV6_SUBNET_PREFIX: the per-address limits (login failures, stats misses) count an IPv6
+   * client by its network of this many bits, since one host usually holds a whole /64; an
+   * IPv4-mapped address counts as its IPv4 address. 1 to 128 (128: every address apart). Default 64.
+   */
+  readonly ipv6SubnetPrefix: number;
+  /**
    * REFRESH_INTERVAL: how often the worker refreshes the shared snapshots, and so how long
    * clients may cache them: `30m` (the spec's, the default), `1m`, `90s`, `1h`. At least 1 s.
    */
@@ -251,6 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     trustProxy: boolean(env, 'TRUST_PROXY'),
+    ipv6SubnetPrefix: integer(env, 'IPV6_SUBNET_PREFIX', 64, 1, 128),
     refreshIntervalMs: duration(env, 'REFRESH_INTERVAL', 30 * 60_000),
     statsMissBudget: integer(env, 'STATS_MISS_BUDGET', 60, 1, 1_000_000),
     apiKeyStatsMissBudget: integer(env, 'API_KEY_STATS_MISS_BUDGET', 600, 1, 1_000_000),

@@ -49,6 +49,8 @@ describe('configuration', () => {
     [{ REFRESH_INTERVAL: '0s' }, /^REFRESH_INTERVAL: must be a duration/],
     [{ MAX_CONNECTIONS: '3' }, /^MAX_CONNECTIONS: /],
     [{ API_KEY_STATS_MISS_BUDGET: '0' }, /^API_KEY_STATS_MISS_BUDGET: /],
+    [{ IPV6_SUBNET_PREFIX: '0' }, /^IPV6_SUBNET_PREFIX: must be a whole number from 1 to 128/],
+    [{ IPV6_SUBNET_PREFIX: '/64' }, /^IPV6_SUBNET_PREFIX: /],
     [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN: must be at least 16 printable characters without spaces, got 5 characters$/],
     [{ METRICS_TOKEN: 'sixteen chars with spaces' }, /^METRICS_TOKEN: /],
   ];

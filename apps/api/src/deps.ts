@@ -119,7 +119,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     redis,
     snapshots,
     stats,
-    missBudget: new MissBudget(redis, { limit: config.statsMissBudget, keyLimit: config.apiKeyStatsMissBudget }),
+    missBudget: new MissBudget(redis, { limit: config.statsMissBudget, keyLimit: config.apiKeyStatsMissBudget, ipv6Prefix: config.ipv6SubnetPrefix }),
     history: new HistoryService(redis, snapshots, config.historyDays * 86_400_000),
     stream,
     metrics,
