@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { jwtVerify } from 'jose';
 import { verifyPassword } from '../../../apps/api/src/auth/passwords.js';
 import { UserStore } from '../../../apps/api/src/auth/users.js';
-import { addressFailuresKey, emailFailuresKey } from '../../../apps/api/src/auth/throttle.js';
+import { emailFailuresKey } from '../../../apps/api/src/auth/throttle.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { clearThrottle, postLogin, seedUser } from './helpers.js';
 
