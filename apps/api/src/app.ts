@@ -27,7 +27,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(errorHandler(deps.logger));
   app.use(publicCors());
   // Before routing: a presented API key is checked on every route (auth/api-key-auth.ts).
-  app.use(apiKeyAuth({ apiKeys: deps.apiKeys, users: deps.auth.users }));
+  app.use(apiKeyAuth(deps.keyVerifier));
   // One router for every route: each router adds its own dispatch to every request.
   // Every method Node's parser accepts counts as implemented, so allowedMethods() answers an
   // unusual one (TRACE, PROPFIND, QUERY...) with 405 + Allow on a known path and leaves the
