@@ -11,6 +11,9 @@
  * asserts nothing about speed. `--profile`: the single API process runs with --cpu-prof and
  * its profile lands in bench/results/profiles/. `--baseline=<git revision>`: that revision's
  * API joins the read matrix as (e), so a change is measured before and after in one run.
+ * `--reads-only`: the read matrix alone (its two tables and verdicts printed, nothing written),
+ * and `--rows=<id>,...` only those reads of it (`--rows=trending,trending-key,trending-bearer`):
+ * a before/after of one change in minutes instead of the whole run.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -24,14 +27,16 @@ import { measureStats } from './phases/stats.js';
 import { measureWorker, summarizeWorker } from './phases/worker.js';
 import { LoadGenerator } from './lib/load.js';
 import { buildInto, buildRevision, ROOT, rssOf } from './lib/processes.js';
-import { judgeTargets, summarizeReads, summarizeSamples, type BenchResults } from './lib/results.js';
+import { judgeAgainstRaw, judgeKeyed, judgeTargets, summarizeReads, summarizeSamples, type BenchResults } from './lib/results.js';
 import { settingsFor } from './lib/settings.js';
 import { productionLogLevel, startApi, startStack, type AppProcess, type Stack } from './lib/stack.js';
-import { renderMarkdown, renderSvg } from './report.js';
+import { readMatrixSections, renderMarkdown, renderSvg } from './report.js';
 
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
 const baselineRevision = process.argv.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
+const readsOnly = process.argv.includes('--reads-only');
+const onlyRows = process.argv.find((arg) => arg.startsWith('--rows='))?.slice('--rows='.length).split(',');
 const settings = settingsFor(quick);
 const started = performance.now();
 const startedAt = new Date().toISOString();
@@ -87,8 +92,16 @@ async function main(): Promise<void> {
     const logins = await LoadGenerator.start('load-logins');
     generators.push(load, logins);
 
-    const reads = await measureReads(stack, api, load, settings, workDir, log, baseline);
+    const reads = await measureReads(stack, api, load, settings, workDir, log, baseline, onlyRows);
     await baseline?.proc.stop(10_000);
+    if (readsOnly) {
+      const matrix = { reads: { ...reads, summary: summarizeReads(reads) } };
+      const verdicts = [...judgeAgainstRaw(matrix), ...judgeKeyed(matrix)];
+      const sections = readMatrixSections({ ...matrix, verdicts, ...(baselineRevision ? { baselineRevision } : {}), settings });
+      process.stdout.write(`\n${sections.join('\n')}\n${verdicts.map((v) => `- ${v.target}: ${v.measured} (${v.verdict})`).join('\n')}\n`);
+      log('done (--reads-only: nothing written to bench/results)');
+      return;
+    }
     log(`history read vs cached trending (${stack.historyRefreshes} news refreshes of seeded history)`);
     const historyReads = await measureHistoryReads(stack, api, load, settings, log);
     log('MCP tool calls vs the REST reads of the same data');
