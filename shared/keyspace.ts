@@ -62,6 +62,12 @@ export const keys = {
    */
   loginFailuresByEmail: (emailDigest: string) => `${LOGIN}:fail:email:${emailDigest}`,
   loginFailuresByAddress: (clientGroup: string) => `${LOGIN}:fail:addr:${clientGroup}`,
+  /**
+   * `redis:migrate`'s ledger at the target: old key name -> a digest of the source value it last
+   * copied (or found there), so a later run tells a key deleted at the target since from one
+   * never copied (scripts/redis-migrate.ts).
+   */
+  migrationLedger: () => `${P}:{migrate}:ledger`,
   /** Counters the worker keeps for the API's /metrics (workers have no port to scrape): hash field -> count. */
   workerCounters: () => `${P}:metrics:worker`,
 } as const;
