@@ -16,9 +16,11 @@ export interface Config {
   /** REDIS_URL: `redis://` or `rediss://` (TLS). Default `redis://127.0.0.1:6379` outside production. */
   readonly redisUrl: string;
   /**
-   * REDIS_SENTINELS (`host:port,...`), REDIS_SENTINEL_MASTER (the master's name) and
-   * REDIS_SENTINEL_PASSWORD (optional): high availability through Redis Sentinel, for every
-   * connection of every role. Unset: the single node of REDIS_URL. The two forms exclude each other.
+   * REDIS_SENTINELS (`host:port,...`) and REDIS_SENTINEL_MASTER (the master's name): high
+   * availability through Redis Sentinel, for every connection of every role. The data nodes'
+   * credentials and TLS: REDIS_USERNAME, REDIS_PASSWORD, REDIS_TLS (`true`); the sentinels' own:
+   * REDIS_SENTINEL_USERNAME, REDIS_SENTINEL_PASSWORD, REDIS_SENTINEL_TLS. REDIS_TLS_INSECURE
+   * applies to both. Unset: the single node of REDIS_URL. The two forms exclude each other.
    */
   readonly redisSentinel: SentinelConfig | undefined;
   /**
@@ -105,7 +107,16 @@ export interface Config {
 export interface SentinelConfig {
   readonly sentinels: readonly { readonly host: string; readonly port: number }[];
   readonly masterName: string;
+  /** The sentinels' own ACL user and password (REDIS_SENTINEL_USERNAME, REDIS_SENTINEL_PASSWORD). */
   readonly password: string | undefined;
+  readonly sentinelUsername: string | undefined;
+  /** TLS to the sentinels (REDIS_SENTINEL_TLS). */
+  readonly sentinelTls: boolean;
+  /** The master's and replicas' ACL user and password (REDIS_USERNAME, REDIS_PASSWORD). */
+  readonly nodeUsername: string | undefined;
+  readonly nodePassword: string | undefined;
+  /** TLS to the master and replicas (REDIS_TLS). */
+  readonly nodeTls: boolean;
 }
 
 export interface ClusterConfig {
@@ -196,18 +207,35 @@ function cluster(env: Env): ClusterConfig | undefined {
   return { nodes: hostPorts('REDIS_CLUSTER_NODES', list), password, tls: boolean(env, 'REDIS_CLUSTER_TLS') };
 }
 
+/** The variables that only Sentinel mode reads: given without REDIS_SENTINELS they would be ignored. */
+const SENTINEL_ONLY = ['REDIS_SENTINEL_MASTER', 'REDIS_SENTINEL_PASSWORD', 'REDIS_SENTINEL_USERNAME', 'REDIS_SENTINEL_TLS', 'REDIS_USERNAME', 'REDIS_PASSWORD', 'REDIS_TLS'] as const;
+
 function sentinel(env: Env): SentinelConfig | undefined {
   const list = env.REDIS_SENTINELS;
   const masterName = env.REDIS_SENTINEL_MASTER;
-  const password = env.REDIS_SENTINEL_PASSWORD || undefined;
   if (!list) {
-    if (masterName || password) throw new ConfigError('REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER or REDIS_SENTINEL_PASSWORD');
+    const given = SENTINEL_ONLY.find((name) => env[name]);
+    if (given === 'REDIS_SENTINEL_MASTER' || given === 'REDIS_SENTINEL_PASSWORD') throw new ConfigError('REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER or REDIS_SENTINEL_PASSWORD');
+    if (given) {
+      throw new ConfigError(
+        `${given}: applies to the data nodes behind Sentinel (REDIS_SENTINELS) only; with REDIS_URL put the credentials in the URL (rediss:// for TLS), with REDIS_CLUSTER_NODES use REDIS_CLUSTER_PASSWORD and REDIS_CLUSTER_TLS`,
+      );
+    }
     return undefined;
   }
   if (env.REDIS_URL) throw new ConfigError('REDIS_SENTINELS: set either REDIS_URL (one node) or REDIS_SENTINELS (Sentinel), not both');
   if (!masterName) throw new ConfigError('REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS (the name of the monitored master)');
   const sentinels = hostPorts('REDIS_SENTINELS', list);
-  return { sentinels, masterName, password };
+  return {
+    sentinels,
+    masterName,
+    password: env.REDIS_SENTINEL_PASSWORD || undefined,
+    sentinelUsername: env.REDIS_SENTINEL_USERNAME || undefined,
+    sentinelTls: boolean(env, 'REDIS_SENTINEL_TLS'),
+    nodeUsername: env.REDIS_USERNAME || undefined,
+    nodePassword: env.REDIS_PASSWORD || undefined,
+    nodeTls: boolean(env, 'REDIS_TLS'),
+  };
 }
 
 /** A bearer token Prometheus sends: long enough not to be guessed, and sendable in a header. */

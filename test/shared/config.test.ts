@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { redisOptions } from '../../shared/redis.js';
 import { ConfigError, loadConfig } from '../../shared/config.js';
 
 describe('configuration', () => {
@@ -39,6 +40,9 @@ describe('configuration', () => {
     [{ REDIS_SENTINELS: '127.0.0.1:26379' }, /^REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS/],
     [{ REDIS_SENTINEL_MASTER: 'mymaster' }, /^REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER/],
     [{ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_URL: 'redis://r:6379' }, /^REDIS_SENTINELS: set either REDIS_URL .* not both/],
+    [{ REDIS_PASSWORD: 'p' }, /^REDIS_PASSWORD: applies to the data nodes behind Sentinel \(REDIS_SENTINELS\) only; with REDIS_URL put the credentials in the URL/],
+    [{ REDIS_TLS: 'true', REDIS_URL: 'redis://r:6379' }, /^REDIS_TLS: applies to the data nodes behind Sentinel/],
+    [{ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_TLS: 'on' }, /^REDIS_TLS: must be true or false/],
     [{ REDIS_SENTINELS: 'a:1,b', REDIS_SENTINEL_MASTER: 'm' }, /^REDIS_SENTINELS: must be host:port\[,host:port...\], got "b"/],
     [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_URL: 'redis://r:6379' }, /^REDIS_CLUSTER_NODES: set exactly one of .*REDIS_URL is set too$/],
     [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm' }, /^REDIS_CLUSTER_NODES: set exactly one of .*REDIS_SENTINELS is set too$/],
@@ -74,8 +78,34 @@ describe('configuration', () => {
       sentinels: [{ host: 'sentinel-a.internal', port: 26379 }, { host: '::1', port: 26380 }],
       masterName: 'mymaster',
       password: 's3cret',
+      sentinelUsername: undefined,
+      sentinelTls: false,
+      nodeUsername: undefined,
+      nodePassword: undefined,
+      nodeTls: false,
     });
     expect(config.refreshIntervalMs).to.equal(90_000);
+  });
+
+  it('when the data nodes behind Sentinel have an ACL user, a password and TLS, then every connection uses them, and the sentinels theirs', () => {
+    const config = loadConfig({
+      REDIS_SENTINELS: 'sentinel-a.internal:26379',
+      REDIS_SENTINEL_MASTER: 'mymaster',
+      REDIS_SENTINEL_USERNAME: 'watcher',
+      REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
+      REDIS_SENTINEL_TLS: 'true',
+      REDIS_USERNAME: 'app',
+      REDIS_PASSWORD: 'node-secret',
+      REDIS_TLS: 'true',
+      REDIS_TLS_INSECURE: 'true',
+    });
+    const options = redisOptions(config, 'fast');
+    expect(options).to.include({ username: 'app', password: 'node-secret', enableTLSForSentinelMode: true, sentinelUsername: 'watcher', sentinelPassword: 'sentinel-secret', name: 'mymaster' });
+    expect(options.tls).to.deep.equal({ rejectUnauthorized: false });
+    expect(options.sentinelTLS).to.deep.equal({ rejectUnauthorized: false });
+    const plain = redisOptions(loadConfig({ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_PASSWORD: 'node-secret' }), 'worker');
+    expect(plain).to.include({ password: 'node-secret' });
+    expect(plain).not.to.have.any.keys('tls', 'sentinelTLS', 'enableTLSForSentinelMode', 'username');
   });
 
   it('when REDIS_CLUSTER_NODES is set, then Cluster replaces REDIS_URL, also in production', () => {
