@@ -15,7 +15,7 @@ import type { Context, Middleware } from 'koa';
 import { BadRequestError } from '../../../../shared/errors.js';
 import { API_KEY_PREFIX, looksLikeApiKey } from './api-key-format.js';
 import type { ApiKeyPrincipal, ApiKeyVerifier } from './api-key-verifier.js';
-import { bearerCredential } from './authorization.js';
+import { bearerCredential, isBearerApiKey } from './authorization.js';
 
 export { INVALID_API_KEY, type ApiKeyPrincipal } from './api-key-verifier.js';
 export const KEY_IN_URL = 'API keys are accepted only in the X-Api-Key or Authorization header, never in the URL';
@@ -25,8 +25,6 @@ export const TWO_KEYS = 'Send the API key once: X-Api-Key and Authorization carr
 const KEY_PARAM = /(?:^|&)(?:x[-_]?)?api[-_]?key=/i;
 /** Routes with a credential of their own. */
 const OWN_CREDENTIAL = new Set(['/metrics']);
-/** A Bearer value with the key prefix, tested before anything is parsed (the fast path's first look). */
-const BEARER_KEY = /^Bearer[ \t]+ms_/i;
 
 /** The key a request presents, '' for one with no value, undefined when it presents none. */
 export function presentedApiKey(headers: IncomingHttpHeaders): string | undefined {
@@ -56,7 +54,7 @@ export function fastCredential(req: { headers: IncomingHttpHeaders; url?: string
   const { headers } = req;
   if (req.url !== undefined && keyInUrl(req.url)) return 'koa';
   const authorization = headers.authorization;
-  if (headers['x-api-key'] === undefined && (authorization === undefined || !BEARER_KEY.test(authorization))) return 'anonymous';
+  if (headers['x-api-key'] === undefined && (authorization === undefined || !isBearerApiKey(authorization))) return 'anonymous';
   let key: string | undefined;
   try {
     key = presentedApiKey(headers);

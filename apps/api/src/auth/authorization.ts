@@ -13,3 +13,10 @@ export function bearerCredential(header: string | undefined): string | undefined
   const credential = BEARER.exec(header)?.[1]?.trim();
   return credential ? credential : undefined;
 }
+
+/** A Bearer header whose credential starts with `ms_` (an API key's prefix): the fast path's first look, before any parsing. */
+const BEARER_API_KEY = /^Bearer[ \t]+ms_/i;
+
+export function isBearerApiKey(header: string): boolean {
+  return BEARER_API_KEY.test(header);
+}
