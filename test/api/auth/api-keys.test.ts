@@ -176,6 +176,19 @@ describe('API keys on the REST routes (X-Api-Key or Authorization: Bearer)', fun
     expect(JSON.stringify(info)).not.to.include(userKey.slice(8, 30));
   });
 
+  it('when a key polls cached reads, then its last use is written once a minute at most, not per read', async () => {
+    const key = await newKey('bot-owner@example.com', 'steady poller');
+    const record = redisKeys.apiKey(hashApiKey(key));
+    expect((await get('/api/market/trending', { 'X-Api-Key': key })).status).to.equal(200);
+    const first = await stack.redis.hget(record, 'lastUsedAt');
+    expect(first).to.be.a('string');
+    // Across more than one VERIFIED_FOR_MS, so Redis is asked again meanwhile.
+    const until = Date.now() + 2 * VERIFIED_FOR_MS + 100;
+    while (Date.now() < until) expect((await get('/api/market/trending', { 'X-Api-Key': key })).status).to.equal(200);
+    expect((await get('/api/auth/me', { 'X-Api-Key': key })).status).to.equal(200);
+    expect(await stack.redis.hget(record, 'lastUsedAt')).to.equal(first);
+  });
+
   it('when a keyed client misses stats, then its own budget (3) is charged and RateLimit says what is left; the address budget (1) is separate', async () => {
     const headers = { 'X-Api-Key': userKey };
     const usage = async (h: Record<string, string> = {}) => (await get('/api/auth/usage', h)).json as { client: Record<string, unknown>; statsMisses: Record<string, number> };
