@@ -102,7 +102,7 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
   };
 }
 
-/** Resolves once redis-server on `port` answers PING (its data loaded). */
+/** Resolves once redis-server on `port` answers PING (its data loaded), or asks for a password (it is up). */
 export async function waitForPing(port: number, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -113,9 +113,10 @@ export async function waitForPing(port: number, timeoutMs = 10_000): Promise<voi
       await client.ping();
       client.disconnect();
       return;
-    } catch {
+    } catch (error) {
       client.disconnect();
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port}`);
+      if (error instanceof Error && error.message.startsWith('NOAUTH')) return;
+      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
