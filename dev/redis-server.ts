@@ -106,7 +106,8 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
 export async function waitForPing(port: number, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    // No ready check and RESP2 (no HELLO): PING itself answers LOADING while the data loads, NOAUTH (up) when a password is required.
+    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, enableReadyCheck: false, protocol: 2, maxRetriesPerRequest: 0, retryStrategy: () => null });
     client.on('error', () => {});
     try {
       await client.connect();
