@@ -19,6 +19,7 @@ const NUMBER_OF_KEYS = {
   createApiKey: 4,
   useApiKey: 1,
   revokeApiKey: 3,
+  recordRefreshFailure: 2,
 } as const satisfies Record<string, number | undefined>;
 
 export type ScriptName = keyof typeof NUMBER_OF_KEYS;

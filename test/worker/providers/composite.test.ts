@@ -62,7 +62,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
 
   it('when stats are asked in any case, then spelled as X spells it, smart stats from Elfa, score and rank over the tracked set, posts and tokens from the held posts', async () => {
     const { result: alice, spend } = await h.spend(() => h.provider.account('cryptoalice'));
-    expect(alice).to.deep.equal({ username: 'CryptoAlice', indexScore: 100, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 240.5, topTokens: ['SOL', 'BTC', 'PEPE'] });
+    expect(alice).to.deep.equal({ username: 'CryptoAlice', indexScore: 100, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 240.5, topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'] });
     expect(spend).to.deep.equal({ elfa: { calls: 1, credits: 1, posts: 0 } });
     expect(h.fixtures.elfa.requests[0]!.query).to.deep.equal({ username: 'CryptoAlice' });
 
@@ -73,7 +73,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
   });
 
   it('when X cannot resolve a tracked name (5xx), then the stats still answer, spelled as configured', async () => {
-    await h.redis.del(providerKeys.xUsers());
+    await h.redis.del(providerKeys.xAccounts());
     h.fixtures.x.script('/2/users/by', { status: 503, body: { title: 'Service Unavailable' } });
     expect(await h.provider.account('BOB_TRADES')).to.deep.include({ username: 'Bob_Trades', avgEngagement: 80 });
   });
