@@ -19,8 +19,12 @@ export const providerKeys = {
   xSinceIds: () => `${P}:x-since-ids`,
   /** Hash: post id -> JSON NewsItem: the tracked posts held, pruned to the news window. */
   xPosts: () => `${P}:x-posts`,
-  /** Hash: lower-case username -> JSON Elfa smart stats `{ ..., fetchedAt }`: what indexScore is ranked over. */
-  smartStats: () => `${P}:smart-stats`,
+  /** Hash: lower-case username -> JSON `{ totalPosts, avgEngagement, fetchedAt }`, Elfa's count of the account's posts (keyword-mentions). */
+  elfaAccountPosts: () => `${P}:elfa-account-posts`,
+  /** String: Elfa stats lookups (credits) spent on one UTC day (`YYYY-MM-DD`), against their daily budget. */
+  elfaLookups: (day: string) => `${P}:elfa-lookups:${day}`,
+  /** Hash: `<provider> <path>` -> JSON `{ since, status }`, a route that answered 404/410: not called again before a recheck. */
+  goneRoutes: () => `${P}:gone-routes`,
 } as const;
 
 /** What a `blocked` entry holds. */

@@ -1,6 +1,6 @@
 /** The three providers' fixture servers together, and the environment that points the worker at them. */
 import { COINGECKO_KEY, startCoinGeckoFixture } from './coingecko.js';
-import { ELFA_KEY, startElfaFixture } from './elfa.js';
+import { ELFA_KEY, startElfaFixture, type ElfaFixture } from './elfa.js';
 import type { FixtureServer } from './fixture-server.js';
 import { startXFixture, X_TOKEN, type XFixture } from './x.js';
 
@@ -8,7 +8,7 @@ export { COINGECKO_KEY, ELFA_KEY, X_TOKEN };
 export const TRACKED = ['cryptoalice', 'Bob_Trades', 'ghost_acct'];
 
 export interface ProviderFixtures {
-  elfa: FixtureServer;
+  elfa: ElfaFixture;
   coingecko: FixtureServer;
   x: XFixture;
   /** INDEX_PROVIDER=composite pointed at the fixtures, with their keys. */
