@@ -1,7 +1,6 @@
 /** The three providers' fixture servers together, and the environment that points the worker at them. */
-import { COINGECKO_KEY, startCoinGeckoFixture } from './coingecko.js';
+import { COINGECKO_KEY, startCoinGeckoFixture, type CoinGeckoFixture } from './coingecko.js';
 import { ELFA_KEY, startElfaFixture, type ElfaFixture } from './elfa.js';
-import type { FixtureServer } from './fixture-server.js';
 import { startXFixture, X_TOKEN, type XFixture } from './x.js';
 
 export { COINGECKO_KEY, ELFA_KEY, X_TOKEN };
@@ -9,7 +8,7 @@ export const TRACKED = ['cryptoalice', 'Bob_Trades', 'ghost_acct'];
 
 export interface ProviderFixtures {
   elfa: ElfaFixture;
-  coingecko: FixtureServer;
+  coingecko: CoinGeckoFixture;
   x: XFixture;
   /** INDEX_PROVIDER=composite pointed at the fixtures, with their keys. */
   env: Record<string, string>;

@@ -76,7 +76,8 @@ export function createAdapters(options: CompositeOptions): CompositeAdapters {
         baseUrl: config.coingecko.baseUrl,
         headers: config.coingecko.apiKey ? { [cgHeader]: config.coingecko.apiKey } : {},
         secrets: config.coingecko.apiKey ? [config.coingecko.apiKey] : [],
-        keyVariable: 'COINGECKO_API_KEY (and COINGECKO_PLAN)',
+        // Keyless calls may be refused (401, error 10002): then the line says what to set.
+        keyVariable: config.coingecko.apiKey ? 'COINGECKO_API_KEY (and COINGECKO_PLAN)' : 'COINGECKO_API_KEY: none is set, and CoinGecko asks for one; set a free Demo key',
         outOfCreditsUntil: firstOfNextMonth,
         creditsPerCall: 1,
       }),
