@@ -1,7 +1,10 @@
 import { expect } from 'chai';
+import type { Job } from 'bullmq';
+import { fetchStats } from '../../../apps/worker/src/jobs/fetch-stats.js';
 import type { JobContext } from '../../../apps/worker/src/jobs/job-context.js';
 import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
 import { keys } from '../../../shared/keyspace.js';
+import type { StatsJobData } from '../../../shared/queues.js';
 import { providerKeys } from '../../../shared/provider-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { ETH_CA, SOL_CA } from '../../support/provider-fixtures/elfa.js';
@@ -94,7 +97,11 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
     const error = await rejection(h.provider.account('ghost_acct'));
     expect(error.message).to.match(/not enough data/);
     expect(error.retryable).to.equal(false);
-    await rejection(h.provider.account('ghost_acct'));
+    // Through the stats job: no record and no "not in the index" marker, so the API answers 503, not a zero or a 404.
+    const job = { data: { username: 'ghost_acct' } } as Job<StatsJobData>;
+    const context: JobContext = { redis: h.redis, index: h.provider, logger: createLogger({ logLevel: 'silent' }, 'test'), now: () => h.clock.now, historyMs: 0 };
+    await rejection(fetchStats(job, context));
+    expect(await h.redis.exists(keys.stats('ghost_acct'), keys.statsMiss('ghost_acct'))).to.equal(0);
     expect(h.fixtures.elfa.requests).to.have.length(1);
     expect(h.logs.filter((line) => /route is gone/.test(line.msg))).to.have.length(1);
     expect(await h.provider.account('cryptoalice')).to.deep.include({ smartMoneyRank: 1 });

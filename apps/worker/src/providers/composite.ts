@@ -168,9 +168,10 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     const read = (await redis.exists(providerKeys.xSinceIds())) === 1;
 
     const external = await elfaFill(key, spelled, posts.some((post) => post.authorKey === key), from);
+    const followers = followersByAuthor(held);
     const accounts: SetAccount[] = [...tracked.keys()].map((name) => ({
       key: name,
-      followers: followersOf(held, name),
+      followers: followers.get(name) ?? null,
       postsRead: read && resolved.has(name),
       external: external.get(name),
     }));
@@ -218,9 +219,12 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
   }
 }
 
-/** An account's follower count: the largest X gave with its held posts; 0 is X saying nothing (unknown). */
-function followersOf(posts: readonly NewsItem[], key: string): number | null {
-  let followers = 0;
-  for (const post of posts) if (post.author.toLowerCase() === key) followers = Math.max(followers, post.authorFollowers);
-  return followers > 0 ? followers : null;
+/** Each author's follower count (lower-case name): the largest X gave with its held posts; X's 0 is "not given", left out. */
+function followersByAuthor(posts: readonly NewsItem[]): Map<string, number> {
+  const followers = new Map<string, number>();
+  for (const post of posts) {
+    const key = post.author.toLowerCase();
+    if (post.authorFollowers > (followers.get(key) ?? 0)) followers.set(key, post.authorFollowers);
+  }
+  return followers;
 }

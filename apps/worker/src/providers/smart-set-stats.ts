@@ -91,14 +91,26 @@ function influences(accounts: readonly SetAccount[], posts: readonly SetPost[]):
 }
 
 /**
- * Where `value` stands among `values`, 0 (lowest) to 1 (highest), ties at their mean position:
- * the lowest of a figure scores 0 on it, the highest 1, a lone account or a tie of all 0.5.
+ * Where `value` stands among `sorted` (ascending), 0 (lowest) to 1 (highest), ties at their mean
+ * position: the lowest of a figure scores 0 on it, the highest 1, a lone account or a tie of all 0.5.
  */
-function position(value: number, values: readonly number[]): number {
-  if (values.length <= 1) return 0.5;
-  const below = values.filter((other) => other < value).length;
-  const equal = values.filter((other) => other === value).length;
-  return (below + (equal - 1) / 2) / (values.length - 1);
+function position(value: number, sorted: readonly number[]): number {
+  if (sorted.length <= 1) return 0.5;
+  const below = firstAtLeast(sorted, value);
+  const equal = firstAtLeast(sorted, value, true) - below;
+  return (below + (equal - 1) / 2) / (sorted.length - 1);
+}
+
+/** The index of the first entry >= value (> value when `after`), by bisection: a set of 1,000 is ranked per lookup. */
+function firstAtLeast(sorted: readonly number[], value: number, after = false): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < value || (after && sorted[middle] === value)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The five tokens the posts mention most, most first (ties alphabetical). */
@@ -113,15 +125,12 @@ export function topTokens(posts: readonly { tokens: readonly string[] }[]): stri
 
 /** Every tracked account's figures (docs/providers.md, "Stats"). */
 export function smartSetStats(accounts: readonly SetAccount[], posts: readonly SetPost[]): Map<string, AccountFigures> {
-  const keys = new Set(accounts.map((account) => account.key));
-  const own = (key: string) => posts.filter((post) => post.authorKey === key);
-  const influence = influences(
-    accounts,
-    posts.filter((post) => keys.has(post.authorKey)),
-  );
+  const byAuthor = new Map<string, SetPost[]>(accounts.map((account) => [account.key, []]));
+  for (const post of posts) byAuthor.get(post.authorKey)?.push(post);
+  const influence = influences(accounts, [...byAuthor.values()].flat());
   const figures = new Map<string, AccountFigures>();
   for (const account of accounts) {
-    const mine = own(account.key);
+    const mine = byAuthor.get(account.key) ?? [];
     let totalPosts: number | null = null;
     let avgEngagement: number | null = null;
     if (mine.length > 0) {
@@ -148,7 +157,11 @@ export function smartSetStats(accounts: readonly SetAccount[], posts: readonly S
 
   // Scored: the accounts whose engagement is known (their record needs it); the others are not ranked yet.
   const scored = [...figures.values()].filter((entry) => entry.avgEngagement !== null);
-  const valuesOf = (figure: Figure) => scored.map((entry) => valueOf(entry, figure)).filter((value): value is number => value !== null);
+  const valuesOf = (figure: Figure) =>
+    scored
+      .map((entry) => valueOf(entry, figure))
+      .filter((value): value is number => value !== null)
+      .sort((a, b) => a - b);
   const known = { influence: valuesOf('influence'), engagement: valuesOf('engagement'), reach: valuesOf('reach') };
   for (const entry of scored) {
     let weighted = 0;
