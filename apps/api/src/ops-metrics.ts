@@ -7,7 +7,8 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { keys, SNAPSHOTS } from '../../../shared/keyspace.js';
+import { keys } from '../../../shared/keyspace.js';
+import { SNAPSHOTS } from '../../../shared/snapshot-kinds.js';
 import { readSnapshotVersions } from '../../../shared/snapshot-store.js';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { keys } from '../../../shared/keyspace.js';
-import { FIRST_SNAPSHOT_OF } from '../../../shared/reads.js';
+import { snapshotKeys } from '../../../shared/snapshot-keys.js';
+import { FIRST_SNAPSHOT_OF } from '../../../shared/snapshot-kinds.js';
 import type { Logger } from '../../../shared/logger.js';
 import {
   REFRESH_EVERY_MS,
@@ -28,7 +28,7 @@ export async function ensureSchedules(
     const existed = (await queue.getJobScheduler(name)) !== undefined;
     await queue.upsertJobScheduler(name, { every: everyMsByJob[name] ?? everyMs }, { name, data: {}, opts: refreshJobOptions });
     // Pending first, then the snapshot: a run that ends between the two checks has written its snapshot by then.
-    if (existed && !(await runIsPending(queue, name)) && (await redis.exists(keys.snapshot(FIRST_SNAPSHOT_OF[name]))) === 0) {
+    if (existed && !(await runIsPending(queue, name)) && (await redis.exists(snapshotKeys.snapshot(FIRST_SNAPSHOT_OF[name]))) === 0) {
       await requestRefresh(queue, name);
     }
   }

@@ -11,7 +11,7 @@ import { eventually } from '../../support/stack.js';
 import { startProcess, type ProcfileProcess } from '../../faults/support/procfile.js';
 import { startProviderFixtures, type ProviderFixtures } from '../../support/provider-fixtures/index.js';
 import type { RecordedRequest } from '../../support/provider-fixtures/fixture-server.js';
-import { keys } from '../../../shared/keyspace.js';
+import { snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { Redis } from 'ioredis';
 
 const KEY_HEADERS = ['x-elfa-api-key', 'x-cg-demo-api-key', 'x-cg-pro-api-key', 'authorization'];
@@ -48,7 +48,7 @@ describe('composite mode through the Procfile processes, against the providers\'
     processes = [startProcess('worker', env), startProcess('web', env)];
     await eventually(async () => ((await fetch(`${apiUrl}/readyz`).catch(() => undefined))?.ok ? true : undefined), 60_000, 'the API ready');
     await eventually(
-      async () => ((await redis.exists(keys.snapshot('trending'), keys.snapshot('trending-cas'), keys.snapshot('news'))) === 3 ? true : undefined),
+      async () => ((await redis.exists(snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('trending-cas'), snapshotKeys.snapshot('news'))) === 3 ? true : undefined),
       60_000,
       'the first refreshes',
     );

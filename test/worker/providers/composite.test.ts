@@ -5,6 +5,7 @@ import type { JobContext } from '../../../apps/worker/src/jobs/job-context.js';
 import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
 import { keys } from '../../../shared/keyspace.js';
 import type { StatsJobData } from '../../../shared/queues.js';
+import { snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { providerKeys } from '../../../shared/provider-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { ETH_CA, SOL_CA } from '../../support/provider-fixtures/elfa.js';
@@ -131,18 +132,18 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
     ] as const) {
       it(`when Elfa answers ${name}, then the stored trending snapshot and its cachedAt stay as they were`, async () => {
         await refreshList(context(), 'trending');
-        const before = await h.redis.get(keys.snapshot('trending'));
+        const before = await h.redis.get(snapshotKeys.snapshot('trending'));
         expect((JSON.parse(before!) as { data: unknown[] }).data).to.have.length(5);
         h.clock.now = new Date(h.clock.now.getTime() + 60_000);
         h.fixtures.elfa.script('/v2/aggregations/trending-tokens', answer);
         await rejection(refreshList(context(), 'trending'));
-        expect(await h.redis.get(keys.snapshot('trending'))).to.equal(before);
+        expect(await h.redis.get(snapshotKeys.snapshot('trending'))).to.equal(before);
       });
     }
 
     it('when Elfa is out of credits, then the trending-cas snapshot keeps its true cachedAt and Elfa is not asked again', async () => {
       await refreshList(context(), 'trending-cas');
-      const before = await h.redis.get(keys.snapshot('trending-cas'));
+      const before = await h.redis.get(snapshotKeys.snapshot('trending-cas'));
       h.fixtures.elfa.script('/v2/aggregations', { status: 402, body: { error: 'out of credits' } });
       h.clock.now = new Date(h.clock.now.getTime() + 60_000);
       const error = await rejection(refreshList(context(), 'trending-cas'));
@@ -150,7 +151,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
       await rejection(refreshList(context(), 'trending-cas'));
       await rejection(refreshList(context(), 'trending'));
       expect(h.fixtures.elfa.requests).to.have.length(1 + 2);
-      expect(await h.redis.get(keys.snapshot('trending-cas'))).to.equal(before);
+      expect(await h.redis.get(snapshotKeys.snapshot('trending-cas'))).to.equal(before);
     });
   });
 });

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { SNAPSHOT_TTL_SECONDS } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
 import type { NewsItem, SentimentRecord, Snapshot } from '../../../../shared/market-types.js';
-import { SNAPSHOT_KINDS, SNAPSHOTS, type SnapshotName, type ViewKind, type ViewOfKind } from '../../../../shared/reads.js';
+import { SNAPSHOT_KINDS, SNAPSHOTS, type SnapshotName, type ViewKind, type ViewOfKind } from '../../../../shared/snapshot-kinds.js';
 import { readSnapshot, readSnapshotVersions } from '../../../../shared/snapshot-store.js';
 import { UnavailableError } from '../../../../shared/errors.js';
 import { boundedCache, type BoundedCache } from '../cache/bounded-cache.js';

@@ -8,11 +8,11 @@ import type { Config } from '../../../../shared/config.js';
 import type { Logger } from '../../../../shared/logger.js';
 import type { ProvidersConfig } from '../../../../shared/provider-config.js';
 import type { RefreshJobName } from '../../../../shared/queues.js';
-import { LIST_KINDS, SNAPSHOT_KINDS } from '../../../../shared/reads.js';
+import { SNAPSHOT_KINDS } from '../../../../shared/snapshot-kinds.js';
 import type { CountFn } from '../counters.js';
 import { createIndexClient } from '../index-client.js';
 import { createAdapters, createCompositeProvider } from './composite.js';
-import { elfaPlan, type ElfaBudget } from './elfa-budget.js';
+import { ELFA_LIST_KINDS, elfaPlan, type ElfaBudget } from './elfa-budget.js';
 import type { ElfaAdapter } from './elfa.js';
 import { firstOfNextMonth } from './provider-http.js';
 import type { MarketProvider } from './market-provider.js';
@@ -42,15 +42,15 @@ export async function createWorkerProvider(config: Config, redis: Redis, logger:
   const adapters = createAdapters(options);
   const budget = await elfaBudget(config.providers.elfa, adapters.elfa, logger);
   billing.monthly = budget.period === 'month';
-  const plan = elfaPlan(budget, config.refreshIntervalMs, LIST_KINDS.join(' and '));
+  const plan = elfaPlan(budget, config.refreshIntervalMs, ELFA_LIST_KINDS.join(' and '));
   logger.info(
     { provider: 'elfa', budget, intervalMinutes: plan.intervalMs / 60_000, creditsPerDay: plan.creditsPerDay, lookupsPerDay: plan.lookupsPerDay },
     plan.summary,
   );
   return {
     provider: createCompositeProvider({ ...options, elfaLookupsPerDay: plan.lookupsPerDay }, adapters),
-    // The ranked lists are the Elfa-backed kinds: their refreshes keep the budget's interval.
-    refreshEveryMsByJob: Object.fromEntries(LIST_KINDS.map((kind) => [SNAPSHOT_KINDS[kind].refreshJob, plan.intervalMs])),
+    // The Elfa-backed kinds' refreshes keep the budget's interval.
+    refreshEveryMsByJob: Object.fromEntries(ELFA_LIST_KINDS.map((kind) => [SNAPSHOT_KINDS[kind].refreshJob, plan.intervalMs])),
   };
 }
 

@@ -3,7 +3,7 @@
  * (Twitter and Telegram, merged), an account's own posts of a window (keyword-mentions, a fill-in
  * for the stats), and the key's status. 1 credit a call, key-status free; `x-elfa-api-key` on
  * every request. `/v2/account/smart-stats` was retired on 28 October 2026 and is never called.
- * Elfa is the source of every ranked list of shared/reads.ts with INDEX_PROVIDER=composite:
+ * Elfa is the source of every ranked list of shared/snapshot-kinds.ts with INDEX_PROVIDER=composite:
  * `elfaLists` makes them our items, with what the composite computes itself.
  * The `parse*` functions are the adapter's reading of each body (scripts/providers-replay.ts
  * replays captured bodies through them).
@@ -21,8 +21,6 @@ import { UpstreamError } from '../upstream-error.js';
 
 /** The window Elfa counts mentions over: the trending lists are "the last 24 hours". */
 export const ELFA_WINDOW = '24h';
-/** Credits one trending round spends: trending-tokens, trending-cas twitter and telegram. */
-export const ELFA_CREDITS_PER_ROUND = 3;
 /** The route Elfa retired on 28 October 2026 (its list says "legacy, removed 28 Oct 2026"). */
 export const RETIRED_SMART_STATS = '/v2/account/smart-stats';
 const ACCOUNT_POSTS_PATH = '/v2/data/keyword-mentions';
