@@ -16,7 +16,6 @@ import type { GoneRoutes } from './gone-routes.js';
 import type { ListCalls } from './market-provider.js';
 import type { ProviderHttp } from './provider-http.js';
 import { lenientCount, parseItems } from './tolerant.js';
-import { engagementScore } from './x.js';
 import { UpstreamError } from '../upstream-error.js';
 
 /** The window Elfa counts mentions over: the trending lists are "the last 24 hours". */
@@ -164,15 +163,8 @@ export function parseAccountPosts(body: unknown, username: string): ElfaAccountP
   );
   const scores = items
     .filter((item) => [item.likeCount, item.repostCount, item.quoteCount, item.replyCount, item.bookmarkCount].some((count) => typeof count === 'number'))
-    .map((item) =>
-      engagementScore({
-        like_count: item.likeCount ?? 0,
-        reply_count: item.replyCount ?? 0,
-        bookmark_count: item.bookmarkCount ?? 0,
-        quote_count: item.quoteCount ?? 0,
-        repost_count: item.repostCount ?? 0,
-      }),
-    );
+    // Our engagementScore (docs/providers.md), as for X's posts: likes + replies + bookmarks + 2 × (reposts + quotes).
+    .map((item) => (item.likeCount ?? 0) + (item.replyCount ?? 0) + (item.bookmarkCount ?? 0) + 2 * ((item.repostCount ?? 0) + (item.quoteCount ?? 0)));
   const metadata = (body as { metadata?: { total?: unknown } }).metadata;
   const total = knownCount().safeParse(metadata?.total);
   return {
