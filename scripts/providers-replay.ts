@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { parseMarkets } from '../apps/worker/src/providers/coingecko.js';
 import { parseAccountPosts, parseKeyStatus, parseTrendingContracts, parseTrendingTokens, RETIRED_SMART_STATS } from '../apps/worker/src/providers/elfa.js';
 import { errorDetail } from '../apps/worker/src/providers/provider-http.js';
-import { engagementScore, tokensOf } from '../apps/worker/src/providers/x.js';
+import { parseItems } from '../apps/worker/src/providers/tolerant.js';
+import { engagementScore, pageSchema, postsOf, problemsOf, tokensOf, userSchema, xRefusal } from '../apps/worker/src/providers/x-wire.js';
 import { parseRetryAfter } from '../apps/worker/src/upstream-error.js';
 
 type Provider = 'elfa' | 'coingecko' | 'x';
@@ -106,6 +107,8 @@ function errorAnswer(capture: Capture): string {
     return `HTTP 402 out of credits: no call ${until}${reason}`;
   }
   if (provider === 'elfa' && path.startsWith(RETIRED_SMART_STATS)) return `HTTP ${status}: retired on 28 October 2026, never called${reason}`;
+  const refusal = provider === 'x' ? xRefusal(status, body) : undefined;
+  if (refusal) return `HTTP ${status} ${refusal}`;
   if (status === 401 || status === 403) return `HTTP ${status} refused: the key or the app's access${reason}`;
   if (provider === 'elfa' && (status === 404 || status === 410) && path.startsWith('/v2/data/')) return `HTTP ${status}: the route is gone (not called for 7 days), not an unknown account${reason}`;
   return `HTTP ${status}: ${status === 408 || status >= 500 ? 'retryable by the job unless a provider billed the call' : 'not retried'}${reason}`;
@@ -113,20 +116,23 @@ function errorAnswer(capture: Capture): string {
 
 const list = (items: readonly string[], max = 5) => `${items.slice(0, max).join(', ')}${items.length > max ? `, … (${items.length - max} more)` : ''}`;
 
-/** X's envelope as the adapter reads it: `data` optional (an empty page has none), `errors[]` beside it skipped, not failed. */
+/** X's envelope as the adapter reads it (x-wire.ts): `data` optional (an empty page has none), `errors[]` beside it skipped, not failed. */
 function xBody(body: unknown, path: string): string {
-  if (typeof body !== 'object' || body === null) throw new Error('not a JSON object');
-  const { data, errors, meta } = body as { data?: unknown; errors?: { detail?: unknown }[]; meta?: { next_token?: unknown } };
-  const problems = Array.isArray(errors) ? `; ${errors.length} problem(s) skipped: ${list(errors.map((error) => (typeof error.detail === 'string' ? error.detail : 'no detail')), 2)}` : '';
-  const items = data === undefined ? [] : Array.isArray(data) ? data : [data];
-  if (/^\/2\/users\/by/.test(path)) {
-    const users = items.filter((user): user is { id: string; username: string } => typeof (user as { id?: unknown }).id === 'string' && typeof (user as { username?: unknown }).username === 'string');
-    return `${users.length} user(s): ${list(users.map((user) => `${user.username} (${user.id})`))}${problems}`;
+  const single = typeof body === 'object' && body !== null && !Array.isArray((body as { data?: unknown }).data) && (body as { data?: unknown }).data !== undefined;
+  // A lookup by one name answers `data` as an object: as a page of one.
+  const parsed = pageSchema.safeParse(single ? { ...(body), data: [(body as { data: unknown }).data] } : body);
+  if (!parsed.success) throw new Error('not an X page');
+  const problems = problemsOf(parsed.data.errors);
+  const skipped = problems.length > 0 ? `; ${problems.length} problem(s) skipped: ${list(problems.map((problem) => problem.detail ?? problem.title ?? 'no detail'), 2)}` : '';
+  if (/^\/2\/users/.test(path) && !/\/tweets$/.test(path)) {
+    const users = parseItems(parsed.data.data ?? [], userSchema).valid;
+    return `${users.length} user(s): ${list(users.map((user) => `${user.username} (${user.id}${user.public_metrics?.followers_count === undefined ? '' : `, ${user.public_metrics.followers_count} followers`})`))}${skipped}`;
   }
-  const posts = items.filter((post): post is Parameters<typeof tokensOf>[0] => typeof (post as { id?: unknown }).id === 'string' && typeof (post as { text?: unknown }).text === 'string');
-  const described = posts.map((post) => `${post.id} engagement ${engagementScore(post.public_metrics)}${tokensOf(post).length ? ` ${tokensOf(post).map((token) => `$${token}`).join(' ')}` : ''}${post.created_at ? '' : ' (no created_at: dropped by the news)'}`);
-  const next = typeof meta?.next_token === 'string' ? '; a next page' : '';
-  return `${posts.length} post(s)${posts.length ? `: ${list(described, 3)}` : ''}${next}${problems}`;
+  const { posts, included } = postsOf(parsed.data);
+  const dropped = (parsed.data.data?.length ?? 0) - posts.length;
+  const described = posts.map((post) => `${post.id} engagement ${engagementScore(post.metrics)}, ${post.text.length} characters${tokensOf(post).length ? ` ${tokensOf(post).map((token) => `$${token}`).join(' ')}` : ''}`);
+  const notes = [dropped > 0 ? `${dropped} dropped (no created_at or invalid)` : '', included.length > 0 ? `${included.length} included post(s)` : '', parsed.data.meta?.next_token ? 'a next page' : ''].filter(Boolean);
+  return `${posts.length} post(s)${posts.length ? `: ${list(described, 3)}` : ''}${notes.length ? `; ${notes.join('; ')}` : ''}${skipped}`;
 }
 
 /** What the adapters make of one captured answer. */

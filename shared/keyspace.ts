@@ -6,7 +6,7 @@
  * together carry the same hash tag (the part in `{}`, which alone decides the slot), and keys
  * that nothing uses together carry a tag of their own, so they spread over the masters:
  * - `{refresh-<kind>}` (the refresh job's name): what one refresh writes in one atomic step: its snapshots and their
- *   versions, its history streams and series, its retained values;
+ *   versions, its history streams and series, its retained values; its backoff (failures, hold);
  * - `{<username>}`: one username's stats and stats-miss keys, written together by the worker;
  * - `{users}`: users, the user list and API keys, which the user and key scripts join;
  * - `{login}`: the login throttle's counters, which one script checks per email and address;
@@ -35,6 +35,10 @@ export const refreshSlotKeys = {
   snapshotVersion: (job: string, name: string) => `${refresh(job)}:snapshot:${name}:version`,
   /** A history stream or value of the refresh (docs/decisions.md#d11): `name` is a kind's events stream, a series and its id, or a value. */
   history: (job: string, name: string) => `${refresh(job)}:history:${name}`,
+  /** The job's failures in a row (shared/refresh-backoff.ts); gone on its next success. */
+  failures: (job: string) => `${refresh(job)}:failures`,
+  /** Present while a failed refresh holds back the asks of reads; its PTTL is the wait (Retry-After). */
+  hold: (job: string) => `${refresh(job)}:hold`,
 } as const;
 
 export const keys = {

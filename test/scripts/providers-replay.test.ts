@@ -20,7 +20,7 @@ describe('npm run providers:replay -- <folder> (captured bodies through the adap
       'elfa/smart-stats.404': 'error answer: elfa /v2/account/smart-stats 404: HTTP 404: retired on 28 October 2026, never called (Cannot GET /v2/account/smart-stats)',
       'elfa/trending-tokens.200': 'read: elfa /v2/aggregations/trending-tokens 200: 2 token(s): WIF (88), JUP (41)',
       'stray-without-source': 'skipped: no .source.txt beside it',
-      'x/users-tweets.200': 'read: x /2/users/501/tweets 200: 1 post(s): 1990000000000000010 engagement 44 $WIF',
+      'x/users-tweets.200': 'read: x /2/users/501/tweets 200: 1 post(s): 1990000000000000010 engagement 44, 47 characters $WIF',
       'x/users-tweets.200.suspended': 'read: x /2/users/502/tweets 200: 0 post(s); 1 problem(s) skipped: User has been suspended: [502].',
     });
   });

@@ -1,10 +1,11 @@
 /** The three providers' fixture servers together, and the environment that points the worker at them. */
 import { COINGECKO_KEY, startCoinGeckoFixture, type CoinGeckoFixture } from './coingecko.js';
 import { ELFA_KEY, startElfaFixture, type ElfaFixture } from './elfa.js';
-import { startXFixture, X_TOKEN, type XFixture } from './x.js';
+import { startXFixture, X_TOKEN, type XFixture, type XFixtureOptions } from './x.js';
 
 export { COINGECKO_KEY, ELFA_KEY, X_TOKEN };
-export const TRACKED = ['cryptoalice', 'Bob_Trades', 'ghost_acct'];
+/** rugpull_dev is suspended on X. */
+export const TRACKED = ['cryptoalice', 'Bob_Trades', 'ghost_acct', 'rugpull_dev'];
 
 export interface ProviderFixtures {
   elfa: ElfaFixture;
@@ -16,8 +17,8 @@ export interface ProviderFixtures {
   close(): Promise<void>;
 }
 
-export async function startProviderFixtures(): Promise<ProviderFixtures> {
-  const [elfa, coingecko, x] = await Promise.all([startElfaFixture(), startCoinGeckoFixture(), startXFixture()]);
+export async function startProviderFixtures(options: { x?: XFixtureOptions } = {}): Promise<ProviderFixtures> {
+  const [elfa, coingecko, x] = await Promise.all([startElfaFixture(), startCoinGeckoFixture(), startXFixture(options.x)]);
   return {
     elfa,
     coingecko,

@@ -66,7 +66,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
   it('when stats are asked in any case, then spelled as X spells it, computed over the tracked set from the held posts, and no call to any provider, the retired smart-stats least of all', async () => {
     const { result: alice, spend } = await h.spend(() => h.provider.account('cryptoalice'));
     // Engagement (132 + 51 + 23) / 3; highest engagement and reach, influence tied: (0.4 × 0.5 + 0.35 + 0.25) × 100.
-    expect(alice).to.deep.equal({ username: 'CryptoAlice', indexScore: 80, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 68.7, topTokens: ['SOL', 'BTC', 'PEPE'] });
+    expect(alice).to.deep.equal({ username: 'CryptoAlice', indexScore: 80, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 68.7, topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'] });
     expect(spend).to.deep.equal({});
     const bob = await h.provider.account('BOB_TRADES');
     expect(bob).to.deep.include({ username: 'bob_trades', indexScore: 20, smartMoneyRank: 2, totalPosts: 2, avgEngagement: 14.5 });
@@ -75,8 +75,8 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
 
   it('when another tracked account replies to and quotes an account, then its influence inside the set lifts its score (20 -> 40), the other one\'s falls', async () => {
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
-    h.fixtures.x.addPost({ id: '1900000000000000106', author_id: '1001', created_at: hourAgo, text: '@bob_trades you called $SOL early', public_metrics: { like_count: 1 } });
-    h.fixtures.x.addPost({ id: '1900000000000000107', author_id: '1001', created_at: hourAgo, text: 'Read this https://x.com/bob_trades/status/1900000000000000102', public_metrics: { like_count: 1 } });
+    h.fixtures.x.addPost({ id: '1900000000000000106', author_id: '1001', created_at: hourAgo, text: '@bob_trades you called $SOL early', metrics: { like: 1, repost: 0, reply: 0, quote: 0, bookmark: 0 } });
+    h.fixtures.x.addPost({ id: '1900000000000000107', author_id: '1001', created_at: hourAgo, text: 'Read this https://x.com/bob_trades/status/1900000000000000102', metrics: { like: 1, repost: 0, reply: 0, quote: 0, bookmark: 0 } });
     await h.provider.posts(new Date(Date.now() - WINDOW_MS), 10_000);
     // Bob: top influence (0.4), lowest engagement and reach; Alice: no influence left to her, top of the rest.
     expect(await h.provider.account('bob_trades')).to.deep.include({ indexScore: 40, smartMoneyRank: 2 });
@@ -109,17 +109,20 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
   });
 
   it('when the day\'s Elfa lookup budget is spent, then no further credit is spent on stats', async () => {
-    const provider = h.restart({ elfaLookupsPerDay: 1 });
+    const provider = h.restart({}, { elfaLookupsPerDay: 1 });
     await provider.account('ghost_acct');
     await h.redis.del(providerKeys.elfaAccountPosts());
     await rejection(provider.account('ghost_acct'));
     expect(h.fixtures.elfa.requestsTo('/v2/data/keyword-mentions')).to.have.length(1);
   });
 
-  it('when X cannot resolve a tracked name (5xx), then the stats still answer, spelled as configured', async () => {
-    await h.redis.del(providerKeys.xUsers());
+  it('when X cannot resolve a tracked name (5xx) and so none of its posts is held, and Elfa does not follow it, then the lookup fails (503): no zero', async () => {
+    await h.redis.del(providerKeys.xAccounts());
     h.fixtures.x.script('/2/users/by', { status: 503, body: { title: 'Service Unavailable' } });
-    expect(await h.provider.account('BOB_TRADES')).to.deep.include({ username: 'Bob_Trades', avgEngagement: 14.5 });
+    const error = await rejection(h.provider.account('BOB_TRADES'));
+    expect(error.message).to.match(/^stats of Bob_Trades: not enough data/);
+    // Elfa was asked (1 credit) and answered an empty list: not taken as "posted nothing".
+    expect(h.fixtures.elfa.requestsTo('/v2/data/keyword-mentions')).to.have.length(1);
   });
 
   describe('through the refresh jobs (strict storage)', () => {

@@ -100,7 +100,7 @@ describe('the stats of the tracked set (indexScore, smartMoneyRank: docs/provide
 
 describe('the held posts as the set sees them (references read from the text)', () => {
   const tracked = new Set(['alice', 'bob', 'carol']);
-  const keyOf = (name: string) => (tracked.has(name.toLowerCase()) ? name.toLowerCase() : undefined);
+  const keyOf = { byId: (id: string) => ({ '7': 'alice' })[id], byName: (name: string) => (tracked.has(name.toLowerCase()) ? name.toLowerCase() : undefined) };
   const held = (author: string, text: string): NewsItem => ({ id: '1', text, author, authorFollowers: 1, publishedAt: '2026-11-27T00:00:00.000Z', tokens: [], engagementScore: 7 });
 
   it('when a post starts with handles, then the first is the account replied to and the other tracked handles are mentions', () => {
@@ -112,6 +112,12 @@ describe('the held posts as the set sees them (references read from the text)', 
   it("when a post links another tracked account's post, then it quotes it; handles inside the text are mentions; e-mail addresses are not", () => {
     const [quoting] = setPostsFromHeld([held('carol', 'This, from @bob: https://x.com/Alice/status/1900000000000000105 (mail me: me@alice)')], keyOf);
     expect(quoting).to.deep.include({ authorKey: 'carol', mentions: ['bob'], repliesTo: undefined, quotes: 'alice' });
+  });
+
+  it("when X said who it replies to, mentions and quotes (the post's fields), then those count, not the text", () => {
+    const quoted = { ...held('alice', 'gm'), id: '900', authorId: '7' };
+    const replying = { ...held('carol', '@bob hello'), id: '901', inReplyToUserId: '7', mentions: ['bob', 'stranger'], quotes: ['900'] };
+    expect(setPostsFromHeld([quoted, replying], keyOf)[1]).to.deep.include({ authorKey: 'carol', repliesTo: 'alice', mentions: ['bob'], quotes: 'alice' });
   });
 
   it('when the author is not tracked, then the post is left out', () => {

@@ -18,7 +18,9 @@ import { goneRoutes } from './gone-routes.js';
 import type { AccountStats, MarketProvider } from './market-provider.js';
 import { createProviderHttp, firstOfNextMonth } from './provider-http.js';
 import { setPostsFromHeld, smartSetStats, type SetAccount } from './smart-set-stats.js';
+import { readable } from './x-accounts.js';
 import { createXAdapter, type XAdapter } from './x.js';
+import { xRefusal } from './x-wire.js';
 
 /** Smart-money mentions are counted over Elfa's window: the last 24 hours. */
 const SMART_WINDOW_MS = 24 * 3_600_000;
@@ -76,16 +78,15 @@ export function createAdapters(options: CompositeOptions): CompositeAdapters {
         baseUrl: config.coingecko.baseUrl,
         headers: config.coingecko.apiKey ? { [cgHeader]: config.coingecko.apiKey } : {},
         secrets: config.coingecko.apiKey ? [config.coingecko.apiKey] : [],
-        // Keyless calls may be refused (401, error 10002): then the line says what to set.
-        keyVariable: config.coingecko.apiKey ? 'COINGECKO_API_KEY (and COINGECKO_PLAN)' : 'COINGECKO_API_KEY: none is set, and CoinGecko asks for one; set a free Demo key',
+        keyVariable: 'COINGECKO_API_KEY (and COINGECKO_PLAN)',
         outOfCreditsUntil: firstOfNextMonth,
         creditsPerCall: 1,
       }),
       redis,
       config.coingecko.pins,
     ),
-    x: createXAdapter(
-      createProviderHttp({
+    x: createXAdapter({
+      http: createProviderHttp({
         ...common,
         provider: 'x',
         baseUrl: config.x.baseUrl,
@@ -94,11 +95,15 @@ export function createAdapters(options: CompositeOptions): CompositeAdapters {
         keyVariable: 'X_BEARER_TOKEN',
         // Prepaid credits can be topped up at any time: look again after an hour.
         outOfCreditsUntil: (now) => new Date(now.getTime() + 3_600_000),
+        refusal: xRefusal,
       }),
       redis,
       logger,
-      options.now,
-    ),
+      now: options.now,
+      trackedAccounts: config.trackedAccounts,
+      queryMaxLength: config.x.queryMaxLength,
+      requestsPerRefresh: config.x.requestsPerRefresh,
+    }),
   };
 }
 
@@ -111,7 +116,7 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
   /** One read of the timelines at a time in this process: refreshes running together share it (X bills per post). */
   let reading: Promise<NewsItem[]> | undefined;
   const readPosts = (since: Date, max: number): Promise<NewsItem[]> =>
-    (reading ??= x.posts(config.trackedAccounts, since, max).finally(() => (reading = undefined)));
+    (reading ??= x.posts(since, max).finally(() => (reading = undefined)));
 
   /**
    * The tracked posts held (X), within the smart-money window. Normally the news refresh has
@@ -119,9 +124,10 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
    * running at the same moment may read the same posts once more: X bills a post once a day).
    */
   async function recentPosts(): Promise<NewsItem[]> {
-    if ((await redis.exists(providerKeys.xSinceIds())) === 0) await readPosts(new Date(now().getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
+    if ((await redis.exists(providerKeys.xReads(), providerKeys.xSinceIds())) === 0) await readPosts(new Date(now().getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
     const from = now().getTime() - SMART_WINDOW_MS;
-    return (await x.heldPosts()).filter((post) => Date.parse(post.publishedAt) >= from && tracked.has(post.author.toLowerCase()));
+    // Held posts are the tracked accounts' only, matched by author id (a renamed account's count).
+    return (await x.heldPosts()).filter((post) => Date.parse(post.publishedAt) >= from);
   }
 
   async function quotes(tickers: string[]): Promise<Map<string, CoinQuote>> {
@@ -142,10 +148,10 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     },
 
     async account(username) {
-      const configured = tracked.get(username.toLowerCase());
-      // Only tracked accounts are in the index: any other name costs no upstream call.
-      if (configured === undefined) return null;
-      return accountStats(configured);
+      // Only tracked accounts are in the index (by the configured spelling or X's current one): any other name costs no upstream call.
+      const known = tracked.get(username.toLowerCase()) ?? (await x.accounts()).find((account) => account.username?.toLowerCase() === username.toLowerCase())?.configured;
+      if (known === undefined) return null;
+      return accountStats(known);
     },
   };
 
@@ -156,26 +162,32 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
    */
   async function accountStats(configured: string): Promise<AccountStats> {
     // X's spelling once resolved (remembered); while X cannot say, the operator's spelling.
-    const resolved = await x.users(config.trackedAccounts).catch((error: unknown) => {
-      logger.warn({ provider: 'x', err: (error as Error).message }, 'x: cannot resolve the tracked usernames; answering them as configured');
-      return new Map<string, { username: string }>();
+    const resolved = await x.account(configured).catch((error: unknown) => {
+      logger.warn({ provider: 'x', err: (error as Error).message }, 'x: cannot resolve a tracked username; answering it as configured');
+      return undefined;
     });
-    const spelled = resolved.get(configured.toLowerCase())?.username ?? configured;
+    const spelled = resolved?.username ?? configured;
     const key = configured.toLowerCase();
     const from = new Date(now().getTime() - NEWS_WINDOW_MS);
+    const accounts = await x.accounts();
+    const byId = new Map(accounts.flatMap((account) => (account.id ? [[account.id, account.configured.toLowerCase()] as const] : [])));
+    const byName = new Map(accounts.flatMap((account) => [[account.configured.toLowerCase(), account.configured.toLowerCase()] as const, ...(account.username ? [[account.username.toLowerCase(), account.configured.toLowerCase()] as const] : [])]));
     const held = (await x.heldPosts()).filter((post) => Date.parse(post.publishedAt) >= from.getTime());
-    const posts = setPostsFromHeld(held, (name) => (tracked.has(name.toLowerCase()) ? name.toLowerCase() : undefined));
-    const read = (await redis.exists(providerKeys.xSinceIds())) === 1;
+    const posts = setPostsFromHeld(held, { byId: (id) => byId.get(id), byName: (name) => byName.get(name.toLowerCase()) });
+    // Read: its posts of the window were searched (a read state is kept per account id).
+    const ids = accounts.flatMap((account) => (readable(account) ? [account.id] : []));
+    const states = ids.length === 0 ? [] : await redis.hmget(providerKeys.xReads(), ...ids);
+    const read = new Set(ids.filter((_, at) => states[at] !== null));
 
     const external = await elfaFill(key, spelled, posts.some((post) => post.authorKey === key), from);
-    const followers = followersByAuthor(held);
-    const accounts: SetAccount[] = [...tracked.keys()].map((name) => ({
-      key: name,
-      followers: followers.get(name) ?? null,
-      postsRead: read && resolved.has(name),
-      external: external.get(name),
+    const set: SetAccount[] = accounts.map((account) => ({
+      key: account.configured.toLowerCase(),
+      // X's count at the daily lookup; X's 0 with no other word is not taken as a reach.
+      followers: account.followers || null,
+      postsRead: account.id !== undefined && read.has(account.id),
+      external: external.get(account.configured.toLowerCase()),
     }));
-    const figures = smartSetStats(accounts, posts).get(key);
+    const figures = smartSetStats(set, posts).get(key);
     const { indexScore, smartMoneyRank, totalPosts, avgEngagement } = figures ?? {};
     if (indexScore == null || smartMoneyRank == null || totalPosts == null || avgEngagement == null) {
       throw new UpstreamError(`stats of ${spelled}: not enough data yet (its posts were not read and Elfa could not say); not stored`, { retryable: false });
@@ -198,7 +210,8 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     if (holdsOwn || ownFetched >= now().getTime() - ELFA_FILL_ASK_AGAIN_MS || !(await takeLookup())) return remembered;
     try {
       const answer = await elfa.accountPosts(spelled, from, now());
-      if (answer !== 'gone' && answer.totalPosts !== null) {
+      // An empty answer is no figure: Elfa may not follow the account, which is not "posted nothing".
+      if (answer !== 'gone' && answer.totalPosts !== null && answer.totalPosts > 0) {
         const entry = { totalPosts: answer.totalPosts, avgEngagement: answer.avgEngagement, fetchedAt: now().toISOString() };
         remembered.set(key, entry);
         await redis.hset(providerKeys.elfaAccountPosts(), key, JSON.stringify(entry));
@@ -217,14 +230,4 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     const [[, used] = [null, 0]] = (await redis.multi().incr(day).expire(day, 2 * 86_400).exec()) ?? [];
     return Number(used) <= perDay;
   }
-}
-
-/** Each author's follower count (lower-case name): the largest X gave with its held posts; X's 0 is "not given", left out. */
-function followersByAuthor(posts: readonly NewsItem[]): Map<string, number> {
-  const followers = new Map<string, number>();
-  for (const post of posts) {
-    const key = post.author.toLowerCase();
-    if (post.authorFollowers > (followers.get(key) ?? 0)) followers.set(key, post.authorFollowers);
-  }
-  return followers;
 }

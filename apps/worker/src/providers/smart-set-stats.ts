@@ -138,7 +138,7 @@ export function smartSetStats(accounts: readonly SetAccount[], posts: readonly S
       avgEngagement = Math.round((mine.reduce((sum, post) => sum + post.engagement, 0) / mine.length) * 10) / 10;
     } else if (account.external) {
       totalPosts = account.external.totalPosts;
-      avgEngagement = account.external.avgEngagement ?? (account.external.totalPosts === 0 ? 0 : null);
+      avgEngagement = account.external.avgEngagement;
     } else if (account.postsRead) {
       // Read, and it posted nothing in the window: a true zero.
       totalPosts = 0;
@@ -200,32 +200,55 @@ const HANDLE = /(?<![A-Za-z0-9_])@([A-Za-z0-9_]{1,15})(?![A-Za-z0-9_])/g;
 const LEADING_HANDLES = /^(?:\s*@[A-Za-z0-9_]{1,15}(?![A-Za-z0-9_]))+/;
 const QUOTED_LINK = /(?:x|twitter)\.com\/([A-Za-z0-9_]{1,15})\/status\/\d+/i;
 
+/** A held post, with what X said of its references when it was read (each optional: older posts carry none). */
+export interface HeldPostRefs extends NewsItem {
+  authorId?: string;
+  /** Lower-case usernames it mentions (X's entities). */
+  mentions?: string[];
+  /** The id of the user it replies to. */
+  inReplyToUserId?: string;
+  /** Ids of the posts it quotes. */
+  quotes?: string[];
+}
+
+/** Tracked accounts' keys by X user id and by any spelling (configured or X's); undefined: not tracked. */
+export interface SetLookup {
+  byId(id: string): string | undefined;
+  byName(username: string): string | undefined;
+}
+
 /**
- * The held posts as the set's posts, references read from the text: X puts the handles a reply
- * answers first (the first one is the author replied to), a quote may carry the quoted post's
- * link, and any other handle is a mention. Only tracked accounts count; `keyOf` maps an author
- * as the post spells it to its key (undefined: not tracked, the post is left out).
+ * The held posts as the set's posts. References come from X's fields when the post carries them:
+ * the author by id, `in_reply_to_user_id`, the mentioned usernames, the quoted post's author
+ * (when that post is held too). Otherwise from the text: X puts the handles a reply answers first
+ * (the first is the author replied to), a quote may carry the quoted post's link, any other handle
+ * is a mention. Only tracked accounts count; a post by an untracked author is left out.
  */
-export function setPostsFromHeld(posts: readonly NewsItem[], keyOf: (username: string) => string | undefined): SetPost[] {
+export function setPostsFromHeld(posts: readonly HeldPostRefs[], lookup: SetLookup): SetPost[] {
+  const authorOf = new Map(posts.map((post) => [post.id, authorKeyOf(post, lookup)]));
   const result: SetPost[] = [];
   for (const post of posts) {
-    const authorKey = keyOf(post.author);
+    const authorKey = authorOf.get(post.id);
     if (authorKey === undefined) continue;
     const leading = LEADING_HANDLES.exec(post.text)?.[0] ?? '';
     const repliedHandle = leading ? [...leading.matchAll(HANDLE)][0]?.[1] : undefined;
+    const repliesTo = post.inReplyToUserId !== undefined ? lookup.byId(post.inReplyToUserId) : repliedHandle === undefined ? undefined : lookup.byName(repliedHandle);
+    const handles = post.mentions ?? [...post.text.matchAll(HANDLE)].map((match) => match[1] ?? '');
+    const mentions = handles.map((handle) => lookup.byName(handle)).filter((key): key is string => key !== undefined && key !== repliesTo);
     const quotedHandle = QUOTED_LINK.exec(post.text)?.[1];
-    const repliesTo = repliedHandle === undefined ? undefined : keyOf(repliedHandle);
-    const mentions = [...post.text.matchAll(HANDLE)]
-      .map((match) => keyOf(match[1] ?? ''))
-      .filter((key): key is string => key !== undefined && key !== repliesTo);
+    const quotedHeld = post.quotes?.map((id) => authorOf.get(id)).find((key) => key !== undefined);
     result.push({
       authorKey,
       engagement: post.engagementScore,
       tokens: post.tokens,
       mentions,
       repliesTo,
-      quotes: quotedHandle === undefined ? undefined : keyOf(quotedHandle),
+      quotes: quotedHeld ?? (quotedHandle === undefined ? undefined : lookup.byName(quotedHandle)),
     });
   }
   return result;
+}
+
+function authorKeyOf(post: HeldPostRefs, lookup: SetLookup): string | undefined {
+  return (post.authorId !== undefined ? lookup.byId(post.authorId) : undefined) ?? lookup.byName(post.author);
 }

@@ -68,7 +68,10 @@ const operationStatus = (description: string, status: string) =>
   z.object({ status: z.literal(status).meta({ description: `Always "${status}".` }) }).meta({ description });
 
 const INVALID_ENCODING: ErrorCase = ['Invalid URL encoding', 'a path parameter is not valid percent-encoding (such as %E0 or %zz)'];
-const SNAPSHOT_ABSENT: ErrorCase = ['Data temporarily unavailable', 'the shared snapshot is absent and no refresh completed within 10 seconds'];
+const SNAPSHOT_ABSENT: ErrorCase = [
+  'Data temporarily unavailable',
+  'the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff)',
+];
 
 /** `:name` (Koa) as `{name}` (OpenAPI). */
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
