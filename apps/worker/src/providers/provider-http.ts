@@ -10,7 +10,7 @@
  *   is missing, when it is not the key), not retried;
  * - calls, credits and statuses counted per job (spend.ts) and in the worker's counters, and
  *   the job marked billed once a request reached the provider: the worker does not retry it.
- * - bodies bounded, lists cut, redirects not followed (../upstream-http.ts);
+ * - bodies bounded, lists cut, redirects not followed (../upstream-http.ts).
  * Errors carry the provider, the path and the status: never a header, a query or a body with a key.
  */
 import type { Redis } from 'ioredis';
