@@ -24,7 +24,10 @@ describe('deploys', function () {
   });
 
   for (const concurrency of [1, 2]) {
-    it(`when the web dyno (WEB_CONCURRENCY=${concurrency}) gets SIGTERM under 16 keep-alive clients, then every request it received is answered, clients are told to leave, and it exits 0 within 25 s`, async () => {
+    it(`when the web dyno (WEB_CONCURRENCY=${concurrency}) gets SIGTERM under 16 keep-alive clients, then every request it received is answered, clients are told to leave, and it exits 0 within 25 s`, async function () {
+      // Two deploys, each up to 25 s of drain plus a fresh Redis and Procfile processes, which
+      // take a while to start on a machine shared with other work.
+      this.timeout(300_000);
       let sent = 0;
       let noListener = 0;
       let drainMs = 0;
