@@ -85,6 +85,15 @@ export interface Config {
    * of the default sockets to ordinary reads.
    */
   readonly streamMaxClients: number;
+  /**
+   * MCP_ALLOWED_ORIGINS: the browser origins (`https://app.example.com`, comma-separated) whose
+   * pages may call POST /mcp. A request without Origin (agents, IDEs, curl) is always served; any
+   * other Origin, `null` included, is answered 403 (the MCP transport's defence against DNS
+   * rebinding). Default none.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
+  /** MCP_TIMEOUT: an /mcp request not answered within this gets a JSON-RPC "Request timed out" error. Default 15s. */
+  readonly mcpTimeoutMs: number;
   /** DEMO_MODE: seed the demo user at start (set by `npm start` only). Default false. */
   readonly demoMode: boolean;
   /**
@@ -204,6 +213,25 @@ function sentinel(env: Env): SentinelConfig | undefined {
   return { sentinels, masterName, password };
 }
 
+/** Origins as a browser sends them in `Origin`: scheme, host and port, nothing else. */
+function origins(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(`${name}: must be origins such as https://app.example.com (scheme://host[:port], no path), comma-separated, got "${origin}"`);
+    }
+    return origin;
+  });
+}
+
 /** A bearer token Prometheus sends: long enough not to be guessed, and sendable in a header. */
 function metricsToken(env: Env): string | undefined {
   const raw = env.METRICS_TOKEN;
@@ -258,6 +286,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
     historyDays: integer(env, 'HISTORY_DAYS', 30, 0, 366),
     streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),
+    mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
+    mcpTimeoutMs: duration(env, 'MCP_TIMEOUT', 15_000),
     demoMode: boolean(env, 'DEMO_MODE'),
     indexProvider: indexProvider(env),
     providers: providersConfig(env, indexProvider(env)),
