@@ -33,7 +33,7 @@ describe('deploys', function () {
       let drainMs = 0;
       // Twice: the race this guards against struck about one deploy in two.
       for (let round = 0; round < 2; round += 1) {
-        deployment = await startDeployment({ redisEnv: { REDIS_URL: redis.url }, env: { WEB_CONCURRENCY: String(concurrency) } });
+        deployment = await startDeployment({ redisEnv: { REDIS_URL: redis.url }, env: { WEB_CONCURRENCY: String(concurrency) }, readyTimeoutMs: 90_000 });
         const load = startLoad({ baseUrl: deployment.apiUrl, paths: ['/api/market/news?limit=50'], clients: 16 });
         await sleep(1500);
         const signalledAt = Date.now();
