@@ -75,6 +75,17 @@ export interface Config {
   /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */
   readonly maxConnections: number;
   /**
+   * MAX_CONNECTIONS_PER_ADDRESS: open connections per API process from one client address; one
+   * more is answered 503. Not applied with TRUST_PROXY (every connection then comes from the
+   * proxy, which limits its clients itself). Default 256.
+   */
+  readonly maxConnectionsPerAddress: number;
+  /**
+   * WRITE_TIMEOUT: a response whose client takes none of its bytes for this long is cut (a slow
+   * reader that keeps taking some is not). Default 30s.
+   */
+  readonly writeTimeoutMs: number;
+  /**
    * HISTORY_DAYS: how many days of history (time series, past snapshots, stream events) the
    * worker keeps, trimmed as it writes; 0 turns history off. Default 30.
    */
@@ -85,6 +96,8 @@ export interface Config {
    * of the default sockets to ordinary reads.
    */
   readonly streamMaxClients: number;
+  /** STREAM_MAX_CLIENTS_PER_ADDRESS: `/api/market/stream` connections per API process from one client address (the one TRUST_PROXY gives). Default 32. */
+  readonly streamMaxClientsPerAddress: number;
   /**
    * MCP_ALLOWED_ORIGINS: the browser origins (`https://app.example.com`, comma-separated) whose
    * pages may call POST /mcp. A request without Origin (agents, IDEs, curl) is always served; any
@@ -284,8 +297,11 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyStatsMissBudget: integer(env, 'API_KEY_STATS_MISS_BUDGET', 600, 1, 1_000_000),
     metricsToken: metricsToken(env),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
+    writeTimeoutMs: duration(env, 'WRITE_TIMEOUT', 30_000),
     historyDays: integer(env, 'HISTORY_DAYS', 30, 0, 366),
     streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),
+    streamMaxClientsPerAddress: integer(env, 'STREAM_MAX_CLIENTS_PER_ADDRESS', 32, 1, 1_000_000),
     mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
     mcpTimeoutMs: duration(env, 'MCP_TIMEOUT', 15_000),
     demoMode: boolean(env, 'DEMO_MODE'),

@@ -26,6 +26,8 @@ interface Connection {
   idleSince: number;
   /** While draining: the response a sweep last found idle on this socket, and when it first did. */
   idleSeen?: { response: ServerResponse | undefined; at: number };
+  /** The response (undefined: a raw answer of client-errors.ts) whose unsent bytes armed the write timeout (watchWrites). */
+  writeWatched?: { response: ServerResponse | undefined };
 }
 
 /** How often the drain looks at the sockets. */
@@ -48,6 +50,15 @@ export interface DrainTracker {
   readonly draining: boolean;
   /** Open sockets, the one just accepted included. */
   readonly connections: number;
+  /**
+   * Cuts a response whose client stopped reading: once a second, a socket with unsent bytes gets
+   * a timeout of `writeTimeoutMs` for its response. Node's socket timeout counts only progress
+   * (a write issued, or a partly sent one moving on), so a slow reader is never cut, and one
+   * that takes nothing for that long is destroyed. Once the response is sent, Node replaces the
+   * timeout with the keep-alive one, and a next request clears it; a response still being
+   * written (an event stream) that has caught up is disarmed. Nothing is added per request.
+   */
+  watchWrites(writeTimeoutMs: number): void;
 }
 
 export function trackConnections(server: Server): DrainTracker {
@@ -65,6 +76,23 @@ export function trackConnections(server: Server): DrainTracker {
     },
     get connections() {
       return connections.size;
+    },
+    watchWrites(writeTimeoutMs) {
+      const check = () => {
+        for (const [socket, connection] of connections) {
+          const { response, writeWatched } = connection;
+          if (socket.writableLength > 0 && (!writeWatched || writeWatched.response !== response)) {
+            connection.writeWatched = { response };
+            socket.setTimeout(writeTimeoutMs);
+          } else if (socket.writableLength === 0 && writeWatched && response && writeWatched.response === response && !response.writableEnded) {
+            // A stream that caught up: quiet between its events is not a stall.
+            connection.writeWatched = undefined;
+            socket.setTimeout(0);
+          }
+        }
+      };
+      const timer = setInterval(check, 1000).unref();
+      server.once('close', () => clearInterval(timer));
     },
     wrap(listener) {
       return (req, res) => {

@@ -87,6 +87,8 @@ export function mcpRoutes(deps: ApiDeps, router = new Router()): Router {
     const request = asDirectRequest(message);
     if (!request) return sdkAnswer(deps, caller, headers, message, signal);
     seen.id = request.id;
+    // Tool calls and the tool list are reads: logged at debug as GET reads are, not at info as writes.
+    ctx.state.read = true;
     return { status: 200, body: await direct(request, caller) };
   };
 
