@@ -2010,7 +2010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unavailable: "Too many stream clients" when the process already holds STREAM_MAX_CLIENTS streams; "Service unavailable" when the process is shutting down. */
+            /** @description Unavailable: "Too many stream clients" when the process already holds STREAM_MAX_CLIENTS streams; "Too many stream clients from this address" when the process already holds STREAM_MAX_CLIENTS_PER_ADDRESS streams of this client address; "Service unavailable" when the process is shutting down. */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
