@@ -1,4 +1,5 @@
 import { writeRefresh } from '../../../../shared/history/history-store.js';
+import { boundProviderText } from '../../../../shared/provider-text.js';
 import { listHistory, type ListKind } from '../../../../shared/reads.js';
 import { listCall } from '../providers/market-provider.js';
 import type { JobContext } from './job-context.js';
@@ -8,7 +9,7 @@ import type { JobContext } from './job-context.js';
  * response body, and appended to history in the same write.
  */
 export async function refreshList({ redis, index, now, historyMs, logger }: JobContext, name: ListKind): Promise<{ items: number }> {
-  const data = await listCall(index, name)();
+  const data = boundProviderText(await listCall(index, name)());
   const at = now();
   const cachedAt = at.toISOString();
   const body = JSON.stringify({ data, cachedAt });
