@@ -8,6 +8,7 @@
  * else runs, req/s measures the share of a core the scheduler gave the server in that round;
  * CPU per request is the cost the ratio was meant to compare, and req/s = share / cost.
  */
+import type { XCostRow } from '../phases/x-cost.js';
 import type { ClusterOutcome } from '../phases/cluster.js';
 import type { FanOutOutcome, HistoryReadsOutcome } from '../phases/history.js';
 import type { LoginOutcome } from '../phases/login.js';
@@ -75,6 +76,8 @@ export interface BenchResults {
   history: { reads: HistoryReadsOutcome; fanOut: FanOutOutcome };
   /** Issue 21: MCP tool calls against the REST reads of the same data. */
   mcp: McpOutcome;
+  /** Issue 27: X requests and dollars a day for 100 and 1,000 tracked accounts. */
+  xCost?: XCostRow[];
   verdicts: Verdict[];
 }
 
