@@ -269,7 +269,7 @@ export interface paths {
         put?: never;
         /**
          * MCP server: the market reads as tools for AI agents
-         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413). GET and DELETE answer 405. Tools, all read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
+         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. Tools, all read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
          */
         post: operations["mcp"];
         delete?: never;
@@ -713,7 +713,7 @@ export interface components {
                 [key: string]: unknown;
             };
             error?: {
-                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport). */
+                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport, -32001 request timed out). */
                 code: number;
                 message: string;
             } & {
@@ -729,7 +729,7 @@ export interface components {
             /** @description The request id (null when the request could not be read). */
             id: string | number | null;
             error: {
-                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport). */
+                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport, -32001 request timed out). */
                 code: number;
                 message: string;
             } & {
@@ -2010,7 +2010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unavailable: "Too many stream clients" when the process already holds STREAM_MAX_CLIENTS streams; "Service unavailable" when the process is shutting down. */
+            /** @description Unavailable: "Too many stream clients" when the process already holds STREAM_MAX_CLIENTS streams; "Too many stream clients from this address" when the process already holds STREAM_MAX_CLIENTS_PER_ADDRESS streams of this client address; "Service unavailable" when the process is shutting down. */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -2035,20 +2035,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description One JSON-RPC message (or an array of them). */
+        /** @description One JSON-RPC message. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["JsonRpcRequest"] | components["schemas"]["JsonRpcRequest"][];
+                "application/json": components["schemas"]["JsonRpcRequest"];
             };
         };
         responses: {
-            /** @description The JSON-RPC response (an array for a batch). */
+            /** @description The JSON-RPC response: a result, or an error such as -32001 "Request timed out". */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcResponse"] | components["schemas"]["JsonRpcResponse"][];
+                    "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
             /** @description Accepted: the body held only notifications or responses; no body. */
@@ -2058,7 +2058,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not JSON or not JSON-RPC, the batch is over 100 messages, or MCP-Protocol-Version is unsupported; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description The body is not JSON or not JSON-RPC, it is a batch (a JSON array), or MCP-Protocol-Version is unsupported; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2076,6 +2076,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has an Origin header (`null` included) that is not in MCP_ALLOWED_ORIGINS. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description Accept does not list both application/json and text/event-stream. */

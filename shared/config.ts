@@ -83,6 +83,17 @@ export interface Config {
   /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */
   readonly maxConnections: number;
   /**
+   * MAX_CONNECTIONS_PER_ADDRESS: open connections per API process from one client address; one
+   * more is answered 503. Not applied with TRUST_PROXY (every connection then comes from the
+   * proxy, which limits its clients itself). Default 256.
+   */
+  readonly maxConnectionsPerAddress: number;
+  /**
+   * WRITE_TIMEOUT: a response whose client takes none of its bytes for this long is cut (a slow
+   * reader that keeps taking some is not). Default 30s.
+   */
+  readonly writeTimeoutMs: number;
+  /**
    * HISTORY_DAYS: how many days of history (time series, past snapshots, stream events) the
    * worker keeps, trimmed as it writes; 0 turns history off. Default 30.
    */
@@ -93,6 +104,17 @@ export interface Config {
    * of the default sockets to ordinary reads.
    */
   readonly streamMaxClients: number;
+  /** STREAM_MAX_CLIENTS_PER_ADDRESS: `/api/market/stream` connections per API process from one client address (the one TRUST_PROXY gives). Default 32. */
+  readonly streamMaxClientsPerAddress: number;
+  /**
+   * MCP_ALLOWED_ORIGINS: the browser origins (`https://app.example.com`, comma-separated) whose
+   * pages may call POST /mcp. A request without Origin (agents, IDEs, curl) is always served; any
+   * other Origin, `null` included, is answered 403 (the MCP transport's defence against DNS
+   * rebinding). Default none.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
+  /** MCP_TIMEOUT: an /mcp request not answered within this gets a JSON-RPC "Request timed out" error. Default 15s. */
+  readonly mcpTimeoutMs: number;
   /** DEMO_MODE: seed the demo user at start (set by `npm start` only). Default false. */
   readonly demoMode: boolean;
   /**
@@ -238,6 +260,25 @@ function sentinel(env: Env): SentinelConfig | undefined {
   };
 }
 
+/** Origins as a browser sends them in `Origin`: scheme, host and port, nothing else. */
+function origins(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(`${name}: must be origins such as https://app.example.com (scheme://host[:port], no path), comma-separated, got "${origin}"`);
+    }
+    return origin;
+  });
+}
+
 /** A bearer token Prometheus sends: long enough not to be guessed, and sendable in a header. */
 function metricsToken(env: Env): string | undefined {
   const raw = env.METRICS_TOKEN;
@@ -291,8 +332,13 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeyStatsMissBudget: integer(env, 'API_KEY_STATS_MISS_BUDGET', 600, 1, 1_000_000),
     metricsToken: metricsToken(env),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
+    writeTimeoutMs: duration(env, 'WRITE_TIMEOUT', 30_000),
     historyDays: integer(env, 'HISTORY_DAYS', 30, 0, 366),
     streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),
+    streamMaxClientsPerAddress: integer(env, 'STREAM_MAX_CLIENTS_PER_ADDRESS', 32, 1, 1_000_000),
+    mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
+    mcpTimeoutMs: duration(env, 'MCP_TIMEOUT', 15_000),
     demoMode: boolean(env, 'DEMO_MODE'),
     indexProvider: indexProvider(env),
     providers: providersConfig(env, indexProvider(env)),

@@ -16,6 +16,23 @@ describe('configuration', () => {
     expect(loadConfig({ HISTORY_DAYS: '0', STREAM_MAX_CLIENTS: '10000' })).to.include({ historyDays: 0, streamMaxClients: 10000 });
   });
 
+  it('when the per-address caps and the write timeout are not set, then 256 connections, 32 streams and 30 s', () => {
+    expect(loadConfig({})).to.include({ maxConnectionsPerAddress: 256, streamMaxClientsPerAddress: 32, writeTimeoutMs: 30_000 });
+    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '1000', STREAM_MAX_CLIENTS_PER_ADDRESS: '4', WRITE_TIMEOUT: '1m' })).to.include({
+      maxConnectionsPerAddress: 1000,
+      streamMaxClientsPerAddress: 4,
+      writeTimeoutMs: 60_000,
+    });
+  });
+
+  it('when MCP is not configured, then no browser origin is allowed and answers are due within 15 s', () => {
+    expect(loadConfig({})).to.deep.include({ mcpAllowedOrigins: [], mcpTimeoutMs: 15_000 });
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: ' https://a.example.com, http://localhost:6274 ', MCP_TIMEOUT: '20s' })).to.deep.include({
+      mcpAllowedOrigins: ['https://a.example.com', 'http://localhost:6274'],
+      mcpTimeoutMs: 20_000,
+    });
+  });
+
   it('when API keys and metrics are not configured, then keys get 600 stats misses and /metrics is public', () => {
     expect(loadConfig({})).to.include({ apiKeyStatsMissBudget: 600, metricsToken: undefined });
     expect(loadConfig({ API_KEY_STATS_MISS_BUDGET: '5000', METRICS_TOKEN: 'a-scrape-token-of-32-characters!' })).to.include({ apiKeyStatsMissBudget: 5000, metricsToken: 'a-scrape-token-of-32-characters!' });
@@ -36,6 +53,13 @@ describe('configuration', () => {
     [{ HISTORY_DAYS: '-1' }, /^HISTORY_DAYS: /],
     [{ HISTORY_DAYS: '400' }, /^HISTORY_DAYS: /],
     [{ STREAM_MAX_CLIENTS: 'many' }, /^STREAM_MAX_CLIENTS: /],
+    [{ MCP_ALLOWED_ORIGINS: 'https://app.example.com/' }, /^MCP_ALLOWED_ORIGINS: must be origins such as/],
+    [{ MCP_ALLOWED_ORIGINS: 'https://app.example.com,null' }, /^MCP_ALLOWED_ORIGINS: .*got "null"$/],
+    [{ MCP_ALLOWED_ORIGINS: 'ftp://files.example.com' }, /^MCP_ALLOWED_ORIGINS: /],
+    [{ MCP_TIMEOUT: '500ms' }, /^MCP_TIMEOUT: must be a duration/],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '0' }, /^MAX_CONNECTIONS_PER_ADDRESS: /],
+    [{ STREAM_MAX_CLIENTS_PER_ADDRESS: 'lots' }, /^STREAM_MAX_CLIENTS_PER_ADDRESS: /],
+    [{ WRITE_TIMEOUT: '0s' }, /^WRITE_TIMEOUT: must be a duration/],
     [{ INDEX_API_URL: 'https://i.example/v1?api_key=k' }, /^INDEX_API_URL: must be a base address without \?query/],
     [{ REDIS_SENTINELS: '127.0.0.1:26379' }, /^REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS/],
     [{ REDIS_SENTINEL_MASTER: 'mymaster' }, /^REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER/],

@@ -98,7 +98,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
 
   // Start-up must not hang on a Redis that is down: the platform wants the port bound.
   // Events missed before the listeners are ready only cost a waiter its timeout.
-  const stream = new StreamHub({ redis, watch, logger, maxClients: config.streamMaxClients });
+  const stream = new StreamHub({ redis, watch, logger, maxClients: config.streamMaxClients, maxClientsPerAddress: config.streamMaxClientsPerAddress });
   snapshots.start();
   const ready = Promise.all([watch.start(), stream.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]).then(
     () => 'ready' as const,
