@@ -11,6 +11,7 @@
  * asserts nothing about speed. `--profile`: the single API process runs with --cpu-prof and
  * its profile lands in bench/results/profiles/. `--baseline=<git revision>`: that revision's
  * API joins the read matrix as (e), so a change is measured before and after in one run.
+ * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { judgeHistory, measureFanOut, measureHistoryReads } from './phases/histo
 import { measureLogin } from './phases/login.js';
 import { measureMcp } from './phases/mcp.js';
 import { measureReads } from './phases/reads.js';
+import { judgeSentiment, measureSentiment } from './phases/sentiment.js';
 import { measureStats } from './phases/stats.js';
 import { measureWorker, summarizeWorker } from './phases/worker.js';
 import { LoadGenerator } from './lib/load.js';
@@ -32,6 +34,7 @@ import { renderMarkdown, renderSvg } from './report.js';
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
 const baselineRevision = process.argv.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const settings = settingsFor(quick);
 const started = performance.now();
 const startedAt = new Date().toISOString();
@@ -67,6 +70,12 @@ async function main(): Promise<void> {
     log(`${quick ? 'quick' : 'full'} run; working files in ${workDir}`);
     buildInto(join(workDir, 'build'));
     log('compiled apps/, shared/ and bench/ for the child processes');
+    if (only !== undefined) {
+      if (only !== 'sentiment') throw new Error(`--only=${only}: only the sentiment phase runs alone`);
+      const verdict = judgeSentiment(await measureSentiment(settings, workDir, log));
+      log(`${verdict.verdict}: ${verdict.target}: ${verdict.measured}`);
+      return;
+    }
     stack = await startStack();
     log(`redis ${stack.redis.url}, simulator ${stack.sim.url}; snapshots, stats for ${stack.cachedUsername} and the bench user seeded`);
     const profileDir = join(resultsDir, 'profiles');
@@ -115,6 +124,7 @@ async function main(): Promise<void> {
     const fanOut = await measureFanOut(stack, fanOutLoad, settings, workDir, log);
     await fanOutLoad.close();
     const worker = await measureWorker(stack, settings, log);
+    const sentiment = await measureSentiment(settings, workDir, log);
 
     const summary = summarizeReads(reads);
     const apiMaxRssBytes = Math.max(0, ...summary.filter((s) => s.server === 'api').map((s) => s.maxRssBytes));
@@ -129,6 +139,7 @@ async function main(): Promise<void> {
       apiLogBytes,
       history: { reads: historyReads, fanOut },
       mcp,
+      sentiment,
     };
     const workerSummary = inputs.worker.summary;
     const results: BenchResults = {
@@ -143,6 +154,7 @@ async function main(): Promise<void> {
       verdicts: [
         ...judgeTargets(inputs),
         ...judgeHistory(historyReads, fanOut, { pairRatios: workerSummary.historyPairRatios }),
+        judgeSentiment(sentiment),
       ],
     };
     const markdown = renderMarkdown(results);
