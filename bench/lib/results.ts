@@ -8,6 +8,7 @@
  * else runs, req/s measures the share of a core the scheduler gave the server in that round;
  * CPU per request is the cost the ratio was meant to compare, and req/s = share / cost.
  */
+import type { XCostRow } from '../phases/x-cost.js';
 import type { ClusterOutcome } from '../phases/cluster.js';
 import type { FanOutOutcome, HistoryReadsOutcome } from '../phases/history.js';
 import type { LoginOutcome } from '../phases/login.js';
@@ -78,6 +79,8 @@ export interface BenchResults {
   mcp: McpOutcome;
   /** Issue 30: the sentiment step against the scorer it replaced (absent in earlier results). */
   sentiment?: SentimentOutcome;
+  /** Issue 27: X requests and dollars a day for 100 and 1,000 tracked accounts. */
+  xCost?: XCostRow[];
   verdicts: Verdict[];
 }
 

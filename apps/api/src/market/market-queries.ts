@@ -5,8 +5,8 @@
  */
 import type { ParsedUrlQuery } from 'node:querystring';
 import { z } from 'zod';
-import { BadRequestError } from './errors.js';
-import { positiveIntegerQuery, TickerParam, UsernameParam } from './identifiers.js';
+import { BadRequestError } from '../../../../shared/errors.js';
+import { positiveIntegerQuery, TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
 
 export const NEWS_DEFAULT_LIMIT = 20;
 export const NEWS_MAX_LIMIT = 50;
