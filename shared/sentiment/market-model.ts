@@ -71,6 +71,19 @@ const NEGATORS: ReadonlySet<string> = new Set([
 const NEGATION_REACH = 3;
 
 /**
+ * Asset names are not features: tagged posts from one week teach that "eth" was bullish that week,
+ * which says nothing about a post next month ("extremely bearish on eth" read bullish with them).
+ * Only names that are not English words: "link", "near", "dot" still say what they say.
+ */
+const ASSET_NAMES: ReadonlySet<string> = new Set(('btc xbt eth sol xrp ada doge shib avax matic atom apt arb tia inj '
+  + 'pepe bonk floki trx ltc bch xlm algo hbar axs crv aave mkr ldo rndr jup pyth bnb usdt usdc wld stx kas imx grt '
+  + 'luna lunc ftt xmr eos qnt egld ftm gmx dydx strk ena ondo tao jto bitcoin ethereum solana cardano dogecoin '
+  + 'ripple polkadot avalanche litecoin chainlink tether spy qqq tsla').split(' '));
+
+/** Changes when `modelFeatures` reads a post differently, so the committed weights go stale. */
+export const FEATURES_VERSION = 2;
+
+/**
  * Features of a normalized post, name -> value: the bias, its words and adjacent word pairs (1
  * each), the words in a negation's reach marked as such (`neg:bearish` in "not that bearish"), and
  * the rules' reading of it (`rule` is their compound score in [-1, 1], `rule+` and `rule-` their
@@ -84,9 +97,9 @@ export function modelFeatures(normalized: string, rulePolarity: number): Map<str
   if (rulePolarity <= -0.05) features.set(RULE_NEGATIVE, 1);
   let negated = 0;
   words.forEach((word, i) => {
-    features.set(word, 1);
+    if (!ASSET_NAMES.has(word)) features.set(word, 1);
     const next = words[i + 1];
-    if (next !== undefined) features.set(`${word} ${next}`, 1);
+    if (next !== undefined && !ASSET_NAMES.has(word) && !ASSET_NAMES.has(next)) features.set(`${word} ${next}`, 1);
     if (negated > 0) {
       features.set(`neg:${word}`, 1);
       negated--;
