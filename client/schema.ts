@@ -622,7 +622,7 @@ export interface components {
         UsernameStats: {
             /** @description Social-network username, spelled as the index does. */
             username: string;
-            /** @description Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted percentiles of Elfa smart stats over the tracked accounts (docs/providers.md). */
+            /** @description Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted positions of influence inside the tracked set, engagement and reach over the tracked accounts (docs/providers.md, Stats). */
             indexScore: number;
             /** @description Rank within the smart money index. */
             smartMoneyRank: number;

@@ -46,7 +46,7 @@ export type TrendingCa = z.infer<typeof TrendingCaSchema>;
 export const UsernameStatsSchema = z
   .object({
     username: z.string().meta({ description: 'Social-network username, spelled as the index does.' }),
-    indexScore: z.number().min(0).max(100).meta({ description: 'Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted percentiles of Elfa smart stats over the tracked accounts (docs/providers.md).' }),
+    indexScore: z.number().min(0).max(100).meta({ description: 'Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted positions of influence inside the tracked set, engagement and reach over the tracked accounts (docs/providers.md, Stats).' }),
     smartMoneyRank: z.number().meta({ description: 'Rank within the smart money index.' }),
     totalPosts: z.number().meta({ description: 'Total indexed posts. With INDEX_PROVIDER=composite: the posts held, those of the last 72 hours.' }),
     avgEngagement: z.number().meta({ description: 'Average engagement score per post.' }),

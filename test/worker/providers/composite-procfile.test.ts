@@ -82,7 +82,10 @@ describe('composite mode through the Procfile processes, against the providers\'
 
     const stats = await http(`${apiUrl}/api/market/stats/CRYPTOALICE`);
     expect(stats.status).to.equal(200);
-    expect(stats.json).to.deep.include({ username: 'CryptoAlice', totalPosts: 3, avgEngagement: 240.5, topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'] });
+    expect(stats.json).to.deep.include({ username: 'CryptoAlice', indexScore: 80, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 68.7, topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'] });
+    expect((await http(`${apiUrl}/api/market/stats/bob_trades`)).json).to.deep.include({ smartMoneyRank: 2 });
+    // Retired on 28 October 2026: stats are ours, from what X and Elfa still serve.
+    expect(fixtures.elfa.requestsTo('/v2/account/smart-stats')).to.have.length(0);
 
     const elfaCallsBefore = fixtures.elfa.requests.length;
     const unknown = await http(`${apiUrl}/api/market/stats/someone_else`);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { accountProblem, pageSchema, postsOf, refusesParameter, xRefusal } from '../../../apps/worker/src/providers/x-wire.js';
+import { accountProblem, pageSchema, postsOf, readPostPage, refusesParameter, xRefusal } from '../../../apps/worker/src/providers/x-wire.js';
 import { batchesOf, batchQuery } from '../../../apps/worker/src/providers/x-batches.js';
 
 const page = (body: unknown) => pageSchema.parse(body);
@@ -17,6 +17,16 @@ describe('X payloads in both spellings (x-wire)', () => {
       expect(included.map((entry) => entry.id)).to.deep.equal(['5']);
     });
   }
+
+  it('when a raw page is read as the adapter reads it, then posts whole with tokens and engagement, the next token, the problems; a suspended timeline is no post and one problem', () => {
+    const read = readPostPage({ data: [{ ...post, note_post: { text: 'long $TAIL' }, public_metrics: { like_count: 2, repost_count: 1 } }], meta: { next_token: 'n1', result_count: 1 } });
+    expect(read?.posts).to.deep.equal([{ id: '20', authorId: '1', text: 'long $TAIL', createdAt: '2026-11-01T10:00:00.000Z', tokens: ['TAIL'], engagementScore: 4 }]);
+    expect(read?.next).to.equal('n1');
+    const suspended = readPostPage({ errors: [{ detail: 'User has been suspended: [2881117795].', title: 'Forbidden', type: 'https://api.twitter.com/2/problems/resource-not-found' }] });
+    expect(suspended?.posts).to.deep.equal([]);
+    expect(suspended?.problems.map(accountProblem)).to.deep.equal(['suspended']);
+    expect(readPostPage('not json')).to.equal(undefined);
+  });
 
   it('when a 400 names the fields parameter (in parameters or in the message), then it refuses that parameter, not another', () => {
     const byKey = { errors: [{ parameters: { 'tweet.fields': ['created_at'] }, message: 'The query parameter [tweet.fields] is not one of [query,post.fields]' }] };

@@ -138,6 +138,14 @@ describe('X adapter against the shapes X answers today', () => {
       await h.provider.posts(since(), 10_000);
       expect(warnings().at(-1)).to.equal('x: tracked account @bob_trades is suspended; its posts are not read');
       expect(await states()).to.deep.equal({ active: '2', not_found: '1', suspended: '2' });
+
+      h.fixtures.x.setState('1004', 'protected');
+      h.fixtures.x.setState('1002', 'active');
+      h.clock.now = new Date(h.clock.now.getTime() + 86_400_000 + 1);
+      await h.provider.posts(since(), 10_000);
+      expect(warnings().at(-1)).to.equal('x: tracked account @whale_watch is protected (visible to its followers only); its posts are not read');
+      expect(h.logs.some((line) => line.msg === 'x: tracked account @bob_trades is active again')).to.equal(true);
+      expect(await states()).to.deep.equal({ active: '2', not_found: '1', suspended: '1', protected: '1' });
     });
 
     it('when the known users are asked, then the tracked ones X can read, keyed as configured; a suspended or untracked name is absent', async () => {

@@ -10,7 +10,7 @@
  *   is missing, when it is not the key), not retried;
  * - calls, credits and statuses counted per job (spend.ts) and in the worker's counters, and
  *   the job marked billed once a request reached the provider: the worker does not retry it.
- * - bodies bounded, lists cut, redirects not followed (../upstream-http.ts);
+ * - bodies bounded, lists cut, redirects not followed (../upstream-http.ts).
  * Errors carry the provider, the path and the status: never a header, a query or a body with a key.
  */
 import type { Redis } from 'ioredis';
@@ -218,7 +218,7 @@ function isUsageCap(body: unknown): boolean {
 }
 
 /** A short reason from any of the three providers' error bodies (message, error, detail, status.error_message). */
-function errorDetail(body: unknown): string | undefined {
+export function errorDetail(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as Record<string, unknown>;
   for (const candidate of [record.message, record.error, record.detail, record.title, record.status]) {

@@ -92,7 +92,7 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
     } else if (after.state === 'active') {
       if (before.state !== 'unresolved') logger.info(fields, `x: tracked account ${name} is active again`);
     } else if (after.state !== 'unresolved') {
-      const why = { suspended: 'is suspended', protected: 'is protected (its posts are not readable)', deleted: 'no longer exists (its id is gone)', not_found: 'was not found on X', renamed: 'is spelled differently' }[after.state];
+      const why = { suspended: 'is suspended', protected: 'is protected (visible to its followers only)', deleted: 'no longer exists (its id is gone)', not_found: 'was not found on X', renamed: 'is spelled differently' }[after.state];
       logger.warn(fields, `x: tracked account ${name} ${why}; its posts are not read`);
     }
   }
