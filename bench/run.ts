@@ -15,6 +15,7 @@
  * `--reads-only`: the read matrix alone (its two tables and verdicts printed, nothing written),
  * and `--rows=<id>,...` only those reads of it (`--rows=trending,trending-key,trending-bearer`):
  * a before/after of one change in minutes instead of the whole run.
+ * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import { judgeHistory, measureFanOut, measureHistoryReads } from './phases/histo
 import { measureLogin } from './phases/login.js';
 import { measureMcp } from './phases/mcp.js';
 import { measureReads } from './phases/reads.js';
+import { judgeSentiment, measureSentiment } from './phases/sentiment.js';
 import { measureStats } from './phases/stats.js';
 import { measureWorker, summarizeWorker } from './phases/worker.js';
 import { measureXCost } from './phases/x-cost.js';
@@ -39,6 +41,7 @@ const profile = process.argv.includes('--profile');
 const baselineRevision = process.argv.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
 const readsOnly = process.argv.includes('--reads-only');
 const onlyRows = process.argv.find((arg) => arg.startsWith('--rows='))?.slice('--rows='.length).split(',');
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const settings = settingsFor(quick);
 const started = performance.now();
 const startedAt = new Date().toISOString();
@@ -74,6 +77,12 @@ async function main(): Promise<void> {
     log(`${quick ? 'quick' : 'full'} run; working files in ${workDir}`);
     buildInto(join(workDir, 'build'));
     log('compiled apps/, shared/ and bench/ for the child processes');
+    if (only !== undefined) {
+      if (only !== 'sentiment') throw new Error(`--only=${only}: only the sentiment phase runs alone`);
+      const verdict = judgeSentiment(await measureSentiment(settings, workDir, log));
+      log(`${verdict.verdict}: ${verdict.target}: ${verdict.measured}`);
+      return;
+    }
     stack = await startStack();
     log(`redis ${stack.redis.url}, simulator ${stack.sim.url}; snapshots, stats for ${stack.cachedUsername} and the bench user seeded`);
     const profileDir = join(resultsDir, 'profiles');
@@ -130,6 +139,7 @@ async function main(): Promise<void> {
     const fanOut = await measureFanOut(stack, fanOutLoad, settings, workDir, log);
     await fanOutLoad.close();
     const worker = await measureWorker(stack, settings, log);
+    const sentiment = await measureSentiment(settings, workDir, log);
     log('X: requests and dollars a day for 100 and 1,000 tracked accounts (alone: npm run bench:x-cost)');
     const xCost = await measureXCost(stack.redis.url, log);
 
@@ -146,6 +156,7 @@ async function main(): Promise<void> {
       apiLogBytes,
       history: { reads: historyReads, fanOut },
       mcp,
+      sentiment,
       xCost,
     };
     const workerSummary = inputs.worker.summary;
@@ -161,6 +172,7 @@ async function main(): Promise<void> {
       verdicts: [
         ...judgeTargets(inputs),
         ...judgeHistory(historyReads, fanOut, { pairRatios: workerSummary.historyPairRatios }),
+        judgeSentiment(sentiment),
       ],
     };
     const markdown = renderMarkdown(results);

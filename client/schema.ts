@@ -436,6 +436,15 @@ export interface components {
             neutral: number;
             /** @description Posts in the negative polarity class. */
             negative: number;
+            /** @description What the record was computed from. */
+            sample: {
+                /** @description Posts scored (the same as mentions). */
+                posts: number;
+                /** @description Distinct authors of those posts: one account posting fifty times is one voice. */
+                authors: number;
+            };
+            /** @description How far the sample supports the label, in [0, 1] (2 decimals): the share of authors whose own posts lean the label's way, times authors / (authors + 10). One author: at most 0.09; 10 authors all agreeing: 0.5; 120 authors, 80 % agreeing: 0.74. See docs/decisions.md#d2. */
+            confidence: number;
             /**
              * Format: date-time
              * @description Refresh time of the snapshot it was computed from.
@@ -777,6 +786,15 @@ export interface components {
             neutral: number;
             /** @description Posts in the negative polarity class. */
             negative: number;
+            /** @description What the record was computed from. */
+            sample: {
+                /** @description Posts scored (the same as mentions). */
+                posts: number;
+                /** @description Distinct authors of those posts: one account posting fifty times is one voice. */
+                authors: number;
+            };
+            /** @description How far the sample supports the label, in [0, 1] (2 decimals): the share of authors whose own posts lean the label's way, times authors / (authors + 10). One author: at most 0.09; 10 authors all agreeing: 0.5; 120 authors, 80 % agreeing: 0.74. See docs/decisions.md#d2. */
+            confidence: number;
             /**
              * Format: date-time
              * @description Refresh time of the snapshot it was computed from.

@@ -14,6 +14,7 @@ import type { FanOutOutcome, HistoryReadsOutcome } from '../phases/history.js';
 import type { LoginOutcome } from '../phases/login.js';
 import type { McpOutcome } from '../phases/mcp.js';
 import type { ReadsOutcome, RoundSample, ServerKind } from '../phases/reads.js';
+import type { SentimentOutcome } from '../phases/sentiment.js';
 import type { StatsOutcome } from '../phases/stats.js';
 import type { WorkerOutcome, WorkerSummary } from '../phases/worker.js';
 import { decide, formatInterval, medianInterval, pairedRatios, type Decision, type Interval } from './interval.js';
@@ -76,6 +77,8 @@ export interface BenchResults {
   history: { reads: HistoryReadsOutcome; fanOut: FanOutOutcome };
   /** Issue 21: MCP tool calls against the REST reads of the same data. */
   mcp: McpOutcome;
+  /** Issue 30: the sentiment step against the scorer it replaced (absent in earlier results). */
+  sentiment?: SentimentOutcome;
   /** Issue 27: X requests and dollars a day for 100 and 1,000 tracked accounts. */
   xCost?: XCostRow[];
   verdicts: Verdict[];

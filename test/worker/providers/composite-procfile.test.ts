@@ -97,8 +97,11 @@ describe('composite mode through the Procfile processes, against the providers\'
       const answer = await http(`${apiUrl}${path}`);
       expect(answer.status, path).to.equal(200);
     }
-    const sentiment = (await http(`${apiUrl}/api/market/sentiment/SOL`)).json as { mentions: number };
+    const sentiment = (await http(`${apiUrl}/api/market/sentiment/SOL`)).json as { mentions: number; sample: unknown; confidence: number };
     expect(sentiment.mentions).to.equal(3);
+    // Two of the three posts are CryptoAlice's: two voices, so the record cannot be sure (at most 2 / 12).
+    expect(sentiment.sample).to.deep.equal({ posts: 3, authors: 2 });
+    expect(sentiment.confidence).to.be.within(0, 0.17);
 
     const stream = await SseClient.connect(`${apiUrl}/api/market/stream?topics=trending,news`);
     expect(stream.status).to.equal(200);
