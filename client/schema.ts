@@ -1205,7 +1205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1306,7 +1306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1398,7 +1398,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1633,7 +1633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1741,7 +1741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1849,7 +1849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1950,7 +1950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
