@@ -1,7 +1,7 @@
 /** Renders a run's results: the markdown tables and a hand-written SVG bar chart of the ratios. */
 import { renderXCost } from './phases/x-cost.js';
 import { formatInterval, medianInterval, pairedRatios } from './lib/interval.js';
-import { cpuUs, cpuWithRedisUs, find, type BenchResults } from './lib/results.js';
+import { cpuUs, cpuWithRedisUs, find, type BenchResults, type Verdict } from './lib/results.js';
 import { mean, median } from './lib/numbers.js';
 import { mcpTable } from './phases/mcp.js';
 import type { ServerKind } from './phases/reads.js';
@@ -9,8 +9,11 @@ import type { ServerKind } from './phases/reads.js';
 const SERVER_LABEL = { raw: '(a) node:http', koa: '(b) Koa + router', naive: '(c) naive', api: '(d) API' } as const;
 const MB = 1024 * 1024;
 
+/** What the read-matrix sections need: a full run's results, or a `--reads-only` run's. */
+export type ReadMatrixResults = Pick<BenchResults, 'reads' | 'verdicts' | 'baselineRevision'> & { settings: Pick<BenchResults['settings'], 'quick'> };
+
 /** Median over repetitions of (numerator's CPU/req ÷ denominator's), measured back to back. */
-function cpuRatio(results: BenchResults, row: string, numerator: ServerKind, denominator: ServerKind, cost = cpuUs): string {
+function cpuRatio(results: Pick<BenchResults, 'reads'>, row: string, numerator: ServerKind, denominator: ServerKind, cost = cpuUs): string {
   const of = (server: ServerKind) => results.reads.measurements.find((m) => m.row === row && m.server === server)?.samples ?? [];
   const a = of(numerator);
   const b = of(denominator);
@@ -26,6 +29,65 @@ const HOW_DECIDED =
   'Throughput targets ("req/s >= k x B") are judged on the server process\'s CPU time per response (utime + stime from /proc, all threads, divided by responses of the expected status), ' +
   'as "CPU/req <= 1/k x B\'s": the servers, the load generator and everything else share two cores, so req/s mostly says how much of a core the scheduler gave the server in that round. ' +
   'Intervals are shown as median [low, high].';
+
+/** The read matrix against raw node:http, and the keyed reads against the anonymous ones. */
+export function readMatrixSections(results: ReadMatrixResults): string[] {
+  const { reads } = results;
+  const lines: string[] = [];
+  const verdictOf = (prefix: string) => {
+    const verdict = results.verdicts.find((v: Verdict) => v.target.startsWith(prefix))?.verdict ?? '';
+    return results.settings.quick && verdict !== '' ? `${verdict.toLowerCase()} (not asserted)` : verdict;
+  };
+  lines.push('## Cached reads against raw node:http (CPU per request, same run)', '');
+  lines.push('Target: the API spends at most 1.5x the CPU per request that (a), node:http answering from a Map with the same bytes, spends.', '');
+  const before = results.baselineRevision;
+  if (before) lines.push(`(e) is the API of \`${before}\` (\`--baseline\`), measured in the same interleaved rounds: the same reads before and after.`, '');
+  lines.push(
+    `| read | (a) node:http µs/req | (d) API µs/req | API ÷ (a) | ${before ? '(e) baseline µs/req | (e) ÷ (a) | ' : ''}verdict |`,
+    `|---|---:|---:|---:|${before ? '---:|---:|' : ''}---|`,
+  );
+  for (const row of reads.rows) {
+    const raw = find(reads.summary, row.id, 'raw');
+    const api = find(reads.summary, row.id, 'api');
+    if (!raw || !api) continue;
+    const baseline = find(reads.summary, row.id, 'baseline');
+    const beforeCells = before ? `${baseline ? formatInterval(baseline.cpuUs, 1) : ''} | ${baseline ? cpuRatio(results, row.id, 'baseline', 'raw') : ''} | ` : '';
+    lines.push(
+      `| ${row.label} | ${formatInterval(raw.cpuUs, 1)} | ${formatInterval(api.cpuUs, 1)} | ${cpuRatio(results, row.id, 'api', 'raw')} | ${beforeCells}${verdictOf(`${row.label}: API CPU per request <= 1.5x`)} |`,
+    );
+  }
+  const keyed = reads.rows.filter((row) => row.anonymousOf);
+  if (keyed.length > 0) {
+    lines.push('', '## Keyed reads (issue 29)', '');
+    lines.push('Target: a read with an API key costs the API at most 1.3x the same read without one (and at most 1.5x (a), above). CPU per request, paired per repetition.', '');
+    lines.push(
+      `| read | API µs/req | ÷ without key | ÷ (a) | ${before ? '(e) µs/req | (e) ÷ its read without key | (e) ÷ (a) | ' : ''}verdict |`,
+      `|---|---:|---:|---:|${before ? '---:|---:|---:|' : ''}---|`,
+    );
+    for (const row of keyed) {
+      const api = find(reads.summary, row.id, 'api');
+      const baseline = find(reads.summary, row.id, 'baseline');
+      if (!api || !row.anonymousOf) continue;
+      const beforeCells = before && baseline
+        ? `${formatInterval(baseline.cpuUs, 1)} | ${cpuRatioAcross(results, row.id, row.anonymousOf, 'baseline')} | ${cpuRatio(results, row.id, 'baseline', 'raw')} | `
+        : before ? ' | | | ' : '';
+      lines.push(
+        `| ${row.label} | ${formatInterval(api.cpuUs, 1)} | ${cpuRatioAcross(results, row.id, row.anonymousOf, 'api')} | ${cpuRatio(results, row.id, 'api', 'raw')} | ${beforeCells}${verdictOf(`${row.label}: API CPU per request <= 1.3x`)} |`,
+      );
+    }
+  }
+  lines.push('');
+  return lines;
+}
+
+/** Median over repetitions of one server's CPU/req on `row` ÷ the same server's on `other`. */
+function cpuRatioAcross(results: Pick<BenchResults, 'reads'>, row: string, other: string, server: ServerKind): string {
+  const of = (id: string) => results.reads.measurements.find((m) => m.row === id && m.server === server)?.samples ?? [];
+  const a = of(row);
+  const b = of(other);
+  if (a.length === 0 || b.length === 0) return '';
+  return `${formatInterval(medianInterval(pairedRatios(a.map(cpuUs), b.map(cpuUs))))}x`;
+}
 
 export function renderMarkdown(results: BenchResults): string {
   const { settings, reads } = results;
@@ -46,26 +108,7 @@ export function renderMarkdown(results: BenchResults): string {
   if (settings.quick) lines.push('**Quick mode: too short to mean anything about speed; targets are shown, not asserted.**', '');
   lines.push(HOW_DECIDED, '');
 
-  lines.push('## Cached reads against raw node:http (CPU per request, same run)', '');
-  lines.push('Target: the API spends at most 1.5x the CPU per request that (a), node:http answering from a Map with the same bytes, spends.', '');
-  const before = results.baselineRevision;
-  if (before) lines.push(`(e) is the API of \`${before}\` (\`--baseline\`), measured in the same interleaved rounds: the same reads before and after.`, '');
-  lines.push(
-    `| read | (a) node:http µs/req | (d) API µs/req | API ÷ (a) | ${before ? '(e) baseline µs/req | (e) ÷ (a) | ' : ''}verdict |`,
-    `|---|---:|---:|---:|${before ? '---:|---:|' : ''}---|`,
-  );
-  for (const row of reads.rows) {
-    const raw = find(reads.summary, row.id, 'raw');
-    const api = find(reads.summary, row.id, 'api');
-    if (!raw || !api) continue;
-    const baseline = find(reads.summary, row.id, 'baseline');
-    const beforeCells = before ? `${baseline ? formatInterval(baseline.cpuUs, 1) : ''} | ${baseline ? cpuRatio(results, row.id, 'baseline', 'raw') : ''} | ` : '';
-    const verdict = results.verdicts.find((v) => v.target.startsWith(`${row.label}: API CPU per request`))?.verdict ?? '';
-    lines.push(
-      `| ${row.label} | ${formatInterval(raw.cpuUs, 1)} | ${formatInterval(api.cpuUs, 1)} | ${cpuRatio(results, row.id, 'api', 'raw')} | ${beforeCells}${settings.quick ? `${verdict.toLowerCase()} (not asserted)` : verdict} |`,
-    );
-  }
-
+  lines.push(...readMatrixSections(results));
   lines.push('', '## Reads', '');
   lines.push(
     'req/s, p50 and p99 are medians over the repetitions of saturating rounds (closed loop); CPU is the server process\'s, µs per response, median [interval]; ' +

@@ -12,6 +12,10 @@
  * asserts nothing about speed. `--profile`: the single API process runs with --cpu-prof and
  * its profile lands in bench/results/profiles/. `--baseline=<git revision>`: that revision's
  * API joins the read matrix as (e), so a change is measured before and after in one run.
+ * `--reads-only`: the read matrix alone (its two tables and verdicts printed, nothing written),
+ * and `--rows=<id>,...` only those reads of it (`--rows=trending,trending-key,trending-bearer`):
+ * a before/after of one change in minutes instead of the whole run.
+ * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -21,19 +25,23 @@ import { judgeHistory, measureFanOut, measureHistoryReads } from './phases/histo
 import { measureLogin } from './phases/login.js';
 import { measureMcp } from './phases/mcp.js';
 import { measureReads } from './phases/reads.js';
+import { judgeSentiment, measureSentiment } from './phases/sentiment.js';
 import { measureStats } from './phases/stats.js';
 import { measureWorker, summarizeWorker } from './phases/worker.js';
 import { measureXCost } from './phases/x-cost.js';
 import { LoadGenerator } from './lib/load.js';
 import { buildInto, buildRevision, ROOT, rssOf } from './lib/processes.js';
-import { judgeTargets, summarizeReads, summarizeSamples, type BenchResults } from './lib/results.js';
+import { judgeAgainstRaw, judgeKeyed, judgeTargets, summarizeReads, summarizeSamples, type BenchResults } from './lib/results.js';
 import { settingsFor } from './lib/settings.js';
 import { productionLogLevel, startApi, startStack, type AppProcess, type Stack } from './lib/stack.js';
-import { renderMarkdown, renderSvg } from './report.js';
+import { readMatrixSections, renderMarkdown, renderSvg } from './report.js';
 
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
 const baselineRevision = process.argv.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
+const readsOnly = process.argv.includes('--reads-only');
+const onlyRows = process.argv.find((arg) => arg.startsWith('--rows='))?.slice('--rows='.length).split(',');
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const settings = settingsFor(quick);
 const started = performance.now();
 const startedAt = new Date().toISOString();
@@ -69,6 +77,12 @@ async function main(): Promise<void> {
     log(`${quick ? 'quick' : 'full'} run; working files in ${workDir}`);
     buildInto(join(workDir, 'build'));
     log('compiled apps/, shared/ and bench/ for the child processes');
+    if (only !== undefined) {
+      if (only !== 'sentiment') throw new Error(`--only=${only}: only the sentiment phase runs alone`);
+      const verdict = judgeSentiment(await measureSentiment(settings, workDir, log));
+      log(`${verdict.verdict}: ${verdict.target}: ${verdict.measured}`);
+      return;
+    }
     stack = await startStack();
     log(`redis ${stack.redis.url}, simulator ${stack.sim.url}; snapshots, stats for ${stack.cachedUsername} and the bench user seeded`);
     const profileDir = join(resultsDir, 'profiles');
@@ -89,8 +103,16 @@ async function main(): Promise<void> {
     const logins = await LoadGenerator.start('load-logins');
     generators.push(load, logins);
 
-    const reads = await measureReads(stack, api, load, settings, workDir, log, baseline);
+    const reads = await measureReads(stack, api, load, settings, workDir, log, baseline, onlyRows);
     await baseline?.proc.stop(10_000);
+    if (readsOnly) {
+      const matrix = { reads: { ...reads, summary: summarizeReads(reads) } };
+      const verdicts = [...judgeAgainstRaw(matrix), ...judgeKeyed(matrix)];
+      const sections = readMatrixSections({ ...matrix, verdicts, ...(baselineRevision ? { baselineRevision } : {}), settings });
+      process.stdout.write(`\n${sections.join('\n')}\n${verdicts.map((v) => `- ${v.target}: ${v.measured} (${v.verdict})`).join('\n')}\n`);
+      log('done (--reads-only: nothing written to bench/results)');
+      return;
+    }
     log(`history read vs cached trending (${stack.historyRefreshes} news refreshes of seeded history)`);
     const historyReads = await measureHistoryReads(stack, api, load, settings, log);
     log('MCP tool calls vs the REST reads of the same data');
@@ -117,6 +139,7 @@ async function main(): Promise<void> {
     const fanOut = await measureFanOut(stack, fanOutLoad, settings, workDir, log);
     await fanOutLoad.close();
     const worker = await measureWorker(stack, settings, log);
+    const sentiment = await measureSentiment(settings, workDir, log);
     log('X: requests and dollars a day for 100 and 1,000 tracked accounts (alone: npm run bench:x-cost)');
     const xCost = await measureXCost(stack.redis.url, log);
 
@@ -133,6 +156,7 @@ async function main(): Promise<void> {
       apiLogBytes,
       history: { reads: historyReads, fanOut },
       mcp,
+      sentiment,
       xCost,
     };
     const workerSummary = inputs.worker.summary;
@@ -148,6 +172,7 @@ async function main(): Promise<void> {
       verdicts: [
         ...judgeTargets(inputs),
         ...judgeHistory(historyReads, fanOut, { pairRatios: workerSummary.historyPairRatios }),
+        judgeSentiment(sentiment),
       ],
     };
     const markdown = renderMarkdown(results);

@@ -269,7 +269,7 @@ export interface paths {
         put?: never;
         /**
          * MCP server: the market reads as tools for AI agents
-         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413). GET and DELETE answer 405. Tools, all read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
+         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. Tools, all read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
          */
         post: operations["mcp"];
         delete?: never;
@@ -436,6 +436,15 @@ export interface components {
             neutral: number;
             /** @description Posts in the negative polarity class. */
             negative: number;
+            /** @description What the record was computed from. */
+            sample: {
+                /** @description Posts scored (the same as mentions). */
+                posts: number;
+                /** @description Distinct authors of those posts: one account posting fifty times is one voice. */
+                authors: number;
+            };
+            /** @description How far the sample supports the label, in [0, 1] (2 decimals): the share of authors whose own posts lean the label's way, times authors / (authors + 10). One author: at most 0.09; 10 authors all agreeing: 0.5; 120 authors, 80 % agreeing: 0.74. See docs/decisions.md#d2. */
+            confidence: number;
             /**
              * Format: date-time
              * @description Refresh time of the snapshot it was computed from.
@@ -613,7 +622,7 @@ export interface components {
         UsernameStats: {
             /** @description Social-network username, spelled as the index does. */
             username: string;
-            /** @description Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted percentiles of Elfa smart stats over the tracked accounts (docs/providers.md). */
+            /** @description Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted positions of influence inside the tracked set, engagement and reach over the tracked accounts (docs/providers.md, Stats). */
             indexScore: number;
             /** @description Rank within the smart money index. */
             smartMoneyRank: number;
@@ -713,7 +722,7 @@ export interface components {
                 [key: string]: unknown;
             };
             error?: {
-                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport). */
+                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport, -32001 request timed out). */
                 code: number;
                 message: string;
             } & {
@@ -729,7 +738,7 @@ export interface components {
             /** @description The request id (null when the request could not be read). */
             id: string | number | null;
             error: {
-                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport). */
+                /** @description JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport, -32001 request timed out). */
                 code: number;
                 message: string;
             } & {
@@ -777,6 +786,15 @@ export interface components {
             neutral: number;
             /** @description Posts in the negative polarity class. */
             negative: number;
+            /** @description What the record was computed from. */
+            sample: {
+                /** @description Posts scored (the same as mentions). */
+                posts: number;
+                /** @description Distinct authors of those posts: one account posting fifty times is one voice. */
+                authors: number;
+            };
+            /** @description How far the sample supports the label, in [0, 1] (2 decimals): the share of authors whose own posts lean the label's way, times authors / (authors + 10). One author: at most 0.09; 10 authors all agreeing: 0.5; 120 authors, 80 % agreeing: 0.74. See docs/decisions.md#d2. */
+            confidence: number;
             /**
              * Format: date-time
              * @description Refresh time of the snapshot it was computed from.
@@ -2010,7 +2028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unavailable: "Too many stream clients" when the process already holds STREAM_MAX_CLIENTS streams; "Service unavailable" when the process is shutting down. */
+            /** @description Unavailable: "Too many stream clients" when the process already holds STREAM_MAX_CLIENTS streams; "Too many stream clients from this address" when the process already holds STREAM_MAX_CLIENTS_PER_ADDRESS streams of this client address; "Service unavailable" when the process is shutting down. */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -2035,20 +2053,20 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description One JSON-RPC message (or an array of them). */
+        /** @description One JSON-RPC message. */
         requestBody: {
             content: {
-                "application/json": components["schemas"]["JsonRpcRequest"] | components["schemas"]["JsonRpcRequest"][];
+                "application/json": components["schemas"]["JsonRpcRequest"];
             };
         };
         responses: {
-            /** @description The JSON-RPC response (an array for a batch). */
+            /** @description The JSON-RPC response: a result, or an error such as -32001 "Request timed out". */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcResponse"] | components["schemas"]["JsonRpcResponse"][];
+                    "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
             /** @description Accepted: the body held only notifications or responses; no body. */
@@ -2058,7 +2076,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not JSON or not JSON-RPC, the batch is over 100 messages, or MCP-Protocol-Version is unsupported; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description The body is not JSON or not JSON-RPC, it is a batch (a JSON array), or MCP-Protocol-Version is unsupported; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2076,6 +2094,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has an Origin header (`null` included) that is not in MCP_ALLOWED_ORIGINS. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description Accept does not list both application/json and text/event-stream. */

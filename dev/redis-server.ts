@@ -102,20 +102,22 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
   };
 }
 
-/** Resolves once redis-server on `port` answers PING (its data loaded). */
+/** Resolves once redis-server on `port` answers PING (its data loaded), or asks for a password (it is up). */
 export async function waitForPing(port: number, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    // No ready check and RESP2 (no HELLO): PING itself answers LOADING while the data loads, NOAUTH (up) when a password is required.
+    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, enableReadyCheck: false, protocol: 2, maxRetriesPerRequest: 0, retryStrategy: () => null });
     client.on('error', () => {});
     try {
       await client.connect();
       await client.ping();
       client.disconnect();
       return;
-    } catch {
+    } catch (error) {
       client.disconnect();
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port}`);
+      if (error instanceof Error && error.message.startsWith('NOAUTH')) return;
+      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${port}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

@@ -1,16 +1,29 @@
 /**
- * Trains the learned layer of the polarity scorer on the labelled crypto posts and writes its
- * weights to shared/sentiment/market-model.json. Held-out sets are never read here.
- * Usage: npm run sentiment:train
+ * Trains the learned layer of the polarity scorer on the repository's labelled crypto posts and on
+ * posts tagged bullish/bearish by their own authors, and writes its weights, with the sha256 of
+ * each tagged file, to shared/sentiment/market-model.json. Held-out sets are never read here.
+ * Usage: npm run sentiment:train -- <tagged.tsv> [<tagged.tsv> ...]   (label<TAB>text, pos/neg)
  */
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { trainMarketModel, toModelFile } from '../shared/sentiment/market-model.js';
-import { repoRoot, trainingDigest, trainingExamples } from './sentiment-data.js';
+import {
+  fileSha256, readTaggedPosts, repoRoot, taggedExamples, trainingDigest, trainingExamples,
+} from './sentiment-data.js';
 
-const examples = trainingExamples();
+const paths = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+if (paths.length === 0) {
+  // Training without them would silently drop what real traders taught the model.
+  console.error('usage: npm run sentiment:train -- <tagged.tsv> [<tagged.tsv> ...]  (the author-tagged posts, label<TAB>text)');
+  process.exit(2);
+}
+const repository = trainingExamples();
+const tagged = paths.map((path) => ({ path, posts: readTaggedPosts(path) }));
+const examples = [...repository, ...taggedExamples(tagged.flatMap(({ posts }) => posts))];
 const started = performance.now();
 const model = trainMarketModel(examples);
-const file = toModelFile(model, trainingDigest(examples), examples.length);
+const sources = tagged.map(({ path, posts }) => ({ file: basename(path), sha256: fileSha256(path), examples: posts.length }));
+const file = toModelFile(model, trainingDigest(repository), examples.length, sources);
 writeFileSync(resolve(repoRoot, 'shared/sentiment/market-model.json'), `${JSON.stringify(file)}\n`);
-console.log(`trained on ${examples.length} posts in ${((performance.now() - started) / 1000).toFixed(1)} s: ${file.features.length} features`);
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(`trained on ${repository.length} repository posts and ${examples.length - repository.length} tagged posts in ${seconds} s: ${file.features.length} features`);

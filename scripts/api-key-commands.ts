@@ -1,11 +1,12 @@
 /**
- * `users key create <email> [--name <label>] | key list <email> | key revoke <id>`: integrators'
- * API keys (issue 21), dispatched from scripts/users.ts.
+ * `users key create <email> [--name <label>] [--expires <n>d|<n>h] | key list <email> | key revoke <id>`:
+ * integrators' API keys (issue 21), dispatched from scripts/users.ts.
  *
  * - create prints the new key on stdout, alone on its line, and nothing else there (a script
- *   can capture it); a note on stderr says it will not be shown again. Only its SHA-256 is kept.
+ *   can capture it); a note on stderr says it will not be shown again (and when it expires).
+ *   Only its SHA-256 is kept. With `--expires 90d` every replica refuses it from then on.
  * - list prints one key per line: id, label (`-` when none), `…` + last four characters,
- *   creation time, last use (`never`); never the key or its hash.
+ *   creation time, last use (`never`), expiry (`-` when none); never the key or its hash.
  * - revoke deletes the key at once: the API keeps no copy of it, so every replica refuses it
  *   from its next request.
  */
@@ -15,15 +16,25 @@ import { ApiKeyStore, MAX_NAME_LENGTH } from '../apps/api/src/auth/api-keys.js';
 import { isPlausibleEmail, normaliseEmail, UserStore } from '../apps/api/src/auth/users.js';
 import { waitForReplicas } from '../shared/redis.js';
 
-export const KEY_USAGE = 'usage: users key create <email> [--name <label>] | key list <email> | key revoke <id>';
+export const KEY_USAGE = 'usage: users key create <email> [--name <label>] [--expires <n>d|<n>h] | key list <email> | key revoke <id>';
 
 /** A mistake of the caller: users.ts prints its message as is. */
 export class KeyUsageError extends Error {}
 
 const KEY_ID = /^key_[0-9A-Za-z]{12}$/;
+/** The longest lifetime `--expires` takes: ten years. */
+const MAX_LIFETIME_MS = 3650 * 86_400_000;
+
+/** `--expires 90d` or `12h` as milliseconds. */
+function lifetime(raw: string): number {
+  const match = /^(\d{1,6})([dh])$/.exec(raw);
+  const ms = match ? Number(match[1]) * (match[2] === 'd' ? 86_400_000 : 3_600_000) : NaN;
+  if (!(ms >= 3_600_000 && ms <= MAX_LIFETIME_MS)) throw new KeyUsageError(`--expires must be a lifetime from 1h to 3650d such as 90d or 12h, got "${raw}"`);
+  return ms;
+}
 
 export async function runKeyCommand(argv: string[], connect: () => Redis): Promise<void> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { name: { type: 'string' } } });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { name: { type: 'string' }, expires: { type: 'string' } } });
   const [action, subject, extra] = positionals;
   if (action !== 'create' && action !== 'list' && action !== 'revoke') {
     throw new KeyUsageError(action ? `unknown key command "${action}"; ${KEY_USAGE}` : KEY_USAGE);
@@ -31,6 +42,8 @@ export async function runKeyCommand(argv: string[], connect: () => Redis): Promi
   if (subject === undefined) throw new KeyUsageError(KEY_USAGE);
   if (extra !== undefined) throw new KeyUsageError(`unexpected argument "${extra}"; ${KEY_USAGE}`);
   if (values.name !== undefined && action !== 'create') throw new KeyUsageError(`--name applies to key create only; ${KEY_USAGE}`);
+  if (values.expires !== undefined && action !== 'create') throw new KeyUsageError(`--expires applies to key create only; ${KEY_USAGE}`);
+  const lifetimeMs = values.expires === undefined ? undefined : lifetime(values.expires);
   const name = values.name ?? '';
   if ([...name].length > MAX_NAME_LENGTH || /[\p{Cc}]/u.test(name)) {
     throw new KeyUsageError(`the name must be at most ${MAX_NAME_LENGTH} characters, without tabs or line breaks`);
@@ -44,17 +57,18 @@ export async function runKeyCommand(argv: string[], connect: () => Redis): Promi
     const store = new ApiKeyStore(redis);
     switch (action) {
       case 'create': {
-        const created = await store.create(new UserStore(redis), email, name);
+        const created = await store.create(new UserStore(redis), email, name, lifetimeMs);
         if (!created) throw new KeyUsageError(`no user ${email}`);
         await waitForReplicas(redis);
         process.stdout.write(`${created.key}\n`);
-        process.stderr.write(`created ${created.info.id} for ${email}: store the key now, it is not shown again\n`);
+        const expiry = created.expiresAt ? `, expires ${created.expiresAt}` : '';
+        process.stderr.write(`created ${created.info.id} for ${email}${expiry}: store the key now, it is not shown again\n`);
         return;
       }
       case 'list':
         if (!(await new UserStore(redis).find(email))) throw new KeyUsageError(`no user ${email}`);
         for (const key of await store.list(email)) {
-          process.stdout.write(`${key.id}\t${key.name || '-'}\t…${key.last4}\t${key.createdAt}\t${key.lastUsedAt ?? 'never'}\n`);
+          process.stdout.write(`${key.id}\t${key.name || '-'}\t…${key.last4}\t${key.createdAt}\t${key.lastUsedAt ?? 'never'}\t${key.expiresAt ?? '-'}\n`);
         }
         return;
       case 'revoke': {

@@ -5,6 +5,10 @@
  * running API, so the tools, their schemas and their answers are exactly the remote ones.
  * stdout carries the protocol; everything else goes to stderr. If `MARKET_SIGNALS_API_KEY` is
  * set, it is sent as `X-Api-Key` (the market tools need none).
+ *
+ * The key is a secret: it is sent over plain `http://` only to a loopback address (an API on this
+ * machine), and no request follows a redirect (a 3xx is an error), so the key reaches no host
+ * and no path but the one given.
  */
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -38,12 +42,25 @@ function endpoint(): URL {
   return new URL('mcp', base.href.endsWith('/') ? base : `${base.href}/`);
 }
 
+/** localhost, 127.0.0.0/8 and ::1: a plain-http API on this machine, where the key crosses no network. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** fetch that treats every redirect as an error: the SDK would otherwise follow one within the origin, key and all. */
+const fetchWithoutRedirects: typeof fetch = (input, init) => fetch(input, { ...init, redirect: 'error' });
+
 async function main(): Promise<void> {
   const url = endpoint();
   const apiKey = process.env.MARKET_SIGNALS_API_KEY;
+  if (apiKey && url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    fail(`refusing to send MARKET_SIGNALS_API_KEY over plain http to ${url.host}: use an https:// URL (plain http only to localhost)`);
+  }
   const remote = new Client({ name: 'market-signals-stdio', version: '0.1.0' });
   try {
-    await remote.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: apiKey ? { 'X-Api-Key': apiKey } : {} } }));
+    const headers = apiKey ? { 'X-Api-Key': apiKey } : {};
+    await remote.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers, redirect: 'error' }, fetch: fetchWithoutRedirects }));
   } catch (error) {
     fail(`cannot reach ${url.href}: ${(error as Error).message}`);
   }

@@ -10,11 +10,22 @@
  * Redis (a single node moving to the new names in place).
  *
  * Each key is copied with DUMP/RESTORE, its time to live kept. A key already present at the
- * target is left as it is (--replace overwrites it), so running the command twice copies
- * nothing the second time and never undoes what the new deployment wrote. The old keys stay
- * where they are. Not copied: caches (stats, misses), counters and budgets, which rebuild by
- * themselves, and BullMQ's jobs (README, "Moving to Redis Cluster").
+ * target is left as it is (--replace overwrites it). The old keys stay where they are. Not
+ * copied: caches (stats, misses), counters and budgets, which rebuild by themselves, and
+ * BullMQ's jobs (README, "Moving to Redis Cluster").
+ *
+ * Runs after the first honour what happened since (the README runs it twice, around the deploy):
+ * the target keeps a ledger (keys.migrationLedger) of a digest of each source value copied or
+ * found there. A key whose source value is unchanged since is left alone, whatever the new
+ * deployment did to it meanwhile (a revoked key, a removed user, a changed password and its
+ * tokensNotBefore stay so, with --replace too); a key changed at the source is copied again
+ * unless it was deleted at the target since; a user or API key deleted at the source since is
+ * deleted at the target; and the sets of users and of a user's keys are merged member by member.
+ * Why a ledger rather than moving the keys: between the runs the old deployment still serves
+ * from the old names, so they must stay; and rather than tombstones, because the ledger is the
+ * command's alone and the service writes nothing for a migration that may never come.
  */
+import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig } from '../shared/config.js';
@@ -57,19 +68,38 @@ function newNameOf(old: string): { key: string; family: Family } | undefined {
 
 interface MigrationCounts {
   copied: Record<Family, number>;
-  /** Already at the target: left as they were. */
+  /** Already at the target and not in the ledger: left as they were (unless --replace). */
   present: number;
+  /** Unchanged at the source since the last run: the target's state stands. */
+  unchanged: number;
+  /** Changed at the source but deleted at the target since the last run: left deleted. */
+  deletedAtTarget: number;
+  /** Users and keys deleted at the source since the last run: deleted at the target too. */
+  deletedAtSource: number;
   /** Old keys that are not copied (caches, counters, budgets). */
   skipped: number;
 }
 
-/** Copies every old-layout key of `source` to its new name at `target`. */
+/** Families whose deletion at the source is carried over: a revoked key or a removed user must not live on at the target. */
+const DELETIONS_FOLLOWED: readonly Family[] = ['users', 'api keys'];
+/** The sets merged member by member: the user list and each user's key list. */
+const isMemberSet = (old: string) => old === 'ms:users' || old.startsWith('ms:user-api-keys:');
+
+const digest = (value: Buffer | string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
+
+/** Copies every old-layout key of `source` to its new name at `target`, honouring what changed since the last run. */
 async function migrate(source: Redis, target: Redis, replace: boolean): Promise<MigrationCounts> {
   const counts: MigrationCounts = {
     copied: { users: 0, 'api keys': 0, history: 0, snapshots: 0, 'provider state': 0 },
     present: 0,
+    unchanged: 0,
+    deletedAtTarget: 0,
+    deletedAtSource: 0,
     skipped: 0,
   };
+  const ledgerKey = keys.migrationLedger();
+  const ledger = new Map(Object.entries(await target.hgetall(ledgerKey)));
+  const seen = new Set<string>();
   let cursor = '0';
   do {
     const [next, found] = await source.scan(cursor, 'MATCH', 'ms:*', 'COUNT', 500);
@@ -81,20 +111,68 @@ async function migrate(source: Redis, target: Redis, replace: boolean): Promise<
         if (!old.startsWith('ms:{')) counts.skipped += 1;
         continue;
       }
-      const [dump, ttl] = await Promise.all([source.dumpBuffer(old), source.pttl(old)]);
-      if (dump === null) continue; // expired meanwhile
-      const args: (string | number | Buffer)[] = [to.key, ttl > 0 ? ttl : 0, dump];
-      if (replace) args.push('REPLACE');
-      try {
-        await target.call('RESTORE', ...args);
-        counts.copied[to.family] += 1;
-      } catch (error) {
-        if (!(error instanceof Error) || !error.message.startsWith('BUSYKEY')) throw error;
-        counts.present += 1;
-      }
+      seen.add(old);
+      const last = ledger.get(old);
+      const outcome = isMemberSet(old) ? await mergeSet(source, target, old, to.key, last) : await copyKey(source, target, old, to.key, last, replace);
+      if (outcome.fingerprint === undefined) continue; // expired meanwhile
+      if (outcome.fingerprint !== last) await target.hset(ledgerKey, old, outcome.fingerprint);
+      if (outcome.result === 'copied') counts.copied[to.family] += 1;
+      else if (outcome.result === 'present') counts.present += 1;
+      else if (outcome.result === 'unchanged') counts.unchanged += 1;
+      else counts.deletedAtTarget += 1;
     }
   } while (cursor !== '0');
+  // In the ledger, gone from the source: deleted on the old deployment since the last run.
+  for (const old of ledger.keys()) {
+    const to = seen.has(old) ? undefined : newNameOf(old);
+    if (!to || !DELETIONS_FOLLOWED.includes(to.family)) continue;
+    const members = setMembers(ledger.get(old));
+    if (isMemberSet(old)) {
+      if (members.length > 0) await target.srem(to.key, ...members);
+    } else counts.deletedAtSource += await target.del(to.key);
+    await target.hdel(ledgerKey, old);
+  }
   return counts;
+}
+
+type Outcome = { fingerprint: string | undefined; result: 'copied' | 'present' | 'unchanged' | 'deleted at target' };
+
+async function copyKey(source: Redis, target: Redis, old: string, key: string, last: string | undefined, replace: boolean): Promise<Outcome> {
+  const [dump, ttl] = await Promise.all([source.dumpBuffer(old), source.pttl(old)]);
+  if (dump === null) return { fingerprint: undefined, result: 'unchanged' };
+  const fingerprint = digest(dump);
+  if (fingerprint === last) return { fingerprint, result: 'unchanged' };
+  if (last !== undefined && (await target.exists(key)) === 0) return { fingerprint, result: 'deleted at target' };
+  const args: (string | number | Buffer)[] = [key, ttl > 0 ? ttl : 0, dump];
+  if (replace) args.push('REPLACE');
+  try {
+    await target.call('RESTORE', ...args);
+    return { fingerprint, result: 'copied' };
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('BUSYKEY')) throw error;
+    return { fingerprint, result: 'present' };
+  }
+}
+
+/** The members a ledger entry of a set recorded. */
+function setMembers(entry: string | undefined): string[] {
+  return entry?.startsWith('set:') ? (JSON.parse(entry.slice(4)) as string[]) : [];
+}
+
+/**
+ * A set merged member by member: what the source gained since the last run is added at the
+ * target, what it lost is removed; a member the target removed meanwhile stays removed.
+ */
+async function mergeSet(source: Redis, target: Redis, old: string, key: string, last: string | undefined): Promise<Outcome> {
+  const members = (await source.smembers(old)).sort();
+  const fingerprint = `set:${JSON.stringify(members)}`;
+  if (fingerprint === last) return { fingerprint, result: 'unchanged' };
+  const before = new Set(setMembers(last));
+  const added = members.filter((member) => !before.has(member));
+  const removed = [...before].filter((member) => !members.includes(member));
+  if (added.length > 0) await target.sadd(key, ...added);
+  if (removed.length > 0) await target.srem(key, ...removed);
+  return { fingerprint, result: 'copied' };
 }
 
 function targetEnvironment(values: { to?: string; 'to-cluster'?: string }): NodeJS.ProcessEnv {
@@ -119,7 +197,14 @@ async function main(argv: string[]): Promise<void> {
     await waitForReplicas(target);
     const copied = Object.entries(counts.copied).map(([family, n]) => `${family} ${n}`).join(', ');
     const total = Object.values(counts.copied).reduce((sum, n) => sum + n, 0);
-    process.stdout.write(`copied ${total} keys (${copied}); ${counts.present} already present, left as they were; ${counts.skipped} not copied (caches, counters)\n`);
+    const since = [
+      counts.unchanged > 0 ? `${counts.unchanged} unchanged since the last run, left as they are here` : '',
+      counts.deletedAtTarget > 0 ? `${counts.deletedAtTarget} deleted here since the last run, left deleted` : '',
+      counts.deletedAtSource > 0 ? `${counts.deletedAtSource} deleted at the source since the last run, deleted here` : '',
+    ].filter(Boolean);
+    process.stdout.write(
+      `copied ${total} keys (${copied}); ${[`${counts.present} already present, left as they were`, ...since].join('; ')}; ${counts.skipped} not copied (caches, counters)\n`,
+    );
   } finally {
     await Promise.all([source.quit().catch(() => source.disconnect()), target.quit().catch(() => target.disconnect())]);
   }

@@ -1,14 +1,16 @@
 /**
  * `npm run users -- add <email> [--role admin|user] | passwd <email> | remove <email> | list`
  * (docs/decisions.md#d5), `key create|list|revoke` for API keys (scripts/api-key-commands.ts; `remove` revokes the
- * user's keys too), and `export` / `import` for backups: one JSON object per user per line, digests included. In production, after `npm run build`: `node dist/scripts/users.js ...`.
+ * user's keys too), and `export` / `import` for backups: one JSON object per line, each user (digests
+ * included) and then each API key (its stored record and the SHA-256 it lives under), so a restore
+ * brings back keys that authenticate as before. An export without keys (an older one) still imports. In production, after `npm run build`: `node dist/scripts/users.js ...`.
  * The password comes from standard input when it is not a terminal (its first line), else
  * from a prompt without echo, asked twice. Errors: one line on stderr and exit code 1.
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
-import { ApiKeyStore } from '../apps/api/src/auth/api-keys.js';
+import { ApiKeyStore, type ApiKeyBackup } from '../apps/api/src/auth/api-keys.js';
 import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import { isPlausibleEmail, isRole, normaliseEmail, UserStore, type Role } from '../apps/api/src/auth/users.js';
 import { loadConfigOrExit } from '../shared/config.js';
@@ -116,10 +118,14 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
         await new ApiKeyStore(redis).revokeAll(email);
         await replicated();
         return say(`removed ${email}`);
-      case 'export':
-        for (const hash of await users.dump()) process.stdout.write(`${JSON.stringify(hash)}\n`);
+      case 'export': {
+        const dumped = await users.dump();
+        for (const hash of dumped) process.stdout.write(`${JSON.stringify(hash)}\n`);
+        const apiKeys = await new ApiKeyStore(redis).dump(dumped.map((hash) => hash.email ?? ''));
+        for (const backup of apiKeys) process.stdout.write(`${JSON.stringify(backup)}\n`);
         return;
-      case 'import': return await restore(users, replicated);
+      }
+      case 'import': return await restore(users, new ApiKeyStore(redis), replicated);
       default:
         for (const user of await users.list()) process.stdout.write(`${user.email}\t${user.role}\t${user.createdAt}\n`);
     }
@@ -145,25 +151,44 @@ async function passwd(users: UserStore, email: string, replicated: () => Promise
   say(`password changed for ${email}`);
 }
 
-/** Reads `export`'s lines from standard input and writes each user back as it was. */
-async function restore(users: UserStore, replicated: () => Promise<void>): Promise<void> {
-  let restored = 0;
-  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-    if (line.trim() === '') continue;
-    let hash: unknown;
+/** Reads `export`'s lines from standard input and writes each user, and each API key, back as it was. */
+async function restore(users: UserStore, apiKeys: ApiKeyStore, replicated: () => Promise<void>): Promise<void> {
+  let line = 0;
+  let restoredUsers = 0;
+  let restoredKeys = 0;
+  for await (const text of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    line += 1;
+    if (text.trim() === '') continue;
+    let parsed: unknown;
     try {
-      hash = JSON.parse(line);
+      parsed = JSON.parse(text);
     } catch {
-      throw new UsageError(`line ${restored + 1} is not JSON: import reads what export wrote`);
+      throw new UsageError(`line ${line} is not JSON: import reads what export wrote`);
     }
-    const fields = typeof hash === 'object' && hash !== null && !Array.isArray(hash) ? Object.entries(hash) : [];
-    if (!fields.every(([, value]) => typeof value === 'string') || !(await users.restore(Object.fromEntries(fields)))) {
-      throw new UsageError(`line ${restored + 1} is not a user record`);
+    const entry = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    if (entry.type === 'api-key') {
+      if (!isKeyBackup(entry) || !(await apiKeys.restore(entry))) throw new UsageError(`line ${line} is not an API key record`);
+      restoredKeys += 1;
+      continue;
     }
-    restored += 1;
+    const fields = Object.entries(entry);
+    if (fields.length === 0 || !fields.every(([, value]) => typeof value === 'string') || !(await users.restore(Object.fromEntries(fields) as Record<string, string>))) {
+      throw new UsageError(`line ${line} is not a user record`);
+    }
+    restoredUsers += 1;
   }
   await replicated();
-  say(`imported ${restored} user${restored === 1 ? '' : 's'}`);
+  const keysNote = restoredKeys > 0 ? `, ${restoredKeys} API key${restoredKeys === 1 ? '' : 's'}` : '';
+  say(`imported ${restoredUsers} user${restoredUsers === 1 ? '' : 's'}${keysNote}`);
+}
+
+function isKeyBackup(entry: Record<string, unknown>): entry is Record<string, unknown> & ApiKeyBackup {
+  const { sha256, fields } = entry;
+  return (
+    typeof sha256 === 'string' &&
+    typeof fields === 'object' && fields !== null && !Array.isArray(fields) &&
+    Object.values(fields).every((value) => typeof value === 'string')
+  );
 }
 
 function say(line: string): void {

@@ -17,9 +17,11 @@ export interface Config {
   /** REDIS_URL: `redis://` or `rediss://` (TLS). Default `redis://127.0.0.1:6379` outside production. */
   readonly redisUrl: string;
   /**
-   * REDIS_SENTINELS (`host:port,...`), REDIS_SENTINEL_MASTER (the master's name) and
-   * REDIS_SENTINEL_PASSWORD (optional): high availability through Redis Sentinel, for every
-   * connection of every role. Unset: the single node of REDIS_URL. The two forms exclude each other.
+   * REDIS_SENTINELS (`host:port,...`) and REDIS_SENTINEL_MASTER (the master's name): high
+   * availability through Redis Sentinel, for every connection of every role. The data nodes'
+   * credentials and TLS: REDIS_USERNAME, REDIS_PASSWORD, REDIS_TLS (`true`); the sentinels' own:
+   * REDIS_SENTINEL_USERNAME, REDIS_SENTINEL_PASSWORD, REDIS_SENTINEL_TLS. REDIS_TLS_INSECURE
+   * applies to both. Unset: the single node of REDIS_URL. The two forms exclude each other.
    */
   readonly redisSentinel: SentinelConfig | undefined;
   /**
@@ -55,6 +57,12 @@ export interface Config {
   /** TRUST_PROXY: take the client address from X-Forwarded-For (one proxy hop). Default false. */
   readonly trustProxy: boolean;
   /**
+   * IPV6_SUBNET_PREFIX: the per-address limits (login failures, stats misses) count an IPv6
+   * client by its network of this many bits, since one host usually holds a whole /64; an
+   * IPv4-mapped address counts as its IPv4 address. 1 to 128 (128: every address apart). Default 64.
+   */
+  readonly ipv6SubnetPrefix: number;
+  /**
    * REFRESH_INTERVAL: how often the worker refreshes the shared snapshots, and so how long
    * clients may cache them: `30m` (the spec's, the default), `1m`, `90s`, `1h`. At least 1 s.
    */
@@ -76,6 +84,17 @@ export interface Config {
   /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */
   readonly maxConnections: number;
   /**
+   * MAX_CONNECTIONS_PER_ADDRESS: open connections per API process from one client address; one
+   * more is answered 503. Not applied with TRUST_PROXY (every connection then comes from the
+   * proxy, which limits its clients itself). Default 256.
+   */
+  readonly maxConnectionsPerAddress: number;
+  /**
+   * WRITE_TIMEOUT: a response whose client takes none of its bytes for this long is cut (a slow
+   * reader that keeps taking some is not). Default 30s.
+   */
+  readonly writeTimeoutMs: number;
+  /**
    * HISTORY_DAYS: how many days of history (time series, past snapshots, stream events) the
    * worker keeps, trimmed as it writes; 0 turns history off. Default 30.
    */
@@ -86,6 +105,17 @@ export interface Config {
    * of the default sockets to ordinary reads.
    */
   readonly streamMaxClients: number;
+  /** STREAM_MAX_CLIENTS_PER_ADDRESS: `/api/market/stream` connections per API process from one client address (the one TRUST_PROXY gives). Default 32. */
+  readonly streamMaxClientsPerAddress: number;
+  /**
+   * MCP_ALLOWED_ORIGINS: the browser origins (`https://app.example.com`, comma-separated) whose
+   * pages may call POST /mcp. A request without Origin (agents, IDEs, curl) is always served; any
+   * other Origin, `null` included, is answered 403 (the MCP transport's defence against DNS
+   * rebinding). Default none.
+   */
+  readonly mcpAllowedOrigins: readonly string[];
+  /** MCP_TIMEOUT: an /mcp request not answered within this gets a JSON-RPC "Request timed out" error. Default 15s. */
+  readonly mcpTimeoutMs: number;
   /** DEMO_MODE: seed the demo user at start (set by `npm start` only). Default false. */
   readonly demoMode: boolean;
   /**
@@ -100,7 +130,16 @@ export interface Config {
 export interface SentinelConfig {
   readonly sentinels: readonly { readonly host: string; readonly port: number }[];
   readonly masterName: string;
+  /** The sentinels' own ACL user and password (REDIS_SENTINEL_USERNAME, REDIS_SENTINEL_PASSWORD). */
   readonly password: string | undefined;
+  readonly sentinelUsername: string | undefined;
+  /** TLS to the sentinels (REDIS_SENTINEL_TLS). */
+  readonly sentinelTls: boolean;
+  /** The master's and replicas' ACL user and password (REDIS_USERNAME, REDIS_PASSWORD). */
+  readonly nodeUsername: string | undefined;
+  readonly nodePassword: string | undefined;
+  /** TLS to the master and replicas (REDIS_TLS). */
+  readonly nodeTls: boolean;
 }
 
 export interface ClusterConfig {
@@ -188,18 +227,54 @@ function cluster(env: Env): ClusterConfig | undefined {
   return { nodes: hostPorts('REDIS_CLUSTER_NODES', list), password, tls: boolean(env, 'REDIS_CLUSTER_TLS') };
 }
 
+/** The variables that only Sentinel mode reads: given without REDIS_SENTINELS they would be ignored. */
+const SENTINEL_ONLY = ['REDIS_SENTINEL_MASTER', 'REDIS_SENTINEL_PASSWORD', 'REDIS_SENTINEL_USERNAME', 'REDIS_SENTINEL_TLS', 'REDIS_USERNAME', 'REDIS_PASSWORD', 'REDIS_TLS'] as const;
+
 function sentinel(env: Env): SentinelConfig | undefined {
   const list = env.REDIS_SENTINELS;
   const masterName = env.REDIS_SENTINEL_MASTER;
-  const password = env.REDIS_SENTINEL_PASSWORD || undefined;
   if (!list) {
-    if (masterName || password) throw new ConfigError('REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER or REDIS_SENTINEL_PASSWORD');
+    const given = SENTINEL_ONLY.find((name) => env[name]);
+    if (given === 'REDIS_SENTINEL_MASTER' || given === 'REDIS_SENTINEL_PASSWORD') throw new ConfigError('REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER or REDIS_SENTINEL_PASSWORD');
+    if (given) {
+      throw new ConfigError(
+        `${given}: applies to the data nodes behind Sentinel (REDIS_SENTINELS) only; with REDIS_URL put the credentials in the URL (rediss:// for TLS), with REDIS_CLUSTER_NODES use REDIS_CLUSTER_PASSWORD and REDIS_CLUSTER_TLS`,
+      );
+    }
     return undefined;
   }
   if (env.REDIS_URL) throw new ConfigError('REDIS_SENTINELS: set either REDIS_URL (one node) or REDIS_SENTINELS (Sentinel), not both');
   if (!masterName) throw new ConfigError('REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS (the name of the monitored master)');
   const sentinels = hostPorts('REDIS_SENTINELS', list);
-  return { sentinels, masterName, password };
+  return {
+    sentinels,
+    masterName,
+    password: env.REDIS_SENTINEL_PASSWORD || undefined,
+    sentinelUsername: env.REDIS_SENTINEL_USERNAME || undefined,
+    sentinelTls: boolean(env, 'REDIS_SENTINEL_TLS'),
+    nodeUsername: env.REDIS_USERNAME || undefined,
+    nodePassword: env.REDIS_PASSWORD || undefined,
+    nodeTls: boolean(env, 'REDIS_TLS'),
+  };
+}
+
+/** Origins as a browser sends them in `Origin`: scheme, host and port, nothing else. */
+function origins(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(`${name}: must be origins such as https://app.example.com (scheme://host[:port], no path), comma-separated, got "${origin}"`);
+    }
+    return origin;
+  });
 }
 
 /** A bearer token Prometheus sends: long enough not to be guessed, and sendable in a header. */
@@ -249,13 +324,19 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     trustProxy: boolean(env, 'TRUST_PROXY'),
+    ipv6SubnetPrefix: integer(env, 'IPV6_SUBNET_PREFIX', 64, 1, 128),
     refreshIntervalMs: duration(env, 'REFRESH_INTERVAL', 30 * 60_000),
     statsMissBudget: integer(env, 'STATS_MISS_BUDGET', 60, 1, 1_000_000),
     apiKeyStatsMissBudget: integer(env, 'API_KEY_STATS_MISS_BUDGET', 600, 1, 1_000_000),
     metricsToken: metricsToken(env),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
+    writeTimeoutMs: duration(env, 'WRITE_TIMEOUT', 30_000),
     historyDays: integer(env, 'HISTORY_DAYS', 30, 0, 366),
     streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),
+    streamMaxClientsPerAddress: integer(env, 'STREAM_MAX_CLIENTS_PER_ADDRESS', 32, 1, 1_000_000),
+    mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
+    mcpTimeoutMs: duration(env, 'MCP_TIMEOUT', 15_000),
     demoMode: boolean(env, 'DEMO_MODE'),
     indexProvider: indexProvider(env),
     providers: providersConfig(env, indexProvider(env)),

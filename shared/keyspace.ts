@@ -46,8 +46,8 @@ export const keys = {
   stats: (usernameKey: string) => `${P}:stats:{${usernameKey}}`,
   /** "Not in the index", remembered for MISS_TTL_SECONDS. */
   statsMiss: (usernameKey: string) => `${P}:stats-miss:{${usernameKey}}`,
-  /** Stats misses (lookups that ask the upstream) charged to one client address in the current window. */
-  statsMissBudget: (address: string) => `${P}:stats-miss-budget:${address}`,
+  /** Stats misses (lookups that ask the upstream) charged to one client (its address or IPv6 network) in the current window. */
+  statsMissBudget: (clientGroup: string) => `${P}:stats-miss-budget:${clientGroup}`,
   /** Stats misses charged to one API key (by its public id) in the current window. */
   statsMissBudgetForKey: (keyId: string) => `${P}:stats-miss-budget-key:${keyId}`,
   /** An API key record (hash), keyed by the SHA-256 (hex) of the key: the key itself is never stored. */
@@ -60,9 +60,19 @@ export const keys = {
   user: (email: string) => `${USERS}:user:${email}`,
   /** The set of all user emails, for listing. */
   users: () => `${USERS}:all`,
-  /** Failed logins for one email / one client address within the throttle window. */
-  loginFailuresByEmail: (email: string) => `${LOGIN}:fail:email:${email}`,
-  loginFailuresByAddress: (address: string) => `${LOGIN}:fail:addr:${address}`,
+  /**
+   * Failed logins within the throttle window, for one email (by a fixed-length digest of it, never
+   * the email itself: a name of any length would let failed logins fill Redis) and for one client
+   * (an IPv4 address, an IPv6 network or a digest: apps/api/src/http/client-address.ts).
+   */
+  loginFailuresByEmail: (emailDigest: string) => `${LOGIN}:fail:email:${emailDigest}`,
+  loginFailuresByAddress: (clientGroup: string) => `${LOGIN}:fail:addr:${clientGroup}`,
+  /**
+   * `redis:migrate`'s ledger at the target: old key name -> a digest of the source value it last
+   * copied (or found there), so a later run tells a key deleted at the target since from one
+   * never copied (scripts/redis-migrate.ts).
+   */
+  migrationLedger: () => `${P}:{migrate}:ledger`,
   /** Counters the worker keeps for the API's /metrics (workers have no port to scrape): hash field -> count. */
   workerCounters: () => `${P}:metrics:worker`,
 } as const;

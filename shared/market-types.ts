@@ -46,7 +46,7 @@ export type TrendingCa = z.infer<typeof TrendingCaSchema>;
 export const UsernameStatsSchema = z
   .object({
     username: z.string().meta({ description: 'Social-network username, spelled as the index does.' }),
-    indexScore: z.number().min(0).max(100).meta({ description: 'Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted percentiles of Elfa smart stats over the tracked accounts (docs/providers.md).' }),
+    indexScore: z.number().min(0).max(100).meta({ description: 'Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted positions of influence inside the tracked set, engagement and reach over the tracked accounts (docs/providers.md, Stats).' }),
     smartMoneyRank: z.number().meta({ description: 'Rank within the smart money index.' }),
     totalPosts: z.number().meta({ description: 'Total indexed posts. With INDEX_PROVIDER=composite: the posts held, those of the last 72 hours.' }),
     avgEngagement: z.number().meta({ description: 'Average engagement score per post.' }),
@@ -67,6 +67,17 @@ export const SentimentRecordSchema = z
     positive: classCount('Posts in the positive polarity class.'),
     neutral: classCount('Posts in the neutral polarity class.'),
     negative: classCount('Posts in the negative polarity class.'),
+    sample: z
+      .object({
+        posts: classCount('Posts scored (the same as mentions).'),
+        authors: classCount('Distinct authors of those posts: one account posting fifty times is one voice.'),
+      })
+      .meta({ description: 'What the record was computed from.' }),
+    confidence: z.number().min(0).max(1).meta({
+      description: 'How far the sample supports the label, in [0, 1] (2 decimals): the share of authors whose own posts lean the label\'s way, '
+        + 'times authors / (authors + 10). One author: at most 0.09; 10 authors all agreeing: 0.5; 120 authors, 80 % agreeing: 0.74. '
+        + 'See docs/decisions.md#d2.',
+    }),
     cachedAt: timestamp('Refresh time of the snapshot it was computed from.'),
   })
   .meta({ id: 'SentimentRecord', description: 'Sentiment of one token.' });

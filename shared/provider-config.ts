@@ -19,6 +19,8 @@ export interface ProvidersConfig {
     readonly baseUrl: string;
     /** ELFA_MONTHLY_CREDITS: the month's credit budget; unset, the key's own status says. */
     readonly monthlyCredits: number | undefined;
+    /** ELFA_DAILY_CREDITS: a day's credit budget (a prepaid key has no monthly one); not with ELFA_MONTHLY_CREDITS. */
+    readonly dailyCredits: number | undefined;
   };
   readonly coingecko: {
     /** COINGECKO_API_KEY: optional; keyless calls share the host's per-IP limit. */
@@ -118,6 +120,11 @@ export function providersConfig(env: Env, provider: IndexProvider): ProvidersCon
   if (credits !== undefined && credits !== '' && (!/^\d+$/.test(credits) || Number(credits) < 3 || Number(credits) > 100_000_000)) {
     throw new ConfigError(`ELFA_MONTHLY_CREDITS: must be a whole number from 3 to 100000000, got "${credits}"`);
   }
+  const daily = env.ELFA_DAILY_CREDITS;
+  if (daily !== undefined && daily !== '' && (!/^\d+$/.test(daily) || Number(daily) < 3 || Number(daily) > 10_000_000)) {
+    throw new ConfigError(`ELFA_DAILY_CREDITS: must be a whole number from 3 to 10000000, got "${daily}"`);
+  }
+  if (credits && daily) throw new ConfigError('ELFA_DAILY_CREDITS: set it or ELFA_MONTHLY_CREDITS, not both');
   const plan = env.COINGECKO_PLAN || 'demo';
   if (plan !== 'demo' && plan !== 'pro') throw new ConfigError(`COINGECKO_PLAN: must be demo or pro, got "${plan}"`);
   return {
@@ -125,6 +132,7 @@ export function providersConfig(env: Env, provider: IndexProvider): ProvidersCon
       apiKey: required(env, 'ELFA_API_KEY'),
       baseUrl: providerUrl(env, 'ELFA_API_URL', 'https://api.elfa.ai'),
       monthlyCredits: credits ? Number(credits) : undefined,
+      dailyCredits: daily ? Number(daily) : undefined,
     },
     coingecko: {
       apiKey: env.COINGECKO_API_KEY || undefined,

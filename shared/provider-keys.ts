@@ -25,8 +25,12 @@ export const providerKeys = {
   xPosts: () => `${P}:x-posts`,
   /** String: `post.fields` or `tweet.fields`, the fields parameter X accepted last (x-dialect.ts). */
   xFieldsDialect: () => `${P}:x-fields-dialect`,
-  /** Hash: lower-case username -> JSON Elfa smart stats `{ ..., fetchedAt }`: what indexScore is ranked over. */
-  smartStats: () => `${P}:smart-stats`,
+  /** Hash: lower-case username -> JSON `{ totalPosts, avgEngagement, fetchedAt }`, Elfa's count of the account's posts (keyword-mentions). */
+  elfaAccountPosts: () => `${P}:elfa-account-posts`,
+  /** String: Elfa stats lookups (credits) spent on one UTC day (`YYYY-MM-DD`), against their daily budget. */
+  elfaLookups: (day: string) => `${P}:elfa-lookups:${day}`,
+  /** Hash: `<provider> <path>` -> JSON `{ since, status }`, a route that answered 404/410: not called again before a recheck. */
+  goneRoutes: () => `${P}:gone-routes`,
 } as const;
 
 /** What a `blocked` entry holds. */

@@ -16,6 +16,9 @@ const NUMBER_OF_KEYS = {
   reserveLoginAttempt: undefined,
   releaseLoginAttempt: undefined,
   chargeMissBudget: 1,
+  createApiKey: 4,
+  useApiKey: 1,
+  revokeApiKey: 3,
   recordRefreshFailure: 2,
 } as const satisfies Record<string, number | undefined>;
 

@@ -31,10 +31,13 @@ const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 1000)
 const reconnectOnError = (error: Error): 2 | false => (error.message.startsWith('READONLY') ? 2 : false);
 
 export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions {
-  const tls = config.redisCluster
-    ? config.redisCluster.tls ? (config.redisTlsInsecure ? { rejectUnauthorized: false } : {}) : undefined
-    : config.redisUrl.startsWith('rediss:') && config.redisTlsInsecure ? { rejectUnauthorized: false } : undefined;
+  /** TLS options where TLS is configured: REDIS_TLS_INSECURE accepts a self-signed certificate. */
+  const tlsOptions = config.redisTlsInsecure ? { rejectUnauthorized: false } : {};
   const sentinel = config.redisSentinel;
+  const tls = config.redisCluster
+    ? config.redisCluster.tls ? tlsOptions : undefined
+    : sentinel ? (sentinel.nodeTls ? tlsOptions : undefined)
+    : config.redisUrl.startsWith('rediss:') && config.redisTlsInsecure ? { rejectUnauthorized: false } : undefined;
   const base: RedisOptions = {
     // BullMQ is tested against RESP2; ioredis 6 defaults to RESP3.
     protocol: 2,
@@ -47,6 +50,12 @@ export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions
           sentinels: sentinel.sentinels.map(({ host, port }) => ({ host, port })),
           name: sentinel.masterName,
           ...(sentinel.password ? { sentinelPassword: sentinel.password } : {}),
+          ...(sentinel.sentinelUsername ? { sentinelUsername: sentinel.sentinelUsername } : {}),
+          ...(sentinel.sentinelTls ? { sentinelTLS: tlsOptions } : {}),
+          // The master and replicas Sentinel names: their own ACL user, password and TLS.
+          ...(sentinel.nodeUsername ? { username: sentinel.nodeUsername } : {}),
+          ...(sentinel.nodePassword ? { password: sentinel.nodePassword } : {}),
+          ...(sentinel.nodeTls ? { enableTLSForSentinelMode: true } : {}),
           // No failoverDetector: a +switch-master that arrives while a client is asking Sentinel for
           // the master ends that client for good ("Connection is closed.", ioredis 6). Sentinel
           // kills the clients of every instance it reconfigures, so they reconnect to the new master.

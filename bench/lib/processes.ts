@@ -49,15 +49,18 @@ export function buildInto(dir: string): void {
 
 /**
  * The code of another git revision (`--baseline`), compiled into `dir`: the same API measured
- * before a change, in the same run as after it. It uses this checkout's node_modules.
+ * before a change, in the same run as after it. It uses this checkout's node_modules; `overlay`
+ * lists files of this checkout (relative paths) copied over the revision's before compiling.
  */
-export function buildRevision(revision: string, dir: string): string {
+export function buildRevision(revision: string, dir: string, overlay: readonly string[] = []): string {
   const source = join(dir, 'src');
   mkdirSync(source, { recursive: true });
   const archive = spawnSync('git', ['-C', ROOT, 'archive', '--format=tar', revision], { maxBuffer: 1 << 30 });
   if (archive.status !== 0) throw new Error(`git archive ${revision}: ${archive.stderr.toString()}`);
   const tar = spawnSync('tar', ['-x', '-C', source], { input: archive.stdout });
   if (tar.status !== 0) throw new Error(`tar: ${tar.stderr.toString()}`);
+  // A bench target newer than the revision (it measures the revision's code, so it must run there).
+  for (const path of overlay) cpSync(join(ROOT, path), join(source, path));
   return compileInto(dir, source);
 }
 

@@ -14,6 +14,7 @@ import type { FanOutOutcome, HistoryReadsOutcome } from '../phases/history.js';
 import type { LoginOutcome } from '../phases/login.js';
 import type { McpOutcome } from '../phases/mcp.js';
 import type { ReadsOutcome, RoundSample, ServerKind } from '../phases/reads.js';
+import type { SentimentOutcome } from '../phases/sentiment.js';
 import type { StatsOutcome } from '../phases/stats.js';
 import type { WorkerOutcome, WorkerSummary } from '../phases/worker.js';
 import { decide, formatInterval, medianInterval, pairedRatios, type Decision, type Interval } from './interval.js';
@@ -76,6 +77,8 @@ export interface BenchResults {
   history: { reads: HistoryReadsOutcome; fanOut: FanOutOutcome };
   /** Issue 21: MCP tool calls against the REST reads of the same data. */
   mcp: McpOutcome;
+  /** Issue 30: the sentiment step against the scorer it replaced (absent in earlier results). */
+  sentiment?: SentimentOutcome;
   /** Issue 27: X requests and dollars a day for 100 and 1,000 tracked accounts. */
   xCost?: XCostRow[];
   verdicts: Verdict[];
@@ -126,7 +129,7 @@ const us = (v: number) => `${v.toFixed(1)} µs`;
 type Inputs = Omit<BenchResults, 'verdicts' | 'totalSeconds' | 'startedAt' | 'mode' | 'machine' | 'settings' | 'apiLogLevel'>;
 
 /** The samples of (row, server) in repetition order. */
-function samplesOf(results: Inputs, row: string, server: ServerKind): RoundSample[] {
+function samplesOf(results: Pick<Inputs, 'reads'>, row: string, server: ServerKind): RoundSample[] {
   return results.reads.measurements.find((m) => m.row === row && m.server === server)?.samples ?? [];
 }
 
@@ -137,7 +140,7 @@ function onInterval(target: string, values: number[], bound: { atMost?: number; 
 }
 
 /** The cached reads against (a) raw node:http: the API's CPU per request over raw's, per repetition. */
-function judgeAgainstRaw(results: Inputs): Verdict[] {
+export function judgeAgainstRaw(results: Pick<Inputs, 'reads'>): Verdict[] {
   return results.reads.rows.flatMap((row) => {
     const api = samplesOf(results, row.id, 'api');
     const raw = samplesOf(results, row.id, 'raw');
@@ -150,9 +153,32 @@ function judgeAgainstRaw(results: Inputs): Verdict[] {
   });
 }
 
+/**
+ * Keyed reads (issue 29): the API's CPU per request with a key over the same read without one,
+ * per repetition; the baseline's ratio, when the run has one, for the before.
+ */
+export function judgeKeyed(results: Pick<Inputs, 'reads'>): Verdict[] {
+  return results.reads.rows.flatMap((row) => {
+    if (!row.anonymousOf) return [];
+    const anonymous = results.reads.rows.find((r) => r.id === row.anonymousOf);
+    const verdicts: Verdict[] = [];
+    for (const server of ['api', 'baseline'] as const) {
+      const keyed = samplesOf(results, row.id, server);
+      const plain = samplesOf(results, row.anonymousOf, server);
+      if (keyed.length === 0 || plain.length === 0) continue;
+      const target = `${row.label}: ${server === 'api' ? 'API' : 'baseline (e)'} CPU per request <= 1.3x the same read without a key (${anonymous?.label ?? row.anonymousOf})`;
+      const verdict = onInterval(target, pairedRatios(keyed.map(cpuUs), plain.map(cpuUs)), { atMost: 1.3 }, (i) =>
+        `${us(medianInterval(keyed.map(cpuUs)).median)} vs ${us(medianInterval(plain.map(cpuUs)).median)}: ${formatInterval(i)}x`,
+      );
+      verdicts.push(server === 'api' ? verdict : { ...verdict, verdict: 'info' });
+    }
+    return verdicts;
+  });
+}
+
 export function judgeTargets(results: Inputs): Verdict[] {
   const { rows } = results.reads;
-  const verdicts: Verdict[] = [...judgeAgainstRaw(results)];
+  const verdicts: Verdict[] = [...judgeAgainstRaw(results), ...judgeKeyed(results)];
   for (const row of rows) {
     const api = samplesOf(results, row.id, 'api');
     const koa = samplesOf(results, row.id, 'koa');

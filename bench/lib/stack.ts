@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Job } from 'bullmq';
 import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.js';
 import { hashPassword } from '../../apps/api/src/auth/passwords.js';
+import { ApiKeyStore } from '../../apps/api/src/auth/api-keys.js';
 import { UserStore } from '../../apps/api/src/auth/users.js';
 import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import { fetchStats } from '../../apps/worker/src/jobs/fetch-stats.js';
@@ -39,6 +40,8 @@ export interface Stack {
   historyRefreshes: number;
   /** One secret for every API process of the run. */
   jwtSecret: string;
+  /** An API key of the bench user: the keyed read rows poll with it, as bots do. */
+  apiKey: string;
   close(): Promise<void>;
 }
 
@@ -61,11 +64,14 @@ export async function startStack(): Promise<Stack> {
   await refreshList(context, 'trending-cas');
   await refreshNews(context);
   await fetchStats({ data: { username: cachedUsername.toLowerCase() } } as Job<StatsJobData>, context);
-  await new UserStore(client).createOrReplace({
+  const users = new UserStore(client);
+  await users.createOrReplace({
     email: BENCH_USER.email,
     role: 'user',
     passwordHash: await hashPassword(BENCH_USER.password),
   });
+  const created = await new ApiKeyStore(client).create(users, BENCH_USER.email, 'bench poller');
+  if (!created) throw new Error('could not make the bench API key');
   await client.quit();
 
   return {
@@ -75,6 +81,7 @@ export async function startStack(): Promise<Stack> {
     uncachedUsernames,
     historyRefreshes,
     jwtSecret: randomBytes(48).toString('base64url'),
+    apiKey: created.key,
     async close() {
       await sim.close();
       await redis.stop();

@@ -122,7 +122,13 @@ export async function measureFanOut(stack: Stack, load: LoadGenerator, settings:
     name: 'api-stream',
     workDir,
     webConcurrency: 1,
-    env: { MAX_CONNECTIONS: String(wanted + 2000), STREAM_MAX_CLIENTS: String(wanted + 1000) },
+    // The whole fleet connects from this machine: the per-address caps are lifted with the others.
+    env: {
+      MAX_CONNECTIONS: String(wanted + 2000),
+      MAX_CONNECTIONS_PER_ADDRESS: String(wanted + 2000),
+      STREAM_MAX_CLIENTS: String(wanted + 1000),
+      STREAM_MAX_CLIENTS_PER_ADDRESS: String(wanted + 1000),
+    },
   });
   const redis = new Redis(stack.redis.url, { protocol: 2 });
   const fleet = await Fleet.start();

@@ -31,6 +31,8 @@ export interface ReadRow {
   expect: 200 | 304;
   /** Measured against the naive design too. */
   naive: boolean;
+  /** A keyed read: the id of the row that reads the same thing without a key (the keyed ÷ anonymous target). */
+  anonymousOf?: string;
 }
 
 export interface RoundSample {
@@ -81,12 +83,24 @@ export async function busiestToken(redisUrl: string): Promise<string> {
   }
 }
 
-async function readRows(stack: Stack, api: AppProcess): Promise<ReadRow[]> {
+/** `--rows=trending,trending-key` measures only those rows of the matrix (a quicker before/after of one change). */
+export async function readRows(stack: Stack, api: AppProcess, only?: readonly string[]): Promise<ReadRow[]> {
+  const rows = await allReadRows(stack, api);
+  if (!only) return rows;
+  const unknown = only.filter((id) => !rows.some((row) => row.id === id));
+  if (unknown.length > 0) throw new Error(`--rows: no read ${unknown.join(', ')} (the reads: ${rows.map((row) => row.id).join(', ')})`);
+  return rows.filter((row) => only.includes(row.id));
+}
+
+async function allReadRows(stack: Stack, api: AppProcess): Promise<ReadRow[]> {
   const token = await busiestToken(stack.redis.url);
   const trending = await expectStatus(`${api.url}/api/market/trending`, 200);
   const etag = String(trending.headers.etag);
   return [
     { id: 'trending', label: 'trending', url: '/api/market/trending', expect: 200, naive: true },
+    // Bots poll with keys (issue 29): the same read with the key in either header.
+    { id: 'trending-key', label: 'trending, X-Api-Key', url: '/api/market/trending', headers: { 'X-Api-Key': stack.apiKey }, expect: 200, naive: false, anonymousOf: 'trending' },
+    { id: 'trending-bearer', label: 'trending, Bearer key', url: '/api/market/trending', headers: { Authorization: `Bearer ${stack.apiKey}` }, expect: 200, naive: false, anonymousOf: 'trending' },
     { id: 'trending-cas', label: 'trending-cas', url: '/api/market/trending-cas', expect: 200, naive: false },
     { id: 'news-p1', label: 'news page 1 (limit 50)', url: '/api/market/news?page=1&limit=50', expect: 200, naive: true },
     { id: 'news-p100', label: 'news page 100 (limit 50)', url: '/api/market/news?page=100&limit=50', expect: 200, naive: false },
@@ -125,8 +139,9 @@ export async function measureReads(
   workDir: string,
   log: (line: string) => void,
   baseline?: AppProcess,
+  only?: readonly string[],
 ): Promise<ReadsOutcome> {
-  const rows = await readRows(stack, api);
+  const rows = await readRows(stack, api, only);
   const captured = await captureBodies(api, rows);
   const bodiesFile = join(workDir, 'bodies.json');
   writeFileSync(bodiesFile, JSON.stringify(captured));

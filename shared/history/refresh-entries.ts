@@ -39,7 +39,10 @@ function sameRecord(a: SentimentRecord, b: SentimentRecord | undefined): boolean
     a.mentions === b.mentions &&
     a.positive === b.positive &&
     a.neutral === b.neutral &&
-    a.negative === b.negative
+    a.negative === b.negative &&
+    a.confidence === b.confidence &&
+    // A record stored before `sample` existed (undefined) counts as changed.
+    a.sample.authors === (b.sample as SentimentRecord['sample'] | undefined)?.authors
   );
 }
 

@@ -1,6 +1,7 @@
 --[[
   Gives back what reserveLoginAttempt counted (apps/api/src/auth/throttle.ts): after a success,
-  or when the attempt failed for a reason of ours.
+  or when the attempt failed for a reason of ours. A counter back at 0 is deleted, so an attempt
+  that was given back leaves no key behind.
 
     Input (numkeys 1 or 2):
       KEYS[1] the email's failure counter
@@ -13,6 +14,7 @@
 ]]
 for i, key in ipairs(KEYS) do
   if i == 1 and ARGV[1] == '1' then redis.call('DEL', key)
-  elseif tonumber(redis.call('GET', key) or '0') > 0 then redis.call('DECR', key) end
+  elseif tonumber(redis.call('GET', key) or '0') > 1 then redis.call('DECR', key)
+  else redis.call('DEL', key) end
 end
 return 0

@@ -12,6 +12,8 @@ export interface ScoredPost {
   tokens: string[];
   /** The index's engagement figure; negative or non-finite values count as 0. */
   engagementScore: number;
+  /** Who wrote it: the record counts distinct authors, and each author's posts vote once. */
+  author: string;
 }
 
 /** The public record (token upper case without "$", score in [-1, 1] to 4 decimals) before its cachedAt. */
@@ -35,6 +37,36 @@ interface Tally {
   positive: number;
   neutral: number;
   negative: number;
+  /** Per author, the sum and count of their posts' polarities (their vote: the mean's class, see `confidenceOf`). */
+  authors: Map<string, { sum: number; posts: number }>;
+}
+
+/** Authors at which the sample's support reaches one half (see `confidenceOf`). */
+export const HALF_SUPPORT_AUTHORS = 10;
+
+/**
+ * How far a sample supports its label (docs/decisions.md#d2), in [0, 1], 2 decimals: agreement times
+ * support. Each author votes once, with the class of the mean of their own posts, so one account
+ * posting fifty times is one voice. Agreement: for bullish or bearish, the share of authors voting
+ * that way; for neutral, 1 - |bullish - bearish| / authors (a balanced or silent crowd supports it).
+ * Support: authors / (authors + 10), so a single author can never make a record sure, whatever
+ * they post.
+ */
+/** `authorPolarities`: each author's mean polarity. */
+export function confidenceOf(label: TokenSentiment['label'], authorPolarities: Iterable<number>): number {
+  let bullish = 0;
+  let bearish = 0;
+  let authors = 0;
+  for (const polarity of authorPolarities) {
+    authors += 1;
+    const kind = polarityClass(polarity);
+    if (kind === 'positive') bullish += 1;
+    else if (kind === 'negative') bearish += 1;
+  }
+  if (authors === 0) return 0;
+  const agreeing = label === 'bullish' ? bullish : label === 'bearish' ? bearish : authors - Math.abs(bullish - bearish);
+  const support = authors / (authors + HALF_SUPPORT_AUTHORS);
+  return Math.round((agreeing / authors) * support * 100) / 100;
 }
 
 /** Polarity of a post whose own tickers are `tickers` (upper case, no "$"). */
@@ -77,25 +109,35 @@ export function summarizeSentiment(posts: readonly ScoredPost[], score: PostScor
     for (const token of tokens) {
       let tally = tallies.get(token);
       if (tally === undefined) {
-        tally = { weighted: 0, weights: 0, positive: 0, neutral: 0, negative: 0 };
+        tally = { weighted: 0, weights: 0, positive: 0, neutral: 0, negative: 0, authors: new Map() };
         tallies.set(token, tally);
       }
       tally.weighted += weight * polarity;
       tally.weights += weight;
       tally[polarityKind] += 1;
+      const byAuthor = tally.authors.get(post.author);
+      if (byAuthor === undefined) tally.authors.set(post.author, { sum: polarity, posts: 1 });
+      else {
+        byAuthor.sum += polarity;
+        byAuthor.posts += 1;
+      }
     }
   }
   const summary = new Map<string, TokenSentiment>();
   for (const [token, tally] of tallies) {
     const score = round4(tally.weighted / tally.weights);
+    const label = labelFor(score);
+    const mentions = tally.positive + tally.neutral + tally.negative;
     summary.set(token, {
       token,
       score,
-      label: labelFor(score),
-      mentions: tally.positive + tally.neutral + tally.negative,
+      label,
+      mentions,
       positive: tally.positive,
       neutral: tally.neutral,
       negative: tally.negative,
+      sample: { posts: mentions, authors: tally.authors.size },
+      confidence: confidenceOf(label, [...tally.authors.values()].map(({ sum, posts }) => sum / posts)),
     });
   }
   return summary;

@@ -14,6 +14,10 @@ export interface RatedText {
 
 export interface Evaluation {
   count: number;
+  /** confusion[expected][got]: how many texts of each expected class the scorer put in each class. */
+  confusion: Record<PolarityClass, Record<PolarityClass, number>>;
+  /** Share of texts the scorer called neutral. */
+  neutralShare: number;
   /** Pearson correlation of scores with ratings; NaN when ratings are class labels only. */
   pearson: number;
   /** Share of texts whose scorer class equals the expected class. */
@@ -21,8 +25,10 @@ export interface Evaluation {
   misses: Array<{ expected: PolarityClass; got: number; text: string }>;
 }
 
+/** Our generated sets say bullish / bearish / neutral; author-tagged posts say pos / neg. */
 const LABEL_CLASS: Readonly<Record<string, PolarityClass>> = {
   bullish: 'positive', bearish: 'negative', neutral: 'neutral',
+  pos: 'positive', neg: 'negative', positive: 'positive', negative: 'negative',
 };
 
 function dataLines(tsv: string): string[][] {
@@ -38,7 +44,12 @@ export function parseRatedTweets(tsv: string): RatedText[] {
   });
 }
 
-/** `label \t text` lines, label one of bullish | bearish | neutral. */
+/** Whether a line is `label \t text` with one of the labels `parseLabelledPosts` reads. */
+export function isLabelledLine(line: string): boolean {
+  return LABEL_CLASS[line.split('\t', 1)[0] ?? ''] !== undefined;
+}
+
+/** `label \t text` lines, label one of bullish | bearish | neutral | pos | neg | positive | negative. */
 export function parseLabelledPosts(tsv: string): RatedText[] {
   return dataLines(tsv).map(([label, ...text]) => {
     const expected = LABEL_CLASS[label ?? ''];
@@ -78,12 +89,19 @@ export function evaluate(
 ): Evaluation {
   const scores = items.map((item) => score(item.text));
   const misses: Evaluation['misses'] = [];
+  const row = (): Record<PolarityClass, number> => ({ negative: 0, neutral: 0, positive: 0 });
+  const confusion = { negative: row(), neutral: row(), positive: row() };
   items.forEach((item, i) => {
     const got = scores[i] ?? 0;
-    if (polarityClass(got) !== item.expected) misses.push({ expected: item.expected, got, text: item.text });
+    const kind = polarityClass(got);
+    confusion[item.expected][kind] += 1;
+    if (kind !== item.expected) misses.push({ expected: item.expected, got, text: item.text });
   });
+  const neutral = confusion.negative.neutral + confusion.neutral.neutral + confusion.positive.neutral;
   return {
     count: items.length,
+    confusion,
+    neutralShare: items.length === 0 ? 0 : neutral / items.length,
     pearson: withPearson ? pearson(scores, items.map((item) => item.rating)) : Number.NaN,
     accuracy: items.length === 0 ? 0 : (items.length - misses.length) / items.length,
     misses,

@@ -22,7 +22,7 @@ describe('token sentiment routes (docs/decisions.md#d2)', () => {
     expect(literal.body.equals(ours.body)).to.equal(true);
     expect(literal.headers.get('etag')).to.equal(ours.headers.get('etag'));
     const record = ours.json as SentimentRecord;
-    expect(record).to.have.all.keys('token', 'score', 'label', 'mentions', 'positive', 'neutral', 'negative', 'cachedAt');
+    expect(record).to.have.all.keys('token', 'score', 'label', 'mentions', 'positive', 'neutral', 'negative', 'sample', 'confidence', 'cachedAt');
     expect(record.token).to.equal('SOL');
     expect(record.score).to.be.within(-1, 1);
     expect(record.positive + record.neutral + record.negative).to.equal(record.mentions);
@@ -51,6 +51,13 @@ describe('token sentiment routes (docs/decisions.md#d2)', () => {
       expect(r.label, r.token).to.equal(expected);
     }
     const labels = new Set(records.map((r) => r.label));
+    for (const r of records) {
+      expect(r.sample.posts, r.token).to.equal(r.mentions);
+      expect(r.sample.authors, r.token).to.be.within(1, r.sample.posts);
+      expect(r.confidence, r.token).to.be.within(0, r.sample.authors / (r.sample.authors + 10) + 0.005);
+    }
+    // The simulator's busiest tokens are discussed by many accounts: some record is fairly sure.
+    expect(Math.max(...records.map((r) => r.confidence))).to.be.greaterThan(0.3);
     expect([...labels].sort()).to.deep.equal(['bearish', 'bullish', 'neutral']);
   });
 

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { ADMIN, sleep, startDeployment, until, type Deployment } from './support/deployment.js';
 import { outage, startLoad, summarize, watch } from './support/load.js';
 import { record } from './support/report.js';
-import { MASTER_NAME, startRedisHA, type RedisHA } from './support/sentinel.js';
+import { MASTER_NAME, NODE_PASSWORD, startRedisHA, type RedisHA } from './support/sentinel.js';
 
 const PERIOD_MS = 5000;
 
@@ -106,7 +106,7 @@ describe('Redis Sentinel failover', function () {
     await until(async () => (await ha.master()).port !== before.port, 20_000, 'the promotion');
     // The demoted node is a replica now: a write there answers READONLY.
     await until(async () => {
-      const node = new Redis({ port: before.port, host: '127.0.0.1' });
+      const node = new Redis({ port: before.port, host: '127.0.0.1', password: NODE_PASSWORD });
       node.on('error', () => {});
       const role = await node.role();
       node.disconnect();

@@ -7,6 +7,8 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { hashPassword } from '../../apps/api/src/auth/passwords.js';
 import { generateApiKey, hashApiKey } from '../../apps/api/src/auth/api-key-format.js';
+import { ApiKeyStore } from '../../apps/api/src/auth/api-keys.js';
+import { UserStore } from '../../apps/api/src/auth/users.js';
 import { keys } from '../../shared/keyspace.js';
 import { postLogin, runTs } from '../api/auth/helpers.js';
 import { http } from '../support/http.js';
@@ -77,7 +79,7 @@ describe('npm run redis:migrate (single node, old key names -> Redis Cluster)', 
     await stack!.redis.hset(keys.user('ada@example.com'), 'role', 'user');
     const run = await migrate();
     expect(run.code, run.stderr).to.equal(0);
-    expect(run.stdout).to.match(/^copied 0 keys .*; 7 already present, left as they were;/);
+    expect(run.stdout).to.match(/^copied 0 keys .*; 0 already present, left as they were; 7 unchanged since the last run, left as they are here;/);
     expect(await stack!.redis.hget(keys.user('ada@example.com'), 'role')).to.equal('user');
   });
 
@@ -85,5 +87,95 @@ describe('npm run redis:migrate (single node, old key names -> Redis Cluster)', 
     const run = await runTs('scripts/redis-migrate.ts', ['--to-cluster', cluster.seeds], { env: childEnv({ NODE_ENV: 'test' }) });
     expect(run.code).to.equal(1);
     expect(run.stderr).to.match(/^redis:migrate: --from <redis-url> is required; usage: .*\n$/);
+  });
+});
+
+describe('npm run redis:migrate run twice: what changed between the runs (issue 28)', function () {
+  this.timeout(60_000);
+  let old: TestRedis;
+  let target: TestRedis;
+  let source: Redis;
+  let redis: Redis;
+  const keyOf: Record<string, string> = { ada: generateApiKey(), bob: generateApiKey(), eve: generateApiKey() };
+  const userId = (name: string) => `7b0c6d1e-0000-4000-8000-00000000000${name.length}${name.charCodeAt(0) % 10}`;
+
+  /** The previous release's layout: users ada, bob and eve, one key each. */
+  async function seedOld(): Promise<void> {
+    const digest = await hashPassword('correct horse battery');
+    for (const [i, name] of ['ada', 'bob', 'eve'].entries()) {
+      const email = `${name}@example.com`;
+      await source.hset(`ms:user:${email}`, { id: userId(name), email, role: 'user', passwordHash: digest, createdAt: '2026-01-01T00:00:00.000Z' });
+      await source.sadd('ms:users', email);
+      const id = `key_00000000000${i}`;
+      await source.hset(`ms:api-key:${hashApiKey(keyOf[name]!)}`, { id, userId: userId(name), email, name: 'bot', last4: keyOf[name]!.slice(-4), createdAt: '2026-01-02T00:00:00.000Z' });
+      await source.set(`ms:api-key-id:${id}`, hashApiKey(keyOf[name]!));
+      await source.sadd(`ms:user-api-keys:${email}`, id);
+    }
+  }
+  const migrate = (...extra: string[]) =>
+    runTs('scripts/redis-migrate.ts', ['--from', old.url, '--to', target.url, ...extra], { env: childEnv({ NODE_ENV: 'test' }) });
+
+  beforeEach(async () => {
+    [old, target] = await Promise.all([startTestRedis(), startTestRedis()]);
+    source = new Redis(old.url, { protocol: 2 });
+    redis = new Redis(target.url, { protocol: 2 });
+    await seedOld();
+    const first = await migrate();
+    expect(first.code, first.stderr).to.equal(0);
+  });
+  afterEach(async () => {
+    source.disconnect();
+    redis.disconnect();
+    await Promise.all([old.stop(), target.stop()]);
+  });
+
+  for (const replace of [[], ['--replace']]) {
+    const how = replace.length > 0 ? ' with --replace' : '';
+    it(`when a key is revoked, a user removed and a password changed on the new deployment between the runs, then the second run${how} undoes none of it`, async () => {
+      const keys_ = new ApiKeyStore(redis);
+      const users = new UserStore(redis);
+      expect(await keys_.use(keyOf.ada!), 'copied by the first run').not.to.equal(null);
+      await keys_.revoke('key_000000000000');
+      await users.remove('bob@example.com');
+      await keys_.revokeAll('bob@example.com');
+      const changed = await hashPassword('a brand new passphrase');
+      expect(await users.changePassword('eve@example.com', changed)).to.equal(true);
+      const notBefore = (await users.find('eve@example.com'))!.tokensNotBefore;
+      // Meanwhile the old deployment went on: ada's and bob's keys were used there (lastUsedAt written).
+      await source.hset(`ms:api-key:${hashApiKey(keyOf.ada!)}`, 'lastUsedAt', String(Date.now()));
+      await source.hset(`ms:api-key:${hashApiKey(keyOf.bob!)}`, 'lastUsedAt', String(Date.now()));
+
+      const second = await migrate(...replace);
+      expect(second.code, second.stderr).to.equal(0);
+      expect(second.stdout).to.match(/deleted here since the last run, left deleted/);
+      expect(await keys_.use(keyOf.ada!), 'the revoked key').to.equal(null);
+      expect(await users.find('bob@example.com'), 'the removed user').to.equal(null);
+      expect(await keys_.use(keyOf.bob!), "the removed user's key").to.equal(null);
+      expect(await redis.smembers(keys.users())).to.have.members(['ada@example.com', 'eve@example.com']);
+      const eve = await users.find('eve@example.com');
+      expect(eve?.passwordHash, 'the changed password').to.equal(changed);
+      expect(eve?.tokensNotBefore).to.equal(notBefore);
+      expect(await keys_.use(keyOf.eve!), 'an untouched key still works').not.to.equal(null);
+    });
+  }
+
+  it('when the old deployment adds a user, revokes a key and removes a user between the runs, then the second run brings the new user and carries both deletions', async () => {
+    const digest = await hashPassword('another good password');
+    await source.hset('ms:user:zoe@example.com', { id: userId('zoe'), email: 'zoe@example.com', role: 'user', passwordHash: digest, createdAt: '2026-02-01T00:00:00.000Z' });
+    await source.sadd('ms:users', 'zoe@example.com');
+    await source.del(`ms:api-key:${hashApiKey(keyOf.ada!)}`, 'ms:api-key-id:key_000000000000');
+    await source.srem('ms:user-api-keys:ada@example.com', 'key_000000000000');
+    await source.del('ms:user:bob@example.com', `ms:api-key:${hashApiKey(keyOf.bob!)}`, 'ms:api-key-id:key_000000000001', 'ms:user-api-keys:bob@example.com');
+    await source.srem('ms:users', 'bob@example.com');
+
+    const second = await migrate();
+    expect(second.code, second.stderr).to.equal(0);
+    expect(second.stdout).to.match(/deleted at the source since the last run, deleted here/);
+    const users = new UserStore(redis);
+    expect(await users.find('zoe@example.com')).to.deep.include({ email: 'zoe@example.com' });
+    expect(await redis.smembers(keys.users())).to.have.members(['ada@example.com', 'eve@example.com', 'zoe@example.com']);
+    expect(await users.find('bob@example.com')).to.equal(null);
+    expect(await new ApiKeyStore(redis).use(keyOf.ada!)).to.equal(null);
+    expect(await redis.smembers(keys.userApiKeys('ada@example.com'))).to.deep.equal([]);
   });
 });

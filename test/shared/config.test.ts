@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { redisOptions } from '../../shared/redis.js';
 import { ConfigError, loadConfig } from '../../shared/config.js';
 
 describe('configuration', () => {
@@ -13,6 +14,23 @@ describe('configuration', () => {
   it('when history and stream limits are not set, then 30 days and 2048 clients; HISTORY_DAYS=0 turns history off', () => {
     expect(loadConfig({})).to.include({ historyDays: 30, streamMaxClients: 2048 });
     expect(loadConfig({ HISTORY_DAYS: '0', STREAM_MAX_CLIENTS: '10000' })).to.include({ historyDays: 0, streamMaxClients: 10000 });
+  });
+
+  it('when the per-address caps and the write timeout are not set, then 256 connections, 32 streams and 30 s', () => {
+    expect(loadConfig({})).to.include({ maxConnectionsPerAddress: 256, streamMaxClientsPerAddress: 32, writeTimeoutMs: 30_000 });
+    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '1000', STREAM_MAX_CLIENTS_PER_ADDRESS: '4', WRITE_TIMEOUT: '1m' })).to.include({
+      maxConnectionsPerAddress: 1000,
+      streamMaxClientsPerAddress: 4,
+      writeTimeoutMs: 60_000,
+    });
+  });
+
+  it('when MCP is not configured, then no browser origin is allowed and answers are due within 15 s', () => {
+    expect(loadConfig({})).to.deep.include({ mcpAllowedOrigins: [], mcpTimeoutMs: 15_000 });
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: ' https://a.example.com, http://localhost:6274 ', MCP_TIMEOUT: '20s' })).to.deep.include({
+      mcpAllowedOrigins: ['https://a.example.com', 'http://localhost:6274'],
+      mcpTimeoutMs: 20_000,
+    });
   });
 
   it('when API keys and metrics are not configured, then keys get 600 stats misses and /metrics is public', () => {
@@ -35,10 +53,20 @@ describe('configuration', () => {
     [{ HISTORY_DAYS: '-1' }, /^HISTORY_DAYS: /],
     [{ HISTORY_DAYS: '400' }, /^HISTORY_DAYS: /],
     [{ STREAM_MAX_CLIENTS: 'many' }, /^STREAM_MAX_CLIENTS: /],
+    [{ MCP_ALLOWED_ORIGINS: 'https://app.example.com/' }, /^MCP_ALLOWED_ORIGINS: must be origins such as/],
+    [{ MCP_ALLOWED_ORIGINS: 'https://app.example.com,null' }, /^MCP_ALLOWED_ORIGINS: .*got "null"$/],
+    [{ MCP_ALLOWED_ORIGINS: 'ftp://files.example.com' }, /^MCP_ALLOWED_ORIGINS: /],
+    [{ MCP_TIMEOUT: '500ms' }, /^MCP_TIMEOUT: must be a duration/],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '0' }, /^MAX_CONNECTIONS_PER_ADDRESS: /],
+    [{ STREAM_MAX_CLIENTS_PER_ADDRESS: 'lots' }, /^STREAM_MAX_CLIENTS_PER_ADDRESS: /],
+    [{ WRITE_TIMEOUT: '0s' }, /^WRITE_TIMEOUT: must be a duration/],
     [{ INDEX_API_URL: 'https://i.example/v1?api_key=k' }, /^INDEX_API_URL: must be a base address without \?query/],
     [{ REDIS_SENTINELS: '127.0.0.1:26379' }, /^REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS/],
     [{ REDIS_SENTINEL_MASTER: 'mymaster' }, /^REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER/],
     [{ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_URL: 'redis://r:6379' }, /^REDIS_SENTINELS: set either REDIS_URL .* not both/],
+    [{ REDIS_PASSWORD: 'p' }, /^REDIS_PASSWORD: applies to the data nodes behind Sentinel \(REDIS_SENTINELS\) only; with REDIS_URL put the credentials in the URL/],
+    [{ REDIS_TLS: 'true', REDIS_URL: 'redis://r:6379' }, /^REDIS_TLS: applies to the data nodes behind Sentinel/],
+    [{ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_TLS: 'on' }, /^REDIS_TLS: must be true or false/],
     [{ REDIS_SENTINELS: 'a:1,b', REDIS_SENTINEL_MASTER: 'm' }, /^REDIS_SENTINELS: must be host:port\[,host:port...\], got "b"/],
     [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_URL: 'redis://r:6379' }, /^REDIS_CLUSTER_NODES: set exactly one of .*REDIS_URL is set too$/],
     [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm' }, /^REDIS_CLUSTER_NODES: set exactly one of .*REDIS_SENTINELS is set too$/],
@@ -49,6 +77,8 @@ describe('configuration', () => {
     [{ REFRESH_INTERVAL: '0s' }, /^REFRESH_INTERVAL: must be a duration/],
     [{ MAX_CONNECTIONS: '3' }, /^MAX_CONNECTIONS: /],
     [{ API_KEY_STATS_MISS_BUDGET: '0' }, /^API_KEY_STATS_MISS_BUDGET: /],
+    [{ IPV6_SUBNET_PREFIX: '0' }, /^IPV6_SUBNET_PREFIX: must be a whole number from 1 to 128/],
+    [{ IPV6_SUBNET_PREFIX: '/64' }, /^IPV6_SUBNET_PREFIX: /],
     [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN: must be at least 16 printable characters without spaces, got 5 characters$/],
     [{ METRICS_TOKEN: 'sixteen chars with spaces' }, /^METRICS_TOKEN: /],
   ];
@@ -72,8 +102,34 @@ describe('configuration', () => {
       sentinels: [{ host: 'sentinel-a.internal', port: 26379 }, { host: '::1', port: 26380 }],
       masterName: 'mymaster',
       password: 's3cret',
+      sentinelUsername: undefined,
+      sentinelTls: false,
+      nodeUsername: undefined,
+      nodePassword: undefined,
+      nodeTls: false,
     });
     expect(config.refreshIntervalMs).to.equal(90_000);
+  });
+
+  it('when the data nodes behind Sentinel have an ACL user, a password and TLS, then every connection uses them, and the sentinels theirs', () => {
+    const config = loadConfig({
+      REDIS_SENTINELS: 'sentinel-a.internal:26379',
+      REDIS_SENTINEL_MASTER: 'mymaster',
+      REDIS_SENTINEL_USERNAME: 'watcher',
+      REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
+      REDIS_SENTINEL_TLS: 'true',
+      REDIS_USERNAME: 'app',
+      REDIS_PASSWORD: 'node-secret',
+      REDIS_TLS: 'true',
+      REDIS_TLS_INSECURE: 'true',
+    });
+    const options = redisOptions(config, 'fast');
+    expect(options).to.include({ username: 'app', password: 'node-secret', enableTLSForSentinelMode: true, sentinelUsername: 'watcher', sentinelPassword: 'sentinel-secret', name: 'mymaster' });
+    expect(options.tls).to.deep.equal({ rejectUnauthorized: false });
+    expect(options.sentinelTLS).to.deep.equal({ rejectUnauthorized: false });
+    const plain = redisOptions(loadConfig({ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_PASSWORD: 'node-secret' }), 'worker');
+    expect(plain).to.include({ password: 'node-secret' });
+    expect(plain).not.to.have.any.keys('tls', 'sentinelTLS', 'enableTLSForSentinelMode', 'username');
   });
 
   it('when REDIS_CLUSTER_NODES is set, then Cluster replaces REDIS_URL, also in production', () => {

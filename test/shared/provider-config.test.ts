@@ -14,7 +14,7 @@ describe('provider configuration (INDEX_PROVIDER)', () => {
   it('when composite, then the documented defaults', () => {
     const { providers } = loadConfig(composite);
     expect(providers).to.deep.equal({
-      elfa: { apiKey: 'e', baseUrl: 'https://api.elfa.ai', monthlyCredits: undefined },
+      elfa: { apiKey: 'e', baseUrl: 'https://api.elfa.ai', monthlyCredits: undefined, dailyCredits: undefined },
       coingecko: { apiKey: undefined, plan: 'demo', baseUrl: 'https://api.coingecko.com/api/v3', pins: {} },
       x: { bearerToken: 'x', baseUrl: 'https://api.x.com', queryMaxLength: 512, requestsPerRefresh: 50 },
       trackedAccounts: ['alice', 'Bob_1'],
@@ -46,6 +46,8 @@ describe('provider configuration (INDEX_PROVIDER)', () => {
     [{ ...composite, COINGECKO_PLAN: 'free' }, /^COINGECKO_PLAN: must be demo or pro/],
     [{ ...composite, COINGECKO_IDS: 'axl' }, /^COINGECKO_IDS: must be SYMBOL:coin-id/],
     [{ ...composite, ELFA_MONTHLY_CREDITS: 'lots' }, /^ELFA_MONTHLY_CREDITS: must be a whole number/],
+    [{ ...composite, ELFA_DAILY_CREDITS: '2' }, /^ELFA_DAILY_CREDITS: must be a whole number from 3/],
+    [{ ...composite, ELFA_DAILY_CREDITS: '30', ELFA_MONTHLY_CREDITS: '1000' }, /^ELFA_DAILY_CREDITS: set it or ELFA_MONTHLY_CREDITS, not both$/],
     [{ ...composite, ELFA_API_URL: 'ftp://x' }, /^ELFA_API_URL: must start with http/],
     [{ ...composite, X_API_URL: 'https://api.x.com/?token=1' }, /^X_API_URL: must be a base address/],
     [{ ...composite, COINGECKO_API_URL: 'nope' }, /^COINGECKO_API_URL: not a valid URL/],

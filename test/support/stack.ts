@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../apps/index-sim/src/server.js';
 import { createRequestListener } from '../../apps/api/src/app.js';
 import { createApiDeps, type ApiDeps } from '../../apps/api/src/deps.js';
-import { startWebServer, stopWebServer } from '../../apps/api/src/server.js';
+import { limitsFrom, startWebServer, stopWebServer } from '../../apps/api/src/server.js';
 import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
 import { loadConfig, type Config } from '../../shared/config.js';
@@ -78,7 +78,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   await startWorkers(options.workers ?? 1);
   const deps = await createApiDeps(config, logger);
-  const server: Server = await startWebServer(createRequestListener(deps), 0, '127.0.0.1');
+  const server: Server = await startWebServer(createRequestListener(deps), 0, '127.0.0.1', limitsFrom(config));
   const { port } = server.address() as AddressInfo;
   return {
     apiUrl: `http://127.0.0.1:${port}`,

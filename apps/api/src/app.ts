@@ -45,7 +45,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(errorHandler(deps.logger));
   app.use(publicCors());
   // Before routing: a presented API key is checked on every route (auth/api-key-auth.ts).
-  app.use(apiKeyAuth({ apiKeys: deps.apiKeys, users: deps.auth.users }));
+  app.use(apiKeyAuth(deps.keyVerifier));
   const router = apiRouter(deps);
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -17,6 +17,7 @@ import {
   type StatsJobData,
 } from '../../../shared/queues.js';
 import { closeRedis, createRedis } from '../../../shared/redis.js';
+import { ApiKeyVerifier } from './auth/api-key-verifier.js';
 import { ApiKeyStore } from './auth/api-keys.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
 import { HistoryService } from './market/history-service.js';
@@ -48,6 +49,8 @@ export interface ApiDeps {
   auth: AuthServices;
   /** Integrators' API keys. */
   apiKeys: ApiKeyStore;
+  /** Checks presented keys; the fast path asks it which keys were found good moments ago. */
+  keyVerifier: ApiKeyVerifier;
   /** Time series and past snapshots (docs/decisions.md#d11). */
   history: HistoryService;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
@@ -95,7 +98,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
 
   // Start-up must not hang on a Redis that is down: the platform wants the port bound.
   // Events missed before the listeners are ready only cost a waiter its timeout.
-  const stream = new StreamHub({ redis, watch, logger, maxClients: config.streamMaxClients });
+  const stream = new StreamHub({ redis, watch, logger, maxClients: config.streamMaxClients, maxClientsPerAddress: config.streamMaxClientsPerAddress });
   snapshots.start();
   const ready = Promise.all([watch.start(), stream.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]).then(
     () => 'ready' as const,
@@ -109,18 +112,21 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
   registerOpsMetrics(metrics.registry, { redis, queues: [refreshQueue, statsQueue] });
   registerProviderMetrics(metrics.registry, redis);
 
+  const auth = createAuthServices(config, redis, logger);
+  const apiKeys = new ApiKeyStore(redis);
   return {
     config,
     logger,
     redis,
     snapshots,
     stats,
-    missBudget: new MissBudget(redis, { limit: config.statsMissBudget, keyLimit: config.apiKeyStatsMissBudget }),
+    missBudget: new MissBudget(redis, { limit: config.statsMissBudget, keyLimit: config.apiKeyStatsMissBudget, ipv6Prefix: config.ipv6SubnetPrefix }),
     history: new HistoryService(redis, snapshots, config.historyDays * 86_400_000),
     stream,
     metrics,
-    auth: createAuthServices(config, redis, logger),
-    apiKeys: new ApiKeyStore(redis),
+    auth,
+    apiKeys,
+    keyVerifier: new ApiKeyVerifier(apiKeys, auth.users),
     async refreshAll() {
       await Promise.all(REFRESH_JOBS.map((name) => requestRefresh(refreshQueue, name)));
     },

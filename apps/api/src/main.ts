@@ -10,7 +10,7 @@ import { onShutdown, refuseToRun } from '../../../shared/shutdown.js';
 import { createRequestListener } from './app.js';
 import { createApiDeps } from './deps.js';
 import { respawnBackoff } from './respawn.js';
-import { startWebServer, stopWebServer } from './server.js';
+import { limitsFrom, startWebServer, stopWebServer } from './server.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config, 'api');
@@ -49,7 +49,7 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
   await checkRedisPolicyFirst(config, policy);
   const deps = await createApiDeps(config, logger);
   watchRedisPolicy(deps.redis, logger, policy);
-  const server = await startWebServer(createRequestListener(deps), config.port, undefined, { maxConnections: config.maxConnections });
+  const server = await startWebServer(createRequestListener(deps), config.port, undefined, limitsFrom(config));
   logger.info({ port: config.port }, 'API listening');
   onShutdown(logger, async () => {
     // Event streams never finish by themselves: end them first, or the drain waits its full 20 s.

@@ -1,12 +1,32 @@
 /** Listening, limits against slow and greedy clients, and zero-error draining; shared by main() and the tests. */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Config } from '../../../shared/config.js';
 import { installClientErrorHandler } from './http/client-errors.js';
 import { trackConnections, type DrainOptions, type DrainTracker } from './http/drain.js';
 
 export interface WebServerLimits {
   /** Open connections per process; one more is answered 503 and closed. */
   maxConnections: number;
+  /**
+   * Open connections per client address (the socket's peer), the same way; undefined for no such
+   * cap (behind a proxy every connection comes from the proxy).
+   */
+  maxConnectionsPerAddress?: number | undefined;
+  /** A response whose client takes none of its bytes for this long is cut (DrainTracker.watchWrites). */
+  writeTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: WebServerLimits = { maxConnections: 4096, maxConnectionsPerAddress: 256, writeTimeoutMs: 30_000 };
+
+/** The limits the configuration sets. */
+export function limitsFrom(config: Pick<Config, 'maxConnections' | 'maxConnectionsPerAddress' | 'writeTimeoutMs' | 'trustProxy'>): WebServerLimits {
+  return {
+    maxConnections: config.maxConnections,
+    // Behind a proxy every connection comes from the proxy: a per-address cap would be the proxy's.
+    maxConnectionsPerAddress: config.trustProxy ? undefined : config.maxConnectionsPerAddress,
+    writeTimeoutMs: config.writeTimeoutMs,
+  };
 }
 
 /** Heroku sends SIGKILL 30 s after SIGTERM: drain for at most 20 s, leaving time to close Redis. */
@@ -23,7 +43,7 @@ export async function startWebServer(
   listener: RequestListener,
   port: number,
   host?: string,
-  limits: WebServerLimits = { maxConnections: 4096 },
+  limits: WebServerLimits = DEFAULT_LIMITS,
 ): Promise<Server> {
   const server = createServer({
     // Slowloris: a request's headers must arrive within 10 s and the whole request within 30 s
@@ -41,11 +61,25 @@ export async function startWebServer(
   const tracker = trackConnections(server);
   trackers.set(server, tracker);
   server.on('request', tracker.wrap(listener));
+  tracker.watchWrites(limits.writeTimeoutMs);
+  const perAddress = new Map<string, number>();
   // Answer rather than drop: node's own maxConnections would reset the socket without a word.
   server.on('connection', (socket: Socket) => {
     if (tracker.connections > limits.maxConnections) {
       socket.end(OVERLOADED);
+      return;
     }
+    const { maxConnectionsPerAddress } = limits;
+    if (maxConnectionsPerAddress === undefined) return;
+    const address = socket.remoteAddress ?? '';
+    const open = (perAddress.get(address) ?? 0) + 1;
+    perAddress.set(address, open);
+    socket.once('close', () => {
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left === 0) perAddress.delete(address);
+      else perAddress.set(address, left);
+    });
+    if (open > maxConnectionsPerAddress) socket.end(OVERLOADED);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

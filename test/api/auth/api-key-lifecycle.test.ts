@@ -121,7 +121,7 @@ describe('API key lifecycle: the built users command and two API processes', fun
     const created = await users(['key', 'create', 'bot-owner@example.com']);
     const key = created.stdout.trimEnd();
     expect(key).to.match(KEY);
-    expect((await users(['key', 'list', 'bot-owner@example.com'])).stdout).to.match(/^key_\w{12}\t-\t…\w{4}\t\S+\tnever\n$/);
+    expect((await users(['key', 'list', 'bot-owner@example.com'])).stdout).to.match(/^key_\w{12}\t-\t…\w{4}\t\S+\tnever\t-\n$/);
     for (const api of apis) expect((await me(api, { 'X-Api-Key': key })).status).to.equal(200);
     const removed = await users(['remove', 'bot-owner@example.com']);
     expect(removed.code, removed.stderr).to.equal(0);

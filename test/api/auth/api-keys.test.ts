@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import { generateApiKey, hashApiKey, isWellFormedApiKey } from '../../../apps/api/src/auth/api-key-format.js';
+import { VERIFIED_FOR_MS } from '../../../apps/api/src/auth/api-key-verifier.js';
 import { ApiKeyStore } from '../../../apps/api/src/auth/api-keys.js';
 import { UserStore, type UserRecord } from '../../../apps/api/src/auth/users.js';
 import { recordRequest } from '../../../apps/api/src/http/request-context.js';
@@ -116,13 +117,41 @@ describe('API keys on the REST routes (X-Api-Key or Authorization: Bearer)', fun
     });
   }
 
-  it('when a key is revoked, then its next request is refused (no copy is kept in the process)', async () => {
+  it('when a key is revoked, then every route that asks Redis refuses its next request, and cached reads within a second', async () => {
     const key = await newKey('bot-owner@example.com', 'short-lived');
     expect((await get('/api/market/trending', { 'X-Api-Key': key })).status).to.equal(200);
     const [listed] = (await store.list('bot-owner@example.com')).filter((info) => info.name === 'short-lived');
     expect(await store.revoke(listed!.id)).to.include({ id: listed!.id });
-    expectInvalid(await get('/api/market/trending', { 'X-Api-Key': key }), 'revoked');
     expectInvalid(await get('/api/auth/me', { Authorization: `Bearer ${key}` }), 'revoked');
+    expectInvalid(await get('/api/market/trending', { 'X-Api-Key': key }), 'revoked');
+  });
+
+  it('when a key polling cached reads is revoked, then the polls are refused within a second (VERIFIED_FOR_MS)', async () => {
+    const key = await newKey('bot-owner@example.com', 'poller');
+    for (let i = 0; i < 3; i += 1) expect((await get('/api/market/trending', { Authorization: `Bearer ${key}` })).status).to.equal(200);
+    const [listed] = (await store.list('bot-owner@example.com')).filter((info) => info.name === 'poller');
+    await store.revoke(listed!.id);
+    const revokedAt = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - revokedAt < 3000) status = (await get('/api/market/trending', { Authorization: `Bearer ${key}` })).status;
+    const refusedAfter = Date.now() - revokedAt;
+    console.log(`      revoked key refused by the fast path ${refusedAfter} ms after the revoke (VERIFIED_FOR_MS ${VERIFIED_FOR_MS})`);
+    expect(status).to.equal(401);
+    expect(refusedAfter).to.be.at.most(1000);
+  });
+
+  it('when a key has expired, then it is refused on cached reads and every other route, as an invalid key', async () => {
+    const created = await store.create(new UserStore(stack.redis), 'bot-owner@example.com', 'brief', 1500);
+    const key = created!.key;
+    expect(created!.expiresAt).to.be.a('string');
+    expect((await get('/api/market/trending', { 'X-Api-Key': key })).status).to.equal(200);
+    expect((await get('/api/auth/me', { 'X-Api-Key': key })).status).to.equal(200);
+    const expiresAt = Date.parse(created!.expiresAt!);
+    // Polled right up to the expiry: a read answered from what the process remembers must stop too.
+    while (Date.now() < expiresAt - 50) await get('/api/market/trending', { 'X-Api-Key': key });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now() + 5)));
+    expectInvalid(await get('/api/market/trending', { 'X-Api-Key': key }), 'expired, cached read');
+    expectInvalid(await get('/api/auth/me', { 'X-Api-Key': key }), 'expired, /me');
   });
 
   it('when a key is in the query string, then 400, on the fast path and in Koa', async () => {
@@ -145,6 +174,19 @@ describe('API keys on the REST routes (X-Api-Key or Authorization: Bearer)', fun
     expect(info?.lastUsedAt).to.be.a('string');
     expect(Date.now() - Date.parse(info!.lastUsedAt!)).to.be.below(120_000);
     expect(JSON.stringify(info)).not.to.include(userKey.slice(8, 30));
+  });
+
+  it('when a key polls cached reads, then its last use is written once a minute at most, not per read', async () => {
+    const key = await newKey('bot-owner@example.com', 'steady poller');
+    const record = redisKeys.apiKey(hashApiKey(key));
+    expect((await get('/api/market/trending', { 'X-Api-Key': key })).status).to.equal(200);
+    const first = await stack.redis.hget(record, 'lastUsedAt');
+    expect(first).to.be.a('string');
+    // Across more than one VERIFIED_FOR_MS, so Redis is asked again meanwhile.
+    const until = Date.now() + 2 * VERIFIED_FOR_MS + 100;
+    while (Date.now() < until) expect((await get('/api/market/trending', { 'X-Api-Key': key })).status).to.equal(200);
+    expect((await get('/api/auth/me', { 'X-Api-Key': key })).status).to.equal(200);
+    expect(await stack.redis.hget(record, 'lastUsedAt')).to.equal(first);
   });
 
   it('when a keyed client misses stats, then its own budget (3) is charged and RateLimit says what is left; the address budget (1) is separate', async () => {

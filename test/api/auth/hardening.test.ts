@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import type { UserRecord } from '../../../apps/api/src/auth/users.js';
+import { addressFailuresKey, emailFailuresKey } from '../../../apps/api/src/auth/throttle.js';
 import { keys } from '../../../shared/keyspace.js';
 import { http, type HttpAnswer } from '../../support/http.js';
 import { startStack, type Stack } from '../../support/stack.js';
@@ -51,7 +52,7 @@ describe('login throttle behind a proxy', function () {
       );
       const statuses = answers.map((a) => a.status).sort();
       expect(statuses).to.deep.equal([...Array<number>(10).fill(401), 429, 429]);
-      expect(await stack.redis.get(keys.loginFailuresByEmail('ada@example.com'))).to.equal('10');
+      expect(await stack.redis.get(emailFailuresKey('ada@example.com'))).to.equal('10');
     });
   });
 
@@ -70,14 +71,14 @@ describe('login throttle behind a proxy', function () {
       expect(refused.status).to.equal(429);
       expect(refused.json).to.deep.equal({ error: 'Too many login attempts' });
       expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 900);
-      expect(await stack.redis.get(keys.loginFailuresByAddress('203.0.113.7'))).to.equal('50');
+      expect(await stack.redis.get(addressFailuresKey('203.0.113.7'))).to.equal('50');
       const other = await postLogin(stack, { email: 'ada@example.com', password }, { headers: { 'X-Forwarded-For': '198.51.100.1' } });
       expect(other.status).to.equal(200);
     });
 
     it('when a login succeeds, then it does not count against its address', async () => {
       await postLogin(stack, { email: 'ada@example.com', password }, { headers: { 'X-Forwarded-For': '198.51.100.2' } });
-      expect(Number(await stack.redis.get(keys.loginFailuresByAddress('198.51.100.2')))).to.equal(0);
+      expect(Number(await stack.redis.get(addressFailuresKey('198.51.100.2')))).to.equal(0);
     });
   });
 });

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { jwtVerify } from 'jose';
 import { verifyPassword } from '../../../apps/api/src/auth/passwords.js';
 import { UserStore } from '../../../apps/api/src/auth/users.js';
-import { keys } from '../../../shared/keyspace.js';
+import { emailFailuresKey } from '../../../apps/api/src/auth/throttle.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { clearThrottle, postLogin, seedUser } from './helpers.js';
 
@@ -141,11 +141,11 @@ describe('POST /api/auth/login, through HTTP against Redis', () => {
         expect(res.status).to.equal(429);
         expect(res.json).to.deep.equal({ error: 'Too many login attempts' });
         const retryAfter = Number(res.headers.get('retry-after'));
-        const ttl = await stack.redis.ttl(keys.loginFailuresByEmail('ada@example.com'));
+        const ttl = await stack.redis.ttl(emailFailuresKey('ada@example.com'));
         expect(retryAfter).to.be.within(ttl, ttl + 1).and.within(1, 900);
       }
       // Refused attempts are not counted: the window still ends on time.
-      expect(await stack.redis.get(keys.loginFailuresByEmail('ada@example.com'))).to.equal('10');
+      expect(await stack.redis.get(emailFailuresKey('ada@example.com'))).to.equal('10');
       // Another account from the same address is not affected.
       expect((await postLogin(stack, { email: 'someone@example.com', password })).status).to.equal(401);
     });
@@ -153,7 +153,7 @@ describe('POST /api/auth/login, through HTTP against Redis', () => {
     it('when a login succeeds, then the email starts over', async () => {
       for (let i = 0; i < 9; i += 1) await postLogin(stack, { email: 'ada@example.com', password: `wrong-${i}` });
       expect((await postLogin(stack, { email: 'ada@example.com', password })).status).to.equal(200);
-      expect(await stack.redis.exists(keys.loginFailuresByEmail('ada@example.com'))).to.equal(0);
+      expect(await stack.redis.exists(emailFailuresKey('ada@example.com'))).to.equal(0);
       for (let i = 0; i < 10; i += 1) {
         expect((await postLogin(stack, { email: 'ada@example.com', password: `wrong-${i}` })).status).to.equal(401);
       }

@@ -96,6 +96,50 @@ describe('npm run users (scripts/users.ts), as a child process against Redis', f
     expect((await postLogin(stack, { email: 'grace@example.com', password: 'the brand new password' })).status).to.equal(401);
   });
 
+  it('when a key is made with --expires, then list shows its expiry, and a bad lifetime is refused with one line', async () => {
+    await users(['add', 'expiring@example.com'], 'a long enough password\n');
+    const created = await users(['key', 'create', 'expiring@example.com', '--expires', '90d']);
+    expect(created.code, created.stderr).to.equal(0);
+    const expires = /, expires (\S+): store the key now/.exec(created.stderr)?.[1];
+    expect(Date.parse(expires!) - Date.now()).to.be.within(90 * 86_400_000 - 60_000, 90 * 86_400_000);
+    const listed = (await users(['key', 'list', 'expiring@example.com'])).stdout.trimEnd().split('\t');
+    expect(listed[5]).to.equal(expires);
+    for (const bad of ['90', '0d', '4000d']) {
+      expectRefused(await users(['key', 'create', 'expiring@example.com', '--expires', bad]), /^users: --expires must be a lifetime from 1h to 3650d/);
+    }
+    expectRefused(await users(['key', 'list', 'expiring@example.com', '--expires', '1d']), /--expires applies to key create only/);
+  });
+
+  it('when users and their keys are exported, Redis loses them and the export is imported, then the same keys authenticate again', async () => {
+    await users(['add', 'backup@example.com'], 'a long enough password\n');
+    const key = (await users(['key', 'create', 'backup@example.com', '--name', 'restored bot'])).stdout.trim();
+    const expiring = (await users(['key', 'create', 'backup@example.com', '--expires', '2d'])).stdout.trim();
+    const me = (apiKey: string) => http(`${stack.apiUrl}/api/auth/me`, { headers: { 'X-Api-Key': apiKey } });
+    expect((await me(key)).status).to.equal(200);
+    const exported = await users(['export']);
+    expect(exported.code, exported.stderr).to.equal(0);
+    expect(exported.stdout).not.to.include(key);
+
+    const store = new UserStore(stack.redis);
+    const before = (await store.list()).length;
+    for (const user of await store.list()) await users(['remove', user.email]);
+    expect((await me(key)).status).to.equal(401);
+
+    const imported = await users(['import'], exported.stdout);
+    expect(imported.code, imported.stderr).to.equal(0);
+    expect(imported.stdout).to.match(new RegExp(`^imported ${before} users, \\d+ API keys\n$`));
+    expect((await me(key)).json).to.deep.include({ email: 'backup@example.com' });
+    expect(((await me(key)).json as { credential: { name: string } }).credential.name).to.equal('restored bot');
+    expect((await me(expiring)).status).to.equal(200);
+    const listed = (await users(['key', 'list', 'backup@example.com'])).stdout.trimEnd().split('\n');
+    expect(listed).to.have.length(2);
+    expect(listed.some((row) => row.split('\t')[5] !== '-'), 'the expiry came back too').to.equal(true);
+  });
+
+  it('when an import line is a damaged key record, then exit 1 naming the line', async () => {
+    expectRefused(await users(['import'], '{"type":"api-key","sha256":"nothex","fields":{}}\n'), /^users: line 1 is not an API key record$/m);
+  });
+
   it('when the user is unknown, then passwd and remove exit 1', async () => {
     expectRefused(await users(['passwd', 'ghost@example.com'], 'a long enough password\n'), /^users: no user ghost@example\.com$/m);
     expectRefused(await users(['remove', 'ghost@example.com']), /^users: no user ghost@example\.com$/m);

@@ -1,7 +1,8 @@
 /**
  * A deterministic fuzz run over raw sockets (docs/decisions.md#d12): several hundred malformed or odd
- * requests (methods, request lines, headers, encodings, bodies) against the whole API. None may
- * get a 5xx, and every error response with a body must be `{ "error": string }` JSON.
+ * requests (methods, request lines, headers, encodings, bodies, and /mcp's JSON-RPC) against the
+ * whole API. None may get a 5xx or go unanswered, and every error response with a body must be
+ * `{ "error": string }` JSON, or on /mcp a JSON-RPC error.
  */
 import { expect } from 'chai';
 import { gzipSync } from 'node:zlib';
@@ -15,7 +16,7 @@ const PATHS = [
   `/api/market/stats/${'a'.repeat(300)}`, '/api/market/stats/%E0%A4%A', '/sentiment/$$$', '/api/auth/login', '/api/auth/me',
   '/api/admin/refresh', '/..%2f..%2fetc/passwd', '*', 'http://evil.example/api/market/trending', '/%00', '//api//market',
   // Absolute-form targets without a path: Node accepts them and Koa's ctx.path is null.
-  'http://', 'http://?a=1', 'https://', 'http://#frag',
+  'http://', 'http://?a=1', 'https://', 'http://#frag', '/mcp', '/mcp/', '/mcp?x=1',
 ];
 const LOGIN_TYPES = ['application/json', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded', ''];
 const ENCODINGS = ['', 'gzip', 'deflate', 'br', 'compress', 'gzip, br', 'identity'];
@@ -42,6 +43,34 @@ function request(method: string, path: string, headers: Record<string, string> =
   return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), bytes]);
 }
 
+/** POST /mcp: the transport's headers, JSON-RPC that is odd, batches, hostile arguments. */
+const MCP_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', ''];
+const MCP_ACCEPTS = ['application/json, text/event-stream', 'application/json', '*/*', ''];
+const message = (method: string, params?: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const rpc = (method: string, params?: unknown, id: unknown = 1) => JSON.stringify(message(method, params, id));
+const MCP_BODIES = [
+  '', '{', 'null', '[]', '[{}]', '{}', '"tools/list"', '{"jsonrpc":"2.0"}', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
+  rpc('tools/list'), rpc('tools/list', undefined, { an: 'object' }), rpc('tools/list', undefined, 1.5), rpc('tools/list', { cursor: 'x' }),
+  rpc('tools/call'), rpc('tools/call', { name: 7 }), rpc('tools/call', { name: '__proto__' }), rpc('tools/call', { name: 'news', arguments: [] }),
+  rpc('tools/call', { name: 'news', arguments: { limit: 1e308, page: -1 } }), rpc('tools/call', { name: 'token_sentiment', arguments: { token: '\u0000' } }),
+  rpc('tools/call', { name: 'username_stats', arguments: { username: 'x'.repeat(5000) } }), rpc('tools/call', { name: 'token_history', arguments: { token: 'BTC', from: '0001-01-01', to: '9999-12-31', interval: '1d' } }),
+  rpc('tools/call', { name: 'trending_tokens', arguments: { at: '2026-13-45T99:99:99Z' } }), rpc('tools/call', { name: 'trending_tokens', _meta: { progressToken: 1 } }),
+  rpc('initialize', { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'f', version: '0' } }), rpc('ping'), rpc('resources/read', { uri: 'file:///etc/passwd' }),
+  JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }), JSON.stringify({ jsonrpc: '2.0', id: 1, result: {} }),
+  JSON.stringify([message('tools/call', { name: 'trending_tokens' }), { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }]),
+  JSON.stringify(Array.from({ length: 101 }, (_, i) => message('ping', undefined, i))), `{"jsonrpc":"2.0","id":1,"method":"${'m'.repeat(70_000)}"}`,
+];
+const MCP_EXTRA_HEADERS: Record<string, string>[] = [{}, { Origin: 'null' }, { Origin: 'http://evil.example' }, { 'MCP-Protocol-Version': 'nope' }, { 'Content-Encoding': 'gzip' }];
+
+function mcpCases(): Buffer[] {
+  const all: Buffer[] = [];
+  for (const type of MCP_TYPES) for (const accept of MCP_ACCEPTS) all.push(request('POST', '/mcp', { 'Content-Type': type, Accept: accept }, rpc('tools/list')));
+  for (const body of MCP_BODIES) {
+    for (const extra of MCP_EXTRA_HEADERS) all.push(request('POST', '/mcp', { 'Content-Type': 'application/json', Accept: MCP_ACCEPTS[0]!, ...extra }, body));
+  }
+  return all;
+}
+
 function cases(): Buffer[] {
   const all: Buffer[] = [];
   for (const method of METHODS) for (const path of PATHS) all.push(request(method, path));
@@ -54,6 +83,7 @@ function cases(): Buffer[] {
     }
   }
   for (const mangled of MANGLED) all.push(Buffer.from(mangled, 'latin1'));
+  all.push(...mcpCases());
   return all;
 }
 
@@ -89,7 +119,7 @@ describe('fuzz: malformed requests over raw sockets', () => {
       byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1);
       const what = JSON.stringify(requests[i]!.subarray(0, 80).toString('latin1'));
       if (answer.status >= 500) problems.push(`${answer.status} for ${what}`);
-      if (answer.status >= 400 && answer.body.length > 0 && !isErrorJson(answer)) {
+      if (answer.status >= 400 && answer.body.length > 0 && !isErrorJson(answer) && !isJsonRpcError(answer)) {
         problems.push(`${answer.status} non-JSON body ${JSON.stringify(answer.body.subarray(0, 60).toString())} for ${what}`);
       }
     });
@@ -100,6 +130,17 @@ describe('fuzz: malformed requests over raw sockets', () => {
     expect(byStatus.get(0) ?? 0, 'requests left without any answer').to.equal(0);
   });
 });
+
+/** What /mcp's transport answers: a JSON-RPC error object (`{jsonrpc: "2.0", error: {code, message}, id}`). */
+function isJsonRpcError(answer: RawAnswer): boolean {
+  if (!/^application\/json/.test(answer.headers['content-type'] ?? '')) return false;
+  try {
+    const parsed = JSON.parse(answer.body.toString('utf8')) as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } };
+    return parsed.jsonrpc === '2.0' && typeof parsed.error?.code === 'number' && typeof parsed.error.message === 'string';
+  } catch {
+    return false;
+  }
+}
 
 function isErrorJson(answer: RawAnswer): boolean {
   if (!/^application\/json/.test(answer.headers['content-type'] ?? '')) return false;

@@ -93,6 +93,7 @@ describe('MCP: POST /mcp with the SDK client', function () {
         expect(result.structuredContent, name).to.deep.equal(answer.json);
         expect(textOf(result), name).to.equal(answer.body.toString('utf8'));
         expect((result.structuredContent as { cachedAt: string }).cachedAt).to.equal((answer.json as { cachedAt: string }).cachedAt);
+        if (name === 'token_sentiment') expect(result.structuredContent).to.include.keys('sample', 'confidence');
       }
     });
 

@@ -31,7 +31,7 @@ describe('StreamHub: keep-alive and slow clients', function () {
     watch = new SnapshotWatch({ redis, subscriber, logger });
     hub = new StreamHub({ redis, watch, logger, maxClients: 10, keepAliveMs: 100, maxBufferedBytes: 256 * 1024 });
     await Promise.all([watch.start(), hub.start()]);
-    server = createServer((req, res) => void hub.add(req, res, new Set(TOPICS), undefined));
+    server = createServer((req, res) => void hub.add(req, res, new Set(TOPICS), undefined, req.socket.remoteAddress ?? ''));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   });

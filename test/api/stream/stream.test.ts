@@ -32,7 +32,8 @@ describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', f
   };
 
   before(async () => {
-    stack = await startStack({ workers: 0, env: { STREAM_MAX_CLIENTS: '6' } });
+    // Behind a proxy (TRUST_PROXY), so that tests can speak for several client addresses.
+    stack = await startStack({ workers: 0, env: { STREAM_MAX_CLIENTS: '6', STREAM_MAX_CLIENTS_PER_ADDRESS: '4', TRUST_PROXY: 'true' } });
     jobs = pinnedJobs(stack.config, stack.sim.url);
     for (const job of ['trending', 'trending-cas', 'news'] as const) await refresh(job);
   });
@@ -129,9 +130,9 @@ describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', f
   });
 
   it('when STREAM_MAX_CLIENTS are connected, then one more gets 503 {error}', async () => {
-    const open = await Promise.all(Array.from({ length: 6 }, () => connect()));
+    const open = await Promise.all(Array.from({ length: 6 }, (_, i) => connect('', { 'X-Forwarded-For': `198.51.100.${i + 1}` })));
     for (const client of open) expect(client.status).to.equal(200);
-    const refused = await connect();
+    const refused = await connect('', { 'X-Forwarded-For': '198.51.100.99' });
     expect(refused.status).to.equal(503);
     expect(JSON.parse(refused.body)).to.deep.equal({ error: 'Too many stream clients' });
     expect(refused.headers['retry-after']).to.match(/^\d+$/);
@@ -142,6 +143,23 @@ describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', f
       return next.status === 200 ? next : undefined;
     }, 5000, 'a free place');
     expect(admitted.status).to.equal(200);
+  });
+
+  it('when one address holds STREAM_MAX_CLIENTS_PER_ADDRESS streams, then its next one gets 503 {error} and other addresses are still served', async () => {
+    const mine = { 'X-Forwarded-For': '203.0.113.7' };
+    const open = await Promise.all(Array.from({ length: 4 }, () => connect('', mine)));
+    for (const client of open) expect(client.status).to.equal(200);
+    const refused = await connect('', mine);
+    expect(refused.status).to.equal(503);
+    expect(JSON.parse(refused.body)).to.deep.equal({ error: 'Too many stream clients from this address' });
+    expect(refused.headers['retry-after']).to.match(/^\d+$/);
+    expect((await connect('', { 'X-Forwarded-For': '203.0.113.8' })).status).to.equal(200);
+    open[0]!.close();
+    const again = await eventually(async () => {
+      const next = await connect('', mine);
+      return next.status === 200 ? next : undefined;
+    }, 5000, 'a free place for the address');
+    expect(again.status).to.equal(200);
   });
 
   it('when the API shuts down, then every stream ends at once and the server drains in well under its 20 s deadline', async () => {

@@ -13,6 +13,8 @@ export interface DeploymentOptions {
   webs?: number;
   workers?: number;
   env?: Record<string, string>;
+  /** How long the processes may take to be ready; default 30 s (a loaded machine needs more). */
+  readyTimeoutMs?: number;
 }
 
 export interface Deployment {
@@ -99,7 +101,7 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
   if (added.status !== 0) throw new Error(`users add failed: ${added.output}`);
   for (let i = 0; i < (options.workers ?? 1); i += 1) deployment.startWorker();
   for (let i = 0; i < (options.webs ?? 1); i += 1) deployment.startWeb();
-  await deployment.waitReady();
+  await deployment.waitReady(options.readyTimeoutMs);
   return deployment;
 }
 

@@ -1,6 +1,8 @@
 /**
  * Redis high availability on loopback: a master with AOF, one replica, and three sentinels
- * (quorum 2) that fail over one second after the master stops answering.
+ * (quorum 2) that fail over one second after the master stops answering. The data nodes ask for
+ * a password, as a production deployment's do (REDIS_PASSWORD in `env`). The sentinels are
+ * `redis-server --sentinel`, which every Redis install has (not every one ships `redis-sentinel`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -11,11 +13,13 @@ import { freePort, startTestRedis, type TestRedis } from '../../support/redis-se
 import { until } from './deployment.js';
 
 export const MASTER_NAME = 'mymaster';
+/** The data nodes' password: every client and the sentinels need it. */
+export const NODE_PASSWORD = 'data-node-secret';
 
 export interface RedisHA {
   /** The data nodes, by their original role. */
   nodes: TestRedis[];
-  /** REDIS_SENTINELS and REDIS_SENTINEL_MASTER for the deployment. */
+  /** REDIS_SENTINELS, REDIS_SENTINEL_MASTER and REDIS_PASSWORD for the deployment. */
   env: Record<string, string>;
   /** The node Sentinel currently names master. */
   master(): Promise<TestRedis>;
@@ -28,8 +32,9 @@ process.once('exit', () => {
 });
 
 export async function startRedisHA(): Promise<RedisHA> {
-  const master = await startTestRedis({ appendOnly: true });
-  const replica = await startTestRedis({ appendOnly: true, args: ['--replicaof', '127.0.0.1', String(master.port)] });
+  const auth = ['--requirepass', NODE_PASSWORD, '--masterauth', NODE_PASSWORD];
+  const master = await startTestRedis({ appendOnly: true, args: auth });
+  const replica = await startTestRedis({ appendOnly: true, args: [...auth, '--replicaof', '127.0.0.1', String(master.port)] });
   const nodes = [master, replica];
   const ports = [await freePort(), await freePort(), await freePort()];
   const sentinels = ports.map((port) => {
@@ -42,6 +47,7 @@ export async function startRedisHA(): Promise<RedisHA> {
         'bind 127.0.0.1',
         `dir ${dir}`,
         `sentinel monitor ${MASTER_NAME} 127.0.0.1 ${master.port} 2`,
+        `sentinel auth-pass ${MASTER_NAME} ${NODE_PASSWORD}`,
         `sentinel down-after-milliseconds ${MASTER_NAME} 1000`,
         `sentinel failover-timeout ${MASTER_NAME} 5000`,
         `sentinel parallel-syncs ${MASTER_NAME} 1`,
@@ -87,7 +93,7 @@ export async function startRedisHA(): Promise<RedisHA> {
   });
   return {
     nodes,
-    env: { REDIS_SENTINELS: ports.map((port) => `127.0.0.1:${port}`).join(','), REDIS_SENTINEL_MASTER: MASTER_NAME },
+    env: { REDIS_SENTINELS: ports.map((port) => `127.0.0.1:${port}`).join(','), REDIS_SENTINEL_MASTER: MASTER_NAME, REDIS_PASSWORD: NODE_PASSWORD },
     async master() {
       const [, port] = await ask<[string, string]>(ports[0]!, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', MASTER_NAME]);
       const node = nodes.find((n) => n.port === Number(port));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  engagementWeight, labelFor, memoizedScorer, scorePost, summarizeSentiment, type PostScorer, type ScoredPost,
+  confidenceOf, engagementWeight, labelFor, memoizedScorer, scorePost, summarizeSentiment, type PostScorer, type ScoredPost,
 } from '../../../shared/sentiment/aggregate.js';
 import { scorePolarity } from '../../../shared/sentiment/score.js';
 import { cryptoSet } from './fixtures.js';
@@ -9,8 +9,8 @@ const BULLISH = '$SOL is mooning, wagmi';
 const BEARISH = '$SOL got rugged, total scam';
 const NEUTRAL = '$SOL validator count is now over 1,500';
 
-function post(text: string, tokens: string[], engagementScore = 0): ScoredPost {
-  return { text, tokens, engagementScore };
+function post(text: string, tokens: string[], engagementScore = 0, author = 'someone'): ScoredPost {
+  return { text, tokens, engagementScore, author };
 }
 
 describe('labelFor', () => {
@@ -103,6 +103,43 @@ describe('summarizeSentiment', () => {
     expect(summary.get('BTC')?.mentions).to.equal(10_000);
     expect(summary.get('ETH')?.mentions).to.equal(5_000);
     expect(summary.get('SOL')?.mentions).to.equal(5_000);
+  });
+});
+
+describe('sample and confidence', () => {
+  const authored = (text: string, count: number, authors: number): ScoredPost[] =>
+    Array.from({ length: count }, (_, i) => post(text, ['SOL'], 0, `author${i % authors}`));
+
+  it('when one author posts many bullish posts, then the sample says one author and confidence stays under 0.1', () => {
+    const sol = summarizeSentiment(authored(BULLISH, 50, 1)).get('SOL');
+    expect(sol).to.deep.include({ label: 'bullish', sample: { posts: 50, authors: 1 } });
+    expect(sol?.confidence).to.be.greaterThan(0).and.at.most(0.09);
+  });
+
+  it('when many authors agree, then confidence is high; when a third disagree, it is lower', () => {
+    const agreeing = summarizeSentiment(authored(BULLISH, 300, 120)).get('SOL');
+    expect(agreeing).to.deep.include({ label: 'bullish', sample: { posts: 300, authors: 120 } });
+    expect(agreeing?.confidence).to.equal(0.92);
+    const split = summarizeSentiment([...authored(BULLISH, 80, 80), ...authored(BEARISH, 40, 40).map((p, i) => ({ ...p, author: `bear${i}` }))]).get('SOL');
+    expect(split?.label).to.equal('bullish');
+    expect(split?.confidence).to.be.lessThan(agreeing?.confidence ?? 0);
+    expect(split?.confidence).to.equal(Math.round((80 / 120) * (120 / 130) * 100) / 100);
+  });
+
+  it('when an author posts both ways, then their posts make one vote, the class of their mean', () => {
+    const mixed = [post(BULLISH, ['SOL'], 0, 'a'), post(BULLISH, ['SOL'], 0, 'a'), post(BEARISH, ['SOL'], 0, 'a'), post(BEARISH, ['SOL'], 0, 'b')];
+    const sol = summarizeSentiment(mixed).get('SOL');
+    expect(sol?.sample).to.deep.equal({ posts: 4, authors: 2 });
+    const meanOfA = (2 * scorePolarity(BULLISH) + scorePolarity(BEARISH)) / 3;
+    expect(sol?.confidence).to.equal(confidenceOf(sol?.label ?? 'neutral', [meanOfA, scorePolarity(BEARISH)]));
+    // Counted per post instead, two of four would agree with either side.
+    expect(confidenceOf('bullish', [meanOfA, scorePolarity(BEARISH)])).to.equal(Math.round(0.5 * (2 / 12) * 100) / 100);
+  });
+
+  it('when the label is neutral, then a balanced crowd supports it and a one-sided one does not', () => {
+    expect(confidenceOf('neutral', [0.5, -0.5, 0.4, -0.4])).to.equal(Math.round((4 / 14) * 100) / 100);
+    expect(confidenceOf('neutral', [0.5, 0.5, 0.4, 0.4])).to.equal(0);
+    expect(confidenceOf('bullish', [])).to.equal(0);
   });
 });
 

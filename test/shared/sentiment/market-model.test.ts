@@ -66,6 +66,19 @@ describe('market model', () => {
     expect(second).to.deep.equal(first);
   });
 
+  it('when an example weighs more, then it outweighs a contradicting one', () => {
+    const classOf = (bullishWeight: number): number => {
+      const model = trainMarketModel([
+        { ...example('zorbly again', 'positive'), weight: bullishWeight },
+        { ...example('zorbly again', 'negative'), weight: 1 },
+      ], OPTIONS);
+      const p = predictProbabilities(model, normalizePost('zorbly again'), 0);
+      return p.indexOf(Math.max(...p));
+    };
+    expect(classOf(3)).to.equal(2);
+    expect(classOf(1 / 3)).to.equal(0);
+  });
+
   it('when weights go through the file format, then predictions are unchanged', () => {
     const model = trainMarketModel(TINY, OPTIONS);
     const reloaded = fromModelFile(JSON.parse(JSON.stringify(toModelFile(model, 'x', TINY.length))) as MarketModelFile);
@@ -81,6 +94,16 @@ describe('market model', () => {
 
   it('when the training posts, the normalizer or the rules change, then the committed weights must be retrained', () => {
     expect((modelFile as MarketModelFile).trainedOn, 'run npm run sentiment:train').to.equal(trainingDigest());
+  });
+
+  it('when the weights were trained, then they name the author-tagged files they learned from, by sha256', () => {
+    const { sources = [], examples } = modelFile as MarketModelFile;
+    expect(sources.length).to.be.at.least(1);
+    for (const source of sources) {
+      expect(source.sha256, source.file).to.match(/^[0-9a-f]{64}$/);
+      expect(source.examples, source.file).to.be.greaterThan(1000);
+    }
+    expect(examples).to.equal(cryptoSet('crypto-dev').length + sources.reduce((sum, source) => sum + source.examples, 0));
   });
 
   it('when a post is held out, then it is not among the training posts', () => {

@@ -1,7 +1,6 @@
 /** The three providers' fixture servers together, and the environment that points the worker at them. */
-import { COINGECKO_KEY, startCoinGeckoFixture } from './coingecko.js';
-import { ELFA_KEY, startElfaFixture } from './elfa.js';
-import type { FixtureServer } from './fixture-server.js';
+import { COINGECKO_KEY, startCoinGeckoFixture, type CoinGeckoFixture } from './coingecko.js';
+import { ELFA_KEY, startElfaFixture, type ElfaFixture } from './elfa.js';
 import { startXFixture, X_TOKEN, type XFixture, type XFixtureOptions } from './x.js';
 
 export { COINGECKO_KEY, ELFA_KEY, X_TOKEN };
@@ -9,8 +8,8 @@ export { COINGECKO_KEY, ELFA_KEY, X_TOKEN };
 export const TRACKED = ['cryptoalice', 'Bob_Trades', 'ghost_acct', 'rugpull_dev'];
 
 export interface ProviderFixtures {
-  elfa: FixtureServer;
-  coingecko: FixtureServer;
+  elfa: ElfaFixture;
+  coingecko: CoinGeckoFixture;
   x: XFixture;
   /** INDEX_PROVIDER=composite pointed at the fixtures, with their keys. */
   env: Record<string, string>;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { providerKeys } from '../../../shared/provider-keys.js';
-import { COINGECKO_KEY } from '../../support/provider-fixtures/coingecko.js';
+import { COINGECKO_KEY, COINGECKO_WRONG_HOST, coingeckoRateLimited } from '../../support/provider-fixtures/coingecko.js';
 import { rejection, startHarness, type Harness } from './helpers.js';
 
 describe('CoinGecko adapter against the documented wire shapes', () => {
@@ -46,10 +46,7 @@ describe('CoinGecko adapter against the documented wire shapes', () => {
 
   it('when a key is used on the wrong host (400 with error_code 10011), then a non-retryable error with CoinGecko\'s reason and no key', async () => {
     h = await startHarness();
-    h.fixtures.coingecko.script('/coins/markets', {
-      status: 400,
-      body: { timestamp: '2026-11-26T03:00:00Z', error_code: 10011, status: { error_message: 'If you are using Demo API key, please change your root URL from pro-api.coingecko.com to api.coingecko.com' } },
-    });
+    h.fixtures.coingecko.script('/coins/markets', COINGECKO_WRONG_HOST);
     const error = await rejection(h.adapters.coingecko.quotes(['SOL']));
     expect(error.retryable).to.equal(false);
     expect(error.message).to.match(/HTTP 400 \(If you are using Demo API key/);
@@ -72,12 +69,19 @@ describe('CoinGecko adapter against the documented wire shapes', () => {
 
   it('when rate limited (429 with Retry-After), then one wait and one more call', async () => {
     h = await startHarness();
-    h.fixtures.coingecko.script('/coins/markets', {
-      status: 429,
-      headers: { 'retry-after': '1' },
-      body: { status: { error_code: 429, error_message: "You've exceeded the Rate Limit." } },
-    });
+    h.fixtures.coingecko.script('/coins/markets', coingeckoRateLimited(1));
     expect((await h.adapters.coingecko.quotes(['SOL'])).size).to.equal(1);
     expect(h.fixtures.coingecko.requests).to.have.length(2);
+  });
+
+  it('when no key is set and CoinGecko refuses keyless calls (401, error 10002), then one error line says to set a free Demo key; not retried', async () => {
+    h = await startHarness({ COINGECKO_API_KEY: '' });
+    h.fixtures.coingecko.mode.requireKey = true;
+    const error = await rejection(h.adapters.coingecko.quotes(['SOL']));
+    expect(error.retryable).to.equal(false);
+    expect(h.fixtures.coingecko.requests[0]!.headers).to.not.have.property('x-cg-demo-api-key');
+    const lines = h.logs.filter((line) => line.msg.startsWith('coingecko: HTTP 401'));
+    expect(lines).to.have.length(1);
+    expect(lines[0]!.msg).to.match(/set COINGECKO_API_KEY to a free Demo key/);
   });
 });

@@ -83,7 +83,10 @@ describe('composite mode through the Procfile processes, against the providers\'
 
     const stats = await http(`${apiUrl}/api/market/stats/CRYPTOALICE`);
     expect(stats.status).to.equal(200);
-    expect(stats.json).to.deep.include({ username: 'CryptoAlice', totalPosts: 3, avgEngagement: 240.5, topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'] });
+    expect(stats.json).to.deep.include({ username: 'CryptoAlice', indexScore: 80, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 68.7, topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'] });
+    expect((await http(`${apiUrl}/api/market/stats/bob_trades`)).json).to.deep.include({ smartMoneyRank: 2 });
+    // Retired on 28 October 2026: stats are ours, from what X and Elfa still serve.
+    expect(fixtures.elfa.requestsTo('/v2/account/smart-stats')).to.have.length(0);
 
     const elfaCallsBefore = fixtures.elfa.requests.length;
     const unknown = await http(`${apiUrl}/api/market/stats/someone_else`);
@@ -95,8 +98,11 @@ describe('composite mode through the Procfile processes, against the providers\'
       const answer = await http(`${apiUrl}${path}`);
       expect(answer.status, path).to.equal(200);
     }
-    const sentiment = (await http(`${apiUrl}/api/market/sentiment/SOL`)).json as { mentions: number };
+    const sentiment = (await http(`${apiUrl}/api/market/sentiment/SOL`)).json as { mentions: number; sample: unknown; confidence: number };
     expect(sentiment.mentions).to.equal(3);
+    // Two of the three posts are CryptoAlice's: two voices, so the record cannot be sure (at most 2 / 12).
+    expect(sentiment.sample).to.deep.equal({ posts: 3, authors: 2 });
+    expect(sentiment.confidence).to.be.within(0, 0.17);
 
     const stream = await SseClient.connect(`${apiUrl}/api/market/stream?topics=trending,news`);
     expect(stream.status).to.equal(200);

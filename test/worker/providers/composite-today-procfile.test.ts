@@ -2,7 +2,8 @@
  * Issue 27 end to end: the Procfile's `worker` and `web` as real children in composite mode,
  * against fixture servers that answer as the providers do today: X in OpenAPI 2.167's names
  * (`tweet.fields` refused with a 400), a 349-character post whose `$TAIL` comes after character
- * 280, a suspended tracked account.
+ * 280, a suspended tracked account; Elfa with smart-stats retired (404) and a prepaid key (a key
+ * status without limits).
  */
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
@@ -23,6 +24,7 @@ describe('composite mode through the Procfile processes, against the providers a
 
   before(async () => {
     fixtures = await startProviderFixtures({ x: { dialect: '2.167' } });
+    fixtures.elfa.mode.keyStatus = 'prepaid';
     const testRedis = await sharedTestRedis();
     redis = new Redis(testRedis.url, { protocol: 2 });
     await redis.flushall();
@@ -82,5 +84,15 @@ describe('composite mode through the Procfile processes, against the providers a
     expect(sample('market_x_tracked_accounts{state="active"}')).to.equal(2);
     expect(sample('market_x_tracked_accounts{state="not_found"}')).to.equal(1);
     expect(sample('market_provider_spend_total{provider="x",unit="users"}')).to.be.at.least(2);
+  });
+
+  it('then the stats are computed without smart-stats, with distinct ranks, and the prepaid key keeps the Elfa refreshes at REFRESH_INTERVAL', async () => {
+    const alice = (await http(`${apiUrl}/api/market/stats/CryptoAlice`)).json as { smartMoneyRank: number; indexScore: number };
+    const bob = (await http(`${apiUrl}/api/market/stats/bob_trades`)).json as { smartMoneyRank: number; indexScore: number };
+    expect([alice.smartMoneyRank, bob.smartMoneyRank].sort()).to.deep.equal([1, 2]);
+    expect(alice.indexScore).to.not.equal(bob.indexScore);
+    expect(fixtures.elfa.requestsTo('/v2/account/smart-stats')).to.have.length(0);
+    const log = processes[0]!.log();
+    expect(log).to.match(/elfa: no credit budget \(the key status names no limit, billing deposit: a prepaid key\): trending and trending-cas refresh every REFRESH_INTERVAL, 30 min, 144 credits a day/);
   });
 });

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
+import type { Job } from 'bullmq';
+import { fetchStats } from '../../../apps/worker/src/jobs/fetch-stats.js';
 import type { JobContext } from '../../../apps/worker/src/jobs/job-context.js';
 import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
-import { indexScores } from '../../../apps/worker/src/providers/composite.js';
+import { keys } from '../../../shared/keyspace.js';
+import type { StatsJobData } from '../../../shared/queues.js';
 import { snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { providerKeys } from '../../../shared/provider-keys.js';
 import { createLogger } from '../../../shared/logger.js';
@@ -60,32 +63,66 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
     expect(h.fixtures.elfa.requests.length + h.fixtures.x.requests.length + h.fixtures.coingecko.requests.length).to.equal(0);
   });
 
-  it('when stats are asked in any case, then spelled as X spells it, smart stats from Elfa, score and rank over the tracked set, posts and tokens from the held posts', async () => {
+  it('when stats are asked in any case, then spelled as X spells it, computed over the tracked set from the held posts, and no call to any provider, the retired smart-stats least of all', async () => {
     const { result: alice, spend } = await h.spend(() => h.provider.account('cryptoalice'));
-    expect(alice).to.deep.equal({ username: 'CryptoAlice', indexScore: 100, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 240.5, topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'] });
-    expect(spend).to.deep.equal({ elfa: { calls: 1, credits: 1, posts: 0 } });
-    expect(h.fixtures.elfa.requests[0]!.query).to.deep.equal({ username: 'CryptoAlice' });
-
+    // Engagement (132 + 51 + 23) / 3; highest engagement and reach, influence tied: (0.4 × 0.5 + 0.35 + 0.25) × 100.
+    expect(alice).to.deep.equal({ username: 'CryptoAlice', indexScore: 80, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 68.7, topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'] });
+    expect(spend).to.deep.equal({});
     const bob = await h.provider.account('BOB_TRADES');
-    expect(bob).to.deep.include({ username: 'bob_trades', indexScore: 50, smartMoneyRank: 2, totalPosts: 2, avgEngagement: 80 });
-    // An account X and Elfa do not know is still tracked: zeros, ranked last.
-    expect(await h.provider.account('ghost_acct')).to.deep.include({ username: 'ghost_acct', avgEngagement: 0, smartMoneyRank: 3, totalPosts: 0 });
+    expect(bob).to.deep.include({ username: 'bob_trades', indexScore: 20, smartMoneyRank: 2, totalPosts: 2, avgEngagement: 14.5 });
+    expect(h.fixtures.elfa.requestsTo('/v2/account/smart-stats')).to.have.length(0);
   });
 
-  it('when X cannot resolve a tracked name (5xx), then the stats still answer, spelled as configured', async () => {
+  it('when another tracked account replies to and quotes an account, then its influence inside the set lifts its score (20 -> 40), the other one\'s falls', async () => {
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    h.fixtures.x.addPost({ id: '1900000000000000106', author_id: '1001', created_at: hourAgo, text: '@bob_trades you called $SOL early', metrics: { like: 1, repost: 0, reply: 0, quote: 0, bookmark: 0 } });
+    h.fixtures.x.addPost({ id: '1900000000000000107', author_id: '1001', created_at: hourAgo, text: 'Read this https://x.com/bob_trades/status/1900000000000000102', metrics: { like: 1, repost: 0, reply: 0, quote: 0, bookmark: 0 } });
+    await h.provider.posts(new Date(Date.now() - WINDOW_MS), 10_000);
+    // Bob: top influence (0.4), lowest engagement and reach; Alice: no influence left to her, top of the rest.
+    expect(await h.provider.account('bob_trades')).to.deep.include({ indexScore: 40, smartMoneyRank: 2 });
+    expect(await h.provider.account('cryptoalice')).to.deep.include({ indexScore: 60, smartMoneyRank: 1 });
+  });
+
+  it("when a tracked account's posts are not held (X does not know it), then Elfa's count of its posts fills its figures, 1 credit, remembered for the hour", async () => {
+    const { result: ghost, spend } = await h.spend(() => h.provider.account('ghost_acct'));
+    expect(ghost).to.deep.equal({ username: 'ghost_acct', indexScore: 50, smartMoneyRank: 2, totalPosts: 4, avgEngagement: 23, topTokens: [] });
+    expect(spend).to.deep.equal({ elfa: { calls: 1, credits: 1, posts: 0 } });
+    await h.provider.account('ghost_acct');
+    expect(h.fixtures.elfa.requestsTo('/v2/data/keyword-mentions')).to.have.length(1);
+    // Now part of the set the others are ranked over.
+    expect(await h.provider.account('bob_trades')).to.deep.include({ smartMoneyRank: 3 });
+  });
+
+  it('when Elfa cannot count them either (the route gone), then the lookup fails (503) and nothing is stored as a zero; one warning says the route is gone', async () => {
+    h.fixtures.elfa.mode.accountPosts = 'gone';
+    const error = await rejection(h.provider.account('ghost_acct'));
+    expect(error.message).to.match(/not enough data/);
+    expect(error.retryable).to.equal(false);
+    // Through the stats job: no record and no "not in the index" marker, so the API answers 503, not a zero or a 404.
+    const job = { data: { username: 'ghost_acct' } } as Job<StatsJobData>;
+    const context: JobContext = { redis: h.redis, provider: h.provider, logger: createLogger({ logLevel: 'silent' }, 'test'), now: () => h.clock.now, historyMs: 0 };
+    await rejection(fetchStats(job, context));
+    expect(await h.redis.exists(keys.stats('ghost_acct'), keys.statsMiss('ghost_acct'))).to.equal(0);
+    expect(h.fixtures.elfa.requests).to.have.length(1);
+    expect(h.logs.filter((line) => /route is gone/.test(line.msg))).to.have.length(1);
+    expect(await h.provider.account('cryptoalice')).to.deep.include({ smartMoneyRank: 1 });
+  });
+
+  it('when the day\'s Elfa lookup budget is spent, then no further credit is spent on stats', async () => {
+    const provider = h.restart({}, { elfaLookupsPerDay: 1 });
+    await provider.account('ghost_acct');
+    await h.redis.del(providerKeys.elfaAccountPosts());
+    await rejection(provider.account('ghost_acct'));
+    expect(h.fixtures.elfa.requestsTo('/v2/data/keyword-mentions')).to.have.length(1);
+  });
+
+  it('when X cannot resolve a tracked name (5xx) and so none of its posts is held, and Elfa does not follow it, then the lookup fails (503): no zero', async () => {
     await h.redis.del(providerKeys.xAccounts());
     h.fixtures.x.script('/2/users/by', { status: 503, body: { title: 'Service Unavailable' } });
-    expect(await h.provider.account('BOB_TRADES')).to.deep.include({ username: 'Bob_Trades', avgEngagement: 80 });
-  });
-
-  it('indexScore: the weighted percentile of smart following (0.5), engagement (0.3) and reach (0.2) within the set', () => {
-    const scores = indexScores(
-      new Map([
-        ['a', { smartFollowingCount: 10, averageEngagement: 1, averageReach: 100, followerCount: 0 }],
-        ['b', { smartFollowingCount: 5, averageEngagement: 9, averageReach: 50, followerCount: 0 }],
-      ]),
-    );
-    expect(Object.fromEntries(scores)).to.deep.equal({ a: 0.5 * 100 + 0.3 * 50 + 0.2 * 100, b: 0.5 * 50 + 0.3 * 100 + 0.2 * 50 });
+    const error = await rejection(h.provider.account('BOB_TRADES'));
+    expect(error.message).to.match(/^stats of Bob_Trades: not enough data/);
+    // Elfa was asked (1 credit) and answered an empty list: not taken as "posted nothing".
+    expect(h.fixtures.elfa.requestsTo('/v2/data/keyword-mentions')).to.have.length(1);
   });
 
   describe('through the refresh jobs (strict storage)', () => {

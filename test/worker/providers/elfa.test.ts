@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { keys } from '../../../shared/keyspace.js';
 import { providerKeys } from '../../../shared/provider-keys.js';
-import { ELFA_KEY, ETH_CA, SOL_CA } from '../../support/provider-fixtures/elfa.js';
+import { ELFA_KEY, elfaRateLimited, ETH_CA, SOL_CA } from '../../support/provider-fixtures/elfa.js';
 import { rejection, startHarness, type Harness } from './helpers.js';
 
 describe('Elfa adapter against the documented wire shapes', () => {
@@ -43,13 +43,52 @@ describe('Elfa adapter against the documented wire shapes', () => {
       body: { success: true, data: { pageSize: 1, page: 1, total: 1, data: [{ change_percent: 1, previous_count: 1, current_count: 1, token: 'string' }] } },
     });
     expect(await h.adapters.elfa.trendingTokens()).to.deep.equal([{ token: 'STRING', mentions: 1 }]);
-    h.fixtures.elfa.script('/v2/account/smart-stats', { body: { success: true, data: { averageReach: 1, averageEngagement: 1, smartFollowingCount: 1 } } });
-    expect(await h.adapters.elfa.smartStats('x')).to.deep.equal({ averageReach: 1, averageEngagement: 1, smartFollowingCount: 1, followerCount: 0 });
+    // Without the page echo, as Elfa's own tests guard against.
+    h.fixtures.elfa.script('/v2/aggregations/trending-tokens', { body: { success: true, data: { data: [{ token: 'ETH', current_count: 2, previous_count: 0, change_percent: 0 }] } } });
+    expect(await h.adapters.elfa.trendingTokens()).to.deep.equal([{ token: 'ETH', mentions: 2 }]);
   });
 
-  it('when smart-stats does not know the user (404), then null; the key status gives the monthly limit', async () => {
-    expect(await h.adapters.elfa.smartStats('nobody_here')).to.equal(null);
-    expect(await h.adapters.elfa.keyStatus()).to.deep.equal({ monthlyLimit: 1000, monthlyRemaining: 880 });
+  it("when an account's posts are asked, then keyword-mentions?accountName= over the window, its own posts' engagement averaged, counts that are all null left out", async () => {
+    const from = new Date('2026-11-24T00:00:00Z');
+    const to = new Date('2026-11-27T00:00:00Z');
+    const { result, spend } = await h.spend(() => h.adapters.elfa.accountPosts('Ghost_Acct', from, to));
+    // (30 + 4 + 0 + 2 × (2 + 1)) and 6, averaged; Elfa's whole match is 4.
+    expect(result).to.deep.equal({ totalPosts: 4, avgEngagement: 23 });
+    expect(h.fixtures.elfa.requests[0]?.path).to.equal('/v2/data/keyword-mentions');
+    expect(h.fixtures.elfa.requests[0]?.query).to.deep.equal({ accountName: 'Ghost_Acct', from: String(from.getTime() / 1000), to: String(to.getTime() / 1000), limit: '30', reposts: 'false' });
+    expect(spend.elfa).to.deep.equal({ calls: 1, credits: 1, posts: 0 });
+    expect(await h.adapters.elfa.accountPosts('nobody_here', from, to)).to.deep.equal({ totalPosts: 0, avgEngagement: null });
+  });
+
+  for (const sparse of [{ success: true, data: {} }, { success: true }, { success: false, message: 'temporarily unavailable' }]) {
+    it(`when keyword-mentions answers ${JSON.stringify(sparse)}, then it is an error, never zeros`, async () => {
+      h.fixtures.elfa.script('/v2/data/keyword-mentions', { body: sparse });
+      await rejection(h.adapters.elfa.accountPosts('ghost_acct', new Date(0), new Date()));
+    });
+  }
+
+  for (const status of [404, 410] as const) {
+    it(`when keyword-mentions answers ${status} for every account, then it is gone: one warning, a metric, not called again for a week, never "user unknown"`, async () => {
+      h.fixtures.elfa.mode.accountPosts = 'gone';
+      if (status === 410) h.fixtures.elfa.script('/v2/data/keyword-mentions', { status: 410, body: { success: false, error: 'Gone' } });
+      expect(await h.adapters.elfa.accountPosts('ghost_acct', new Date(0), new Date())).to.equal('gone');
+      expect(await h.adapters.elfa.accountPosts('cryptoalice', new Date(0), new Date())).to.equal('gone');
+      expect(h.fixtures.elfa.requests).to.have.length(1);
+      expect(h.logs.filter((line) => /route is gone/.test(line.msg))).to.have.length(1);
+      expect(await h.redis.hget(keys.workerCounters(), 'provider_route_gone|elfa|/v2/data/keyword-mentions')).to.equal('1');
+
+      h.clock.now = new Date(h.clock.now.getTime() + 7 * 86_400_000 + 1000);
+      h.fixtures.elfa.mode.accountPosts = 'live';
+      expect(await h.adapters.elfa.accountPosts('ghost_acct', new Date(0), new Date())).to.deep.include({ totalPosts: 4 });
+    });
+  }
+
+  it('when the key status is a monthly plan, a prepaid key (limits null) or names only limits.monthly: null, then an unknown limit is null, never 0', async () => {
+    expect(await h.adapters.elfa.keyStatus()).to.deep.equal({ monthlyLimit: 1000, monthlyRemaining: 880, dailyLimit: 100, billingMode: 'arrears' });
+    h.fixtures.elfa.mode.keyStatus = 'prepaid';
+    expect(await h.adapters.elfa.keyStatus()).to.deep.equal({ monthlyLimit: null, monthlyRemaining: null, dailyLimit: null, billingMode: 'deposit' });
+    h.fixtures.elfa.mode.keyStatus = 'monthly-null';
+    expect(await h.adapters.elfa.keyStatus()).to.deep.include({ monthlyLimit: null, dailyLimit: null });
   });
 
   it('when a 200 says success:false, then it is an error, not an empty list', async () => {
@@ -117,7 +156,7 @@ describe('Elfa adapter against the documented wire shapes', () => {
   });
 
   it('when the reset is further than the wait cap, then no wait and no retry: the job fails with retryAfterMs', async () => {
-    h.fixtures.elfa.script('/v2/aggregations/trending-tokens', { status: 429, headers: { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 600) } });
+    h.fixtures.elfa.script('/v2/aggregations/trending-tokens', elfaRateLimited(600));
     const error = await rejection(h.adapters.elfa.trendingTokens());
     expect(error.retryable).to.equal(false);
     expect(error.retryAfterMs).to.be.greaterThan(500_000);

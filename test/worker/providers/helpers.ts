@@ -1,7 +1,7 @@
 /** A composite provider in the test process, over the fixture servers and the tests' Redis, with its log lines kept. */
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { createAdapters, createCompositeProvider, type CompositeAdapters } from '../../../apps/worker/src/providers/composite.js';
+import { createAdapters, createCompositeProvider, type CompositeAdapters, type CompositeOptions } from '../../../apps/worker/src/providers/composite.js';
 import type { MarketProvider } from '../../../apps/worker/src/providers/market-provider.js';
 import { measureSpend, type Spend } from '../../../apps/worker/src/providers/spend.js';
 import { redisCounter } from '../../../apps/worker/src/counters.js';
@@ -20,8 +20,8 @@ export interface Harness {
   /** Every log line, parsed. */
   logs: { level: number; msg: string; [field: string]: unknown }[];
   clock: { now: Date };
-  /** A fresh provider over the same Redis (a restarted worker), with `env` over the first one's. */
-  restart(env?: Record<string, string>): MarketProvider;
+  /** A fresh provider over the same Redis (a restarted worker), with `env` over the first one's and other options if given. */
+  restart(env?: Record<string, string>, options?: Partial<CompositeOptions>): MarketProvider;
   /** Runs `task` as a job would, with its spend measured. */
   spend<T>(task: () => Promise<T>): Promise<{ result: T; spend: Spend }>;
   close(): Promise<void>;
@@ -35,8 +35,8 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   const logs: Harness['logs'] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Harness['logs'][number]) });
   const clock = { now: new Date() };
-  const make = (config: ProvidersConfig) => {
-    const composite = { config, redis, logger, count: redisCounter(redis), now: () => clock.now, timeoutMs: options.timeoutMs ?? 2_000, maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 5_000 };
+  const make = (config: ProvidersConfig, extra: Partial<CompositeOptions> = {}) => {
+    const composite: CompositeOptions = { config, redis, logger, count: redisCounter(redis), now: () => clock.now, timeoutMs: options.timeoutMs ?? 2_000, maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 5_000, ...extra };
     const adapters = createAdapters(composite);
     return { adapters, provider: createCompositeProvider(composite, adapters) };
   };
@@ -49,7 +49,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     provider: first.provider,
     logs,
     clock,
-    restart: (more = {}) => make(loadConfig({ NODE_ENV: 'test', ...fixtures.env, ...env, ...more }).providers!).provider,
+    restart: (more = {}, extra = {}) => make(loadConfig({ NODE_ENV: 'test', ...fixtures.env, ...env, ...more }).providers!, extra).provider,
     spend: (task) => measureSpend(task),
     async close() {
       await fixtures.close();

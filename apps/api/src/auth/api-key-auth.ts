@@ -12,22 +12,15 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Context, Middleware } from 'koa';
-import { AuthError, BadRequestError } from '../../../../shared/errors.js';
+import { BadRequestError } from '../../../../shared/errors.js';
 import { API_KEY_PREFIX, looksLikeApiKey } from './api-key-format.js';
-import { toInfo, type ApiKeyInfo, type ApiKeyStore } from './api-keys.js';
-import { toPublicUser, type PublicUser, type UserStore } from './users.js';
+import type { ApiKeyPrincipal, ApiKeyVerifier } from './api-key-verifier.js';
+import { bearerCredential, isBearerApiKey } from './authorization.js';
 
-/** The caller of a keyed request: the key (public fields only) and the user it acts as. */
-export interface ApiKeyPrincipal {
-  key: ApiKeyInfo;
-  user: PublicUser;
-}
-
-export const INVALID_API_KEY = 'Invalid API key';
+export { INVALID_API_KEY, type ApiKeyPrincipal } from './api-key-verifier.js';
 export const KEY_IN_URL = 'API keys are accepted only in the X-Api-Key or Authorization header, never in the URL';
 export const TWO_KEYS = 'Send the API key once: X-Api-Key and Authorization carry different keys';
 
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 /** A query parameter named like a key (api_key, apiKey, x-api-key...), or any value with our key prefix. */
 const KEY_PARAM = /(?:^|&)(?:x[-_]?)?api[-_]?key=/i;
 /** Routes with a credential of their own. */
@@ -37,7 +30,7 @@ const OWN_CREDENTIAL = new Set(['/metrics']);
 export function presentedApiKey(headers: IncomingHttpHeaders): string | undefined {
   const header = headers['x-api-key'];
   const fromHeader = header === undefined ? undefined : (Array.isArray(header) ? header.join(',') : header).trim();
-  const bearer = BEARER.exec(headers.authorization ?? '')?.[1];
+  const bearer = bearerCredential(headers.authorization);
   const fromBearer = bearer !== undefined && looksLikeApiKey(bearer) ? bearer : undefined;
   if (fromHeader !== undefined && fromBearer !== undefined && fromHeader !== fromBearer) throw new BadRequestError(TWO_KEYS);
   return fromHeader ?? fromBearer;
@@ -52,18 +45,26 @@ export function keyInUrl(url: string): boolean {
 }
 
 /**
- * For the fast path (http/fast-reads.ts): a request it must leave to Koa because a key has to
- * be checked (or refused). Header lookups and one string search: nothing on the anonymous path.
+ * For the fast path (http/fast-reads.ts), what a request's credential allows: `anonymous` (no
+ * key), `verified` (a key Redis found good moments ago: served as an anonymous read is), or
+ * `koa` (a key to check or refuse, or a key in the URL: left to Koa). An anonymous request
+ * costs two header lookups and one string search.
  */
-export function needsKeyCheck(req: { headers: IncomingHttpHeaders; url?: string }): boolean {
+export function fastCredential(req: { headers: IncomingHttpHeaders; url?: string }, verifier: ApiKeyVerifier): 'anonymous' | 'verified' | 'koa' {
   const { headers } = req;
-  if (headers['x-api-key'] !== undefined) return true;
+  if (req.url !== undefined && keyInUrl(req.url)) return 'koa';
   const authorization = headers.authorization;
-  if (authorization !== undefined && /^Bearer[ \t]+ms_/i.test(authorization)) return true;
-  return req.url !== undefined && keyInUrl(req.url);
+  if (headers['x-api-key'] === undefined && (authorization === undefined || !isBearerApiKey(authorization))) return 'anonymous';
+  let key: string | undefined;
+  try {
+    key = presentedApiKey(headers);
+  } catch {
+    return 'koa'; // two different keys: Koa renders the 400
+  }
+  return key !== undefined && verifier.recentlyVerified(key) ? 'verified' : 'koa';
 }
 
-export function apiKeyAuth(deps: { apiKeys: ApiKeyStore; users: UserStore }): Middleware {
+export function apiKeyAuth(verifier: ApiKeyVerifier): Middleware {
   return async (ctx, next) => {
     if (OWN_CREDENTIAL.has(ctx.path)) {
       await next();
@@ -75,13 +76,7 @@ export function apiKeyAuth(deps: { apiKeys: ApiKeyStore; users: UserStore }): Mi
       await next();
       return;
     }
-    const record = await deps.apiKeys.use(key);
-    // The owner must still exist as the same user (removed, or removed and added again: refused),
-    // and acts with its current role.
-    const user = record ? await deps.users.find(record.email) : null;
-    if (!record || !user || user.id !== record.userId) throw new AuthError(INVALID_API_KEY);
-    const principal: ApiKeyPrincipal = { key: toInfo(record), user: toPublicUser(user) };
-    ctx.state.apiKey = principal;
+    ctx.state.apiKey = await verifier.verify(key);
     await next();
   };
 }

@@ -1,11 +1,14 @@
 /**
  * The API key store. A key's record is a Redis hash under the SHA-256 of the key (the key itself
- * is never stored), plus its public id -> hash, and the set of each user's key ids. Nothing is
- * cached in a process: every keyed request reads Redis, so a revoked key is refused by every
- * replica from the next request on.
+ * is never stored), plus its public id -> hash, and the set of each user's key ids. The writes
+ * that must not race are the scripts `shared/lua/{createApiKey,useApiKey,revokeApiKey}-N.lua`.
+ * The store keeps nothing in the process: what the API remembers of a key between requests, and
+ * for how long, is api-key-verifier.ts's.
  */
 import type { Redis } from 'ioredis';
 import { keys } from '../../../../shared/keyspace.js';
+import { execChecked } from '../../../../shared/redis-results.js';
+import { runScript } from '../../../../shared/redis-scripts.js';
 import { generateApiKey, hashApiKey, isWellFormedApiKey, lastFour, randomBase62 } from './api-key-format.js';
 import type { UserStore } from './users.js';
 
@@ -27,6 +30,15 @@ export interface ApiKeyRecord extends ApiKeyInfo {
   userId: string;
   /** The owner's normalised email. */
   email: string;
+  /** ISO 8601: refused from then on (`key create --expires`); null for a key that does not expire. */
+  expiresAt: string | null;
+}
+
+/** One key as `users export` writes it and `users import` reads it back: its stored hash and the SHA-256 it lives under. */
+export interface ApiKeyBackup {
+  type: 'api-key';
+  sha256: string;
+  fields: Record<string, string>;
 }
 
 /** `lastUsedAt` is rewritten at most this often per key: a polling bot must not make every read a Redis write. */
@@ -34,37 +46,7 @@ export const LAST_USE_RESOLUTION_MS = 60_000;
 /** Labels: printable, no tab or line break (they are printed in `key list` columns). */
 export const MAX_NAME_LENGTH = 64;
 
-const RECORD_FIELDS = ['id', 'userId', 'email', 'name', 'last4', 'createdAt', 'lastUsedAt'] as const;
-
-// KEYS: record, id index, user's key set, user hash. ARGV: id, hash, userId, email, name, last4, createdAt.
-// Returns 1 when created, 0 when the user is gone (or is another user now), -1 when the id is taken.
-const CREATE = `
-if redis.call('HGET', KEYS[4], 'id') ~= ARGV[3] then return 0 end
-if redis.call('EXISTS', KEYS[2]) == 1 or redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
-redis.call('HSET', KEYS[1], 'id', ARGV[1], 'userId', ARGV[3], 'email', ARGV[4], 'name', ARGV[5], 'last4', ARGV[6], 'createdAt', ARGV[7])
-redis.call('SET', KEYS[2], ARGV[2])
-redis.call('SADD', KEYS[3], ARGV[1])
-return 1`;
-
-// KEYS: record. ARGV: now (epoch ms), resolution (ms). Returns the record's fields in
-// RECORD_FIELDS order (id false when there is no such key), and notes the use.
-const USE = `
-local fields = redis.call('HMGET', KEYS[1], 'id', 'userId', 'email', 'name', 'last4', 'createdAt', 'lastUsedAt')
-if not fields[1] then return fields end
-local last = tonumber(fields[7] or '0') or 0
-if tonumber(ARGV[1]) - last >= tonumber(ARGV[2]) then redis.call('HSET', KEYS[1], 'lastUsedAt', ARGV[1]) end
-return fields`;
-
-// KEYS: record, id index, user's key set. ARGV: id. Returns 1 when revoked, 0 when the record is not that key's.
-const REVOKE = `
-if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then
-  redis.call('DEL', KEYS[2])
-  redis.call('SREM', KEYS[3], ARGV[1])
-  return 0
-end
-redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('SREM', KEYS[3], ARGV[1])
-return 1`;
+const RECORD_FIELDS = ['id', 'userId', 'email', 'name', 'last4', 'createdAt', 'lastUsedAt', 'expiresAt'] as const;
 
 export class ApiKeyStore {
   constructor(
@@ -76,41 +58,70 @@ export class ApiKeyStore {
    * A new key for the user with this (normalised) email: returns the key (to show once) and its
    * public record, or null when there is no such user.
    */
-  async create(users: UserStore, email: string, name: string): Promise<{ key: string; info: ApiKeyInfo } | null> {
+  async create(users: UserStore, email: string, name: string, lifetimeMs?: number): Promise<{ key: string; info: ApiKeyInfo; expiresAt: string | null } | null> {
     const user = await users.find(email);
     if (!user) return null;
+    const expiresAt = lifetimeMs === undefined ? null : new Date(this.now() + lifetimeMs).toISOString();
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const key = generateApiKey();
       const hash = hashApiKey(key);
       const info: ApiKeyInfo = { id: `key_${randomBase62(12)}`, name, last4: lastFour(key), createdAt: new Date(this.now()).toISOString(), lastUsedAt: null };
-      const created = await this.redis.eval(
-        CREATE, 4, keys.apiKey(hash), keys.apiKeyId(info.id), keys.userApiKeys(email), keys.user(email),
-        info.id, hash, user.id, email, name, info.last4, info.createdAt,
+      const created = await runScript(
+        this.redis,
+        'createApiKey',
+        [keys.apiKey(hash), keys.apiKeyId(info.id), keys.userApiKeys(email), keys.user(email)],
+        [info.id, hash, user.id, email, name, info.last4, info.createdAt, expiresAt ?? ''],
       );
-      if (created === 1) return { key, info };
+      if (created === 1) return { key, info, expiresAt };
       if (created === 0) return null;
     }
     throw new Error('could not find an unused key id');
   }
 
   /**
-   * The record of a presented key, noting its use; null when the key is malformed, unknown or
-   * revoked. (Whether its owner still exists is the caller's check: see api-key-auth.ts.)
+   * The record of a presented key, noting its use; null when the key is malformed, unknown,
+   * revoked or expired. (Whether its owner still exists is the caller's check: see api-key-verifier.ts.)
    */
   async use(key: string): Promise<ApiKeyRecord | null> {
     if (!isWellFormedApiKey(key)) return null;
-    const fields = (await this.redis.eval(USE, 1, keys.apiKey(hashApiKey(key)), this.now(), LAST_USE_RESOLUTION_MS)) as (string | null)[];
-    return toRecord(fields);
+    const fields = (await runScript(this.redis, 'useApiKey', [keys.apiKey(hashApiKey(key))], [this.now(), LAST_USE_RESOLUTION_MS])) as (string | null)[];
+    const record = toRecord(fields);
+    return record && !isExpired(record, this.now()) ? record : null;
   }
 
-  /** The user's keys, oldest first. */
-  async list(email: string): Promise<ApiKeyInfo[]> {
+  /** The user's keys (expired ones too, with their expiry), oldest first. */
+  async list(email: string): Promise<ApiKeyRecord[]> {
     const ids = await this.redis.smembers(keys.userApiKeys(email));
     const records = await Promise.all(ids.map((id) => this.find(id)));
     return records
       .filter((record): record is ApiKeyRecord => record !== null && record.email === email)
-      .map(toInfo)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  /** Every user's keys as stored, for a backup (`users export`): each with the SHA-256 it lives under. */
+  async dump(emails: readonly string[]): Promise<ApiKeyBackup[]> {
+    const backups: ApiKeyBackup[] = [];
+    for (const email of emails) {
+      for (const id of (await this.redis.smembers(keys.userApiKeys(email))).sort()) {
+        const sha256 = await this.redis.get(keys.apiKeyId(id));
+        if (!sha256) continue;
+        const fields = await this.redis.hgetall(keys.apiKey(sha256));
+        const record = toRecord(RECORD_FIELDS.map((field) => fields[field] ?? null));
+        if (record && record.id === id && record.email === email) backups.push({ type: 'api-key', sha256, fields });
+      }
+    }
+    return backups;
+  }
+
+  /** Writes back one key from `dump()` as it was (the same key authenticates again); false if it is not a key record. */
+  async restore(backup: ApiKeyBackup): Promise<boolean> {
+    const record = toRecord(RECORD_FIELDS.map((field) => backup.fields[field] ?? null));
+    if (!record || !/^[0-9a-f]{64}$/.test(backup.sha256)) return false;
+    const hash = keys.apiKey(backup.sha256);
+    await execChecked(
+      this.redis.multi().del(hash).hset(hash, backup.fields).set(keys.apiKeyId(record.id), backup.sha256).sadd(keys.userApiKeys(record.email), record.id),
+    );
+    return true;
   }
 
   /** The key with this public id, or null. */
@@ -126,7 +137,7 @@ export class ApiKeyStore {
     if (!hash) return null;
     const record = toRecord(await this.redis.hmget(keys.apiKey(hash), ...RECORD_FIELDS));
     const email = record?.email ?? '';
-    const revoked = await this.redis.eval(REVOKE, 3, keys.apiKey(hash), keys.apiKeyId(id), keys.userApiKeys(email), id);
+    const revoked = await runScript(this.redis, 'revokeApiKey', [keys.apiKey(hash), keys.apiKeyId(id), keys.userApiKeys(email)], [id]);
     return revoked === 1 ? record : null;
   }
 
@@ -141,10 +152,17 @@ export class ApiKeyStore {
 }
 
 function toRecord(fields: (string | null)[]): ApiKeyRecord | null {
-  const [id, userId, email, name, last4, createdAt, lastUsedAt] = fields;
+  const [id, userId, email, name, last4, createdAt, lastUsedAt, expiresAt] = fields;
   if (!id || !userId || !email || name == null || !last4 || !createdAt) return null;
   const lastUsed = lastUsedAt ? Number(lastUsedAt) : NaN;
-  return { id, userId, email, name, last4, createdAt, lastUsedAt: Number.isFinite(lastUsed) ? new Date(lastUsed).toISOString() : null };
+  // An expiry that cannot be read counts as past: a damaged record must not make a key eternal.
+  const expires = expiresAt ? (Number.isFinite(Date.parse(expiresAt)) ? new Date(Date.parse(expiresAt)).toISOString() : new Date(0).toISOString()) : null;
+  return { id, userId, email, name, last4, createdAt, lastUsedAt: Number.isFinite(lastUsed) ? new Date(lastUsed).toISOString() : null, expiresAt: expires };
+}
+
+/** True once the key's expiry has passed. */
+export function isExpired(record: Pick<ApiKeyRecord, 'expiresAt'>, now: number): boolean {
+  return record.expiresAt !== null && Date.parse(record.expiresAt) <= now;
 }
 
 export function toInfo({ id, name, last4, createdAt, lastUsedAt }: ApiKeyRecord): ApiKeyInfo {

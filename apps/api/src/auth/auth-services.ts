@@ -10,7 +10,7 @@ import { dummyHash, hashPassword, needsRehash, verifyPassword } from './password
 import type { LoginResponse } from './types.js';
 import { LoginThrottle } from './throttle.js';
 import { createTokenService, TOKEN_LIFETIME_SECONDS, type TokenService } from './tokens.js';
-import { normaliseEmail, UserStore, type UserRecord } from './users.js';
+import { isPlausibleEmail, normaliseEmail, UserStore, type UserRecord } from './users.js';
 
 /** The login response body (the document's `LoginResponse`). */
 export type LoginResult = LoginResponse;
@@ -22,19 +22,19 @@ export interface AuthServices {
   /**
    * docs/decisions.md#d4: 429 when throttled (`clientAddress` counts only with TRUST_PROXY), the same 401
    * `Invalid credentials` (after the same argon2 work) for an unknown email and a wrong
-   * password, else a fresh token.
+   * password (and, at once, for an email that cannot be an address), else a fresh token.
    */
   login(email: string, password: string, clientAddress: string): Promise<LoginResult>;
 }
 
 export function createAuthServices(
-  config: Pick<Config, 'jwtSecret' | 'jwtIssuer' | 'trustProxy'>,
+  config: Pick<Config, 'jwtSecret' | 'jwtIssuer' | 'trustProxy' | 'ipv6SubnetPrefix'>,
   redis: Redis,
   logger: Logger,
 ): AuthServices {
   const users = new UserStore(redis);
   const tokens = createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer });
-  const throttle = new LoginThrottle(redis);
+  const throttle = new LoginThrottle(redis, config.ipv6SubnetPrefix);
   // Made now, so the first unknown email does not pay for it (and stand out by its timing).
   dummyHash().catch((error: unknown) => logger.error({ err: error }, 'cannot make the dummy password hash'));
 
@@ -53,6 +53,9 @@ export function createAuthServices(
     throttle,
     async login(rawEmail, password, clientAddress) {
       const email = normaliseEmail(rawEmail);
+      // No user can have it (`users add` takes plausible addresses only): refused as any wrong
+      // credential, before argon2 and before Redis, so a stream of 16 KiB "emails" costs nothing.
+      if (!isPlausibleEmail(email)) throw new AuthError('Invalid credentials');
       // With TRUST_PROXY=false the address may be a proxy's, shared by every client behind it:
       // counting it would let anyone lock out all logins. The email's limit always applies.
       const reservation = await throttle.reserve(email, config.trustProxy ? clientAddress : undefined);

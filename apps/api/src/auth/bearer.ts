@@ -8,6 +8,7 @@ import type { Context, Middleware } from 'koa';
 import { AuthError } from '../../../../shared/errors.js';
 import { apiKeyOf, type ApiKeyPrincipal } from './api-key-auth.js';
 import type { AuthServices } from './auth-services.js';
+import { bearerCredential } from './authorization.js';
 import type { TokenClaims } from './tokens.js';
 import { toPublicUser, type PublicUser, type Role } from './users.js';
 
@@ -19,9 +20,6 @@ export interface Authenticated {
   apiKey?: ApiKeyPrincipal;
 }
 
-/** `Bearer <token>`, scheme case-insensitive (RFC 7235); anything else counts as no token. */
-const BEARER = /^Bearer(?:[ \t]+(.*))?$/i;
-
 export function bearerAuth(auth: AuthServices): Middleware {
   return async (ctx, next) => {
     // An API key acts as its user; apiKeyAuth has already refused an invalid one.
@@ -31,7 +29,8 @@ export function bearerAuth(auth: AuthServices): Middleware {
       await next();
       return;
     }
-    const token = BEARER.exec(ctx.get('Authorization'))?.[1]?.trim();
+    // `Bearer <token>`, scheme in any case; anything else counts as no token.
+    const token = bearerCredential(ctx.get('Authorization'));
     if (!token) throw new AuthError('Missing token');
     const claims = auth.tokens.verify(token);
     const user = await auth.users.find(claims.email);

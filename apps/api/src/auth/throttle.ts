@@ -9,12 +9,18 @@
  *
  * The address is counted only when it identifies a client (see auth-services.ts): behind a
  * proxy that is not trusted, every client shares the proxy's address, and its limit would lock
- * out everyone at once.
+ * out everyone at once. An IPv6 client is counted by its network (http/client-address.ts).
+ *
+ * The counters are bounded whatever a client sends: the email's is named by a fixed-length
+ * digest (a 16 KiB email once left a 16 KiB key per failed login), and a counter given back to 0
+ * is deleted rather than left to expire.
  */
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../../../../shared/errors.js';
 import { keys } from '../../../../shared/keyspace.js';
 import { runScript } from '../../../../shared/redis-scripts.js';
+import { clientGroup, DEFAULT_IPV6_PREFIX } from '../http/client-address.js';
 
 export const THROTTLE_WINDOW_SECONDS = 15 * 60;
 /** Failures allowed per window; the attempt after the last allowed one is answered 429. */
@@ -26,8 +32,21 @@ export interface Reservation {
   readonly keys: readonly string[];
 }
 
+/** The failure counter of one (normalised) email: 128 bits of its SHA-256, whatever its length. */
+export function emailFailuresKey(email: string): string {
+  return keys.loginFailuresByEmail(createHash('sha256').update(email).digest('hex').slice(0, 32));
+}
+
+/** The failure counter of the client at `address` (its IPv6 network of `ipv6Prefix` bits). */
+export function addressFailuresKey(address: string, ipv6Prefix: number = DEFAULT_IPV6_PREFIX): string {
+  return keys.loginFailuresByAddress(clientGroup(address, ipv6Prefix));
+}
+
 export class LoginThrottle {
-  constructor(private readonly redis: Redis) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly ipv6Prefix: number = DEFAULT_IPV6_PREFIX,
+  ) {}
 
   /**
    * Counts this attempt as a failure in advance, or throws 429 `Too many login attempts` (with
@@ -35,10 +54,10 @@ export class LoginThrottle {
    * `address` undefined: only the email is counted.
    */
   async reserve(email: string, address: string | undefined): Promise<Reservation> {
-    const counters = [keys.loginFailuresByEmail(email)];
+    const counters = [emailFailuresKey(email)];
     const limits = [MAX_FAILURES_PER_EMAIL];
     if (address !== undefined) {
-      counters.push(keys.loginFailuresByAddress(address));
+      counters.push(addressFailuresKey(address, this.ipv6Prefix));
       limits.push(MAX_FAILURES_PER_ADDRESS);
     }
     const wait = Number(await runScript(this.redis, 'reserveLoginAttempt', counters, [THROTTLE_WINDOW_SECONDS, ...limits]));

@@ -9,6 +9,13 @@
  * `Connection: close`, so each client leaves by itself after its next response, and closes a
  * socket itself only when it has stayed idle for `idleCloseMs` (a client that quiet is not
  * polling) or at the deadline.
+ *
+ * Idle is what the drain's sweeps see, never a time taken before: a socket counts as idle from
+ * the first sweep that finds it so (a cached read's response is ended before its bytes leave,
+ * and a client may be slow to read them), and a sweep that runs late closes nothing. A late
+ * sweep means this process was stalled (CPU starvation, a long pause): timers run before the
+ * poll phase, so a request that arrived meanwhile is still unread in the kernel and the socket
+ * only looks idle; closing it then resets a request the client already sent.
  */
 import { Server as NetServer, type Socket } from 'node:net';
 import type { RequestListener, Server, ServerResponse } from 'node:http';
@@ -17,7 +24,16 @@ interface Connection {
   /** The latest response: a request is in progress until it has finished (writableFinished). */
   response: ServerResponse | undefined;
   idleSince: number;
+  /** While draining: the response a sweep last found idle on this socket, and when it first did. */
+  idleSeen?: { response: ServerResponse | undefined; at: number };
+  /** The response (undefined: a raw answer of client-errors.ts) whose unsent bytes armed the write timeout (watchWrites). */
+  writeWatched?: { response: ServerResponse | undefined };
 }
+
+/** How often the drain looks at the sockets. */
+const SWEEP_MS = 50;
+/** A sweep this late after the previous one ran after a stall: it only looks (see above). */
+const LATE_SWEEP_MS = 500;
 
 export interface DrainOptions {
   /** Give up waiting and cut every socket after this long. */
@@ -34,6 +50,15 @@ export interface DrainTracker {
   readonly draining: boolean;
   /** Open sockets, the one just accepted included. */
   readonly connections: number;
+  /**
+   * Cuts a response whose client stopped reading: once a second, a socket with unsent bytes gets
+   * a timeout of `writeTimeoutMs` for its response. Node's socket timeout counts only progress
+   * (a write issued, or a partly sent one moving on), so a slow reader is never cut, and one
+   * that takes nothing for that long is destroyed. Once the response is sent, Node replaces the
+   * timeout with the keep-alive one, and a next request clears it; a response still being
+   * written (an event stream) that has caught up is disarmed. Nothing is added per request.
+   */
+  watchWrites(writeTimeoutMs: number): void;
 }
 
 export function trackConnections(server: Server): DrainTracker {
@@ -52,6 +77,23 @@ export function trackConnections(server: Server): DrainTracker {
     get connections() {
       return connections.size;
     },
+    watchWrites(writeTimeoutMs) {
+      const check = () => {
+        for (const [socket, connection] of connections) {
+          const { response, writeWatched } = connection;
+          if (socket.writableLength > 0 && (!writeWatched || writeWatched.response !== response)) {
+            connection.writeWatched = { response };
+            socket.setTimeout(writeTimeoutMs);
+          } else if (socket.writableLength === 0 && writeWatched && response && writeWatched.response === response && !response.writableEnded) {
+            // A stream that caught up: quiet between its events is not a stall.
+            connection.writeWatched = undefined;
+            socket.setTimeout(0);
+          }
+        }
+      };
+      const timer = setInterval(check, 1000).unref();
+      server.once('close', () => clearInterval(timer));
+    },
     wrap(listener) {
       return (req, res) => {
         const connection = connections.get(req.socket);
@@ -60,7 +102,7 @@ export function trackConnections(server: Server): DrainTracker {
         listener(req, res);
         if (!connection) return;
         // A cached read is answered before the listener returns: no listener to add for it (the
-        // sweep waits for its bytes to be flushed; idleSince is then at most the flush's length early).
+        // sweeps wait for its bytes to be flushed, and count it idle only from then: idleFor).
         if (res.writableEnded) connection.idleSince = Date.now();
         else
           res.once('close', () => {
@@ -78,20 +120,39 @@ export function trackConnections(server: Server): DrainTracker {
         if (response && !response.headersSent) response.setHeader('Connection', 'close');
       }
       const deadline = Date.now() + deadlineMs;
+      let previousSweep = Date.now();
       await new Promise<void>((resolve) => {
         const sweep = () => {
           const now = Date.now();
+          const late = now - previousSweep > LATE_SWEEP_MS;
+          previousSweep = now;
           for (const [socket, connection] of connections) {
-            const busy = connection.response !== undefined && !connection.response.writableFinished;
-            const idleTooLong = !busy && now - connection.idleSince >= idleCloseMs;
-            if (idleTooLong || now >= deadline) socket.destroy();
+            if (now >= deadline || (!late && idleFor(connection, now) >= idleCloseMs)) socket.destroy();
           }
           if (connections.size === 0 || now >= deadline) resolve();
-          else setTimeout(sweep, 50);
+          else setTimeout(sweep, SWEEP_MS);
         };
         sweep();
       });
       await listenerClosed;
     },
   };
+}
+
+/**
+ * How long the sweeps have seen `connection` idle (0 when busy, or newly idle): counted from the
+ * later of the first sweep that saw it idle with its current response and the end of that
+ * response, so a request answered between two sweeps starts the count again.
+ */
+function idleFor(connection: Connection, now: number): number {
+  const { response } = connection;
+  if (response !== undefined && !response.writableFinished) {
+    connection.idleSeen = undefined;
+    return 0;
+  }
+  if (!connection.idleSeen || connection.idleSeen.response !== response) {
+    connection.idleSeen = { response, at: now };
+    return 0;
+  }
+  return now - Math.max(connection.idleSeen.at, connection.idleSince);
 }

@@ -14,7 +14,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import { MARKET_READS, READ_NAMES, type ReadSpec } from '../market/reads.js';
-import { needsKeyCheck } from '../auth/api-key-auth.js';
+import { fastCredential } from '../auth/api-key-auth.js';
 import type { ApiDeps } from '../deps.js';
 import { resolvers, type Resolver } from '../market/read-resolvers.js';
 import { readReply, writeRead } from './representation.js';
@@ -65,13 +65,15 @@ function compile(resolve: Readonly<Record<ReadSpec['serve'], Resolver>>) {
   };
 }
 
-export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'history' | 'logger' | 'metrics'>): FastReads {
+export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'history' | 'logger' | 'metrics' | 'keyVerifier'>): FastReads {
   const match = compile(resolvers(deps));
 
   return (req, res) => {
     const url = req.url;
     if (req.method !== 'GET' || url === undefined) return false;
-    if (needsKeyCheck(req)) return false; // a presented API key is checked (or refused) by Koa
+    // A key Redis found good moments ago is served as an anonymous read is; any other key is
+    // checked (or refused) by Koa, which asks Redis and remembers the answer for the next reads.
+    if (fastCredential(req, deps.keyVerifier) === 'koa') return false;
     const started = performance.now();
     const queryAt = url.indexOf('?');
     let route: Route;

@@ -7,8 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { AuthError } from '../../../../shared/errors.js';
-
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+import { bearerCredential } from '../auth/authorization.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -17,7 +16,7 @@ export function metricsAuth(token: string | undefined): Middleware {
   if (token === undefined) return (_ctx, next) => next();
   const expected = digest(token);
   return async (ctx, next) => {
-    const presented = BEARER.exec(ctx.get('Authorization'))?.[1];
+    const presented = bearerCredential(ctx.get('Authorization'));
     if (presented === undefined) throw new AuthError('Missing token');
     if (!timingSafeEqual(digest(presented), expected)) throw new AuthError('Invalid metrics token');
     await next();

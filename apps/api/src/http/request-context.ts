@@ -38,6 +38,8 @@ export interface FinishedRequest {
   status: number;
   /** performance.now() when the request arrived. */
   started: number;
+  /** A read sent as a POST (an MCP tool call): logged as a GET read is. */
+  read?: boolean;
 }
 
 /** A read slower than this is logged whatever its status. */
@@ -55,7 +57,7 @@ const redactKeys = (url: string) => (url.includes('ms_live_') ? url.replace(/ms_
 export function recordRequest({ logger, metrics }: Observability, request: FinishedRequest): void {
   const ms = performance.now() - request.started;
   metrics.observe(request.method, request.route, request.status, ms / 1000);
-  const quietRead = request.status < 400 && ms < SLOW_REQUEST_MS && (request.method === 'GET' || request.method === 'HEAD');
+  const quietRead = request.status < 400 && ms < SLOW_REQUEST_MS && (request.method === 'GET' || request.method === 'HEAD' || request.read === true);
   if (quietRead && !logger.isLevelEnabled('debug')) return;
   logger[quietRead ? 'debug' : 'info'](
     // A key sent in the URL is refused (400), but this line is written anyway: not with the key.
@@ -81,6 +83,7 @@ export function requestContext(observability: Observability): Middleware {
         route: typeof route === 'string' ? route : 'unmatched',
         status: ctx.status,
         started,
+        read: ctx.state.read === true,
       });
     }
   };

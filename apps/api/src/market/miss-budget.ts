@@ -1,5 +1,5 @@
 /**
- * A budget of stats misses per client address, or per API key for a keyed client (a larger
+ * A budget of stats misses per client address (an IPv6 client: per network, http/client-address.ts), or per API key for a keyed client (a larger
  * one: the client is known and its key can be revoked). A miss (a username neither cached nor known to
  * be absent) is the one request an anonymous client can make that costs an upstream call, and
  * real providers meter every call: 1,000 unique unknown usernames once cost 1,000 calls in 3 s.
@@ -12,6 +12,7 @@ import { RateLimitedError } from '../../../../shared/errors.js';
 import { keys } from '../../../../shared/keyspace.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import { runScript } from '../../../../shared/redis-scripts.js';
+import { clientGroup, DEFAULT_IPV6_PREFIX } from '../http/client-address.js';
 
 /** Misses allowed per address and window: a dashboard's first load fits, a crawl of names does not. */
 export const STATS_MISS_BUDGET = 60;
@@ -26,6 +27,8 @@ export interface MissBudgetOptions {
   keyLimit?: number;
   /** Default STATS_MISS_WINDOW_SECONDS. */
   windowSeconds?: number;
+  /** An IPv6 client is counted by its network of this many bits (IPV6_SUBNET_PREFIX). Default 64. */
+  ipv6Prefix?: number;
 }
 
 /** One client's budget as it stands (GET /api/auth/usage). */
@@ -42,11 +45,13 @@ export class MissBudget {
   private readonly limit: number;
   private readonly keyLimit: number;
   private readonly windowSeconds: number;
+  private readonly ipv6Prefix: number;
 
   constructor(private readonly redis: Redis, options: MissBudgetOptions = {}) {
     this.limit = options.limit ?? STATS_MISS_BUDGET;
     this.keyLimit = options.keyLimit ?? this.limit * 10;
     this.windowSeconds = options.windowSeconds ?? STATS_MISS_WINDOW_SECONDS;
+    this.ipv6Prefix = options.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
   }
 
   /**
@@ -79,7 +84,7 @@ export class MissBudget {
 
   private budgetOf(address: string, apiKeyId: string | undefined): { key: string; limit: number } {
     return apiKeyId === undefined
-      ? { key: keys.statsMissBudget(address), limit: this.limit }
+      ? { key: keys.statsMissBudget(clientGroup(address, this.ipv6Prefix)), limit: this.limit }
       : { key: keys.statsMissBudgetForKey(apiKeyId), limit: this.keyLimit };
   }
 }

@@ -233,8 +233,9 @@ export const MARKET_READS = {
     name: 'token_sentiment',
     title: 'Sentiment of a token',
     description:
-      'Current sentiment of the tracked posts mentioning a token: a score in [-1, 1], a label (bullish, bearish, neutral) ' +
-      'and the count of positive, neutral and negative posts. A token no current post mentions is an error ("Token not found in index").',
+      'Current sentiment of the tracked posts mentioning a token: a score in [-1, 1], a label (bullish, bearish, neutral), ' +
+      'the count of positive, neutral and negative posts, the sample (posts, distinct authors) and a confidence in [0, 1]: ' +
+      'one author is never above 0.09. A token no current post mentions is an error ("Token not found in index").',
   }),
   'sentiment-history': historyRead('/api/market/sentiment/:token/history', 'sentiment', {
     summary: 'A token’s sentiment over time',

@@ -19,7 +19,7 @@ const JsonRpcRequestSchema = z
   .meta({ id: 'JsonRpcRequest', description: 'A JSON-RPC 2.0 request or notification (MCP).' });
 
 const JsonRpcErrorObject = z.looseObject({
-  code: z.int().meta({ description: 'JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport).' }),
+  code: z.int().meta({ description: 'JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport, -32001 request timed out).' }),
   message: z.string(),
 });
 
@@ -49,7 +49,9 @@ export const MCP_OPERATION: ZodOpenApiOperationObject = {
     'A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, ' +
     'every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. ' +
     'Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); ' +
-    'a body is at most 64 KiB (413). GET and DELETE answer 405. ' +
+    'a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. ' +
+    'A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. ' +
+    'Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. ' +
     `Tools, all read-only and public like the market routes: ${MARKET_TOOLS.map((tool) => `\`${tool.name}\``).join(', ')}. ` +
     'Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; ' +
     'a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. ' +
@@ -62,13 +64,14 @@ export const MCP_OPERATION: ZodOpenApiOperationObject = {
   },
   requestBody: {
     required: true,
-    description: 'One JSON-RPC message (or an array of them).',
-    content: { 'application/json': { schema: z.union([JsonRpcRequestSchema, z.array(JsonRpcRequestSchema)]), examples: { toolCall: { value: TOOL_CALL_EXAMPLE } } } },
+    description: 'One JSON-RPC message.',
+    content: { 'application/json': { schema: JsonRpcRequestSchema, examples: { toolCall: { value: TOOL_CALL_EXAMPLE } } } },
   },
   responses: {
-    '200': { description: 'The JSON-RPC response (an array for a batch).', content: json(z.union([JsonRpcResponseSchema, z.array(JsonRpcResponseSchema)])) },
+    '200': { description: 'The JSON-RPC response: a result, or an error such as -32001 "Request timed out".', content: json(JsonRpcResponseSchema) },
     '202': { description: 'Accepted: the body held only notifications or responses; no body.' },
-    '400': transportError('The body is not JSON or not JSON-RPC, the batch is over 100 messages, or MCP-Protocol-Version is unsupported.'),
+    '400': transportError('The body is not JSON or not JSON-RPC, it is a batch (a JSON array), or MCP-Protocol-Version is unsupported.'),
+    '403': transportError('The request has an Origin header (`null` included) that is not in MCP_ALLOWED_ORIGINS.'),
     '406': transportError('Accept does not list both application/json and text/event-stream.'),
     '413': transportError('The body is over 64 KiB.'),
     '415': transportError('Content-Type is not application/json.'),

@@ -1,46 +1,131 @@
 /**
- * POST /mcp: the market tools over MCP's Streamable HTTP transport, stateless. Each request
- * gets a fresh server and transport (no session, nothing kept between requests), and the answer
- * is one JSON body, never an event stream: any replica answers any call, and a deploy drains
- * /mcp like any other request. GET and DELETE (a session's event stream and its end) do not
- * exist without sessions: the router answers them 405 with `Allow: POST`, as for any route.
+ * POST /mcp: the market tools over MCP's Streamable HTTP transport, stateless: every request
+ * stands alone and is answered with one JSON body, never an event stream, so any replica answers
+ * any call and a deploy drains /mcp like any other request. GET and DELETE (a session's event
+ * stream and its end) do not exist without sessions: the router answers them 405 with `Allow:
+ * POST`, as for any route.
+ *
+ * In order: the Origin is checked (403), then the body is read (at most 64 KiB, 413) and parsed
+ * (400); a batch (a JSON array) is refused with 400 (docs/decisions.md#d12); `tools/call` and
+ * `tools/list` are answered by the direct dispatch (mcp-dispatch.ts), anything else by the SDK
+ * (sdk-answer.ts). Every answer is due within MCP_TIMEOUT: past it the client gets a JSON-RPC
+ * "Request timed out" error and the work still running is abandoned.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import Router from '@koa/router';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from 'koa';
 import { apiKeyOf } from '../auth/api-key-auth.js';
 import type { ApiDeps } from '../deps.js';
-import { createMcpServer } from './mcp-server.js';
+import { JSON_RPC, requestError, transportError, type McpAnswer, type RequestId } from './json-rpc.js';
+import { asDirectRequest, createDirectDispatch } from './mcp-dispatch.js';
+import { sdkAnswer } from './sdk-answer.js';
 import type { ToolCaller } from './tools.js';
 
-/** A JSON-RPC message for these tools is a few hundred bytes; a batch of them a few KB. */
+/** A JSON-RPC message for these tools is a few hundred bytes. */
 export const MCP_MAX_BODY_BYTES = 64 * 1024;
 
+export const BATCH_REFUSED =
+  'Invalid Request: batches are not supported (MCP removed JSON-RPC batching in 2025-06-18); send one message per request';
+
+type Answer = McpAnswer & { contentType?: string | undefined; close?: boolean };
+
+/** Whether the transport would take these headers; when not, the SDK answers (406, 415 or 400) as it always has. */
+function transportAccepts(headers: IncomingHttpHeaders): boolean {
+  const accept = headers.accept ?? '';
+  const type = headers['content-type'];
+  const version = headers['mcp-protocol-version'];
+  return (
+    accept.includes('application/json') &&
+    accept.includes('text/event-stream') &&
+    (type === 'application/json' || isJsonContentType(type ?? null)) &&
+    (version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version)))
+  );
+}
+
+/** The body as text, or undefined when it is over the limit or never arrived whole (the client went away). */
+async function readBody(ctx: Context): Promise<string | undefined> {
+  if (Number(ctx.get('Content-Length')) > MCP_MAX_BODY_BYTES) return undefined;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      length += chunk.length;
+      if (length > MCP_MAX_BODY_BYTES) return undefined;
+      chunks.push(chunk);
+    }
+  } catch {
+    return undefined;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const TOO_LARGE = transportError(413, JSON_RPC.transportError, `Payload Too Large: Request body must not exceed ${MCP_MAX_BODY_BYTES} bytes`);
+const NOT_JSON = transportError(400, JSON_RPC.parseError, 'Parse error: Invalid JSON');
+const BATCH = transportError(400, JSON_RPC.invalidRequest, BATCH_REFUSED);
+const ORIGIN_REFUSED = transportError(403, JSON_RPC.transportError, 'Forbidden: Origin not allowed');
+
 export function mcpRoutes(deps: ApiDeps, router = new Router()): Router {
+  const direct = createDirectDispatch(deps);
+  const allowedOrigins = new Set(deps.config.mcpAllowedOrigins);
+
+  /** The answer to one POST; `id` is filled in as soon as it is known, for the deadline's answer. */
+  const answer = async (ctx: Context, caller: ToolCaller, signal: AbortSignal, seen: { id: RequestId | null }): Promise<Answer> => {
+    const headers = ctx.req.headers;
+    if (!transportAccepts(headers)) return sdkAnswer(deps, caller, headers, undefined, signal);
+    const body = await readBody(ctx);
+    // The rest of an oversized body is not read: the connection goes with the answer.
+    if (body === undefined) return { ...TOO_LARGE, close: true };
+    let message: unknown;
+    try {
+      message = JSON.parse(body);
+    } catch {
+      return NOT_JSON;
+    }
+    if (Array.isArray(message)) return BATCH;
+    const request = asDirectRequest(message);
+    if (!request) return sdkAnswer(deps, caller, headers, message, signal);
+    seen.id = request.id;
+    // Tool calls and the tool list are reads: logged at debug as GET reads are, not at info as writes.
+    ctx.state.read = true;
+    return { status: 200, body: await direct(request, caller) };
+  };
+
   router.post('/mcp', async (ctx) => {
+    // DNS rebinding: a page on another site must not reach a server on the user's machine or
+    // network through the user's browser. Agents send no Origin; a browser always does.
+    const origin = ctx.req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) return send(ctx, ORIGIN_REFUSED);
     // The same client, the same budget: a stats miss through MCP is charged as GET /api/market/stats charges it
     // (to the API key when one came with the request, else to the address).
     const caller: ToolCaller = { chargeMiss: () => deps.missBudget.charge(ctx.ip, apiKeyOf(ctx)?.key.id) };
-    const server = createMcpServer(deps, caller);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: MCP_MAX_BODY_BYTES,
+    const seen: { id: RequestId | null } = { id: null };
+    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<Answer>((resolve) => {
+      timer = setTimeout(() => {
+        deadline.abort();
+        // The body may still be arriving: the connection goes with this answer.
+        resolve({ ...requestError(seen.id, JSON_RPC.requestTimeout, 'Request timed out'), close: true });
+      }, deps.config.mcpTimeoutMs);
     });
-    ctx.res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    // The transport writes the response itself (status, JSON body, its JSON-RPC errors).
-    ctx.respond = false;
     try {
-      await transport.handleRequest(ctx.req, ctx.res);
-    } catch (error) {
-      // Nothing written yet: let the error handler answer as for any route.
-      if (ctx.res.headersSent) throw error;
-      ctx.respond = true;
-      throw error;
+      send(ctx, await Promise.race([answer(ctx, caller, deadline.signal, seen), timedOut]));
+    } finally {
+      clearTimeout(timer);
     }
   });
   return router;
+}
+
+function send(ctx: Context, answer: Answer): void {
+  // Written here rather than by Koa: a 202 has no body, which Koa would turn into a 204.
+  ctx.status = answer.status;
+  ctx.respond = false;
+  const headers: Record<string, string> = { 'Content-Length': String(answer.body.length) };
+  if (answer.body.length > 0) headers['Content-Type'] = answer.contentType ?? 'application/json';
+  if (answer.close) headers.Connection = 'close';
+  ctx.res.writeHead(answer.status, headers);
+  ctx.res.end(answer.body);
 }

@@ -34,6 +34,8 @@ export interface StreamHubOptions {
   logger: Logger;
   /** STREAM_MAX_CLIENTS. */
   maxClients: number;
+  /** STREAM_MAX_CLIENTS_PER_ADDRESS: streams one client address may hold. Default no cap of its own. */
+  maxClientsPerAddress?: number;
   /** A comment line this often: Heroku's router cuts a connection idle for 55 s. Default 15 s. */
   keepAliveMs?: number;
   /** The `retry:` hint, ms before a client reconnects. Default 2000. */
@@ -75,6 +77,8 @@ function frame(topic: Topic, entry: HistoryEntry): Frame {
 
 export class StreamHub {
   private readonly clients = new Set<Client>();
+  /** Open streams per client address. */
+  private readonly perAddress = new Map<string, number>();
   private readonly lastIds = new Map<Topic, string>();
   private readonly pulls = new Map<Topic, Promise<void>>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -90,10 +94,11 @@ export class StreamHub {
     return this.clients.size;
   }
 
-  /** Why a new client cannot be taken now, or null. */
-  refusal(): 'closing' | 'full' | null {
+  /** Why a new client (from `address`) cannot be taken now, or null. */
+  refusal(address: string): 'closing' | 'full' | 'address-full' | null {
     if (this.closed) return 'closing';
-    return this.clients.size >= this.options.maxClients ? 'full' : null;
+    if (this.clients.size >= this.options.maxClients) return 'full';
+    return (this.perAddress.get(address) ?? 0) >= (this.options.maxClientsPerAddress ?? Infinity) ? 'address-full' : null;
   }
 
   /**
@@ -121,7 +126,7 @@ export class StreamHub {
    * Takes over a response: headers, the retry hint, the replay after `lastEventMs` if given,
    * then the live feed. The caller has checked refusal().
    */
-  async add(req: IncomingMessage, res: ServerResponse, topics: ReadonlySet<Topic>, lastEventMs: number | undefined): Promise<void> {
+  async add(req: IncomingMessage, res: ServerResponse, topics: ReadonlySet<Topic>, lastEventMs: number | undefined, address: string): Promise<void> {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
@@ -135,7 +140,13 @@ export class StreamHub {
     const cursor = new Map([...topics].map((topic) => [topic, replaying ? `${lastEventMs}-0` : (this.lastIds.get(topic) ?? '0-0')]));
     const client: Client = { res, topics, cursor, pending: replaying ? [] : null };
     this.clients.add(client);
-    res.once('close', () => this.clients.delete(client));
+    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
+    res.once('close', () => {
+      this.clients.delete(client);
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left === 0) this.perAddress.delete(address);
+      else this.perAddress.set(address, left);
+    });
     if (!replaying) return;
     try {
       await this.replay(client);

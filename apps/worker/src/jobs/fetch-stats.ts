@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import { keys, MISS_TTL_SECONDS, STATS_TTL_SECONDS } from '../../../../shared/keyspace.js';
 import type { UsernameStats } from '../../../../shared/market-types.js';
 import type { StatsJobData } from '../../../../shared/queues.js';
+import { boundProviderText } from '../../../../shared/provider-text.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import type { JobContext } from './job-context.js';
 
@@ -11,7 +12,8 @@ import type { JobContext } from './job-context.js';
  */
 export async function fetchStats(job: Job<StatsJobData>, { redis, provider, now }: JobContext): Promise<{ found: boolean }> {
   const { username } = job.data;
-  const account = await provider.account(username);
+  const found = await provider.account(username);
+  const account = found && boundProviderText(found);
   if (!account) {
     await execChecked(redis.multi().set(keys.statsMiss(username), '1', 'EX', MISS_TTL_SECONDS).del(keys.stats(username)));
     return { found: false };

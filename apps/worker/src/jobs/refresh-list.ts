@@ -1,5 +1,6 @@
 import { writeRefresh } from '../../../../shared/history/history-store.js';
 import { listEntries } from '../../../../shared/history/refresh-entries.js';
+import { boundProviderText } from '../../../../shared/provider-text.js';
 import type { ListKind } from '../../../../shared/snapshot-kinds.js';
 import { listCall } from '../providers/market-provider.js';
 import type { JobContext } from './job-context.js';
@@ -9,7 +10,7 @@ import type { JobContext } from './job-context.js';
  * response body, and appended to history in the same write.
  */
 export async function refreshList({ redis, provider, now, historyMs, logger }: JobContext, name: ListKind): Promise<{ items: number }> {
-  const data = await listCall(provider, name)();
+  const data = boundProviderText(await listCall(provider, name)());
   const at = now();
   const cachedAt = at.toISOString();
   const body = JSON.stringify({ data, cachedAt });

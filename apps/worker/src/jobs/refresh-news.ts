@@ -2,6 +2,7 @@ import type { NewsItem, SentimentRecord } from '../../../../shared/market-types.
 import { memoizedScorer, summarizeSentiment } from '../../../../shared/sentiment/aggregate.js';
 import { writeRefresh } from '../../../../shared/history/history-store.js';
 import { newsEntries } from '../../../../shared/history/refresh-entries.js';
+import { boundProviderText } from '../../../../shared/provider-text.js';
 import { historyKeys, snapshotKeys } from '../../../../shared/snapshot-keys.js';
 import { UpstreamError } from '../upstream-error.js';
 import type { JobContext } from './job-context.js';
@@ -22,7 +23,7 @@ const scorePost = memoizedScorer(NEWS_MAX_POSTS + NEWS_MAX_POSTS / 5);
 export async function refreshNews(context: JobContext): Promise<{ items: number; tokens: number }> {
   const { redis, provider, now, historyMs, logger } = context;
   const at = now();
-  const posts = await provider.posts(new Date(at.getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
+  const posts = boundProviderText(await provider.posts(new Date(at.getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS));
   // An empty window means the upstream lost its data, not that nobody posted: keep what we have.
   if (posts.length === 0) throw new UpstreamError('upstream v1/posts: empty window');
   posts.sort(newestFirst);

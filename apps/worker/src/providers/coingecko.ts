@@ -34,16 +34,20 @@ const marketRow = z.object({
   market_cap_rank: lenientNumber(Number.POSITIVE_INFINITY).nullable().optional(),
   price_change_percentage_24h: z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), z.number().finite().nullable().optional()),
 });
-type MarketRow = z.infer<typeof marketRow>;
+export type MarketRow = z.infer<typeof marketRow>;
 
 const rank = (row: MarketRow) => (typeof row.market_cap_rank === 'number' && Number.isFinite(row.market_cap_rank) ? row.market_cap_rank : Number.POSITIVE_INFINITY);
 
+/** A `/coins/markets` body: an array of coins, each valid row kept (nullable figures allowed). */
+export function parseMarkets(body: unknown): MarketRow[] {
+  if (!Array.isArray(body)) throw new UpstreamError('coingecko /coins/markets: not an array', { retryable: false });
+  return parseItems(body, marketRow).valid;
+}
+
 export function createCoinGeckoAdapter(http: ProviderHttp, redis: Redis, pins: Readonly<Record<string, string>>): CoinGeckoAdapter {
   async function markets(searchParams: Record<string, string | number>): Promise<MarketRow[]> {
-    const path = '/coins/markets';
-    const { body } = await http.get(path, { searchParams: { vs_currency: 'usd', per_page: 250, page: 1, ...searchParams } });
-    if (!Array.isArray(body)) throw new UpstreamError('coingecko /coins/markets: not an array', { retryable: false });
-    return parseItems(body, marketRow).valid;
+    const { body } = await http.get('/coins/markets', { searchParams: { vs_currency: 'usd', per_page: 250, page: 1, ...searchParams } });
+    return parseMarkets(body);
   }
 
   return {

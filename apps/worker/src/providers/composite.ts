@@ -2,7 +2,7 @@
  * INDEX_PROVIDER=composite: Elfa, CoinGecko and X behind the one boundary, and what no provider
  * has computed by us (docs/providers.md, "How each field is filled"): the ranked lists from
  * Elfa's (elfa.ts, `elfaLists`: smart-money mentions from the tracked accounts' posts, first-seen
- * times, the ranking), indexScore and smartMoneyRank.
+ * times, the ranking), and the stats of a tracked account (smart-set-stats.ts).
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
@@ -10,20 +10,26 @@ import type { NewsItem } from '../../../../shared/market-types.js';
 import type { ProvidersConfig } from '../../../../shared/provider-config.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import type { CountFn } from '../counters.js';
+import { UpstreamError } from '../upstream-error.js';
 import { NEWS_MAX_POSTS, NEWS_WINDOW_MS } from '../jobs/refresh-news.js';
 import { createCoinGeckoAdapter, type CoinGeckoAdapter, type CoinQuote } from './coingecko.js';
-import { createElfaAdapter, elfaLists, type ElfaAdapter, type ElfaSmartStats } from './elfa.js';
+import { createElfaAdapter, elfaLists, type ElfaAdapter } from './elfa.js';
+import { goneRoutes } from './gone-routes.js';
 import type { AccountStats, MarketProvider } from './market-provider.js';
 import { createProviderHttp, firstOfNextMonth } from './provider-http.js';
+import { setPostsFromHeld, smartSetStats, type SetAccount } from './smart-set-stats.js';
+import { readable } from './x-accounts.js';
 import { createXAdapter, type XAdapter } from './x.js';
 import { xRefusal } from './x-wire.js';
 
 /** Smart-money mentions are counted over Elfa's window: the last 24 hours. */
 const SMART_WINDOW_MS = 24 * 3_600_000;
-/** Smart stats older than this are left out of the indexScore ranking. */
-const STATS_FRESH_MS = 7 * 86_400_000;
-/** The weights of indexScore (docs/providers.md). */
-const SCORE_WEIGHTS = { smartFollowingCount: 0.5, averageEngagement: 0.3, averageReach: 0.2 } as const;
+/** Elfa's count of an account's posts is used for a day in the others' figures... */
+const ELFA_FILL_FRESH_MS = 86_400_000;
+/** ...and asked again for that account after an hour, the stats' own lifetime. */
+const ELFA_FILL_ASK_AGAIN_MS = 3_600_000;
+
+type ElfaFill = { totalPosts: number; avgEngagement: number | null };
 
 export interface CompositeAdapters {
   elfa: ElfaAdapter;
@@ -41,6 +47,10 @@ export interface CompositeOptions {
   timeoutMs?: number;
   /** The longest 429 wait sat out (tests shorten it). Default 60 s. */
   maxRateLimitWaitMs?: number;
+  /** Elfa stats lookups (1 credit each) a UTC day may spend; undefined: no cap. */
+  elfaLookupsPerDay?: number;
+  /** When an Elfa 402 ends: the 1st of next month on a monthly plan (default), an hour on a prepaid key. */
+  elfaOutOfCreditsUntil?: (now: Date) => Date;
 }
 
 export function createAdapters(options: CompositeOptions): CompositeAdapters {
@@ -56,9 +66,10 @@ export function createAdapters(options: CompositeOptions): CompositeAdapters {
         headers: { 'x-elfa-api-key': config.elfa.apiKey },
         secrets: [config.elfa.apiKey],
         keyVariable: 'ELFA_API_KEY',
-        outOfCreditsUntil: firstOfNextMonth,
+        outOfCreditsUntil: options.elfaOutOfCreditsUntil ?? firstOfNextMonth,
         creditsPerCall: 1,
       }),
+      goneRoutes('elfa', redis, logger, count, options.now),
     ),
     coingecko: createCoinGeckoAdapter(
       createProviderHttp({
@@ -140,68 +151,83 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
       // Only tracked accounts are in the index (by the configured spelling or X's current one): any other name costs no upstream call.
       const known = tracked.get(username.toLowerCase()) ?? (await x.accounts()).find((account) => account.username?.toLowerCase() === username.toLowerCase())?.configured;
       if (known === undefined) return null;
-      // X's spelling once resolved (remembered); while X cannot say, the operator's spelling.
-      const resolved = await x.account(known).catch((error: unknown) => {
-        logger.warn({ provider: 'x', err: (error as Error).message }, 'x: cannot resolve a tracked username; answering it as configured');
-        return undefined;
-      });
-      const spelled = resolved?.username ?? known;
-      const stats = (await elfa.smartStats(spelled)) ?? { averageEngagement: 0, averageReach: 0, smartFollowingCount: 0, followerCount: 0 };
-      await redis.hset(providerKeys.smartStats(), spelled.toLowerCase(), JSON.stringify({ ...stats, fetchedAt: now().toISOString() }));
-      const { indexScore, smartMoneyRank } = await scoreAmongTracked(spelled.toLowerCase());
-      const posts = (await x.heldPosts()).filter((post) => (resolved?.id ? post.authorId === resolved.id : post.author.toLowerCase() === spelled.toLowerCase()));
-      return {
-        username: spelled,
-        indexScore,
-        smartMoneyRank,
-        totalPosts: posts.length,
-        avgEngagement: stats.averageEngagement,
-        topTokens: topTokens(posts),
-      } satisfies AccountStats;
+      return accountStats(known);
     },
   };
 
-  /** indexScore and smartMoneyRank of `key` over the tracked accounts whose smart stats are held and fresh. */
-  async function scoreAmongTracked(key: string): Promise<{ indexScore: number; smartMoneyRank: number }> {
-    const held = await redis.hgetall(providerKeys.smartStats());
-    const fresh = now().getTime() - STATS_FRESH_MS;
-    const set = new Map<string, ElfaSmartStats>();
-    for (const [name, raw] of Object.entries(held)) {
-      const entry = JSON.parse(raw) as ElfaSmartStats & { fetchedAt: string };
-      if (tracked.has(name) && Date.parse(entry.fetchedAt) >= fresh) set.set(name, entry);
-    }
-    const scores = indexScores(set);
-    const own = scores.get(key) ?? 0;
-    const higher = [...scores.values()].filter((score) => score > own).length;
-    return { indexScore: own, smartMoneyRank: higher + 1 };
-  }
-}
+  /**
+   * One tracked account's stats, computed over the whole tracked set (smart-set-stats.ts):
+   * X's posts and follower counts held, Elfa's count of the account's posts when none is held
+   * (budgeted). A figure that cannot be computed fails the lookup (503), never a stored zero.
+   */
+  async function accountStats(configured: string): Promise<AccountStats> {
+    // X's spelling once resolved (remembered); while X cannot say, the operator's spelling.
+    const resolved = await x.account(configured).catch((error: unknown) => {
+      logger.warn({ provider: 'x', err: (error as Error).message }, 'x: cannot resolve a tracked username; answering it as configured');
+      return undefined;
+    });
+    const spelled = resolved?.username ?? configured;
+    const key = configured.toLowerCase();
+    const from = new Date(now().getTime() - NEWS_WINDOW_MS);
+    const accounts = await x.accounts();
+    const byId = new Map(accounts.flatMap((account) => (account.id ? [[account.id, account.configured.toLowerCase()] as const] : [])));
+    const byName = new Map(accounts.flatMap((account) => [[account.configured.toLowerCase(), account.configured.toLowerCase()] as const, ...(account.username ? [[account.username.toLowerCase(), account.configured.toLowerCase()] as const] : [])]));
+    const held = (await x.heldPosts()).filter((post) => Date.parse(post.publishedAt) >= from.getTime());
+    const posts = setPostsFromHeld(held, { byId: (id) => byId.get(id), byName: (name) => byName.get(name.toLowerCase()) });
+    // Read: its posts of the window were searched (a read state is kept per account id).
+    const ids = accounts.flatMap((account) => (readable(account) ? [account.id] : []));
+    const states = ids.length === 0 ? [] : await redis.hmget(providerKeys.xReads(), ...ids);
+    const read = new Set(ids.filter((_, at) => states[at] !== null));
 
-/**
- * indexScore (docs/providers.md): for each of Elfa's smartFollowingCount, averageEngagement and
- * averageReach, the share of the set at or below the account (its percentile, 0-1), weighted
- * 0.5, 0.3 and 0.2, times 100, to one decimal. The top account of every figure scores 100.
- */
-export function indexScores(set: ReadonlyMap<string, ElfaSmartStats>): Map<string, number> {
-  const entries = [...set.entries()];
-  const result = new Map<string, number>();
-  for (const [name, stats] of entries) {
-    let score = 0;
-    for (const [figure, weight] of Object.entries(SCORE_WEIGHTS) as [keyof typeof SCORE_WEIGHTS, number][]) {
-      const atOrBelow = entries.filter(([, other]) => other[figure] <= stats[figure]).length;
-      score += weight * (atOrBelow / entries.length);
+    const external = await elfaFill(key, spelled, posts.some((post) => post.authorKey === key), from);
+    const set: SetAccount[] = accounts.map((account) => ({
+      key: account.configured.toLowerCase(),
+      // X's count at the daily lookup; X's 0 with no other word is not taken as a reach.
+      followers: account.followers || null,
+      postsRead: account.id !== undefined && read.has(account.id),
+      external: external.get(account.configured.toLowerCase()),
+    }));
+    const figures = smartSetStats(set, posts).get(key);
+    const { indexScore, smartMoneyRank, totalPosts, avgEngagement } = figures ?? {};
+    if (indexScore == null || smartMoneyRank == null || totalPosts == null || avgEngagement == null) {
+      throw new UpstreamError(`stats of ${spelled}: not enough data yet (its posts were not read and Elfa could not say); not stored`, { retryable: false });
     }
-    result.set(name, Math.round(score * 1000) / 10);
+    return { username: spelled, indexScore, smartMoneyRank, totalPosts, avgEngagement, topTokens: figures?.topTokens ?? [] };
   }
-  return result;
-}
 
-/** The five tokens the posts mention most, most first (ties alphabetical). */
-export function topTokens(posts: readonly NewsItem[]): string[] {
-  const counts = new Map<string, number>();
-  for (const post of posts) for (const token of post.tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, 5)
-    .map(([token]) => token);
+  /**
+   * Elfa's count of the posts of tracked accounts whose posts we do not hold: the one asked now
+   * (when its posts are not held and the day's lookup budget allows, 1 credit), the others as
+   * remembered within a day. Elfa failing or gone leaves the figures to X alone.
+   */
+  async function elfaFill(key: string, spelled: string, holdsOwn: boolean, from: Date): Promise<Map<string, ElfaFill>> {
+    const remembered = new Map<string, ElfaFill & { fetchedAt: string }>();
+    for (const [name, raw] of Object.entries(await redis.hgetall(providerKeys.elfaAccountPosts()))) {
+      const entry = JSON.parse(raw) as ElfaFill & { fetchedAt: string };
+      if (Date.parse(entry.fetchedAt) >= now().getTime() - ELFA_FILL_FRESH_MS) remembered.set(name, entry);
+    }
+    const ownFetched = Date.parse(remembered.get(key)?.fetchedAt ?? '');
+    if (holdsOwn || ownFetched >= now().getTime() - ELFA_FILL_ASK_AGAIN_MS || !(await takeLookup())) return remembered;
+    try {
+      const answer = await elfa.accountPosts(spelled, from, now());
+      // An empty answer is no figure: Elfa may not follow the account, which is not "posted nothing".
+      if (answer !== 'gone' && answer.totalPosts !== null && answer.totalPosts > 0) {
+        const entry = { totalPosts: answer.totalPosts, avgEngagement: answer.avgEngagement, fetchedAt: now().toISOString() };
+        remembered.set(key, entry);
+        await redis.hset(providerKeys.elfaAccountPosts(), key, JSON.stringify(entry));
+      }
+    } catch (error) {
+      logger.warn({ provider: 'elfa', err: (error as Error).message }, "elfa: no count of the account's posts this time; its stats come from X alone");
+    }
+    return remembered;
+  }
+
+  /** One Elfa stats lookup from today's budget (docs/providers.md, "The Elfa credit budget"); false when spent. */
+  async function takeLookup(): Promise<boolean> {
+    const perDay = options.elfaLookupsPerDay;
+    if (perDay === undefined) return true;
+    const day = providerKeys.elfaLookups(now().toISOString().slice(0, 10));
+    const [[, used] = [null, 0]] = (await redis.multi().incr(day).expire(day, 2 * 86_400).exec()) ?? [];
+    return Number(used) <= perDay;
+  }
 }

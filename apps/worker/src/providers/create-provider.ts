@@ -1,17 +1,20 @@
 /**
  * The worker's provider, as INDEX_PROVIDER says, and with `composite` the interval the
- * Elfa-backed refreshes must keep for the month's credits (ELFA_MONTHLY_CREDITS, else the key's
- * own status, free to ask), logged once at start.
+ * Elfa-backed refreshes must keep for the credit budget (ELFA_MONTHLY_CREDITS, ELFA_DAILY_CREDITS,
+ * else the key's own status, free to ask), logged once at start.
  */
 import type { Redis } from 'ioredis';
 import type { Config } from '../../../../shared/config.js';
 import type { Logger } from '../../../../shared/logger.js';
+import type { ProvidersConfig } from '../../../../shared/provider-config.js';
 import type { RefreshJobName } from '../../../../shared/queues.js';
 import { SNAPSHOT_KINDS } from '../../../../shared/snapshot-kinds.js';
 import type { CountFn } from '../counters.js';
 import { createIndexClient } from '../index-client.js';
 import { createAdapters, createCompositeProvider } from './composite.js';
-import { ELFA_LIST_KINDS, elfaSchedule } from './elfa-budget.js';
+import { ELFA_LIST_KINDS, elfaPlan, type ElfaBudget } from './elfa-budget.js';
+import type { ElfaAdapter } from './elfa.js';
+import { firstOfNextMonth } from './provider-http.js';
 import type { MarketProvider } from './market-provider.js';
 
 /** The free plan's credits: the budget assumed when neither the variable nor the key's status says. */
@@ -27,37 +30,45 @@ export async function createWorkerProvider(config: Config, redis: Redis, logger:
   if (config.indexProvider === 'index' || !config.providers) {
     return { provider: createIndexClient({ baseUrl: config.indexApiUrl, apiKey: config.indexApiKey }), refreshEveryMsByJob: {} };
   }
-  const options = { config: config.providers, redis, logger, count };
+  const billing = { monthly: true };
+  const options = {
+    config: config.providers,
+    redis,
+    logger,
+    count,
+    // A monthly plan's credits come back on the 1st; a prepaid balance can be topped up at any time.
+    elfaOutOfCreditsUntil: (now: Date) => (billing.monthly ? firstOfNextMonth(now) : new Date(now.getTime() + 3_600_000)),
+  };
   const adapters = createAdapters(options);
-  let credits = config.providers.elfa.monthlyCredits;
-  let source = 'ELFA_MONTHLY_CREDITS';
-  if (credits === undefined) {
-    try {
-      credits = (await adapters.elfa.keyStatus()).monthlyLimit;
-      source = 'the key status (/v2/key-status)';
-    } catch (error) {
-      logger.warn({ provider: 'elfa', err: (error as Error).message }, 'elfa: the key status is unavailable; assuming the free plan');
-    }
-    if (credits === undefined) {
-      credits = FREE_PLAN_CREDITS;
-      source = 'the free plan (no ELFA_MONTHLY_CREDITS, no key status)';
-    }
-  }
-  const schedule = elfaSchedule(credits, config.refreshIntervalMs);
+  const budget = await elfaBudget(config.providers.elfa, adapters.elfa, logger);
+  billing.monthly = budget.period === 'month';
+  const plan = elfaPlan(budget, config.refreshIntervalMs, ELFA_LIST_KINDS.join(' and '));
   logger.info(
-    {
-      provider: 'elfa',
-      monthlyCredits: credits,
-      source,
-      intervalMinutes: schedule.intervalMs / 60_000,
-      budgetIntervalMinutes: schedule.budgetIntervalMs / 60_000,
-      creditsPerDay: schedule.creditsPerDay,
-    },
-    `elfa: ${credits} credits a month (${source}): ${ELFA_LIST_KINDS.join(' and ')} refresh every ${schedule.intervalMs / 60_000} min, ${schedule.creditsPerDay} credits a day`,
+    { provider: 'elfa', budget, intervalMinutes: plan.intervalMs / 60_000, creditsPerDay: plan.creditsPerDay, lookupsPerDay: plan.lookupsPerDay },
+    plan.summary,
   );
   return {
-    provider: createCompositeProvider(options, adapters),
+    provider: createCompositeProvider({ ...options, elfaLookupsPerDay: plan.lookupsPerDay }, adapters),
     // The Elfa-backed kinds' refreshes keep the budget's interval.
-    refreshEveryMsByJob: Object.fromEntries(ELFA_LIST_KINDS.map((kind) => [SNAPSHOT_KINDS[kind].refreshJob, schedule.intervalMs])),
+    refreshEveryMsByJob: Object.fromEntries(ELFA_LIST_KINDS.map((kind) => [SNAPSHOT_KINDS[kind].refreshJob, plan.intervalMs])),
   };
+}
+
+/**
+ * The budget the Elfa refreshes are spaced to fit: ELFA_MONTHLY_CREDITS, ELFA_DAILY_CREDITS, else
+ * the key's status (free to ask): its monthly limit, else its daily one, else none (a prepaid
+ * key: REFRESH_INTERVAL sets the pace). A status that cannot be had: the free plan, the cautious guess.
+ */
+async function elfaBudget(elfa: ProvidersConfig['elfa'], adapter: ElfaAdapter, logger: Logger): Promise<ElfaBudget> {
+  if (elfa.monthlyCredits !== undefined) return { period: 'month', credits: elfa.monthlyCredits, source: 'ELFA_MONTHLY_CREDITS' };
+  if (elfa.dailyCredits !== undefined) return { period: 'day', credits: elfa.dailyCredits, source: 'ELFA_DAILY_CREDITS' };
+  try {
+    const status = await adapter.keyStatus();
+    if (status.monthlyLimit !== null) return { period: 'month', credits: status.monthlyLimit, source: 'the key status (/v2/key-status)' };
+    if (status.dailyLimit !== null) return { period: 'day', credits: status.dailyLimit, source: 'the key status (/v2/key-status)' };
+    return { period: 'none', source: `the key status names no limit${status.billingMode ? `, billing ${status.billingMode}` : ''}: a prepaid key` };
+  } catch (error) {
+    logger.warn({ provider: 'elfa', err: (error as Error).message }, 'elfa: the key status is unavailable; assuming the free plan');
+    return { period: 'month', credits: FREE_PLAN_CREDITS, source: 'the free plan (no ELFA_MONTHLY_CREDITS or ELFA_DAILY_CREDITS, no key status)' };
+  }
 }

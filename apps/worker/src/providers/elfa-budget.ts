@@ -1,12 +1,13 @@
 /**
  * How far apart the Elfa-backed refreshes (the list kinds whose `cost.source` is elfa in
- * shared/snapshot-kinds.ts) must be for a month's schedule to fit the credit budget
- * (docs/providers.md, "Quotas"). One round of those refreshes costs ELFA_CREDITS_PER_ROUND
- * credits, the sum of their `cost.credits`; the schedule may use SCHEDULE_SHARE of the
- * month's credits, the rest is left to on-demand stats lookups (1 credit each). The month is
- * taken as 31 days, the longest, and the interval is rounded up to a whole minute; it is never
- * shorter than REFRESH_INTERVAL. A round never costs more than that: a refresh whose request
- * reached Elfa is not retried by its job (worker.ts), it waits for the next scheduled one.
+ * shared/snapshot-kinds.ts) must be for the schedule to fit the credit budget (docs/providers.md,
+ * "The Elfa credit budget"). One round of those refreshes costs ELFA_CREDITS_PER_ROUND credits,
+ * the sum of their `cost.credits`; the schedule may use SCHEDULE_SHARE of the budget's period (a
+ * month, taken as 31 days, or a day), the rest is left to on-demand stats lookups (1 credit each).
+ * The interval is rounded up to a whole minute and never shorter than REFRESH_INTERVAL. A prepaid
+ * key names no budget: then REFRESH_INTERVAL alone sets the pace. A round never costs more than
+ * that: a refresh whose request reached Elfa is not retried by its job (worker.ts), it waits for
+ * the next scheduled one.
  */
 import { LIST_KINDS, listOf, type ListKind } from '../../../../shared/snapshot-kinds.js';
 
@@ -15,9 +16,13 @@ export const ELFA_LIST_KINDS: readonly ListKind[] = LIST_KINDS.filter((kind) => 
 /** Credits one round of the Elfa-backed refreshes spends. */
 const ELFA_CREDITS_PER_ROUND = ELFA_LIST_KINDS.reduce((sum, kind) => sum + listOf(kind).cost.credits, 0);
 
-const SCHEDULE_SHARE = 0.9;
-const MONTH_MS = 31 * 86_400_000;
+export const SCHEDULE_SHARE = 0.9;
+export const DAY_MS = 86_400_000;
+export const MONTH_MS = 31 * DAY_MS;
 const MINUTE_MS = 60_000;
+
+/** Where the budget came from: a variable, the key's status, or nothing (a prepaid key). */
+export type ElfaBudget = { period: 'month' | 'day'; credits: number; source: string } | { period: 'none'; source: string };
 
 export interface ElfaSchedule {
   /** The interval chosen for the Elfa-backed refreshes. */
@@ -28,9 +33,42 @@ export interface ElfaSchedule {
   creditsPerDay: number;
 }
 
-export function elfaSchedule(monthlyCredits: number, refreshEveryMs: number): ElfaSchedule {
-  const rounds = Math.max(1, Math.floor((monthlyCredits * SCHEDULE_SHARE) / ELFA_CREDITS_PER_ROUND));
-  const budgetIntervalMs = Math.ceil(MONTH_MS / rounds / MINUTE_MS) * MINUTE_MS;
+export function elfaSchedule(credits: number, refreshEveryMs: number, periodMs = MONTH_MS): ElfaSchedule {
+  const rounds = Math.max(1, Math.floor((credits * SCHEDULE_SHARE) / ELFA_CREDITS_PER_ROUND));
+  const budgetIntervalMs = Math.ceil(periodMs / rounds / MINUTE_MS) * MINUTE_MS;
   const intervalMs = Math.max(budgetIntervalMs, refreshEveryMs);
-  return { intervalMs, budgetIntervalMs, creditsPerDay: Math.round((86_400_000 / intervalMs) * ELFA_CREDITS_PER_ROUND * 10) / 10 };
+  return { intervalMs, budgetIntervalMs, creditsPerDay: creditsPerDay(intervalMs) };
+}
+
+const creditsPerDay = (intervalMs: number) => Math.round((DAY_MS / intervalMs) * ELFA_CREDITS_PER_ROUND * 10) / 10;
+
+export interface ElfaPlan {
+  intervalMs: number;
+  creditsPerDay: number;
+  /** Stats lookups (1 credit each) a UTC day may spend: the budget's other 10 %, at least 1. */
+  lookupsPerDay: number;
+  /** The one line the worker logs at start: which budget, and the pace it sets. */
+  summary: string;
+}
+
+/** The schedule and the lookup budget a budget allows, and the line that says so. */
+export function elfaPlan(budget: ElfaBudget, refreshEveryMs: number, kinds: string): ElfaPlan {
+  if (budget.period === 'none') {
+    const perDay = creditsPerDay(refreshEveryMs);
+    return {
+      intervalMs: refreshEveryMs,
+      creditsPerDay: perDay,
+      lookupsPerDay: Math.max(1, Math.floor((perDay * (1 - SCHEDULE_SHARE)) / SCHEDULE_SHARE)),
+      summary: `elfa: no credit budget (${budget.source}): ${kinds} refresh every REFRESH_INTERVAL, ${refreshEveryMs / MINUTE_MS} min, ${perDay} credits a day; set ELFA_DAILY_CREDITS or ELFA_MONTHLY_CREDITS to cap them`,
+    };
+  }
+  const periodMs = budget.period === 'month' ? MONTH_MS : DAY_MS;
+  const schedule = elfaSchedule(budget.credits, refreshEveryMs, periodMs);
+  const lookups = (budget.credits * (1 - SCHEDULE_SHARE) * DAY_MS) / periodMs;
+  return {
+    intervalMs: schedule.intervalMs,
+    creditsPerDay: schedule.creditsPerDay,
+    lookupsPerDay: Math.max(1, Math.floor(lookups)),
+    summary: `elfa: ${budget.credits} credits a ${budget.period} (${budget.source}): ${kinds} refresh every ${schedule.intervalMs / MINUTE_MS} min, ${schedule.creditsPerDay} credits a day`,
+  };
 }

@@ -1,22 +1,29 @@
 /**
  * Elfa AI API v2 (docs/providers.md, "Elfa"): trending tokens, trending contract addresses
- * (Twitter and Telegram, merged), one account's smart stats, and the key's status. 1 credit a
- * call, key-status free; `x-elfa-api-key` on every request. Elfa is the source of every ranked
- * list of shared/snapshot-kinds.ts with INDEX_PROVIDER=composite: `elfaLists` makes them our items, with
- * what the composite computes itself (docs/providers.md, "How each field is filled").
+ * (Twitter and Telegram, merged), an account's own posts of a window (keyword-mentions, a fill-in
+ * for the stats), and the key's status. 1 credit a call, key-status free; `x-elfa-api-key` on
+ * every request. `/v2/account/smart-stats` was retired on 28 October 2026 and is never called.
+ * Elfa is the source of every ranked list of shared/snapshot-kinds.ts with INDEX_PROVIDER=composite:
+ * `elfaLists` makes them our items, with what the composite computes itself.
+ * The `parse*` functions are the adapter's reading of each body (scripts/providers-replay.ts
+ * replays captured bodies through them).
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { NewsItem, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import { execChecked } from '../../../../shared/redis-results.js';
+import type { GoneRoutes } from './gone-routes.js';
 import type { ListCalls } from './market-provider.js';
 import type { ProviderHttp } from './provider-http.js';
 import { lenientCount, parseItems } from './tolerant.js';
 import { UpstreamError } from '../upstream-error.js';
 
 /** The window Elfa counts mentions over: the trending lists are "the last 24 hours". */
-const ELFA_WINDOW = '24h';
+export const ELFA_WINDOW = '24h';
+/** The route Elfa retired on 28 October 2026 (its list says "legacy, removed 28 Oct 2026"). */
+export const RETIRED_SMART_STATS = '/v2/account/smart-stats';
+const ACCOUNT_POSTS_PATH = '/v2/data/keyword-mentions';
 
 export interface ElfaToken {
   token: string;
@@ -29,23 +36,29 @@ export interface ElfaContract {
   mentions: number;
 }
 
-export interface ElfaSmartStats {
-  averageEngagement: number;
-  averageReach: number;
-  smartFollowingCount: number;
-  followerCount: number;
+/** One account's own posts of a window, as Elfa counts them (keyword-mentions?accountName=). */
+export interface ElfaAccountPosts {
+  /** Elfa's whole match (`metadata.total`, capped by Elfa at 10,000); null when it does not say. */
+  totalPosts: number | null;
+  /** Our engagementScore averaged over the posts returned (up to 30); null when none has a count. */
+  avgEngagement: number | null;
 }
 
 export interface ElfaKeyStatus {
-  monthlyLimit: number | undefined;
-  monthlyRemaining: number | undefined;
+  /** The month's credits; null when the status names none (a prepaid key), never 0. */
+  monthlyLimit: number | null;
+  monthlyRemaining: number | null;
+  /** The day's credits; null when the status names none. */
+  dailyLimit: number | null;
+  /** `deposit` (prepaid) or `arrears`, when the status says. */
+  billingMode: string | null;
 }
 
 export interface ElfaAdapter {
   trendingTokens(): Promise<ElfaToken[]>;
   trendingContracts(): Promise<ElfaContract[]>;
-  /** null: Elfa does not know the account (404 "User not found"). */
-  smartStats(username: string): Promise<ElfaSmartStats | null>;
+  /** The account's posts in [from, to]; 'gone' when the route answers 404/410 (or did within a week). */
+  accountPosts(username: string, from: Date, to: Date): Promise<ElfaAccountPosts | 'gone'>;
   keyStatus(): Promise<ElfaKeyStatus>;
 }
 
@@ -63,17 +76,34 @@ const contractItem = z.object({
   mentionCount: lenientCount(),
 });
 
-const smartStatsData = z.object({
-  averageEngagement: lenientCount(),
-  averageReach: lenientCount(),
-  smartFollowingCount: lenientCount(),
-  followerCount: lenientCount().optional(),
-});
+/** A count that may be absent or null: unknown (null), never read as 0. */
+const knownCount = () =>
+  z.preprocess((value) => {
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+    return value;
+  }, z.number().finite().nonnegative().nullable());
+
+/** A limit of 0 or less names no budget (the prepaid status): unknown, like null. */
+const limit = () => knownCount().transform((value) => (value !== null && value > 0 ? value : null));
+const period = z.object({ monthly: limit().optional(), daily: limit().optional() }).nullable().optional();
 
 const keyStatusData = z.object({
-  limits: z.object({ monthly: lenientCount().optional() }).optional(),
-  remainingRequests: z.object({ monthly: lenientCount().optional() }).optional(),
-  monthlyRequestLimit: lenientCount().optional(),
+  limits: period,
+  remainingRequests: z.object({ monthly: knownCount().optional(), daily: knownCount().optional() }).nullable().optional(),
+  monthlyRequestLimit: limit().optional(),
+  dailyRequestLimit: limit().optional(),
+  billingMode: z.string().nullable().optional(),
+});
+
+const mentionItem = z.object({
+  tweetId: z.string().min(1),
+  likeCount: knownCount().optional(),
+  repostCount: knownCount().optional(),
+  quoteCount: knownCount().optional(),
+  replyCount: knownCount().optional(),
+  bookmarkCount: knownCount().optional(),
+  account: z.object({ username: z.string() }).nullable().optional(),
 });
 
 /**
@@ -97,30 +127,66 @@ function objectOf<T>(body: unknown, path: string, schema: z.ZodType<T>): T {
   return parsed.data;
 }
 
+/** trending-tokens: valid items, upper case without `$`, one entry per token (mentions summed). */
+export function parseTrendingTokens(body: unknown): ElfaToken[] {
+  const merged = new Map<string, ElfaToken>();
+  for (const item of parseItems(listOf(body, '/v2/aggregations/trending-tokens'), tokenItem).valid) {
+    const known = merged.get(item.token);
+    if (known) known.mentions += item.current_count;
+    else merged.set(item.token, { token: item.token, mentions: item.current_count });
+  }
+  return [...merged.values()];
+}
+
+/** One network's trending-cas list. */
+export function parseTrendingContracts(body: unknown, path = '/v2/aggregations/trending-cas'): ElfaContract[] {
+  return parseItems(listOf(body, path), contractItem).valid.map((item) => ({ address: item.contractAddress, chain: item.chain, mentions: item.mentionCount }));
+}
+
+/** key-status: a limit that is absent, null or 0 is unknown (null), never a budget of 0. */
+export function parseKeyStatus(body: unknown): ElfaKeyStatus {
+  const data = objectOf(body, '/v2/key-status', keyStatusData);
+  return {
+    monthlyLimit: data.limits?.monthly ?? data.monthlyRequestLimit ?? null,
+    monthlyRemaining: data.remainingRequests?.monthly ?? null,
+    dailyLimit: data.limits?.daily ?? data.dailyRequestLimit ?? null,
+    billingMode: data.billingMode ?? null,
+  };
+}
+
+/**
+ * keyword-mentions?accountName=: the account's own posts (an item naming another account is left
+ * out). Counts that are all null make no engagement figure; a missing list is an error, not zeros.
+ */
+export function parseAccountPosts(body: unknown, username: string): ElfaAccountPosts {
+  const items = parseItems(listOf(body, ACCOUNT_POSTS_PATH), mentionItem).valid.filter(
+    (item) => !item.account || item.account.username.toLowerCase() === username.toLowerCase(),
+  );
+  const scores = items
+    .filter((item) => [item.likeCount, item.repostCount, item.quoteCount, item.replyCount, item.bookmarkCount].some((count) => typeof count === 'number'))
+    // Our engagementScore (docs/providers.md), as for X's posts: likes + replies + bookmarks + 2 × (reposts + quotes).
+    .map((item) => (item.likeCount ?? 0) + (item.replyCount ?? 0) + (item.bookmarkCount ?? 0) + 2 * ((item.repostCount ?? 0) + (item.quoteCount ?? 0)));
+  const metadata = (body as { metadata?: { total?: unknown } }).metadata;
+  const total = knownCount().safeParse(metadata?.total);
+  return {
+    totalPosts: total.success && total.data !== null ? total.data : items.length < 30 ? items.length : null,
+    avgEngagement: scores.length > 0 ? Math.round((scores.reduce((sum, score) => sum + score, 0) / scores.length) * 10) / 10 : null,
+  };
+}
+
 const TRENDING_QUERY = { timeWindow: ELFA_WINDOW, page: 1, pageSize: 50 } as const;
 
-export function createElfaAdapter(http: ProviderHttp): ElfaAdapter {
+export function createElfaAdapter(http: ProviderHttp, gone?: GoneRoutes): ElfaAdapter {
   async function contractsOf(network: 'twitter' | 'telegram'): Promise<ElfaContract[]> {
     const path = `/v2/aggregations/trending-cas/${network}`;
     const { body } = await http.get(path, { searchParams: TRENDING_QUERY });
-    return parseItems(listOf(body, path), contractItem).valid.map((item) => ({
-      address: item.contractAddress,
-      chain: item.chain,
-      mentions: item.mentionCount,
-    }));
+    return parseTrendingContracts(body, path);
   }
 
   return {
     async trendingTokens() {
-      const path = '/v2/aggregations/trending-tokens';
-      const { body } = await http.get(path, { searchParams: TRENDING_QUERY });
-      const merged = new Map<string, ElfaToken>();
-      for (const item of parseItems(listOf(body, path), tokenItem).valid) {
-        const known = merged.get(item.token);
-        if (known) known.mentions += item.current_count;
-        else merged.set(item.token, { token: item.token, mentions: item.current_count });
-      }
-      return [...merged.values()];
+      const { body } = await http.get('/v2/aggregations/trending-tokens', { searchParams: TRENDING_QUERY });
+      return parseTrendingTokens(body);
     },
 
     async trendingContracts() {
@@ -135,19 +201,21 @@ export function createElfaAdapter(http: ProviderHttp): ElfaAdapter {
       return [...merged.values()];
     },
 
-    async smartStats(username) {
-      const path = '/v2/account/smart-stats';
-      const { status, body } = await http.get(path, { searchParams: { username }, timeoutMs: 3_000, accept: [404] });
-      if (status === 404) return null;
-      const data = objectOf(body, path, smartStatsData);
-      return { ...data, followerCount: data.followerCount ?? 0 };
+    async accountPosts(username, from, to) {
+      if (await gone?.isGone(ACCOUNT_POSTS_PATH)) return 'gone';
+      const searchParams = { accountName: username, from: Math.floor(from.getTime() / 1000), to: Math.floor(to.getTime() / 1000), limit: 30, reposts: 'false' };
+      const { status, body } = await http.get(ACCOUNT_POSTS_PATH, { searchParams, timeoutMs: 3_000, accept: [404, 410] });
+      // An account Elfa does not know is an empty list here: a 404 or 410 is the route, for every account.
+      if (status === 404 || status === 410) {
+        await gone?.markGone(ACCOUNT_POSTS_PATH, status);
+        return 'gone';
+      }
+      return parseAccountPosts(body, username);
     },
 
     async keyStatus() {
-      const path = '/v2/key-status';
-      const { body } = await http.get(path, { timeoutMs: 5_000 });
-      const data = objectOf(body, path, keyStatusData);
-      return { monthlyLimit: data.limits?.monthly ?? data.monthlyRequestLimit, monthlyRemaining: data.remainingRequests?.monthly };
+      const { body } = await http.get('/v2/key-status', { timeoutMs: 5_000 });
+      return parseKeyStatus(body);
     },
   };
 }

@@ -218,7 +218,7 @@ function isUsageCap(body: unknown): boolean {
 }
 
 /** A short reason from any of the three providers' error bodies (message, error, detail, status.error_message). */
-function errorDetail(body: unknown): string | undefined {
+export function errorDetail(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as Record<string, unknown>;
   for (const candidate of [record.message, record.error, record.detail, record.title, record.status]) {

@@ -137,6 +137,7 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
       'Unavailable',
       [
         ['Too many stream clients', 'the process already holds STREAM_MAX_CLIENTS streams'],
+        ['Too many stream clients from this address', 'the process already holds STREAM_MAX_CLIENTS_PER_ADDRESS streams of this client address'],
         ['Service unavailable', 'the process is shutting down'],
       ],
       { 'Retry-After': RETRY_AFTER },
