@@ -6,6 +6,7 @@ import { METHODS, type RequestListener } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { apiKeyAuth } from './auth/api-key-auth.js';
+import { dashboardRoutes } from './dashboard/dashboard-route.js';
 import type { ApiDeps } from './deps.js';
 import { publicCors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
@@ -38,6 +39,7 @@ export function createApp(deps: ApiDeps): Koa {
   authRoutes(deps, router);
   healthRoutes(deps, router);
   docsRoutes(router);
+  dashboardRoutes(router);
   mcpRoutes(deps, router);
   app.use(router.routes());
   app.use(router.allowedMethods());
