@@ -9,6 +9,7 @@
  * CPU per request is the cost the ratio was meant to compare, and req/s = share / cost.
  */
 import type { ClusterOutcome } from '../phases/cluster.js';
+import type { DashboardOutcome } from '../phases/dashboard.js';
 import type { FanOutOutcome, HistoryReadsOutcome } from '../phases/history.js';
 import type { LoginOutcome } from '../phases/login.js';
 import type { McpOutcome } from '../phases/mcp.js';
@@ -75,6 +76,8 @@ export interface BenchResults {
   history: { reads: HistoryReadsOutcome; fanOut: FanOutOutcome };
   /** Issue 21: MCP tool calls against the REST reads of the same data. */
   mcp: McpOutcome;
+  /** Issue 31: the dashboard's weight and time to show the board (absent from runs before it). */
+  dashboard?: DashboardOutcome;
   verdicts: Verdict[];
 }
 
@@ -188,6 +191,15 @@ export function judgeTargets(results: Inputs): Verdict[] {
     verdicts.push(
       onInterval('news page 100 within 10 % of page 1, judged as API CPU/req ratio in [0.9, 1.1]', pairedRatios(page100.map(cpuUs), page1.map(cpuUs)), { atLeast: 0.9, atMost: 1.1 }, (i) =>
         `${us(medianInterval(page100.map(cpuUs)).median)} vs ${us(medianInterval(page1.map(cpuUs)).median)}: ${formatInterval(i)}x`,
+      ),
+    );
+  }
+  // Issue 31: a page of one token's posts is served from the per-token index as a page of all posts is.
+  const byToken = samplesOf(results, 'news-token', 'api');
+  if (page1.length > 0 && byToken.length > 0) {
+    verdicts.push(
+      onInterval('news ?token= page 1 no slower than news page 1, judged as API CPU/req ratio <= 1.1', pairedRatios(byToken.map(cpuUs), page1.map(cpuUs)), { atMost: 1.1 }, (i) =>
+        `${us(medianInterval(byToken.map(cpuUs)).median)} vs ${us(medianInterval(page1.map(cpuUs)).median)}: ${formatInterval(i)}x`,
       ),
     );
   }

@@ -2,8 +2,9 @@
  * Issue 31: the dashboard at GET / in a real browser: headless Chromium (Debian's `chromium`)
  * driven by playwright-core, against the API, real Redis, the simulator and the worker's own
  * job functions run at pinned times (so there is history to chart and a refresh lands when the
- * test says). Screenshots go to test/artifacts/ (git-ignored): dashboard-board.png,
- * dashboard-token.png, dashboard-news.png and dashboard-phone.png.
+ * test says). Screenshots go to test/artifacts/ (git-ignored): dashboard-board.png (the whole
+ * page), dashboard-token.png, dashboard-news.png, dashboard-phone.png and dashboard.png (the
+ * window with a token view open, which docs/images/dashboard.png copies).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -142,6 +143,8 @@ describe('GET / (the dashboard) in headless Chromium', function () {
     expect(await page.locator('#token-sentiment').innerText()).to.match(/Sentiment now: (bullish|bearish|neutral) score|Token not found in index/);
     expect(new URL(page.url()).hash).to.equal(`#token=${token}`);
     await page.locator('#token-view').screenshot({ path: join(ARTIFACTS, 'dashboard-token.png') });
+    // The README's picture (docs/images/dashboard.png is a copy): the token view above the board and the news, as a wide screen shows them.
+    await page.screenshot({ path: join(ARTIFACTS, 'dashboard.png') });
     await page.keyboard.press('Escape');
     await page.locator('#token-view').waitFor({ state: 'hidden' });
   });

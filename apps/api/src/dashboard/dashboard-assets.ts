@@ -45,7 +45,7 @@ const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
  * node_modules.
  */
 function vendorFile(name: keyof typeof VENDOR): Buffer {
-  const built = fileURLToPath(new URL(`../../../../../vendor/${name}`, import.meta.url));
+  const built = fileURLToPath(new URL(`../../../../vendor/${name}`, import.meta.url));
   if (existsSync(built)) return readFileSync(built);
   const [pkg, path] = VENDOR[name];
   const require = createRequire(import.meta.url);
