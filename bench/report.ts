@@ -1,4 +1,5 @@
 /** Renders a run's results: the markdown tables and a hand-written SVG bar chart of the ratios. */
+import { renderXCost } from './phases/x-cost.js';
 import { formatInterval, medianInterval, pairedRatios } from './lib/interval.js';
 import { cpuUs, cpuWithRedisUs, find, type BenchResults } from './lib/results.js';
 import { mean, median } from './lib/numbers.js';
@@ -161,6 +162,7 @@ export function renderMarkdown(results: BenchResults): string {
       `${(results.apiRssAfterLoginsBytes / MB).toFixed(0)} MB right after the login rounds.`,
   );
   lines.push('');
+  if (results.xCost) lines.push(...renderXCost(results.xCost));
   return lines.join('\n');
 }
 

@@ -1,7 +1,8 @@
 /**
  * `npm run bench` (docs/decisions.md#d13): one command, one run. Starts its own Redis, the simulator with
  * 10,000 posts, snapshots written by the worker's job functions, the real API process, then
- * measures reads, the dashboard page, login, WEB_CONCURRENCY=2, the stats burst and the worker, and writes
+ * measures reads, the dashboard page, login, WEB_CONCURRENCY=2, the stats burst, the worker and what X costs a day
+ * for a tracked set (alone: `npm run bench:x-cost`), and writes
  * bench/results/<timestamp>.{json,md,svg} and (full runs only) latest.md.
  *
  * Every target is decided PASS / FAIL / INCONCLUSIVE on the interval of a median over
@@ -23,6 +24,7 @@ import { measureMcp } from './phases/mcp.js';
 import { measureReads } from './phases/reads.js';
 import { measureStats } from './phases/stats.js';
 import { measureWorker, summarizeWorker } from './phases/worker.js';
+import { measureXCost } from './phases/x-cost.js';
 import { LoadGenerator } from './lib/load.js';
 import { buildInto, buildRevision, ROOT, rssOf } from './lib/processes.js';
 import { judgeTargets, summarizeReads, summarizeSamples, type BenchResults } from './lib/results.js';
@@ -119,6 +121,8 @@ async function main(): Promise<void> {
     const fanOut = await measureFanOut(stack, fanOutLoad, settings, workDir, log);
     await fanOutLoad.close();
     const worker = await measureWorker(stack, settings, log);
+    log('X: requests and dollars a day for 100 and 1,000 tracked accounts (alone: npm run bench:x-cost)');
+    const xCost = await measureXCost(stack.redis.url, log);
 
     const summary = summarizeReads(reads);
     const apiMaxRssBytes = Math.max(0, ...summary.filter((s) => s.server === 'api').map((s) => s.maxRssBytes));
@@ -134,6 +138,7 @@ async function main(): Promise<void> {
       history: { reads: historyReads, fanOut },
       mcp,
       dashboard,
+      xCost,
     };
     const workerSummary = inputs.worker.summary;
     const results: BenchResults = {

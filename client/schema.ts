@@ -1187,7 +1187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1288,7 +1288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1382,7 +1382,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1617,7 +1617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1725,7 +1725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1833,7 +1833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
@@ -1934,7 +1934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */

@@ -18,8 +18,9 @@
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig } from '../shared/config.js';
-import { historyKeys, keys, SNAPSHOTS, type SnapshotName } from '../shared/keyspace.js';
-import { SNAPSHOT_KINDS } from '../shared/reads.js';
+import { keys } from '../shared/keyspace.js';
+import { historyKeys, snapshotKeys } from '../shared/snapshot-keys.js';
+import { SERIES_OWNER, SNAPSHOT_KINDS, SNAPSHOTS, type SeriesName, type SnapshotName } from '../shared/snapshot-kinds.js';
 import { createRedis, waitForReplicas } from '../shared/redis.js';
 
 const USAGE = 'usage: redis:migrate --from <redis-url> [--to <redis-url> | --to-cluster host:port,...] [--replace]';
@@ -40,16 +41,16 @@ function newNameOf(old: string): { key: string; family: Family } | undefined {
     const version = id.endsWith(':version');
     const name = (version ? id.slice(0, -':version'.length) : id) as SnapshotName;
     if (!(SNAPSHOTS as readonly string[]).includes(name)) return undefined;
-    return { key: version ? keys.snapshotVersion(name) : keys.snapshot(name), family: 'snapshots' };
+    return { key: version ? snapshotKeys.version(name) : snapshotKeys.snapshot(name), family: 'snapshots' };
   }
   if ((id = rest('ms:history:')) !== undefined) {
     if (id === 'trending-times') return { key: historyKeys.trendingTimes(), family: 'history' };
     if (id === 'news-ids') return { key: historyKeys.newsIds(), family: 'history' };
     const colon = id.indexOf(':');
-    if (colon > 0 && ['token', 'ca', 'sentiment'].includes(id.slice(0, colon))) {
-      return { key: historyKeys.series(id.slice(0, colon), id.slice(colon + 1)), family: 'history' };
-    }
-    if (Object.values(SNAPSHOT_KINDS).some((kind) => kind.events === id)) return { key: historyKeys.events(id), family: 'history' };
+    const series = id.slice(0, colon) as SeriesName;
+    if (colon > 0 && Object.hasOwn(SERIES_OWNER, series)) return { key: historyKeys.series(series, id.slice(colon + 1)), family: 'history' };
+    const kind = SNAPSHOTS.find((name) => SNAPSHOT_KINDS[name].events === id);
+    if (kind) return { key: historyKeys.events(kind), family: 'history' };
   }
   return undefined;
 }

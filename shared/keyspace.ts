@@ -6,7 +6,7 @@
  * together carry the same hash tag (the part in `{}`, which alone decides the slot), and keys
  * that nothing uses together carry a tag of their own, so they spread over the masters:
  * - `{refresh-<kind>}` (the refresh job's name): what one refresh writes in one atomic step: its snapshots and their
- *   versions, its history streams and series, its retained values;
+ *   versions, its history streams and series, its retained values; its backoff (failures, hold);
  * - `{<username>}`: one username's stats and stats-miss keys, written together by the worker;
  * - `{users}`: users, the user list and API keys, which the user and key scripts join;
  * - `{login}`: the login throttle's counters, which one script checks per email and address;
@@ -14,29 +14,34 @@
  * Keys used alone (miss budgets, worker counters) carry no tag. The names differ from the
  * untagged ones of before: `npm run redis:migrate` copies what must survive.
  */
-import { SNAPSHOT_KINDS, type RefreshJobName, type SnapshotName } from './reads.js';
-
 const P = 'ms';
 
 /** The slot of everything one refresh job writes atomically. */
-const refresh = (job: RefreshJobName) => `${P}:{${job}}`;
-const snapshotKey = (name: SnapshotName) => `${refresh(SNAPSHOT_KINDS[name].refreshJob)}:snapshot:${name}`;
+const refresh = (job: string) => `${P}:{${job}}`;
 /** Users, the user list and API keys: joined by the user and key scripts. */
 const USERS = `${P}:{users}`;
 /** The login throttle's per-email and per-address counters: one script checks both. */
 const LOGIN = `${P}:{login}`;
 
-/** The hash tag of a snapshot: snapshots with the same tag can be read in one MGET on a cluster. */
-export const snapshotSlotTag = (name: SnapshotName): RefreshJobName => SNAPSHOT_KINDS[name].refreshJob;
-
-/** The shared snapshots the worker refreshes on a schedule: the kinds of the table in reads.ts. */
-export { SNAPSHOTS, type SnapshotName } from './reads.js';
+/**
+ * The keys in one refresh job's slot, named by what the caller gives: the kinds' table
+ * (shared/snapshot-kinds.ts) says which job refreshes which kind, and shared/snapshot-keys.ts
+ * names each kind's keys with these. This module imports no table.
+ */
+export const refreshSlotKeys = {
+  /** A snapshot body: JSON `{ data, cachedAt }`, written whole. No expiry: a failed refresh keeps it. */
+  snapshot: (job: string, name: string) => `${refresh(job)}:snapshot:${name}`,
+  /** A short version tag beside each snapshot, so readers can poll cheaply for change. */
+  snapshotVersion: (job: string, name: string) => `${refresh(job)}:snapshot:${name}:version`,
+  /** A history stream or value of the refresh (docs/decisions.md#d11): `name` is a kind's events stream, a series and its id, or a value. */
+  history: (job: string, name: string) => `${refresh(job)}:history:${name}`,
+  /** The job's failures in a row (shared/refresh-backoff.ts); gone on its next success. */
+  failures: (job: string) => `${refresh(job)}:failures`,
+  /** Present while a failed refresh holds back the asks of reads; its PTTL is the wait (Retry-After). */
+  hold: (job: string) => `${refresh(job)}:hold`,
+} as const;
 
 export const keys = {
-  /** The snapshot body: JSON `{ data, cachedAt }`, written whole. No expiry: a failed refresh keeps it. */
-  snapshot: snapshotKey,
-  /** A short version tag beside each snapshot, so readers can poll cheaply for change. */
-  snapshotVersion: (name: SnapshotName) => `${snapshotKey(name)}:version`,
   /** One username's stats, the response body itself; expires after STATS_TTL_SECONDS. */
   stats: (usernameKey: string) => `${P}:stats:{${usernameKey}}`,
   /** "Not in the index", remembered for MISS_TTL_SECONDS. */
@@ -60,46 +65,6 @@ export const keys = {
   loginFailuresByAddress: (address: string) => `${LOGIN}:fail:addr:${address}`,
   /** Counters the worker keeps for the API's /metrics (workers have no port to scrape): hash field -> count. */
   workerCounters: () => `${P}:metrics:worker`,
-} as const;
-
-/**
- * History (docs/decisions.md#d11): Redis Streams whose entry IDs are the refresh's cachedAt in ms (`<ms>-0`),
- * written by the worker in the same atomic step as the snapshots, trimmed by MINID as they are
- * written and expiring whole once untouched for the retention window (a token that left the
- * index leaves no key behind). See shared/history/history-store.ts.
- */
-/** Which snapshot's refresh writes each series (reads.ts names them): the series lives in that refresh's slot. */
-const SERIES_OF: Readonly<Record<string, SnapshotName>> = { token: 'trending', ca: 'trending-cas', sentiment: 'sentiment' };
-const historyOf = (name: SnapshotName) => `${refresh(SNAPSHOT_KINDS[name].refreshJob)}:history`;
-const series = (name: string, id: string) => {
-  const owner = SERIES_OF[name];
-  if (!owner) throw new Error(`history series "${name}" has no refresh in keyspace.ts (SERIES_OF)`);
-  return `${historyOf(owner)}:${name}:${id}`;
-};
-/** The kind whose events a stream holds (reads.ts names each kind's stream). */
-const eventsOwner = (stream: string): SnapshotName => {
-  const owner = (Object.keys(SNAPSHOT_KINDS) as SnapshotName[]).find((name) => SNAPSHOT_KINDS[name].events === stream);
-  if (!owner) throw new Error(`history stream "${stream}" is no kind's events stream in reads.ts`);
-  return owner;
-};
-
-export const historyKeys = {
-  /**
-   * A kind's events (shared/reads.ts names each kind's stream), field `b` = the event's data: for
-   * a list kind the exact response body (`?at=` reads and its stream events); for news the posts
-   * new since the previous refresh, for sentiment the records that changed (`{ data, cachedAt }`).
-   */
-  events: (stream: string) => `${historyOf(eventsOwner(stream))}:${stream}`,
-  /** One tiny entry per trending refresh (field `n` = list length): the refresh times, cheaply. */
-  trendingTimes: () => `${historyOf('trending')}:trending-times`,
-  /** One listed item's figures at each refresh it was listed, in its kind's series (shared/reads.ts says which fields). */
-  series,
-  /** One token's trending figures: r(ank), m(entions), s(mart money), p(rice change). */
-  token: (ticker: string) => series('token', ticker),
-  /** One token's sentiment record at each news refresh it was mentioned: s, l, m, p, u (neutral), n. */
-  sentiment: (ticker: string) => series('sentiment', ticker),
-  /** The post ids of the last news refresh, newline-separated: what "new since the previous refresh" compares with. */
-  newsIds: () => `${historyOf('news')}:news-ids`,
 } as const;
 
 /**

@@ -36,6 +36,10 @@ export interface ProvidersConfig {
     readonly bearerToken: string;
     /** X_API_URL: default https://api.x.com (paths `/2/...` are relative to it). */
     readonly baseUrl: string;
+    /** X_QUERY_MAX_LENGTH: the longest search query the plan takes; default 512 (self-serve), 4096 on Enterprise. */
+    readonly queryMaxLength: number;
+    /** X_REQUESTS_PER_REFRESH: X requests one news refresh may make, lookups included; default 50. */
+    readonly requestsPerRefresh: number;
   };
   /** TRACKED_ACCOUNTS: the smart-money index, X usernames as given (comma list or `@file`). */
   readonly trackedAccounts: readonly string[];
@@ -83,6 +87,13 @@ function trackedAccounts(env: Env): string[] {
   return unique;
 }
 
+function wholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(`${name}: must be a whole number from ${min} to ${max}, got "${raw}"`);
+  return Number(raw);
+}
+
 function pins(env: Env): Record<string, string> {
   const raw = env.COINGECKO_IDS;
   if (!raw) return {};
@@ -125,6 +136,9 @@ export function providersConfig(env: Env, provider: IndexProvider): ProvidersCon
     x: {
       bearerToken: required(env, 'X_BEARER_TOKEN'),
       baseUrl: providerUrl(env, 'X_API_URL', 'https://api.x.com'),
+      // The shortest query must hold one `from:` clause of a 15-character name.
+      queryMaxLength: wholeNumber(env, 'X_QUERY_MAX_LENGTH', 512, 64, 4096),
+      requestsPerRefresh: wholeNumber(env, 'X_REQUESTS_PER_REFRESH', 50, 1, 10_000),
     },
     trackedAccounts: trackedAccounts(env),
   };

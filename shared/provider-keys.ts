@@ -13,12 +13,18 @@ export const providerKeys = {
   caFirstSeen: () => `${P}:ca-first-seen`,
   /** Hash: upper-case ticker -> the CoinGecko coin id chosen for it (the highest ranked when first met). */
   coingeckoIds: () => `${P}:coingecko-ids`,
-  /** Hash: lower-case username -> JSON `{ id, username }` as X resolved it (once), or `{ missingSince }` when X did not find it. */
-  xUsers: () => `${P}:x-users`,
-  /** Hash: X user id -> the newest post id read (`since_id` of the next read). */
+  /** Hash: lower-case username as configured -> JSON TrackedAccount (x-accounts.ts): id, X's spelling, followers, state, when last looked up. */
+  xAccounts: () => `${P}:x-accounts`,
+  /** Hash: account state (active, renamed, suspended...) -> how many tracked accounts are in it: the /metrics gauge. */
+  xAccountStates: () => `${P}:x-account-states`,
+  /** Hash: X user id -> JSON ReadState (x-reads.ts): the newest post read (`since_id`), a range left unread by the request budget. */
+  xReads: () => `${P}:x-reads`,
+  /** Hash: X user id -> the newest post id read, as written before x-reads existed: read once as a fallback, never written. */
   xSinceIds: () => `${P}:x-since-ids`,
-  /** Hash: post id -> JSON NewsItem: the tracked posts held, pruned to the news window. */
+  /** Hash: post id -> JSON HeldPost (a NewsItem with its author's id): the tracked posts held, pruned to the news window. */
   xPosts: () => `${P}:x-posts`,
+  /** String: `post.fields` or `tweet.fields`, the fields parameter X accepted last (x-dialect.ts). */
+  xFieldsDialect: () => `${P}:x-fields-dialect`,
   /** Hash: lower-case username -> JSON Elfa smart stats `{ ..., fetchedAt }`: what indexScore is ranked over. */
   smartStats: () => `${P}:smart-stats`,
 } as const;

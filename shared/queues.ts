@@ -5,7 +5,7 @@
  */
 import type { DefaultJobOptions, Queue } from 'bullmq';
 import { QUEUE_PREFIX } from './keyspace.js';
-import { REFRESH_JOBS, SNAPSHOT_KINDS, SNAPSHOTS, type RefreshJobName, type SnapshotName } from './reads.js';
+import { REFRESH_JOBS, SNAPSHOT_KINDS, SNAPSHOTS, type RefreshJobName, type SnapshotName } from './snapshot-kinds.js';
 
 /** Scheduled snapshot refreshes: slow, few. */
 export const REFRESH_QUEUE = 'refresh';

@@ -16,6 +16,7 @@ const NUMBER_OF_KEYS = {
   reserveLoginAttempt: undefined,
   releaseLoginAttempt: undefined,
   chargeMissBudget: 1,
+  recordRefreshFailure: 2,
 } as const satisfies Record<string, number | undefined>;
 
 export type ScriptName = keyof typeof NUMBER_OF_KEYS;

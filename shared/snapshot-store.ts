@@ -4,7 +4,9 @@
  * to notice a change they missed while disconnected.
  */
 import type { Redis } from 'ioredis';
-import { keys, SNAPSHOT_CHANNEL, snapshotSlotTag, type SnapshotName } from './keyspace.js';
+import { SNAPSHOT_CHANNEL } from './keyspace.js';
+import { snapshotKeys } from './snapshot-keys.js';
+import type { SnapshotName } from './snapshot-kinds.js';
 import { execChecked } from './redis-results.js';
 
 export interface StoredSnapshot {
@@ -24,7 +26,7 @@ export interface SnapshotWrite {
 export async function writeSnapshots(redis: Redis, writes: readonly SnapshotWrite[]): Promise<void> {
   const tx = redis.multi();
   for (const { name, body, version } of writes) {
-    tx.set(keys.snapshot(name), body).set(keys.snapshotVersion(name), version);
+    tx.set(snapshotKeys.snapshot(name), body).set(snapshotKeys.version(name), version);
   }
   for (const { name } of writes) tx.publish(SNAPSHOT_CHANNEL, name);
   await execChecked(tx);
@@ -32,7 +34,7 @@ export async function writeSnapshots(redis: Redis, writes: readonly SnapshotWrit
 
 /** The snapshot, or null when it is absent; a failed read throws (it is not an absence). */
 export async function readSnapshot(redis: Redis, name: SnapshotName): Promise<StoredSnapshot | null> {
-  const [body, version] = await execChecked(redis.multi().getBuffer(keys.snapshot(name)).get(keys.snapshotVersion(name)));
+  const [body, version] = await execChecked(redis.multi().getBuffer(snapshotKeys.snapshot(name)).get(snapshotKeys.version(name)));
   if (!Buffer.isBuffer(body) || typeof version !== 'string') return null;
   return { name, body, version };
 }
@@ -46,9 +48,9 @@ export async function readSnapshotVersions(
   names: readonly SnapshotName[],
 ): Promise<(string | null)[]> {
   const bySlot = new Map<string, SnapshotName[]>();
-  for (const name of names) bySlot.set(snapshotSlotTag(name), [...(bySlot.get(snapshotSlotTag(name)) ?? []), name]);
+  for (const name of names) bySlot.set(snapshotKeys.slotTag(name), [...(bySlot.get(snapshotKeys.slotTag(name)) ?? []), name]);
   const groups = [...bySlot.values()];
-  const replies = await Promise.all(groups.map((group) => redis.mget(group.map((name) => keys.snapshotVersion(name)))));
+  const replies = await Promise.all(groups.map((group) => redis.mget(group.map((name) => snapshotKeys.version(name)))));
   const version = new Map<SnapshotName, string | null>();
   groups.forEach((group, g) => group.forEach((name, i) => version.set(name, replies[g]![i] ?? null)));
   return names.map((name) => version.get(name) ?? null);

@@ -6,7 +6,7 @@
  */
 import { writeRefresh } from '../../shared/history/history-store.js';
 import { newsEntries } from '../../shared/history/refresh-entries.js';
-import { keys } from '../../shared/keyspace.js';
+import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import type { SentimentRecord } from '../../shared/market-types.js';
 import { labelFor } from '../../shared/sentiment/aggregate.js';
 import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
@@ -21,7 +21,7 @@ export async function seedSentimentHistory(context: JobContext, days: number, en
   context.now = () => new Date(startMs);
   await refreshNews(context);
   context.now = realNow;
-  const raw = await context.redis.get(keys.snapshot('sentiment'));
+  const raw = await context.redis.get(snapshotKeys.snapshot('sentiment'));
   const base = (JSON.parse(raw ?? '{"data":{}}') as { data: Record<string, SentimentRecord> }).data;
   let written = 1;
   for (let atMs = startMs + HALF_HOUR; atMs < endMs - HALF_HOUR; atMs += HALF_HOUR, written += 1) {

@@ -8,6 +8,7 @@
  * else runs, req/s measures the share of a core the scheduler gave the server in that round;
  * CPU per request is the cost the ratio was meant to compare, and req/s = share / cost.
  */
+import type { XCostRow } from '../phases/x-cost.js';
 import type { ClusterOutcome } from '../phases/cluster.js';
 import type { DashboardOutcome } from '../phases/dashboard.js';
 import type { FanOutOutcome, HistoryReadsOutcome } from '../phases/history.js';
@@ -78,6 +79,8 @@ export interface BenchResults {
   mcp: McpOutcome;
   /** Issue 31: the dashboard's weight and time to show the board (absent from runs before it). */
   dashboard?: DashboardOutcome;
+  /** Issue 27: X requests and dollars a day for 100 and 1,000 tracked accounts. */
+  xCost?: XCostRow[];
   verdicts: Verdict[];
 }
 

@@ -7,7 +7,7 @@
 import { Redis } from 'ioredis';
 import { writeRefresh } from '../../shared/history/history-store.js';
 import { trendingEntries } from '../../shared/history/refresh-entries.js';
-import { keys } from '../../shared/keyspace.js';
+import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import type { SentimentRecord, Snapshot, TrendingToken } from '../../shared/market-types.js';
 import { expectStatus } from '../lib/http.js';
 import { assertClean, watchServer, type LoadGenerator } from '../lib/load.js';
@@ -43,7 +43,7 @@ export interface FanOutOutcome {
 }
 
 async function busiestToken(redis: Redis): Promise<string> {
-  const raw = await redis.get(keys.snapshot('sentiment'));
+  const raw = await redis.get(snapshotKeys.snapshot('sentiment'));
   const records = Object.values((JSON.parse(raw ?? '{"data":{}}') as Snapshot<Record<string, SentimentRecord>>).data);
   return records.sort((x, y) => y.mentions - x.mentions)[0]?.token ?? 'BTC';
 }
@@ -107,7 +107,7 @@ class Fleet {
 
 /** A trending write as the worker makes it (writeRefresh, the same script), timed from just before it is sent. */
 async function writeTrending(redis: Redis): Promise<number> {
-  const current = JSON.parse((await redis.get(keys.snapshot('trending'))) ?? '{"data":[]}') as Snapshot<TrendingToken[]>;
+  const current = JSON.parse((await redis.get(snapshotKeys.snapshot('trending'))) ?? '{"data":[]}') as Snapshot<TrendingToken[]>;
   const at = Date.now();
   const cachedAt = new Date(at).toISOString();
   const body = JSON.stringify({ data: current.data, cachedAt });

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { keys } from '../../shared/keyspace.js';
+import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import type { SentimentRecord, Snapshot } from '../../shared/market-types.js';
 import type { CapturedBody } from '../targets/bodies.js';
 import { naivePageKey } from '../targets/naive-keys.js';
@@ -70,7 +70,7 @@ const cores = (ms: number, wallMs: number) => (wallMs > 0 ? ms / wallMs : 0).toF
 export async function busiestToken(redisUrl: string): Promise<string> {
   const redis = new Redis(redisUrl, { protocol: 2 });
   try {
-    const raw = await redis.get(keys.snapshot('sentiment'));
+    const raw = await redis.get(snapshotKeys.snapshot('sentiment'));
     if (!raw) throw new Error('no sentiment snapshot');
     const records = Object.values((JSON.parse(raw) as Snapshot<Record<string, SentimentRecord>>).data);
     const best = records.sort((x, y) => y.mentions - x.mentions)[0];

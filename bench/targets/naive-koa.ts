@@ -7,7 +7,7 @@
 import Router from '@koa/router';
 import { Redis } from 'ioredis';
 import Koa from 'koa';
-import { keys } from '../../shared/keyspace.js';
+import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { targetArgs } from './bodies.js';
 import { naivePageKey } from './naive-keys.js';
 
@@ -23,7 +23,7 @@ async function readJson(key: string): Promise<unknown> {
 const app = new Koa();
 const router = new Router();
 router.get('/api/market/trending', async (ctx) => {
-  ctx.body = await readJson(keys.snapshot('trending'));
+  ctx.body = await readJson(snapshotKeys.snapshot('trending'));
 });
 router.get('/api/market/news', async (ctx) => {
   const page = Number(ctx.query.page ?? 1);

@@ -15,7 +15,8 @@
  * failure fails the write.
  */
 import type { Redis } from 'ioredis';
-import { SNAPSHOT_CHANNEL, keys } from '../keyspace.js';
+import { SNAPSHOT_CHANNEL } from '../keyspace.js';
+import { snapshotKeys } from '../snapshot-keys.js';
 import { runScript } from '../redis-scripts.js';
 import { writeSnapshots, type SnapshotWrite } from '../snapshot-store.js';
 
@@ -50,7 +51,7 @@ export async function writeRefresh(redis: Redis, write: RefreshWrite, retentionM
   const keyList: string[] = [];
   const args: (string | number)[] = [write.atMs, write.atMs - retentionMs, retentionMs, write.snapshots.length, values.length, SNAPSHOT_CHANNEL];
   for (const { name, body, version } of write.snapshots) {
-    keyList.push(keys.snapshot(name), keys.snapshotVersion(name));
+    keyList.push(snapshotKeys.snapshot(name), snapshotKeys.version(name));
     args.push(name, body, version);
   }
   for (const { key, value } of values) {

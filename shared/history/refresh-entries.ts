@@ -4,14 +4,30 @@
  * Field names are one letter: a stream stores them once per listpack node, but short names
  * still keep every entry's reply small.
  */
-import { historyKeys } from '../keyspace.js';
 import type { NewsItem, SentimentRecord, TrendingToken } from '../market-types.js';
-import { listHistory } from '../reads.js';
+import { historyKeys } from '../snapshot-keys.js';
+import { listOf, seriesFields, type ListItem, type ListKind, type SeriesName, type SeriesValues } from '../snapshot-kinds.js';
 import type { SeriesEntry } from './history-store.js';
+
+/** A point of a series (the table has checked its fields), as the stream entry that stores it: its fields in the table's order. */
+interface Point {
+  series: SeriesName;
+  id?: string;
+  values: Readonly<Record<string, string | number>>;
+}
+function pointEntry({ series, id, values }: Point): SeriesEntry {
+  return { key: historyKeys.series(series, id), fields: seriesFields(series).flatMap((field) => [field, values[field] ?? '']) };
+}
+
+/** What a list refresh appends to history: its body (the `?at=` reads and the stream events), then its items' points. */
+export function listEntries<N extends ListKind>(name: N, body: string, data: readonly ListItem<N>[]): SeriesEntry[] {
+  const points = listOf(name).items(data) as Point[];
+  return [{ key: historyKeys.events(name), fields: ['b', body] }, ...points.map(pointEntry)];
+}
 
 /** The trending list's history (kept by name for callers outside the worker: the bench seeds history with it). */
 export function trendingEntries(body: string, data: readonly TrendingToken[]): SeriesEntry[] {
-  return listHistory('trending', body, data);
+  return listEntries('trending', body, data);
 }
 
 /** The fields of a sentiment record that make it "changed" (cachedAt changes every time). */
@@ -49,11 +65,14 @@ export function newsEntries(refresh: NewsRefresh): SeriesEntry[] {
   const records = Object.values(sentiment);
   const changed = records.filter((record) => !sameRecord(record, previousSentiment?.[record.token]));
   return [
-    { key: historyKeys.events('news-events'), fields: ['b', JSON.stringify({ data: fresh, cachedAt })] },
-    { key: historyKeys.events('sentiment-events'), fields: ['b', JSON.stringify({ data: changed, cachedAt })] },
-    ...records.map((r) => ({
-      key: historyKeys.sentiment(r.token),
-      fields: ['s', r.score, 'l', r.label, 'm', r.mentions, 'p', r.positive, 'u', r.neutral, 'n', r.negative],
-    })),
+    { key: historyKeys.events('news'), fields: ['b', JSON.stringify({ data: fresh, cachedAt })] },
+    { key: historyKeys.events('sentiment'), fields: ['b', JSON.stringify({ data: changed, cachedAt })] },
+    ...records.map((r) =>
+      pointEntry({
+        series: 'sentiment',
+        id: r.token,
+        values: { s: r.score, l: r.label, m: r.mentions, p: r.positive, u: r.neutral, n: r.negative } satisfies SeriesValues<'sentiment'>,
+      }),
+    ),
   ];
 }

@@ -8,7 +8,8 @@ import type { Redis } from 'ioredis';
 import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.js';
 import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
-import { keys, SNAPSHOT_CHANNEL } from '../../shared/keyspace.js';
+import { SNAPSHOT_CHANNEL } from '../../shared/keyspace.js';
+import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { createLogger } from '../../shared/logger.js';
 import { REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../shared/queues.js';
 import { startApiProcess, stopApiProcess, type ApiProcess } from '../support/api-process.js';
@@ -69,7 +70,7 @@ describe('two API processes over one Redis: a refresh reaches every replica with
     worker = await startWorker({ redis: shared.config, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
     queue = shared.queue<RefreshJobData>(REFRESH_QUEUE);
     // A new schedule runs at once: wait for the worker's first snapshots.
-    await eventually(async () => ((await existing(redis, [keys.snapshot('trending'), keys.snapshot('news')])) === 2 ? true : undefined), 20_000, 'first snapshots');
+    await eventually(async () => ((await existing(redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 2 ? true : undefined), 20_000, 'first snapshots');
     const env = { NODE_ENV: 'test', ...shared.env, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
     apis.push(...(await Promise.all([startApiProcess('api-1', env), startApiProcess('api-2', env)])));
   });
@@ -99,7 +100,7 @@ describe('two API processes over one Redis: a refresh reaches every replica with
       10_000,
       'the worker to write and announce trending and news',
     );
-    const versions = { '/api/market/trending': await redis.get(keys.snapshotVersion('trending')), '/api/market/news': await redis.get(keys.snapshotVersion('news')) };
+    const versions = { '/api/market/trending': await redis.get(snapshotKeys.version('trending')), '/api/market/news': await redis.get(snapshotKeys.version('news')) };
 
     // No request reaches the APIs between their last read and this one, so a copy that is new
     // now was loaded on the announcement: a due re-check starts only on a request, and that
@@ -127,8 +128,8 @@ describe('two API processes over one Redis: a refresh reaches every replica with
     // One MULTI per snapshot, as each refresh job writes its own (they live in different slots on a cluster).
     const txs = [];
     for (const name of ['trending', 'news'] as const) {
-      const old = JSON.parse((await redis.get(keys.snapshot(name))) ?? '{}') as { data: unknown };
-      txs.push(redis.multi().set(keys.snapshot(name), JSON.stringify({ data: old.data, cachedAt })).set(keys.snapshotVersion(name), cachedAt));
+      const old = JSON.parse((await redis.get(snapshotKeys.snapshot(name))) ?? '{}') as { data: unknown };
+      txs.push(redis.multi().set(snapshotKeys.snapshot(name), JSON.stringify({ data: old.data, cachedAt })).set(snapshotKeys.version(name), cachedAt));
     }
     await Promise.all(txs.map((tx) => tx.exec()));
     const written = Date.now();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Queue } from 'bullmq';
-import { keys } from '../../shared/keyspace.js';
+import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { REFRESH_QUEUE } from '../../shared/queues.js';
 import { http } from '../support/http.js';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
@@ -51,7 +51,7 @@ describe('when Redis goes away and comes back (docs/decisions.md#d8)', () => {
     }, 15_000, 'stats after recovery');
     expect((stats.json as { username: string }).username).to.equal(username);
     // The worker re-creates its schedules, which refetch the snapshots the empty Redis lost.
-    await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending'))) === 1 ? true : undefined), 15_000, 'snapshot');
+    await eventually(async () => ((await stack.redis.exists(snapshotKeys.snapshot('trending'))) === 1 ? true : undefined), 15_000, 'snapshot');
     await eventually(async () => ((await get('/readyz')).status === 200 ? true : undefined), 15_000, 'readiness');
   });
 });
@@ -134,7 +134,7 @@ describe('when Redis loses a snapshot the API still holds in memory', () => {
     const held = await http(`${stack.apiUrl}/api/market/trending-cas`);
     // No worker until the API has noticed the loss, so the copy it serves meanwhile is the one it held.
     await Promise.all(stack.workers.splice(0).map((worker) => worker.close(2000)));
-    await stack.redis.del(keys.snapshot('trending-cas'), keys.snapshotVersion('trending-cas'));
+    await stack.redis.del(snapshotKeys.snapshot('trending-cas'), snapshotKeys.version('trending-cas'));
     // Reads (at most one check of Redis a second) until one has noticed the loss and asked for a rebuild.
     const during: Buffer[] = [];
     await eventually(async () => {
@@ -145,6 +145,6 @@ describe('when Redis loses a snapshot the API still holds in memory', () => {
     during.push((await http(`${stack.apiUrl}/api/market/trending-cas`)).body);
     for (const body of during) expect(body.equals(held.body)).to.equal(true);
     await stack.startWorkers(1);
-    await eventually(async () => ((await stack.redis.exists(keys.snapshot('trending-cas'))) === 1 ? true : undefined), 10_000, 'rebuilt snapshot');
+    await eventually(async () => ((await stack.redis.exists(snapshotKeys.snapshot('trending-cas'))) === 1 ? true : undefined), 10_000, 'rebuilt snapshot');
   });
 });

@@ -6,7 +6,8 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { keys, QUEUE_PREFIX } from '../../shared/keyspace.js';
+import { QUEUE_PREFIX } from '../../shared/keyspace.js';
+import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { queueBaseOptions, REFRESH_QUEUE } from '../../shared/queues.js';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
 import { ADMIN, sleep, startDeployment, until, type Deployment } from './support/deployment.js';
@@ -133,7 +134,7 @@ describe('Redis outages', function () {
     await sleep(1000);
     await redis.start({ empty: true });
     const client = new Redis(redis.url);
-    const snapshotsBack = await until(async () => (await Promise.all([keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('trending-cas')].map((key) => client.exists(key))).then((found) => found.reduce((a, b) => a + b, 0))) === 3, 30_000, 'snapshots');
+    const snapshotsBack = await until(async () => (await Promise.all([snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news'), snapshotKeys.snapshot('trending-cas')].map((key) => client.exists(key))).then((found) => found.reduce((a, b) => a + b, 0))) === 3, 30_000, 'snapshots');
     const ready = await api('/readyz');
     expect(ready.status).to.equal(503);
     expect(((await ready.json()) as { error: string }).error).to.match(/user store is empty/);
@@ -163,7 +164,7 @@ describe('Redis outages', function () {
     const client = new Redis(redis.url);
     await client.flushall();
     const took = await until(async () => (await client.exists(...['refresh-trending', 'refresh-news', 'refresh-trending-cas'].map((job) => `${QUEUE_PREFIX}:refresh:repeat:${job}`))) === 3, 60_000, 'schedules');
-    await until(async () => (await client.exists(keys.snapshot('trending'))) === 1, 30_000, 'a refreshed snapshot');
+    await until(async () => (await client.exists(snapshotKeys.snapshot('trending'))) === 1, 30_000, 'a refreshed snapshot');
     client.disconnect();
     expect(took).to.be.below(60_000);
   });

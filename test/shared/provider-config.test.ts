@@ -16,7 +16,7 @@ describe('provider configuration (INDEX_PROVIDER)', () => {
     expect(providers).to.deep.equal({
       elfa: { apiKey: 'e', baseUrl: 'https://api.elfa.ai', monthlyCredits: undefined },
       coingecko: { apiKey: undefined, plan: 'demo', baseUrl: 'https://api.coingecko.com/api/v3', pins: {} },
-      x: { bearerToken: 'x', baseUrl: 'https://api.x.com' },
+      x: { bearerToken: 'x', baseUrl: 'https://api.x.com', queryMaxLength: 512, requestsPerRefresh: 50 },
       trackedAccounts: ['alice', 'Bob_1'],
     });
     expect(loadConfig({ ...composite, COINGECKO_PLAN: 'pro', COINGECKO_IDS: 'axl:axelar, $Pepe:pepe' }).providers?.coingecko).to.deep.include({
@@ -49,6 +49,8 @@ describe('provider configuration (INDEX_PROVIDER)', () => {
     [{ ...composite, ELFA_API_URL: 'ftp://x' }, /^ELFA_API_URL: must start with http/],
     [{ ...composite, X_API_URL: 'https://api.x.com/?token=1' }, /^X_API_URL: must be a base address/],
     [{ ...composite, COINGECKO_API_URL: 'nope' }, /^COINGECKO_API_URL: not a valid URL/],
+    [{ ...composite, X_QUERY_MAX_LENGTH: '20' }, /^X_QUERY_MAX_LENGTH: must be a whole number from 64 to 4096, got "20"$/],
+    [{ ...composite, X_REQUESTS_PER_REFRESH: '0' }, /^X_REQUESTS_PER_REFRESH: must be a whole number from 1 to 10000/],
   ];
   for (const [env, message] of refusals) {
     it(`when ${JSON.stringify(env)}, then a ConfigError naming the variable`, () => {

@@ -9,6 +9,7 @@ import { UserStore } from '../../apps/api/src/auth/users.js';
 import { RedisCommandError } from '../../shared/errors.js';
 import { writeRefresh } from '../../shared/history/history-store.js';
 import { keys } from '../../shared/keyspace.js';
+import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { execChecked } from '../../shared/redis-results.js';
 import { readSnapshot } from '../../shared/snapshot-store.js';
 import { sharedTestRedis } from '../support/redis-server.js';
@@ -54,7 +55,7 @@ describe('Redis failures inside a batch or a script', () => {
 
   describe('readSnapshot', () => {
     it('when the snapshot key holds another type, then the read fails instead of reporting the snapshot absent', async () => {
-      await redis.hset(keys.snapshot('trending'), 'not', 'a string');
+      await redis.hset(snapshotKeys.snapshot('trending'), 'not', 'a string');
       const error = await rejection(readSnapshot(redis, 'trending'));
       expect(error).to.be.instanceOf(RedisCommandError);
       expect((error as RedisCommandError).redisMessage).to.match(/^WRONGTYPE /);
@@ -113,14 +114,14 @@ describe('Redis failures inside a batch or a script', () => {
       await redis.set('test:history:second', 'not a stream');
       const error = await rejection(writeRefresh(redis, write, HOUR_MS));
       expect(error.message).to.match(/WRONGTYPE/);
-      expect(await redis.exists(keys.snapshot('trending'), 'test:history:first')).to.equal(0);
+      expect(await redis.exists(snapshotKeys.snapshot('trending'), 'test:history:first')).to.equal(0);
     });
 
     it('when a later stream already holds an entry at that time, then the refresh fails and writes nothing', async () => {
       await redis.xadd('test:history:second', `${atMs}-0`, 'n', 0);
       const error = await rejection(writeRefresh(redis, write, HOUR_MS));
       expect(error.message).to.match(/test:history:second already holds an entry/);
-      expect(await redis.exists(keys.snapshot('trending'), 'test:history:first')).to.equal(0);
+      expect(await redis.exists(snapshotKeys.snapshot('trending'), 'test:history:first')).to.equal(0);
     });
 
     it('when every write succeeds, then each stream has its entry and a replay of the same refresh is refused', async () => {

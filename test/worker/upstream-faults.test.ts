@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Queue } from 'bullmq';
 import type { Faults } from '../../apps/index-sim/src/server.js';
-import { keys } from '../../shared/keyspace.js';
+import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../shared/queues.js';
 import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
@@ -24,7 +24,7 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
         stack = await startStack({ indexTimeouts: { listTimeoutMs: 500 } });
         queue = stack.queue<RefreshJobData>(REFRESH_QUEUE);
         // The first news refresh scores a thousand posts: seconds on a busy machine.
-        await eventually(async () => ((await existing(stack.redis, [keys.snapshot('trending'), keys.snapshot('news')])) === 2 ? true : undefined), 30_000, 'the first snapshots');
+        await eventually(async () => ((await existing(stack.redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 2 ? true : undefined), 30_000, 'the first snapshots');
       });
       after(async () => {
         await queue.close();
@@ -32,7 +32,7 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
       });
 
       it('then the stored snapshots, their cachedAt and the served bytes stay as they were', async () => {
-        const before = await getEach(stack.redis, [keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('sentiment')]);
+        const before = await getEach(stack.redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news'), snapshotKeys.snapshot('sentiment')]);
         const served = (await http(`${stack.apiUrl}/api/market/trending`)).body;
         stack.sim.setFaults(faults);
         stack.sim.resetStats();
@@ -48,7 +48,7 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
           const failed = (await queue.getJobs(['delayed', 'failed'])).filter((job) => job.attemptsMade >= 1 && job.failedReason);
           return ['refresh-trending', 'refresh-news'].every((name) => failed.some((job) => job.name === name)) ? true : undefined;
         }, 15_000, 'both refreshes to fail an attempt');
-        expect(await getEach(stack.redis, [keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('sentiment')])).to.deep.equal(before);
+        expect(await getEach(stack.redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news'), snapshotKeys.snapshot('sentiment')])).to.deep.equal(before);
         const servedDuring = (await http(`${stack.apiUrl}/api/market/trending`)).body;
         expect(servedDuring.equals(served)).to.equal(true);
 
@@ -56,7 +56,7 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
         stack.sim.clearFaults();
         await queue.promoteJobs();
         const after = await eventually(async () => {
-          const body = await stack.redis.get(keys.snapshot('trending'));
+          const body = await stack.redis.get(snapshotKeys.snapshot('trending'));
           return body !== before[0] ? body : undefined;
         }, 15_000, 'a successful retry');
         expect(Date.parse((JSON.parse(after!) as { cachedAt: string }).cachedAt)).to.be.greaterThan(

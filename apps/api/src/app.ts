@@ -19,6 +19,26 @@ import { healthRoutes } from './routes/health/health.js';
 import { marketRoutes } from './routes/market/market.js';
 import { streamRoutes } from './routes/market/stream.js';
 
+/**
+ * Every route of the API, on one router: each router adds its own dispatch to every request.
+ * Every method Node's parser accepts counts as implemented, so allowedMethods() answers an
+ * unusual one (TRACE, PROPFIND, QUERY...) with 405 + Allow on a known path and leaves the
+ * 404 elsewhere, instead of its default 501 for methods outside its short list. The OpenAPI
+ * document lists exactly these routes (test/api/docs.test.ts), but for the dashboard's page and
+ * files and /docs' scripts (docs/decisions.md#d16).
+ */
+export function apiRouter(deps: ApiDeps): Router {
+  const router = new Router({ methods: [...METHODS] });
+  marketRoutes(deps, router);
+  streamRoutes(deps, router);
+  authRoutes(deps, router);
+  healthRoutes(deps, router);
+  docsRoutes(router);
+  dashboardRoutes(router);
+  mcpRoutes(deps, router);
+  return router;
+}
+
 export function createApp(deps: ApiDeps): Koa {
   const app = new Koa({ proxy: deps.config.trustProxy, maxIpsCount: 1 });
   // Errors are rendered and logged by errorHandler; Koa's own printer would only add noise.
@@ -29,18 +49,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(publicCors());
   // Before routing: a presented API key is checked on every route (auth/api-key-auth.ts).
   app.use(apiKeyAuth({ apiKeys: deps.apiKeys, users: deps.auth.users }));
-  // One router for every route: each router adds its own dispatch to every request.
-  // Every method Node's parser accepts counts as implemented, so allowedMethods() answers an
-  // unusual one (TRACE, PROPFIND, QUERY...) with 405 + Allow on a known path and leaves the
-  // 404 elsewhere, instead of its default 501 for methods outside its short list.
-  const router = new Router({ methods: [...METHODS] });
-  marketRoutes(deps, router);
-  streamRoutes(deps, router);
-  authRoutes(deps, router);
-  healthRoutes(deps, router);
-  docsRoutes(router);
-  dashboardRoutes(router);
-  mcpRoutes(deps, router);
+  const router = apiRouter(deps);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

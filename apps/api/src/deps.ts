@@ -10,7 +10,6 @@ import {
   queueBaseOptions,
   REFRESH_JOBS,
   REFRESH_QUEUE,
-  refreshJobFor,
   requestRefresh,
   requestStats,
   STATS_QUEUE,
@@ -23,6 +22,7 @@ import { createAuthServices, type AuthServices } from './auth/auth-services.js';
 import { HistoryService } from './market/history-service.js';
 import { JobWaiter } from './market/job-waiter.js';
 import { MissBudget } from './market/miss-budget.js';
+import { refreshRequests } from './market/refresh-requests.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { SnapshotWatch } from './market/snapshot-watch.js';
 import { StatsService } from './market/stats-service.js';
@@ -79,6 +79,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
   const refreshWaiter = new JobWaiter(refreshQueue, refreshEvents);
   const statsWaiter = new JobWaiter(statsQueue, statsEvents);
 
+  const metrics = new HttpMetrics();
   // One watch tells both the snapshot cache and the stream hub that a refresh landed.
   const watch = new SnapshotWatch({ redis, subscriber, logger });
   const snapshots = new SnapshotCache({
@@ -86,11 +87,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     watch,
     logger,
     refreshIntervalMs: config.refreshIntervalMs,
-    refreshAbsent: async (name, wait) => {
-      const enqueue = () => requestRefresh(refreshQueue, refreshJobFor[name]);
-      if (wait) await refreshWaiter.enqueueAndWait(enqueue, WORK_WAIT_MS);
-      else await enqueue();
-    },
+    refreshAbsent: refreshRequests({ redis, queue: refreshQueue, waiter: refreshWaiter, waitMs: WORK_WAIT_MS, registry: metrics.registry }),
   });
   const stats = new StatsService(redis, (username) =>
     statsWaiter.enqueueAndWait(() => requestStats(statsQueue, username), WORK_WAIT_MS),
@@ -109,7 +106,6 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     logger.warn('Redis is not answering yet; the API starts anyway and reconnects by itself');
   }
 
-  const metrics = new HttpMetrics();
   registerOpsMetrics(metrics.registry, { redis, queues: [refreshQueue, statsQueue] });
   registerProviderMetrics(metrics.registry, redis);
 

@@ -7,7 +7,8 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { keys, SNAPSHOTS } from '../../../shared/keyspace.js';
+import { keys } from '../../../shared/keyspace.js';
+import { SNAPSHOTS } from '../../../shared/snapshot-kinds.js';
 import { readSnapshotVersions } from '../../../shared/snapshot-store.js';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
@@ -54,6 +55,7 @@ export function registerOpsMetrics(registry: Registry, { redis, queues }: OpsSou
     },
   });
   registerWorkerCounter(registry, redis, 'market_worker_jobs_total', 'Jobs the workers finished, by queue and outcome (completed, failed)', 'jobs', ['queue', 'outcome']);
+  registerWorkerCounter(registry, redis, 'market_refresh_attempts_total', 'Refresh attempts by the workers (each may call the upstream), by job and outcome (ok, failed)', 'refresh', ['job', 'outcome']);
   registerWorkerCounter(registry, redis, 'market_upstream_requests_total', 'Calls of the upstream index by the workers, by call and outcome (ok, error)', 'upstream', ['call', 'outcome']);
 }
 

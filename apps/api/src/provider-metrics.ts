@@ -1,7 +1,7 @@
 /**
  * /metrics for INDEX_PROVIDER=composite (docs/providers.md, "Quotas"): the adapters' calls by
- * status, what they spent (Elfa and CoinGecko credits, X posts read), and which provider is
- * blocked until when and why (402, usage cap). The worker keeps them in Redis; this reads them
+ * status, what they spent (Elfa and CoinGecko credits, X posts and users read), which provider is
+ * blocked until when and why (402, usage cap), and the tracked accounts by state on X. The worker keeps them in Redis; this reads them
  * at scrape time. With INDEX_PROVIDER=index every series is simply absent.
  */
 import type { Redis } from 'ioredis';
@@ -11,7 +11,7 @@ import { registerWorkerCounter } from './ops-metrics.js';
 
 export function registerProviderMetrics(registry: Registry, redis: Redis): void {
   registerWorkerCounter(registry, redis, 'market_provider_calls_total', 'Calls of each provider by the workers, by HTTP status (network: no answer)', 'provider_calls', ['provider', 'status']);
-  registerWorkerCounter(registry, redis, 'market_provider_spend_total', 'What the workers spent at each provider: credits (Elfa, CoinGecko) or posts read (X)', 'provider_spend', ['provider', 'unit']);
+  registerWorkerCounter(registry, redis, 'market_provider_spend_total', 'What the workers spent at each provider: credits (Elfa, CoinGecko), posts and users read (X, billed per resource)', 'provider_spend', ['provider', 'unit']);
   registerWorkerCounter(registry, redis, 'market_provider_blocks_total', 'Times a provider was blocked until its reset, by reason', 'provider_blocked', ['provider', 'reason']);
   new Gauge({
     name: 'market_provider_blocked_until_seconds',
@@ -26,6 +26,17 @@ export function registerProviderMetrics(registry: Registry, redis: Redis): void 
         const until = Date.parse(block.until);
         if (until > Date.now()) this.set({ provider, reason: block.reason }, until / 1000);
       }
+    },
+  });
+  new Gauge({
+    name: 'market_x_tracked_accounts',
+    help: 'Tracked accounts (TRACKED_ACCOUNTS) by their state on X at the last lookup: active, renamed, protected, suspended, deleted, not_found, unresolved',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const states = await redis.hgetall(providerKeys.xAccountStates()).catch(() => ({}));
+      for (const [state, count] of Object.entries(states)) this.set({ state }, Number(count));
     },
   });
 }

@@ -7,8 +7,8 @@ import type { Redis } from 'ioredis';
 import { keys } from '../../../shared/keyspace.js';
 import type { MarketProvider } from './providers/market-provider.js';
 
-/** `provider_*`: the composite adapters' calls by status, credits charged, blocks (apps/worker/src/providers). */
-export type CountFn = (metric: 'jobs' | 'upstream' | 'provider_calls' | 'provider_blocked', label: string, outcome: string) => void;
+/** `provider_*`: the composite adapters' calls by status, credits charged, blocks (apps/worker/src/providers); `refresh`: attempts per refresh job. */
+export type CountFn = (metric: 'jobs' | 'upstream' | 'provider_calls' | 'provider_blocked' | 'refresh', label: string, outcome: string) => void;
 
 export function redisCounter(redis: Redis): CountFn {
   return (metric, label, outcome) => {

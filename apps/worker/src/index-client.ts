@@ -1,12 +1,14 @@
 /**
  * The only code that talks to the upstream index (docs/index-api.md). Retries belong to
- * BullMQ (attempts with backoff), so got never retries; every call has a timeout.
+ * BullMQ (attempts with backoff), so got never retries; every call has a timeout, a bounded
+ * body and no redirect followed (upstream-http.ts): INDEX_API_KEY goes to INDEX_API_URL's host only.
  */
-import got, { HTTPError, RequestError, type Got } from 'got';
+import type { Got } from 'got';
 import type { z } from 'zod';
 import type { NewsItem } from '../../../shared/market-types.js';
-import { LIST_KINDS, listOf, type ListItem, type ListKind } from '../../../shared/reads.js';
+import { LIST_KINDS, listOf, type ListItem, type ListKind } from '../../../shared/snapshot-kinds.js';
 import { parseRetryAfter, UpstreamError } from './upstream-error.js';
+import { BodyTooLargeError, createUpstreamClient, fetchBounded, parseBoundedJson, requestErrorCode, type UpstreamAnswer } from './upstream-http.js';
 import { accountPayload, postsPayload, toAccountStats, toNewsItem, WIRE_LISTS, type WireList } from './wire-schemas.js';
 import type { ListCalls, MarketProvider } from './providers/market-provider.js';
 
@@ -25,12 +27,7 @@ export type IndexClient = MarketProvider;
 const POSTS_PAGE = 500;
 
 export function createIndexClient(options: IndexClientOptions): IndexClient {
-  const http = got.extend({
-    prefixUrl: options.baseUrl.replace(/\/+$/, ''),
-    headers: { accept: 'application/json', ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}) },
-    retry: { limit: 0 },
-    throwHttpErrors: true,
-  });
+  const http = createUpstreamClient({ baseUrl: options.baseUrl, headers: options.apiKey ? { 'x-api-key': options.apiKey } : {} });
   const listTimeout = options.listTimeoutMs ?? 10_000;
   const accountTimeout = options.accountTimeoutMs ?? 3_000;
 
@@ -78,18 +75,16 @@ async function getJson<T>(
   timeoutMs: number,
   schema: z.ZodType<T>,
 ): Promise<T> {
-  let text: string;
+  let answer: UpstreamAnswer;
   try {
-    text = await http.get(path, { searchParams, timeout: { request: timeoutMs } }).text();
+    answer = await fetchBounded(http, path, { searchParams, timeoutMs });
   } catch (error) {
     throw translate(error, path);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new UpstreamError(`upstream ${path}: malformed JSON`, { cause: error });
-  }
+  const failed = statusError(answer, path);
+  if (failed) throw failed;
+  const json = parseBoundedJson(answer.body)?.json;
+  if (json === undefined) throw new UpstreamError(`upstream ${path}: malformed JSON`);
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     throw new UpstreamError(`upstream ${path}: invalid payload (${parsed.error.issues[0]?.message ?? 'schema'})`, {
@@ -99,21 +94,24 @@ async function getJson<T>(
   return parsed.data;
 }
 
+/** A status other than 2xx as our error; a 3xx is one too (redirects are not followed). */
+function statusError({ statusCode: status, headers }: UpstreamAnswer, path: string): UpstreamError | undefined {
+  if (status >= 200 && status < 300) return undefined;
+  if (status < 400) return new UpstreamError(`upstream ${path}: HTTP ${status}, a redirect (not followed)`, { status, retryable: false });
+  const retryAfter = headers['retry-after'];
+  const retryAfterMs = parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : undefined);
+  // 408 and 429 pass with time, 5xx may; other 4xx mean our request is wrong.
+  const retryable = status === 408 || status === 429 || status >= 500;
+  return new UpstreamError(`upstream ${path}: HTTP ${status}`, {
+    status,
+    retryable,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
+}
+
 /** got's errors become ours; the request options (with the API key) are not carried along. */
 function translate(error: unknown, path: string): UpstreamError {
-  if (error instanceof HTTPError) {
-    const status = error.response.statusCode;
-    const retryAfterMs = parseRetryAfter(error.response.headers['retry-after']);
-    // 408 and 429 pass with time, 5xx may; other 4xx mean our request is wrong.
-    const retryable = status === 408 || status === 429 || status >= 500;
-    return new UpstreamError(`upstream ${path}: HTTP ${status}`, {
-      status,
-      retryable,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
-  }
-  if (error instanceof RequestError) {
-    return new UpstreamError(`upstream ${path}: ${error.code ?? error.name}`);
-  }
-  return new UpstreamError(`upstream ${path}: ${String(error)}`);
+  // The same body would come again: not retried; the next scheduled refresh asks anew.
+  if (error instanceof BodyTooLargeError) return new UpstreamError(`upstream ${path}: ${error.message}`, { retryable: false });
+  return new UpstreamError(`upstream ${path}: ${requestErrorCode(error)}`);
 }

@@ -1,8 +1,9 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { keys } from '../../../shared/keyspace.js';
-import { FIRST_SNAPSHOT_OF } from '../../../shared/reads.js';
+import { snapshotKeys } from '../../../shared/snapshot-keys.js';
+import { FIRST_SNAPSHOT_OF } from '../../../shared/snapshot-kinds.js';
 import type { Logger } from '../../../shared/logger.js';
+import { refreshHoldMs } from '../../../shared/refresh-backoff.js';
 import {
   REFRESH_EVERY_MS,
   REFRESH_JOBS,
@@ -16,7 +17,8 @@ import {
  * Upserts the 30-minute schedulers, one per refresh job of shared/reads.ts. Upserts are atomic, so any number of workers starting
  * together make one schedule; identical options on a restart add no run. A scheduler that is
  * new runs at once; one that already existed while its snapshot is absent (Redis emptied,
- * first start after a crash) gets an immediate, deduplicated run.
+ * first start after a crash) gets an immediate, deduplicated run, unless that refresh just failed
+ * and its backoff holds asks back (docs/decisions.md#d14): the check runs every 30 s.
  */
 export async function ensureSchedules(
   queue: Queue<RefreshJobData>,
@@ -28,7 +30,12 @@ export async function ensureSchedules(
     const existed = (await queue.getJobScheduler(name)) !== undefined;
     await queue.upsertJobScheduler(name, { every: everyMsByJob[name] ?? everyMs }, { name, data: {}, opts: refreshJobOptions });
     // Pending first, then the snapshot: a run that ends between the two checks has written its snapshot by then.
-    if (existed && !(await runIsPending(queue, name)) && (await redis.exists(keys.snapshot(FIRST_SNAPSHOT_OF[name]))) === 0) {
+    if (
+      existed &&
+      !(await runIsPending(queue, name)) &&
+      (await redis.exists(snapshotKeys.snapshot(FIRST_SNAPSHOT_OF[name]))) === 0 &&
+      (await refreshHoldMs(redis, name)) === 0
+    ) {
       await requestRefresh(queue, name);
     }
   }

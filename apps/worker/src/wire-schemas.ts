@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { NewsItem, TrendingCa, TrendingToken, UsernameStats } from '../../../shared/market-types.js';
-import type { ListItem, ListKind } from '../../../shared/reads.js';
+import type { ListItem, ListKind } from '../../../shared/snapshot-kinds.js';
 
 const count = z.number().int().nonnegative();
 const timestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a timestamp');

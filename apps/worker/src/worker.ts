@@ -6,6 +6,7 @@ import { Queue, UnrecoverableError, Worker, type Job, type MinimalJob } from 'bu
 import type { Logger } from '../../../shared/logger.js';
 import {
   queueBaseOptions,
+  REFRESH_EVERY_MS,
   REFRESH_QUEUE,
   STATS_QUEUE,
   UPSTREAM_BACKOFF,
@@ -13,6 +14,7 @@ import {
   type RefreshJobName,
 } from '../../../shared/queues.js';
 import { keys } from '../../../shared/keyspace.js';
+import { REFRESH_BACKOFF_FIRST_MS } from '../../../shared/refresh-backoff.js';
 import { closeRedis, createRedis, type RedisConfig } from '../../../shared/redis.js';
 import { watchRedisPolicy, type PolicyWatch } from '../../../shared/redis-policy.js';
 import { countedIndexClient, redisCounter } from './counters.js';
@@ -21,6 +23,7 @@ import type { MarketProvider } from './providers/market-provider.js';
 import { withMeter, type Meter } from './providers/spend.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
 import type { JobContext } from './jobs/job-context.js';
+import { refreshOutcomes } from './refresh-outcomes.js';
 import { keepSchedules } from './schedules.js';
 import { UpstreamError } from './upstream-error.js';
 
@@ -46,6 +49,8 @@ export interface WorkerOptions {
   upstreamPerMinute?: number;
   /** History retention (HISTORY_DAYS); 0 for none. Default 30. */
   historyDays?: number;
+  /** The first hold after a refresh failed for good, doubling up to its interval (docs/decisions.md#d14). Default 30 s. */
+  refreshBackoffMs?: number;
 }
 
 export interface RunningWorker {
@@ -70,7 +75,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     historyMs: (options.historyDays ?? 30) * DAY_MS,
   };
 
-  const process = async (job: Job): Promise<unknown> => {
+  const refreshEveryMs = options.refreshEveryMs ?? REFRESH_EVERY_MS;
+  const withOutcome = refreshOutcomes({
+    redis,
+    logger,
+    count,
+    firstBackoffMs: options.refreshBackoffMs ?? REFRESH_BACKOFF_FIRST_MS,
+    intervalMs: (name) => options.refreshEveryMsByJob?.[name] ?? refreshEveryMs,
+  });
+  const runJob = async (job: Job): Promise<unknown> => {
     const handler = handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
     // What the job spent at each provider: in its result (so its log line) and, failed or not, in the counters.
@@ -92,9 +105,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       for (const [name, used] of Object.entries(spend)) {
         if (used.credits > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|credits`, used.credits).catch(() => {});
         if (used.posts > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|posts`, used.posts).catch(() => {});
+        if (used.users) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|users`, used.users).catch(() => {});
       }
     }
   };
+  const process = (job: Job): Promise<unknown> => withOutcome(job, () => runJob(job));
   const settings = { backoffStrategy: upstreamBackoff };
   // BullMQ leaves a connection it was handed open when it closes: close() closes them.
   const workerConnections = [createRedis(options.redis, 'blocking', 'worker-refresh', logger), createRedis(options.redis, 'blocking', 'worker-stats', logger)] as const;
@@ -138,7 +153,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: schedulerRedis });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  const schedules = keepSchedules(refreshQueue, redis, logger, options.refreshEveryMs, undefined, options.refreshEveryMsByJob);
+  const schedules = keepSchedules(refreshQueue, redis, logger, refreshEveryMs, undefined, options.refreshEveryMsByJob);
   await schedules.firstRound;
 
   return {

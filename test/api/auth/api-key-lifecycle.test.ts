@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import { startSimulator, type Simulator } from '../../../apps/index-sim/src/server.js';
 import { createIndexClient } from '../../../apps/worker/src/index-client.js';
 import { startWorker, type RunningWorker } from '../../../apps/worker/src/worker.js';
-import { keys } from '../../../shared/keyspace.js';
+import { snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { startApiProcess, stopApiProcess, type ApiProcess } from '../../support/api-process.js';
 import { http } from '../../support/http.js';
@@ -49,7 +49,7 @@ describe('API key lifecycle: the built users command and two API processes', fun
     sim = await startSimulator();
     const logger = createLogger({ logLevel: 'silent' }, 'test');
     worker = await startWorker({ redis: shared.config, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
-    await eventually(async () => ((await existing(redis, [keys.snapshot('trending'), keys.snapshot('news')])) === 2 ? true : undefined), 60_000, 'first snapshots');
+    await eventually(async () => ((await existing(redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 2 ? true : undefined), 60_000, 'first snapshots');
     const env = { NODE_ENV: 'test', ...redisEnv, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
     // The built entry point, as the Procfile runs it (and quicker to start than through tsx).
     for (const name of ['api-1', 'api-2']) apis.push(await startApiProcess(name, env, [join('dist', 'apps', 'api', 'src', 'main.js')]));

@@ -11,7 +11,7 @@ import { refreshNews } from '../../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
 import { writeRefresh } from '../../../shared/history/history-store.js';
 import { trendingEntries } from '../../../shared/history/refresh-entries.js';
-import { historyKeys, keys } from '../../../shared/keyspace.js';
+import { historyKeys, snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import type { SentimentRecord, TrendingToken } from '../../../shared/market-types.js';
 import { createRedis } from '../../../shared/redis.js';
@@ -174,11 +174,11 @@ describe('history: series and past snapshots written with each refresh (docs/dec
   });
 
   it('when a refresh is not newer than the last one stored, then it writes nothing at all (snapshot and history agree)', async () => {
-    const version = await stack.redis.get(keys.snapshotVersion('trending'));
+    const version = await stack.redis.get(snapshotKeys.version('trending'));
     const length = await stack.redis.xlen(historyKeys.events('trending'));
     clock = times[4]!;
     await refreshList(context, 'trending');
-    expect(await stack.redis.get(keys.snapshotVersion('trending'))).to.equal(version);
+    expect(await stack.redis.get(snapshotKeys.version('trending'))).to.equal(version);
     expect(await stack.redis.xlen(historyKeys.events('trending'))).to.equal(length);
     clock = times[5]! + HALF_HOUR;
     times.push(clock);

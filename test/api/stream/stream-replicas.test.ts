@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import { startSimulator, type Simulator } from '../../../apps/index-sim/src/server.js';
 import { createIndexClient } from '../../../apps/worker/src/index-client.js';
 import { startWorker, type RunningWorker } from '../../../apps/worker/src/worker.js';
-import { historyKeys, keys } from '../../../shared/keyspace.js';
+import { historyKeys, snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../../shared/queues.js';
 import { startApiProcess, stopApiProcess, type ApiProcess } from '../../support/api-process.js';
@@ -34,7 +34,7 @@ describe('two API processes streaming the same refreshes', function () {
     const logger = createLogger({ logLevel: 'silent' }, 'test');
     worker = await startWorker({ redis: shared.config, index: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
     queue = shared.queue<RefreshJobData>(REFRESH_QUEUE);
-    await eventually(async () => ((await existing(redis, [keys.snapshot('trending'), keys.snapshot('news'), keys.snapshot('trending-cas')])) === 3 ? true : undefined), 20_000, 'first snapshots');
+    await eventually(async () => ((await existing(redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news'), snapshotKeys.snapshot('trending-cas')])) === 3 ? true : undefined), 20_000, 'first snapshots');
     const env = { NODE_ENV: 'test', ...shared.env, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
     apis.push(...(await Promise.all([startApiProcess('api-1', env), startApiProcess('api-2', env)])));
   });
@@ -52,7 +52,7 @@ describe('two API processes streaming the same refreshes', function () {
     clients.push(one!, two!);
     // Registered once the retry hint is in (the hub registers a client before it writes it).
     await eventually(() => (one!.retry !== undefined && two!.retry !== undefined ? true : undefined), 5000, 'the retry hints');
-    const previous = Date.parse((await redis.get(keys.snapshotVersion('trending'))) ?? '');
+    const previous = Date.parse((await redis.get(snapshotKeys.version('trending'))) ?? '');
     sim.advanceClock(3_600_000);
     await requestRefresh(queue, 'refresh-trending');
     const ours = async (client: SseClient) =>
@@ -92,7 +92,7 @@ describe('two API processes streaming the same refreshes', function () {
     sim.advanceClock(3_600_000);
     await requestRefresh(queue, 'refresh-trending');
     const missedId = await eventually(async () => {
-      const version = await redis.get(keys.snapshotVersion('trending'));
+      const version = await redis.get(snapshotKeys.version('trending'));
       return version && Date.parse(version) > Number(seen!.id) ? String(Date.parse(version)) : undefined;
     }, 10_000, 'the refresh while disconnected');
     const resumed = await SseClient.connect(`${staying.url}/api/market/stream`, { 'Last-Event-ID': seen!.id! });

@@ -2,10 +2,11 @@
 import { COINGECKO_KEY, startCoinGeckoFixture } from './coingecko.js';
 import { ELFA_KEY, startElfaFixture } from './elfa.js';
 import type { FixtureServer } from './fixture-server.js';
-import { startXFixture, X_TOKEN, type XFixture } from './x.js';
+import { startXFixture, X_TOKEN, type XFixture, type XFixtureOptions } from './x.js';
 
 export { COINGECKO_KEY, ELFA_KEY, X_TOKEN };
-export const TRACKED = ['cryptoalice', 'Bob_Trades', 'ghost_acct'];
+/** rugpull_dev is suspended on X. */
+export const TRACKED = ['cryptoalice', 'Bob_Trades', 'ghost_acct', 'rugpull_dev'];
 
 export interface ProviderFixtures {
   elfa: FixtureServer;
@@ -17,8 +18,8 @@ export interface ProviderFixtures {
   close(): Promise<void>;
 }
 
-export async function startProviderFixtures(): Promise<ProviderFixtures> {
-  const [elfa, coingecko, x] = await Promise.all([startElfaFixture(), startCoinGeckoFixture(), startXFixture()]);
+export async function startProviderFixtures(options: { x?: XFixtureOptions } = {}): Promise<ProviderFixtures> {
+  const [elfa, coingecko, x] = await Promise.all([startElfaFixture(), startCoinGeckoFixture(), startXFixture(options.x)]);
   return {
     elfa,
     coingecko,

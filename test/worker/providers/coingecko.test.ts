@@ -56,6 +56,20 @@ describe('CoinGecko adapter against the documented wire shapes', () => {
     expect(error.message).to.not.include(COINGECKO_KEY);
   });
 
+  it('when keyless calls are refused (401 with error_code 10002), then the error line tells the operator to set a free Demo key in COINGECKO_API_KEY', async () => {
+    h = await startHarness({ COINGECKO_API_KEY: '' });
+    h.fixtures.coingecko.script('/coins/markets', {
+      status: 401,
+      body: { status: { timestamp: '2026-11-26T03:00:00.000+00:00', error_code: 10002, error_message: "API Key Missing. Please make sure you're using the right authentication method." } },
+    });
+    const error = await rejection(h.adapters.coingecko.quotes(['SOL']));
+    expect(error.retryable).to.equal(false);
+    expect(h.fixtures.coingecko.requests[0]!.headers['x-cg-demo-api-key']).to.equal(undefined);
+    const lines = h.logs.filter((line) => line.level === 50).map((line) => line.msg);
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(/error 10002.*set COINGECKO_API_KEY to a free Demo key/);
+  });
+
   it('when rate limited (429 with Retry-After), then one wait and one more call', async () => {
     h = await startHarness();
     h.fixtures.coingecko.script('/coins/markets', {

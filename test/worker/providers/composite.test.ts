@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { JobContext } from '../../../apps/worker/src/jobs/job-context.js';
 import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
 import { indexScores } from '../../../apps/worker/src/providers/composite.js';
-import { keys } from '../../../shared/keyspace.js';
+import { snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { providerKeys } from '../../../shared/provider-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { ETH_CA, SOL_CA } from '../../support/provider-fixtures/elfa.js';
@@ -62,7 +62,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
 
   it('when stats are asked in any case, then spelled as X spells it, smart stats from Elfa, score and rank over the tracked set, posts and tokens from the held posts', async () => {
     const { result: alice, spend } = await h.spend(() => h.provider.account('cryptoalice'));
-    expect(alice).to.deep.equal({ username: 'CryptoAlice', indexScore: 100, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 240.5, topTokens: ['SOL', 'BTC', 'PEPE'] });
+    expect(alice).to.deep.equal({ username: 'CryptoAlice', indexScore: 100, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 240.5, topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'] });
     expect(spend).to.deep.equal({ elfa: { calls: 1, credits: 1, posts: 0 } });
     expect(h.fixtures.elfa.requests[0]!.query).to.deep.equal({ username: 'CryptoAlice' });
 
@@ -73,7 +73,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
   });
 
   it('when X cannot resolve a tracked name (5xx), then the stats still answer, spelled as configured', async () => {
-    await h.redis.del(providerKeys.xUsers());
+    await h.redis.del(providerKeys.xAccounts());
     h.fixtures.x.script('/2/users/by', { status: 503, body: { title: 'Service Unavailable' } });
     expect(await h.provider.account('BOB_TRADES')).to.deep.include({ username: 'Bob_Trades', avgEngagement: 80 });
   });
@@ -98,18 +98,18 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
     ] as const) {
       it(`when Elfa answers ${name}, then the stored trending snapshot and its cachedAt stay as they were`, async () => {
         await refreshList(context(), 'trending');
-        const before = await h.redis.get(keys.snapshot('trending'));
+        const before = await h.redis.get(snapshotKeys.snapshot('trending'));
         expect((JSON.parse(before!) as { data: unknown[] }).data).to.have.length(5);
         h.clock.now = new Date(h.clock.now.getTime() + 60_000);
         h.fixtures.elfa.script('/v2/aggregations/trending-tokens', answer);
         await rejection(refreshList(context(), 'trending'));
-        expect(await h.redis.get(keys.snapshot('trending'))).to.equal(before);
+        expect(await h.redis.get(snapshotKeys.snapshot('trending'))).to.equal(before);
       });
     }
 
     it('when Elfa is out of credits, then the trending-cas snapshot keeps its true cachedAt and Elfa is not asked again', async () => {
       await refreshList(context(), 'trending-cas');
-      const before = await h.redis.get(keys.snapshot('trending-cas'));
+      const before = await h.redis.get(snapshotKeys.snapshot('trending-cas'));
       h.fixtures.elfa.script('/v2/aggregations', { status: 402, body: { error: 'out of credits' } });
       h.clock.now = new Date(h.clock.now.getTime() + 60_000);
       const error = await rejection(refreshList(context(), 'trending-cas'));
@@ -117,7 +117,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
       await rejection(refreshList(context(), 'trending-cas'));
       await rejection(refreshList(context(), 'trending'));
       expect(h.fixtures.elfa.requests).to.have.length(1 + 2);
-      expect(await h.redis.get(keys.snapshot('trending-cas'))).to.equal(before);
+      expect(await h.redis.get(snapshotKeys.snapshot('trending-cas'))).to.equal(before);
     });
   });
 });

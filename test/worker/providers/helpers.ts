@@ -9,6 +9,7 @@ import { loadConfig } from '../../../shared/config.js';
 import type { ProvidersConfig } from '../../../shared/provider-config.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
 import { startProviderFixtures, type ProviderFixtures } from '../../support/provider-fixtures/index.js';
+import type { XFixtureOptions } from '../../support/provider-fixtures/x.js';
 
 export interface Harness {
   fixtures: ProviderFixtures;
@@ -19,27 +20,27 @@ export interface Harness {
   /** Every log line, parsed. */
   logs: { level: number; msg: string; [field: string]: unknown }[];
   clock: { now: Date };
-  /** A fresh provider over the same Redis (a restarted worker). */
-  restart(): MarketProvider;
+  /** A fresh provider over the same Redis (a restarted worker), with `env` over the first one's. */
+  restart(env?: Record<string, string>): MarketProvider;
   /** Runs `task` as a job would, with its spend measured. */
   spend<T>(task: () => Promise<T>): Promise<{ result: T; spend: Spend }>;
   close(): Promise<void>;
 }
 
-export async function startHarness(env: Record<string, string> = {}, options: { timeoutMs?: number; maxRateLimitWaitMs?: number } = {}): Promise<Harness> {
-  const fixtures = await startProviderFixtures();
+export async function startHarness(env: Record<string, string> = {}, options: { timeoutMs?: number; maxRateLimitWaitMs?: number; x?: XFixtureOptions } = {}): Promise<Harness> {
+  const fixtures = await startProviderFixtures({ x: options.x });
   const redis = new Redis((await sharedTestRedis()).url, { protocol: 2 });
   await redis.flushall();
   const config = loadConfig({ NODE_ENV: 'test', ...fixtures.env, ...env }).providers!;
   const logs: Harness['logs'] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Harness['logs'][number]) });
   const clock = { now: new Date() };
-  const make = () => {
+  const make = (config: ProvidersConfig) => {
     const composite = { config, redis, logger, count: redisCounter(redis), now: () => clock.now, timeoutMs: options.timeoutMs ?? 2_000, maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 5_000 };
     const adapters = createAdapters(composite);
     return { adapters, provider: createCompositeProvider(composite, adapters) };
   };
-  const first = make();
+  const first = make(config);
   return {
     fixtures,
     redis,
@@ -48,7 +49,7 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     provider: first.provider,
     logs,
     clock,
-    restart: () => make().provider,
+    restart: (more = {}) => make(loadConfig({ NODE_ENV: 'test', ...fixtures.env, ...env, ...more }).providers!).provider,
     spend: (task) => measureSpend(task),
     async close() {
       await fixtures.close();

@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
-import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../../../shared/reads.js';
+import { MARKET_READS, READ_NAMES, type ReadSpec } from '../market/reads.js';
 import { needsKeyCheck } from '../auth/api-key-auth.js';
 import type { ApiDeps } from '../deps.js';
 import { resolvers, type Resolver } from '../market/read-resolvers.js';

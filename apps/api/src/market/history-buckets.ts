@@ -6,7 +6,7 @@
 import { labelFor } from '../../../../shared/sentiment/label.js';
 import type { HistoryEntry } from '../../../../shared/history/history-store.js';
 import type { SentimentPoint, TrendingPoint } from '../../../../shared/market-types.js';
-import type { Interval } from '../../../../shared/market-queries.js';
+import type { Interval } from './market-queries.js';
 
 export type { Interval };
 /** Each interval's bucket size in ms (0: every refresh as it was). */

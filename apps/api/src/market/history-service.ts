@@ -6,10 +6,10 @@
  */
 import type { Redis } from 'ioredis';
 import { NotFoundError } from '../../../../shared/errors.js';
-import { readAtOrBefore, readRange } from '../../../../shared/history/history-store.js';
-import { historyKeys } from '../../../../shared/keyspace.js';
-import type { HistoryQuery } from '../../../../shared/market-queries.js';
-import { SNAPSHOT_KINDS, type ListKind } from '../../../../shared/reads.js';
+import { readAtOrBefore, readRange, type HistoryEntry } from '../../../../shared/history/history-store.js';
+import { historyKeys } from '../../../../shared/snapshot-keys.js';
+import { SERIES_OWNER, type ListKind, type SeriesName } from '../../../../shared/snapshot-kinds.js';
+import type { HistoryQuery, Interval } from './market-queries.js';
 import { boundedCache } from '../cache/bounded-cache.js';
 import { Representation } from '../http/representation.js';
 import { secondsLeft, type SnapshotCache } from './snapshot-cache.js';
@@ -45,40 +45,30 @@ export class HistoryService {
    * A history answer already prepared for the current refresh, synchronously, or undefined:
    * the fast path serves these (a repeated chart read costs what a cached snapshot read does).
    */
-  peek(kind: HistoryKind, token: string, query: HistoryQuery): HistoryAnswer | undefined {
-    const snapshot = this.snapshots.peek(SNAPSHOT_OF[kind]);
-    const held = snapshot && this.prepared.get(preparedKey(kind, token, snapshot.version, query));
+  peek(series: HistorySeries, token: string, query: HistoryQuery): HistoryAnswer | undefined {
+    const snapshot = this.snapshots.peek(SERIES_OWNER[series]);
+    const held = snapshot && this.prepared.get(preparedKey(series, token, snapshot.version, query));
     return held && { representation: held, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
   }
 
-  /** `GET /api/market/sentiment/:token/history`. */
-  async sentiment(token: string, query: HistoryQuery): Promise<HistoryAnswer> {
-    const snapshot = await this.snapshots.get('sentiment');
-    return this.answer(preparedKey('sentiment', token, snapshot.version, query), query, snapshot, async (fromMs, toMs) => {
-      const key = historyKeys.sentiment(token);
-      const entries = await readRange(this.redis, key, fromMs, toMs);
-      if (entries.length === 0) await this.assertExists(key);
-      return { token, interval: query.interval, points: bucketSentiment(entries, query.interval), cachedAt: snapshot.cachedAt };
-    });
-  }
-
-  /** `GET /api/market/tokens/:token/history`: rank null at refreshes where the token was not listed. */
-  async token(token: string, query: HistoryQuery): Promise<HistoryAnswer> {
-    const snapshot = await this.snapshots.get('trending');
-    return this.answer(preparedKey('token', token, snapshot.version, query), query, snapshot, async (fromMs, toMs) => {
-      const key = historyKeys.token(token);
+  /** `GET /api/market/sentiment/:token/history` and `GET /api/market/tokens/:token/history` (reads.ts names the series). */
+  async series(series: HistorySeries, token: string, query: HistoryQuery): Promise<HistoryAnswer> {
+    const snapshot = await this.snapshots.get(SERIES_OWNER[series]);
+    const { withRefreshTimes, points } = HISTORY_POINTS[series];
+    return this.answer(preparedKey(series, token, snapshot.version, query), query, snapshot, async (fromMs, toMs) => {
+      const key = historyKeys.series(series, token);
       const [entries, times] = await Promise.all([
         readRange(this.redis, key, fromMs, toMs),
-        readRange(this.redis, historyKeys.trendingTimes(), fromMs, toMs),
+        withRefreshTimes ? readRange(this.redis, historyKeys.trendingTimes(), fromMs, toMs) : [],
       ]);
       if (entries.length === 0) await this.assertExists(key);
-      return { token, interval: query.interval, points: bucketTrending(times, entries, query.interval), cachedAt: snapshot.cachedAt };
+      return { token, interval: query.interval, points: points(entries, times, query.interval), cachedAt: snapshot.cachedAt };
     });
   }
 
   /** `GET /api/market/<list kind>?at=`: the exact body that was current at `atMs`. */
   async snapshotAt(name: ListKind, atMs: number): Promise<HistoryAnswer> {
-    const key = historyKeys.events(SNAPSHOT_KINDS[name].events);
+    const key = historyKeys.events(name);
     const entry = this.retentionMs > 0 && atMs >= 0 ? await readAtOrBefore(this.redis, key, atMs) : null;
     const body = entry?.fields.b;
     if (!entry || body === undefined || entry.atMs < Date.now() - this.retentionMs) throw new NotFoundError(NO_SNAPSHOT);
@@ -113,10 +103,17 @@ export class HistoryService {
   }
 }
 
-/** The series a history route reads, and the snapshot whose version says when its answers go stale. */
-export type HistoryKind = 'sentiment' | 'token';
-const SNAPSHOT_OF = { sentiment: 'sentiment', token: 'trending' } as const;
+/**
+ * The series a history read answers, and how its points are built from its entries: a token's
+ * trending figures also need the refresh times (null where the token was out of the list). Its
+ * owning kind's snapshot version (SERIES_OWNER) says when a prepared answer is stale.
+ */
+const HISTORY_POINTS = {
+  sentiment: { withRefreshTimes: false, points: (entries, _times, interval) => bucketSentiment(entries, interval) },
+  token: { withRefreshTimes: true, points: (entries, times, interval) => bucketTrending(times, entries, interval) },
+} satisfies Partial<Record<SeriesName, { withRefreshTimes: boolean; points: (entries: HistoryEntry[], times: HistoryEntry[], interval: Interval) => unknown[] }>>;
+export type HistorySeries = keyof typeof HISTORY_POINTS;
 
-function preparedKey(kind: HistoryKind, token: string, version: string, query: HistoryQuery): string {
-  return `${kind}|${token}|${version}|${query.interval}|${query.fromMs ?? ''}|${query.toMs ?? ''}`;
+function preparedKey(series: HistorySeries, token: string, version: string, query: HistoryQuery): string {
+  return `${series}|${token}|${version}|${query.interval}|${query.fromMs ?? ''}|${query.toMs ?? ''}`;
 }

@@ -37,7 +37,7 @@ export class NewsPages {
 
   /**
    * Page `page` (1-based) of `limit` items, of the posts mentioning `token` when given (upper-case);
-   * past the end, or for a token no post mentions, an empty page with the same echo (docs/decisions.md#d6, #d14).
+   * past the end, or for a token no post mentions, an empty page with the same echo (docs/decisions.md#d6, #d15).
    */
   page(page: number, limit: number, token?: string): Representation {
     const key = token === undefined ? `${page}:${limit}` : `${page}:${limit}:${token}`;

@@ -6,8 +6,10 @@
  */
 import type { ParsedUrlQuery } from 'node:querystring';
 import { NotFoundError } from '../../../../shared/errors.js';
-import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from '../../../../shared/market-queries.js';
-import type { ListKind, ReadSpec, ServeKind, SnapshotName } from '../../../../shared/reads.js';
+import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from './market-queries.js';
+import type { ListKind, SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import type { HistorySeries } from './history-service.js';
+import type { ReadSpec, ServeKind } from './reads.js';
 import type { ApiDeps } from '../deps.js';
 import type { ReadAnswer } from '../http/representation.js';
 import { secondsLeft } from './snapshot-cache.js';
@@ -86,15 +88,12 @@ export function resolvers({ snapshots, stats, history }: Deps): Readonly<Record<
     },
     history: {
       peek: (read, { params, query }) => history.peek(seriesOf(read), parseTokenParam(params.token), parseHistoryQuery(query)),
-      async get(read, { params, query }) {
-        const token = parseTokenParam(params.token);
-        return seriesOf(read) === 'sentiment' ? history.sentiment(token, parseHistoryQuery(query)) : history.token(token, parseHistoryQuery(query));
-      },
+      get: async (read, { params, query }) => history.series(seriesOf(read), parseTokenParam(params.token), parseHistoryQuery(query)),
     },
   };
 }
 
-function seriesOf(read: ReadSpec): 'sentiment' | 'token' {
+function seriesOf(read: ReadSpec): HistorySeries {
   if (!read.series) throw new Error(`history read ${read.path} names no series`);
   return read.series;
 }

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { SNAPSHOT_TTL_SECONDS } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
 import type { NewsItem, SentimentRecord, Snapshot } from '../../../../shared/market-types.js';
-import { SNAPSHOT_KINDS, SNAPSHOTS, type SnapshotName, type ViewKind, type ViewOfKind } from '../../../../shared/reads.js';
+import { SNAPSHOT_KINDS, SNAPSHOTS, type SnapshotName, type ViewKind, type ViewOfKind } from '../../../../shared/snapshot-kinds.js';
 import { readSnapshot, readSnapshotVersions } from '../../../../shared/snapshot-store.js';
 import { UnavailableError } from '../../../../shared/errors.js';
 import { boundedCache, type BoundedCache } from '../cache/bounded-cache.js';
@@ -45,8 +45,11 @@ export interface SnapshotCacheOptions {
   /** Says when a refresh landed. */
   watch: SnapshotWatch;
   logger: Logger;
-  /** Asks the worker for an immediate, deduplicated refresh; with `wait`, waits for it boundedly (docs/decisions.md#d8). */
-  refreshAbsent: (name: SnapshotName, wait: boolean) => Promise<void>;
+  /**
+   * Asks the worker for an immediate, deduplicated refresh; with `wait`, waits for it boundedly (docs/decisions.md#d8).
+   * Resolves with the ms to wait when a failed refresh holds asks back (docs/decisions.md#d14): the 503's Retry-After.
+   */
+  refreshAbsent: (name: SnapshotName, wait: boolean) => Promise<number | undefined>;
   /** How long a snapshot is fresh (REFRESH_INTERVAL): `Cache-Control: max-age` counts down to it. Default 30 minutes. */
   refreshIntervalMs?: number;
 }
@@ -81,12 +84,13 @@ export class SnapshotCache {
     const held = this.peek(name);
     if (held) return held;
     let loaded = await this.reload(name);
+    let heldMs: number | undefined;
     if (!loaded) {
-      await this.options.refreshAbsent(name, true);
+      heldMs = await this.options.refreshAbsent(name, true);
       loaded = await this.reload(name);
     }
     if (loaded) return loaded as CachedSnapshot<ViewOf<N>>;
-    throw new UnavailableError('Data temporarily unavailable', 10);
+    throw new UnavailableError('Data temporarily unavailable', heldMs === undefined ? 10 : heldMs / 1000);
   }
 
   /** Compares versions and reloads on change; concurrent calls share one load. */

@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import { SNAPSHOT_CHANNEL } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
-import { SNAPSHOTS, type SnapshotName } from '../../../../shared/reads.js';
+import { SNAPSHOTS, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
 import { readSnapshotVersions } from '../../../../shared/snapshot-store.js';
 
 export interface SnapshotWatchOptions {

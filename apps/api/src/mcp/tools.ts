@@ -8,8 +8,8 @@
  */
 import { z } from 'zod';
 import { TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
-import { NEWS_MAX_LIMIT } from '../../../../shared/market-queries.js';
-import { MARKET_READS, READ_NAMES, type ReadName, type ReadSpec, type ServeKind } from '../../../../shared/reads.js';
+import { NEWS_MAX_LIMIT } from '../market/market-queries.js';
+import { MARKET_READS, READ_NAMES, type ReadName, type ReadSpec, type ServeKind } from '../market/reads.js';
 import type { ApiDeps } from '../deps.js';
 import type { Representation } from '../http/representation.js';
 import { INTERVALS, type Interval } from '../market/history-buckets.js';

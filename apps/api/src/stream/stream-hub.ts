@@ -14,15 +14,17 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import { lastId, readAfter, type HistoryEntry } from '../../../../shared/history/history-store.js';
-import { historyKeys } from '../../../../shared/keyspace.js';
+import { historyKeys } from '../../../../shared/snapshot-keys.js';
 import type { Logger } from '../../../../shared/logger.js';
-import { SNAPSHOT_KINDS, TOPICS, type Topic } from '../../../../shared/reads.js';
+import { SNAPSHOTS, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
 import type { SnapshotWatch } from '../market/snapshot-watch.js';
 
-export { TOPICS, type Topic };
+/** Each snapshot kind is a topic of the stream, its events read from the kind's events stream. */
+export type Topic = SnapshotName;
+export const TOPICS = SNAPSHOTS;
 
 /** The stream a topic's events are read from. */
-const streamOf = (topic: Topic) => historyKeys.events(SNAPSHOT_KINDS[topic].events);
+const streamOf = (topic: Topic) => historyKeys.events(topic);
 
 export interface StreamHubOptions {
   /** Fast-failing client for the reads. */

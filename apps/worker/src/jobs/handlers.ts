@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { REFRESH_JOBS, STATS_JOB, type RefreshJobName, type StatsJobData } from '../../../../shared/queues.js';
-import { LIST_KINDS, SNAPSHOT_KINDS, type ListRefreshJob } from '../../../../shared/reads.js';
+import { LIST_KINDS, SNAPSHOT_KINDS, type ListRefreshJob } from '../../../../shared/snapshot-kinds.js';
 import { fetchStats } from './fetch-stats.js';
 import type { JobContext } from './job-context.js';
 import { refreshList } from './refresh-list.js';

@@ -1,5 +1,6 @@
 import { writeRefresh } from '../../../../shared/history/history-store.js';
-import { listHistory, type ListKind } from '../../../../shared/reads.js';
+import { listEntries } from '../../../../shared/history/refresh-entries.js';
+import type { ListKind } from '../../../../shared/snapshot-kinds.js';
 import { listCall } from '../providers/market-provider.js';
 import type { JobContext } from './job-context.js';
 
@@ -12,7 +13,7 @@ export async function refreshList({ redis, index, now, historyMs, logger }: JobC
   const at = now();
   const cachedAt = at.toISOString();
   const body = JSON.stringify({ data, cachedAt });
-  const write = { atMs: at.getTime(), snapshots: [{ name, body, version: cachedAt }], entries: listHistory(name, body, data) };
+  const write = { atMs: at.getTime(), snapshots: [{ name, body, version: cachedAt }], entries: listEntries(name, body, data) };
   const written = await writeRefresh(redis, write, historyMs);
   if (!written) logger.warn({ cachedAt }, `${name}: a newer refresh is already stored; this one was dropped`);
   return { items: data.length };

@@ -2,7 +2,7 @@ import type { NewsItem, SentimentRecord } from '../../../../shared/market-types.
 import { memoizedScorer, summarizeSentiment } from '../../../../shared/sentiment/aggregate.js';
 import { writeRefresh } from '../../../../shared/history/history-store.js';
 import { newsEntries } from '../../../../shared/history/refresh-entries.js';
-import { historyKeys, keys } from '../../../../shared/keyspace.js';
+import { historyKeys, snapshotKeys } from '../../../../shared/snapshot-keys.js';
 import { UpstreamError } from '../upstream-error.js';
 import type { JobContext } from './job-context.js';
 
@@ -59,7 +59,7 @@ async function previousRefresh({ redis }: JobContext): Promise<{
   previousIds: Set<string> | undefined;
   previousSentiment: Record<string, SentimentRecord> | undefined;
 }> {
-  const [ids, sentiment] = await redis.mget(historyKeys.newsIds(), keys.snapshot('sentiment'));
+  const [ids, sentiment] = await redis.mget(historyKeys.newsIds(), snapshotKeys.snapshot('sentiment'));
   return {
     previousIds: ids === null || ids === undefined ? undefined : new Set(ids.split('\n')),
     previousSentiment: sentiment ? (JSON.parse(sentiment) as { data: Record<string, SentimentRecord> }).data : undefined,

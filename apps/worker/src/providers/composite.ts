@@ -16,6 +16,7 @@ import { createElfaAdapter, elfaLists, type ElfaAdapter, type ElfaSmartStats } f
 import type { AccountStats, MarketProvider } from './market-provider.js';
 import { createProviderHttp, firstOfNextMonth } from './provider-http.js';
 import { createXAdapter, type XAdapter } from './x.js';
+import { xRefusal } from './x-wire.js';
 
 /** Smart-money mentions are counted over Elfa's window: the last 24 hours. */
 const SMART_WINDOW_MS = 24 * 3_600_000;
@@ -73,8 +74,8 @@ export function createAdapters(options: CompositeOptions): CompositeAdapters {
       redis,
       config.coingecko.pins,
     ),
-    x: createXAdapter(
-      createProviderHttp({
+    x: createXAdapter({
+      http: createProviderHttp({
         ...common,
         provider: 'x',
         baseUrl: config.x.baseUrl,
@@ -83,11 +84,15 @@ export function createAdapters(options: CompositeOptions): CompositeAdapters {
         keyVariable: 'X_BEARER_TOKEN',
         // Prepaid credits can be topped up at any time: look again after an hour.
         outOfCreditsUntil: (now) => new Date(now.getTime() + 3_600_000),
+        refusal: xRefusal,
       }),
       redis,
       logger,
-      options.now,
-    ),
+      now: options.now,
+      trackedAccounts: config.trackedAccounts,
+      queryMaxLength: config.x.queryMaxLength,
+      requestsPerRefresh: config.x.requestsPerRefresh,
+    }),
   };
 }
 
@@ -100,7 +105,7 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
   /** One read of the timelines at a time in this process: refreshes running together share it (X bills per post). */
   let reading: Promise<NewsItem[]> | undefined;
   const readPosts = (since: Date, max: number): Promise<NewsItem[]> =>
-    (reading ??= x.posts(config.trackedAccounts, since, max).finally(() => (reading = undefined)));
+    (reading ??= x.posts(since, max).finally(() => (reading = undefined)));
 
   /**
    * The tracked posts held (X), within the smart-money window. Normally the news refresh has
@@ -108,9 +113,10 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
    * running at the same moment may read the same posts once more: X bills a post once a day).
    */
   async function recentPosts(): Promise<NewsItem[]> {
-    if ((await redis.exists(providerKeys.xSinceIds())) === 0) await readPosts(new Date(now().getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
+    if ((await redis.exists(providerKeys.xReads(), providerKeys.xSinceIds())) === 0) await readPosts(new Date(now().getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
     const from = now().getTime() - SMART_WINDOW_MS;
-    return (await x.heldPosts()).filter((post) => Date.parse(post.publishedAt) >= from && tracked.has(post.author.toLowerCase()));
+    // Held posts are the tracked accounts' only, matched by author id (a renamed account's count).
+    return (await x.heldPosts()).filter((post) => Date.parse(post.publishedAt) >= from);
   }
 
   async function quotes(tickers: string[]): Promise<Map<string, CoinQuote>> {
@@ -131,19 +137,19 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     },
 
     async account(username) {
-      const configured = tracked.get(username.toLowerCase());
-      // Only tracked accounts are in the index: any other name costs no upstream call.
-      if (configured === undefined) return null;
+      // Only tracked accounts are in the index (by the configured spelling or X's current one): any other name costs no upstream call.
+      const known = tracked.get(username.toLowerCase()) ?? (await x.accounts()).find((account) => account.username?.toLowerCase() === username.toLowerCase())?.configured;
+      if (known === undefined) return null;
       // X's spelling once resolved (remembered); while X cannot say, the operator's spelling.
-      const resolved = await x.users([configured]).catch((error: unknown) => {
+      const resolved = await x.account(known).catch((error: unknown) => {
         logger.warn({ provider: 'x', err: (error as Error).message }, 'x: cannot resolve a tracked username; answering it as configured');
-        return new Map<string, { username: string }>();
+        return undefined;
       });
-      const spelled = resolved.get(configured.toLowerCase())?.username ?? configured;
+      const spelled = resolved?.username ?? known;
       const stats = (await elfa.smartStats(spelled)) ?? { averageEngagement: 0, averageReach: 0, smartFollowingCount: 0, followerCount: 0 };
       await redis.hset(providerKeys.smartStats(), spelled.toLowerCase(), JSON.stringify({ ...stats, fetchedAt: now().toISOString() }));
       const { indexScore, smartMoneyRank } = await scoreAmongTracked(spelled.toLowerCase());
-      const posts = (await x.heldPosts()).filter((post) => post.author.toLowerCase() === spelled.toLowerCase());
+      const posts = (await x.heldPosts()).filter((post) => (resolved?.id ? post.authorId === resolved.id : post.author.toLowerCase() === spelled.toLowerCase()));
       return {
         username: spelled,
         indexScore,

@@ -1,13 +1,19 @@
 /**
- * How far apart the Elfa-backed refreshes (the ranked lists of shared/reads.ts) must be for a month's
- * schedule to fit the credit budget (docs/providers.md, "Quotas"). One round of the two
- * refreshes costs ELFA_CREDITS_PER_ROUND credits; the schedule may use SCHEDULE_SHARE of the
+ * How far apart the Elfa-backed refreshes (the list kinds whose `cost.source` is elfa in
+ * shared/snapshot-kinds.ts) must be for a month's schedule to fit the credit budget
+ * (docs/providers.md, "Quotas"). One round of those refreshes costs ELFA_CREDITS_PER_ROUND
+ * credits, the sum of their `cost.credits`; the schedule may use SCHEDULE_SHARE of the
  * month's credits, the rest is left to on-demand stats lookups (1 credit each). The month is
  * taken as 31 days, the longest, and the interval is rounded up to a whole minute; it is never
  * shorter than REFRESH_INTERVAL. A round never costs more than that: a refresh whose request
  * reached Elfa is not retried by its job (worker.ts), it waits for the next scheduled one.
  */
-import { ELFA_CREDITS_PER_ROUND } from './elfa.js';
+import { LIST_KINDS, listOf, type ListKind } from '../../../../shared/snapshot-kinds.js';
+
+/** The list kinds Elfa answers with INDEX_PROVIDER=composite: their refreshes keep the budget's interval. */
+export const ELFA_LIST_KINDS: readonly ListKind[] = LIST_KINDS.filter((kind) => listOf(kind).cost.source === 'elfa');
+/** Credits one round of the Elfa-backed refreshes spends. */
+export const ELFA_CREDITS_PER_ROUND = ELFA_LIST_KINDS.reduce((sum, kind) => sum + listOf(kind).cost.credits, 0);
 
 export const SCHEDULE_SHARE = 0.9;
 const MONTH_MS = 31 * 86_400_000;

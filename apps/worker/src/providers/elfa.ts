@@ -2,7 +2,7 @@
  * Elfa AI API v2 (docs/providers.md, "Elfa"): trending tokens, trending contract addresses
  * (Twitter and Telegram, merged), one account's smart stats, and the key's status. 1 credit a
  * call, key-status free; `x-elfa-api-key` on every request. Elfa is the source of every ranked
- * list of shared/reads.ts with INDEX_PROVIDER=composite: `elfaLists` makes them our items, with
+ * list of shared/snapshot-kinds.ts with INDEX_PROVIDER=composite: `elfaLists` makes them our items, with
  * what the composite computes itself (docs/providers.md, "How each field is filled").
  */
 import type { Redis } from 'ioredis';
@@ -16,8 +16,6 @@ import { UpstreamError } from '../upstream-error.js';
 
 /** The window Elfa counts mentions over: the trending lists are "the last 24 hours". */
 export const ELFA_WINDOW = '24h';
-/** Credits one trending round spends: trending-tokens, trending-cas twitter and telegram. */
-export const ELFA_CREDITS_PER_ROUND = 3;
 
 export interface ElfaToken {
   token: string;

@@ -5,7 +5,7 @@
  * CoinGecko and X, with the rest computed by us).
  */
 import type { NewsItem, UsernameStats } from '../../../../shared/market-types.js';
-import { listOf, type ListItem, type ListKind, type ListUpstream } from '../../../../shared/reads.js';
+import { listOf, type ListItem, type ListKind, type ListUpstream } from '../../../../shared/snapshot-kinds.js';
 
 /** One account's figures; the job adds cachedAt when it stores them. */
 export type AccountStats = Omit<UsernameStats, 'cachedAt'>;

@@ -6,17 +6,19 @@
  * - 429: wait until the reset the provider names (`x-ratelimit-reset`, `x-rate-limit-reset`:
  *   epoch seconds; `Retry-After`: seconds or a date) and try once more; never a second time;
  * - 402: block the provider until its reset, one warning line, a /metrics gauge;
- * - 401/403: one error line naming the provider and the variable, not retried;
+ * - 401/403: one error line naming the provider and the variable (or what the provider says
+ *   is missing, when it is not the key), not retried;
  * - calls, credits and statuses counted per job (spend.ts) and in the worker's counters, and
  *   the job marked billed once a request reached the provider: the worker does not retry it.
+ * - bodies bounded, lists cut, redirects not followed (../upstream-http.ts);
  * Errors carry the provider, the path and the status: never a header, a query or a body with a key.
  */
-import got, { RequestError } from 'got';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
 import { providerKeys, type ProviderBlock, type ProviderName } from '../../../../shared/provider-keys.js';
 import type { CountFn } from '../counters.js';
 import { parseRetryAfter, UpstreamError } from '../upstream-error.js';
+import { BodyTooLargeError, createUpstreamClient, fetchBounded, MAX_LIST_ITEMS, parseBoundedJson, requestErrorCode } from '../upstream-http.js';
 import { recordBilledCall, recordSpend } from './spend.js';
 
 /** Errors of a request that never reached the provider: nothing can have been billed. */
@@ -40,6 +42,11 @@ export interface ProviderHttpOptions {
   maxRateLimitWaitMs?: number;
   /** When a 402 (out of credits) ends. */
   outOfCreditsUntil: (now: Date) => Date;
+  /**
+   * A 401/403 that is not a refused key, in words for the log (X's 403 `client-not-enrolled`:
+   * the app lacks access, the token is fine); undefined: the key was refused.
+   */
+  refusal?: (status: number, body: unknown) => string | undefined;
   /** Credits a successful call costs when the response does not say. Default 0. */
   creditsPerCall?: number;
   now?: () => Date;
@@ -69,13 +76,7 @@ export function firstOfNextMonth(now: Date): Date {
 export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
   const { provider, redis, logger, count } = options;
   const now = options.now ?? (() => new Date());
-  const client = got.extend({
-    prefixUrl: options.baseUrl,
-    headers: { accept: 'application/json', ...options.headers },
-    retry: { limit: 0 },
-    throwHttpErrors: false,
-    followRedirect: false,
-  });
+  const client = createUpstreamClient({ baseUrl: options.baseUrl, headers: options.headers });
   const scrub = (text: string) => options.secrets.reduce((out, secret) => (secret ? out.split(secret).join('***') : out), text);
   const refusedOnce = new Set<number>();
 
@@ -101,10 +102,7 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
 
   async function once(path: string, request: ProviderRequest) {
     try {
-      const response = await client.get(path.replace(/^\//, ''), {
-        searchParams: request.searchParams ? { ...request.searchParams } : undefined,
-        timeout: { request: request.timeoutMs ?? options.timeoutMs ?? 10_000 },
-      });
+      const response = await fetchBounded(client, path, { searchParams: request.searchParams, timeoutMs: request.timeoutMs ?? options.timeoutMs ?? 10_000 });
       const charged = Number(response.headers['x-elfa-credits']);
       recordBilledCall();
       recordSpend(provider, { calls: 1, credits: Number.isFinite(charged) ? charged : response.statusCode < 400 ? (options.creditsPerCall ?? 0) : 0 });
@@ -112,8 +110,14 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
       return response;
     } catch (error) {
       recordSpend(provider, { calls: 1 });
+      if (error instanceof BodyTooLargeError) {
+        // It answered (and may have billed): the same body would come again, so not retried.
+        recordBilledCall();
+        count('provider_calls', provider, 'too_large');
+        throw fail(path, error.message, { retryable: false });
+      }
       count('provider_calls', provider, 'network');
-      const code = error instanceof RequestError ? (error.code ?? error.name) : 'error';
+      const code = requestErrorCode(error);
       // A timeout or a reset may come after the provider took (and billed) the request.
       if (!NOT_CONNECTED.has(code)) recordBilledCall();
       throw fail(path, code === 'ETIMEDOUT' ? 'timed out' : code);
@@ -160,31 +164,52 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
         throw fail(path, 'HTTP 402 out of credits', { status, retryable: false });
       }
       if (status === 401 || status === 403) {
+        const refusal = options.refusal?.(status, parseBody(response.body));
+        if (refusal) {
+          if (!refusedOnce.has(status)) {
+            refusedOnce.add(status);
+            logger.error({ provider, status }, `${provider}: HTTP ${status} ${refusal}`);
+          }
+          throw fail(path, `HTTP ${status} ${refusal}`, { status, retryable: false });
+        }
         if (!refusedOnce.has(status)) {
           refusedOnce.add(status);
-          logger.error({ provider, status }, `${provider}: HTTP ${status}, the key was refused: check ${options.keyVariable}`);
+          logger.error({ provider, status }, refusalLine(provider, status, options.keyVariable, options.headers, parseBody(response.body)));
         }
         throw fail(path, `HTTP ${status}: check ${options.keyVariable}`, { status, retryable: false });
       }
       refusedOnce.clear();
+      if (status >= 300 && status < 400) {
+        // Redirects are not followed (the key header would go to the new host): the configured URL is wrong or moved.
+        throw fail(path, `HTTP ${status}, a redirect (not followed): check the provider's URL`, { status, retryable: false });
+      }
       if (status >= 400 && !request.accept?.includes(status)) {
         const detail = errorDetail(parseBody(response.body));
         // 408 and 5xx may pass with time (BullMQ's bounded attempts); other 4xx are our request.
         throw fail(path, `HTTP ${status}${detail ? ` (${detail})` : ''}`, { status, retryable: status === 408 || status >= 500 });
       }
-      const body = parseBody(response.body);
-      if (body === undefined && status < 400) throw fail(path, 'malformed JSON', { status, retryable: false });
-      return { status, body };
+      const parsed = parseBoundedJson(response.body);
+      if (parsed === undefined && status < 400) throw fail(path, 'malformed JSON', { status, retryable: false });
+      if (parsed && parsed.cut > 0) logger.warn({ provider, path, lists: parsed.cut }, `${provider} ${path}: a list over ${MAX_LIST_ITEMS} items was cut to its first ${MAX_LIST_ITEMS}`);
+      return { status, body: parsed?.json };
     },
   };
 }
 
 function parseBody(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
+  return parseBoundedJson(text)?.json;
+}
+
+/**
+ * The error line of a refused key. Keyless CoinGecko (no key header sent) answering 401 with
+ * its error code 10002 ("API Key Missing") tells the operator what to do: a Demo key is free.
+ */
+function refusalLine(provider: ProviderName, status: number, keyVariable: string, headers: Readonly<Record<string, string>>, body: unknown): string {
+  const code = typeof body === 'object' && body !== null ? ((body as { status?: { error_code?: unknown }; error_code?: unknown }).status?.error_code ?? (body as { error_code?: unknown }).error_code) : undefined;
+  if (provider === 'coingecko' && status === 401 && Object.keys(headers).length === 0 && Number(code) === 10002) {
+    return 'coingecko: HTTP 401 (error 10002, API key missing): CoinGecko answers no keyless calls here; set COINGECKO_API_KEY to a free Demo key (COINGECKO_PLAN=demo, the default)';
   }
+  return `${provider}: HTTP ${status}, the key was refused: check ${keyVariable}`;
 }
 
 /** X's monthly usage cap rides on a 429 like a rate limit; only its problem type tells them apart. */

@@ -1,6 +1,6 @@
 /**
  * What each job spends at each provider (docs/providers.md, "Quotas"): calls, Elfa credits
- * (`x-elfa-credits`), CoinGecko credits (1 a call) and X posts read. The worker runs every job
+ * (`x-elfa-credits`), CoinGecko credits (1 a call), and the resources X bills: posts and users read. The worker runs every job
  * inside `measureSpend`, so the adapters record into the job's own meter without threading it
  * through the refresh code; the total is part of the job's result, hence its log line.
  */
@@ -11,8 +11,10 @@ export interface ProviderSpend {
   calls: number;
   /** Elfa: credits charged; CoinGecko: calls (1 call = 1 credit); X: 0 (X bills posts). */
   credits: number;
-  /** X: posts returned (billed per post); users resolved are counted as calls. */
+  /** X: posts returned (billed per post read). */
   posts: number;
+  /** X: user objects returned (billed per user read: the daily lookup of the tracked accounts); absent when none. */
+  users?: number;
 }
 
 export type Spend = Partial<Record<ProviderName, ProviderSpend>>;
@@ -56,4 +58,5 @@ export function recordSpend(provider: ProviderName, add: Partial<ProviderSpend>)
   entry.calls += add.calls ?? 0;
   entry.credits += add.credits ?? 0;
   entry.posts += add.posts ?? 0;
+  if (add.users !== undefined) entry.users = (entry.users ?? 0) + add.users;
 }

@@ -1,190 +1,278 @@
 /**
- * X API v2 (docs/providers.md, "X"): the tracked accounts' posts. Usernames are resolved to ids
- * once (`/2/users/by`, billed per user) and remembered in Redis; each refresh reads only what
- * is new on each timeline (`since_id`, billed per post), and the posts read are held in Redis
- * for the news window, so a post is paid for once.
+ * X API v2 (docs/providers.md, "X"): the tracked accounts' posts. The accounts are looked up
+ * by id once a day (x-accounts.ts: followers, renames, suspensions); their posts are read by
+ * recent search in batches of `from:` clauses (x-batches.ts), newer than what each account has
+ * read (`since_id`), within a request budget per refresh; the posts read are held in Redis for
+ * the news window, so a post is paid for once. X's two spellings are absorbed by x-wire.ts and
+ * x-dialect.ts.
  */
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
 import type { Logger } from '../../../../shared/logger.js';
 import type { NewsItem } from '../../../../shared/market-types.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import { UpstreamError } from '../upstream-error.js';
 import type { ProviderHttp } from './provider-http.js';
 import { recordSpend } from './spend.js';
-import { lenientCount, parseItems } from './tolerant.js';
+import { createTrackedAccounts, readable, type RequestBudget, type TrackedAccount } from './x-accounts.js';
+import { batchesOf, batchQuery, compareIds, lowerBound, maxId, mergeHole, type ReadState } from './x-batches.js';
+import { createPostFieldsClient } from './x-dialect.js';
+import { engagementScore, pageSchema, postsOf, problemsOf, tokensOf, type XPost } from './x-wire.js';
+
+export { engagementScore, tokensOf } from './x-wire.js';
+
+/** A tracked post as held: the news item, with what ties it to the tracked set by id (not by spelling). */
+export interface HeldPost extends NewsItem {
+  /** The author's X id (absent only on posts held before ids were kept). */
+  authorId?: string;
+  /** Lower-case usernames it mentions. */
+  mentions?: string[];
+  /** The user it replies to. */
+  inReplyToUserId?: string;
+  /** The posts it quotes and replies to. */
+  quotes?: string[];
+  repliesTo?: string[];
+}
 
 export interface XUser {
   id: string;
-  /** As X spells it. */
+  /** As X spells it now. */
   username: string;
 }
 
 export interface XAdapter {
-  /** The accounts X knows, keyed by lower-case username; unknown or suspended ones are absent. */
+  /** The tracked accounts as last looked up, no call. */
+  accounts(): Promise<TrackedAccount[]>;
+  /**
+   * Those of `usernames` that are tracked and X knows (not suspended or deleted), keyed by the
+   * configured name in lower case, each looked up first when due (never, or not within a day).
+   */
   users(usernames: readonly string[]): Promise<Map<string, XUser>>;
-  /** Reads what is new on each account's timeline, holds it, and returns the held posts since `since`, newest first. */
-  posts(accounts: readonly string[], since: Date, max: number): Promise<NewsItem[]>;
-  /** The held posts (no call). */
-  heldPosts(): Promise<NewsItem[]>;
+  /** A tracked account by its configured or its current spelling (looked up once if it never was); undefined when not tracked. */
+  account(username: string): Promise<TrackedAccount | undefined>;
+  /** Reads what is new, holds it, and returns the held posts since `since`, newest first, at most `max`. */
+  posts(since: Date, max: number): Promise<NewsItem[]>;
+  /** The held posts of the tracked accounts (no call), each under its author's current spelling. */
+  heldPosts(): Promise<HeldPost[]>;
 }
 
-/** How long a username X did not find is left before it is looked up again. */
-const MISSING_RECHECK_MS = 86_400_000;
-
-/** Pages read per account per refresh at most (100 posts each): bounds what one refresh can cost. */
-const MAX_PAGES = 5;
-
-const user = z.object({
-  id: z.string().regex(/^\d{1,19}$/),
-  username: z.string().min(1),
-  public_metrics: z.object({ followers_count: lenientCount() }).optional(),
-});
-
-const counts = z.object({
-  like_count: lenientCount(),
-  reply_count: lenientCount(),
-  bookmark_count: lenientCount(),
-  quote_count: lenientCount(),
-  // The docs say retweet_count, OpenAPI 2.167 repost_count: either.
-  retweet_count: lenientCount().optional(),
-  repost_count: lenientCount().optional(),
-  impression_count: lenientCount().optional(),
-});
-
-const post = z.object({
-  id: z.string().regex(/^\d{1,19}$/),
-  text: z.string(),
-  author_id: z.string().optional(),
-  created_at: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a timestamp'),
-  public_metrics: counts.partial().optional(),
-  entities: z.object({ cashtags: z.array(z.object({ tag: z.string() })).optional() }).optional(),
-  note_tweet: z.object({ text: z.string() }).optional(),
-});
-type Post = z.infer<typeof post>;
-
-const page = z.object({
-  data: z.array(z.unknown()).optional(),
-  includes: z.object({ users: z.array(z.unknown()).optional() }).optional(),
-  meta: z.object({ newest_id: z.string().optional(), next_token: z.string().optional() }).optional(),
-  errors: z.array(z.unknown()).optional(),
-});
-
-/**
- * engagementScore (docs/providers.md): likes + replies + bookmarks + 2 × (reposts + quotes).
- * Reposts and quotes carry the post to new audiences, so they count double; impressions are
- * views, not engagement, and are left out.
- */
-export function engagementScore(metrics: Post['public_metrics']): number {
-  if (!metrics) return 0;
-  const reposts = metrics.retweet_count ?? metrics.repost_count ?? 0;
-  return (metrics.like_count ?? 0) + (metrics.reply_count ?? 0) + (metrics.bookmark_count ?? 0) + 2 * (reposts + (metrics.quote_count ?? 0));
+export interface XAdapterOptions {
+  http: ProviderHttp;
+  redis: Redis;
+  logger: Logger;
+  now?: () => Date;
+  /** TRACKED_ACCOUNTS. */
+  trackedAccounts: readonly string[];
+  /** X_QUERY_MAX_LENGTH: the longest search query X takes on the plan (512 self-serve). */
+  queryMaxLength: number;
+  /** X_REQUESTS_PER_REFRESH: X requests one news refresh may make (lookups included). */
+  requestsPerRefresh: number;
 }
 
-const CASHTAG = /\$([A-Za-z][A-Za-z0-9]{0,14})(?![A-Za-z0-9])/g;
+const SEARCH = '/2/tweets/search/recent';
 
-/** X's cashtag entities, plus cashtags in the text X did not mark (long posts), upper case, once each. */
-export function tokensOf(entry: Post): string[] {
-  const text = entry.note_tweet?.text ?? entry.text;
-  const tags = [...(entry.entities?.cashtags ?? []).map((cashtag) => cashtag.tag), ...[...text.matchAll(CASHTAG)].map((match) => match[1] ?? '')];
-  return [...new Set(tags.map((tag) => tag.replace(/^\$/, '').toUpperCase()).filter((tag) => /^[A-Z0-9]{1,20}$/.test(tag)))];
+interface Page {
+  posts: XPost[];
+  /** The page's newest and oldest posts (ids and times), when it has any. */
+  top?: { id: string; at: string };
+  bottom?: { id: string; at: string };
+  next?: string;
 }
 
-export function createXAdapter(http: ProviderHttp, redis: Redis, logger: Logger, now: () => Date = () => new Date()): XAdapter {
-  async function users(usernames: readonly string[]): Promise<Map<string, XUser>> {
-    const held = await redis.hgetall(providerKeys.xUsers());
-    const result = new Map<string, XUser>();
-    const missing: string[] = [];
-    for (const name of usernames) {
-      const known = held[name.toLowerCase()];
-      const entry = known ? (JSON.parse(known) as XUser | { missingSince: string }) : undefined;
-      if (entry && 'id' in entry) result.set(name.toLowerCase(), entry);
-      // A name X did not find is asked again a day later, not on every refresh (a lookup is billed).
-      else if (!entry || Date.parse(entry.missingSince) < now().getTime() - MISSING_RECHECK_MS) missing.push(name);
+export function createXAdapter(options: XAdapterOptions): XAdapter {
+  const { http, redis, logger, trackedAccounts: configured } = options;
+  const now = options.now ?? (() => new Date());
+  const tracked = createTrackedAccounts(http, redis, logger, now);
+  const fields = createPostFieldsClient(http, redis, logger);
+
+  async function searchPage(query: string, range: Record<string, string>, token: string | undefined, budget: RequestBudget): Promise<Page> {
+    budget.left -= 1;
+    const { body } = await fields.get(SEARCH, { query, max_results: 100, sort_order: 'recency', ...range, ...(token ? { next_token: token } : {}) });
+    const parsed = pageSchema.safeParse(body);
+    if (!parsed.success) throw new UpstreamError(`x ${SEARCH}: invalid payload`, { retryable: false });
+    const { posts, included } = postsOf(parsed.data);
+    recordSpend('x', { posts: (parsed.data.data?.length ?? 0) + included.length });
+    const problems = problemsOf(parsed.data.errors);
+    if (problems.length > 0) logger.debug({ provider: 'x', problems: problems.length }, 'x: a search page came with partial errors');
+    const ordered = [...posts].sort((a, b) => compareIds(b.id, a.id));
+    const edge = (post: XPost | undefined) => post && { id: post.id, at: post.createdAt };
+    return { posts, top: edge(ordered[0]), bottom: edge(ordered.at(-1)), next: parsed.data.meta?.next_token };
+  }
+
+  async function readStates(ids: readonly string[]): Promise<Map<string, ReadState>> {
+    if (ids.length === 0) return new Map();
+    const [stored, legacy] = await Promise.all([redis.hmget(providerKeys.xReads(), ...ids), redis.hmget(providerKeys.xSinceIds(), ...ids)]);
+    // A since_id written before x-reads existed has no time: it is used as is, once (within the window or not, X still takes it).
+    return new Map(ids.map((id, at) => [id, stored[at] ? (JSON.parse(stored[at]) as ReadState) : legacy[at] ? { since: legacy[at], sinceAt: now().toISOString() } : {}]));
+  }
+
+  function hold(post: XPost, account: TrackedAccount): HeldPost {
+    return {
+      id: post.id,
+      text: post.text,
+      author: account.username ?? account.configured,
+      authorFollowers: account.followers ?? 0,
+      publishedAt: post.createdAt,
+      tokens: tokensOf(post),
+      engagementScore: engagementScore(post.metrics),
+      authorId: post.authorId,
+      ...(post.mentions.length > 0 ? { mentions: post.mentions } : {}),
+      ...(post.inReplyToUserId ? { inReplyToUserId: post.inReplyToUserId } : {}),
+      ...referencedOf(post),
+    };
+  }
+
+  /** Reads every batch's new posts, then the unread ranges, within the budget; returns the posts of tracked authors read. */
+  async function read(accounts: readonly TrackedAccount[], since: Date, budget: RequestBudget): Promise<XPost[]> {
+    const members = accounts.filter(readable);
+    const states = await readStates(members.map((member) => member.id));
+    const state = (id: string) => states.get(id) ?? {};
+    const readAt = (batch: readonly { id: string }[]) => Math.min(...batch.map((member) => state(member.id).readAt ?? 0));
+    // Accounts with nothing read within the window are packed apart: their search starts at the
+    // window's start, and the others' would otherwise read (and pay for) their posts again.
+    const hasSince = (member: { id: string }) => {
+      const known = state(member.id);
+      return known.since !== undefined && known.sinceAt !== undefined && Date.parse(known.sinceAt) >= since.getTime();
+    };
+    const batches = [...batchesOf(members.filter((member) => !hasSince(member)), options.queryMaxLength), ...batchesOf(members.filter(hasSince), options.queryMaxLength)].sort(
+      (a, b) => readAt(a) - readAt(b),
+    );
+    const read: XPost[] = [];
+    const changed = new Set<string>();
+    const update = (id: string, next: ReadState) => {
+      states.set(id, next);
+      changed.add(id);
+    };
+
+    // The new posts of each batch: first pages first, so every batch gets its newest posts before any gets a second page.
+    const heads: { batch: typeof members; query: string; range: Record<string, string>; page: Page; top?: Page['top'] }[] = [];
+    for (const batch of batches) {
+      if (budget.left <= 0) break;
+      const query = batchQuery(batch.map((member) => member.username));
+      const range = lowerBound(batch.map((member) => ({ id: state(member.id).since, at: state(member.id).sinceAt })), since);
+      const page = await searchPage(query, range, undefined, budget);
+      read.push(...page.posts);
+      heads.push({ batch, query, range, page, top: page.top });
     }
-    for (let at = 0; at < missing.length; at += 100) {
-      const batch = missing.slice(at, at + 100);
-      const { body } = await http.get('/2/users/by', { searchParams: { usernames: batch.join(','), 'user.fields': 'public_metrics' } });
-      const parsed = page.safeParse(body);
-      if (!parsed.success) throw new UpstreamError('x /2/users/by: invalid payload', { retryable: false });
-      const found = parseItems(parsed.data.data ?? [], user).valid;
-      if (parsed.data.errors?.length) logger.warn({ provider: 'x', problems: parsed.data.errors.length }, 'x: some tracked usernames were not found or are suspended; skipped');
-      const remember: Record<string, string> = {};
-      const missingSince = JSON.stringify({ missingSince: now().toISOString() });
-      for (const name of batch) remember[name.toLowerCase()] = missingSince;
-      for (const entry of found) {
-        const resolved: XUser = { id: entry.id, username: entry.username };
-        result.set(entry.username.toLowerCase(), resolved);
-        remember[entry.username.toLowerCase()] = JSON.stringify(resolved);
+    for (const head of heads) {
+      while (head.page.next && budget.left > 0) {
+        const page = await searchPage(head.query, head.range, head.page.next, budget);
+        read.push(...page.posts);
+        head.page = { ...page, bottom: page.bottom ?? head.page.bottom };
       }
-      await redis.hset(providerKeys.xUsers(), remember);
+      const sinceAt = head.batch.map((member) => state(member.id).sinceAt ?? '').sort()[0];
+      for (const member of head.batch) {
+        const previous = state(member.id);
+        const next: ReadState = { ...previous, readAt: now().getTime() };
+        // Cut short by the budget: what lies between the old since_id and the last post read is read later.
+        if (head.page.next && head.page.bottom) {
+          const after = head.range.since_id ? { after: head.range.since_id, afterAt: sinceAt } : {};
+          next.hole = mergeHole(previous.hole, { ...after, before: head.page.bottom.id, beforeAt: head.page.bottom.at });
+        }
+        if (head.top && (!previous.since || compareIds(head.top.id, previous.since) > 0)) Object.assign(next, { since: head.top.id, sinceAt: head.top.at });
+        update(member.id, next);
+      }
+    }
+
+    // The ranges earlier refreshes left unread (oldest first would be fairer; least recently read batches go first as above).
+    for (const batch of batches) {
+      const holed = batch.filter((member) => {
+        const hole = state(member.id).hole;
+        if (hole && Date.parse(hole.beforeAt) < since.getTime()) update(member.id, { ...state(member.id), hole: undefined });
+        return state(member.id).hole !== undefined;
+      });
+      if (holed.length === 0 || budget.left <= 0) continue;
+      const holes = holed.map((member) => state(member.id).hole!);
+      const query = batchQuery(batch.map((member) => member.username));
+      const range = { ...lowerBound(holes.map((hole) => ({ id: hole.after, at: hole.afterAt })), since), until_id: maxId(holes.map((hole) => hole.before))! };
+      let page: Page = { posts: [] };
+      let bottom: Page['bottom'];
+      do {
+        page = await searchPage(query, range, page.next, budget);
+        read.push(...page.posts);
+        bottom = page.bottom ?? bottom;
+      } while (page.next && budget.left > 0);
+      for (const member of holed) {
+        const hole = state(member.id).hole!;
+        update(member.id, { ...state(member.id), hole: page.next && bottom ? { ...hole, before: bottom.id, beforeAt: bottom.at } : undefined });
+      }
+    }
+
+    const unread = batches.length - heads.length;
+    const holesLeft = members.filter((member) => state(member.id).hole !== undefined).length;
+    if (unread > 0 || holesLeft > 0) {
+      logger.info({ provider: 'x', budget: options.requestsPerRefresh, batches: batches.length, unread, holesLeft }, `x: the request budget (${options.requestsPerRefresh} a refresh) ran out; ${unread} batch(es) and ${holesLeft} account range(s) wait for the next refresh`);
+    }
+    if (changed.size > 0) await redis.hset(providerKeys.xReads(), Object.fromEntries([...changed].map((id) => [id, JSON.stringify(states.get(id))])));
+    return read;
+  }
+
+  async function heldPosts(): Promise<HeldPost[]> {
+    const accounts = await tracked.held(configured);
+    const byId = new Map(accounts.filter((account) => account.id !== undefined).map((account) => [account.id!, account]));
+    const bySpelling = new Map(accounts.map((account) => [(account.username ?? account.configured).toLowerCase(), account]));
+    const result: HeldPost[] = [];
+    for (const raw of Object.values(await redis.hgetall(providerKeys.xPosts()))) {
+      const post = JSON.parse(raw) as HeldPost;
+      const account = post.authorId ? byId.get(post.authorId) : bySpelling.get(post.author.toLowerCase());
+      // Matched by id: a renamed account's posts still count, a post from an account no longer tracked does not.
+      if (!account) continue;
+      result.push({ ...post, authorId: account.id, author: account.username ?? account.configured, authorFollowers: account.followers ?? post.authorFollowers });
     }
     return result;
   }
 
-  async function readTimeline(account: XUser, since: Date, sinceId: string | undefined): Promise<{ items: NewsItem[]; newestId: string | undefined }> {
-    const items: NewsItem[] = [];
-    let newestId: string | undefined;
-    let token: string | undefined;
-    const path = `/2/users/${account.id}/tweets`;
-    for (let pageNumber = 0; pageNumber < MAX_PAGES; pageNumber += 1) {
-      const searchParams: Record<string, string | number> = {
-        max_results: 100,
-        exclude: 'retweets',
-        'tweet.fields': 'created_at,author_id,public_metrics,entities,note_tweet',
-        expansions: 'author_id',
-        'user.fields': 'public_metrics',
-      };
-      if (sinceId) searchParams.since_id = sinceId;
-      else searchParams.start_time = since.toISOString().replace(/\.\d{3}Z$/, 'Z');
-      if (token) searchParams.pagination_token = token;
-      const { body } = await http.get(path, { searchParams });
-      const parsed = page.safeParse(body);
-      if (!parsed.success) throw new UpstreamError(`x ${path}: invalid payload`, { retryable: false });
-      const posts = parseItems(parsed.data.data ?? [], post).valid;
-      recordSpend('x', { posts: parsed.data.data?.length ?? 0 });
-      const followers = new Map(parseItems(parsed.data.includes?.users ?? [], user).valid.map((entry) => [entry.id, entry]));
-      for (const entry of posts) {
-        const author = followers.get(entry.author_id ?? account.id);
-        items.push({
-          id: entry.id,
-          text: entry.note_tweet?.text ?? entry.text,
-          author: author?.username ?? account.username,
-          authorFollowers: author?.public_metrics?.followers_count ?? 0,
-          publishedAt: new Date(entry.created_at).toISOString(),
-          tokens: tokensOf(entry),
-          engagementScore: engagementScore(entry.public_metrics),
-        });
-      }
-      newestId ??= parsed.data.meta?.newest_id ?? posts[0]?.id;
-      token = parsed.data.meta?.next_token;
-      if (!token) break;
-    }
-    return { items, newestId };
-  }
-
-  async function heldPosts(): Promise<NewsItem[]> {
-    return Object.values(await redis.hgetall(providerKeys.xPosts())).map((raw) => JSON.parse(raw) as NewsItem);
-  }
-
   return {
-    users,
+    accounts: () => tracked.held(configured),
     heldPosts,
-    async posts(accounts, since, max) {
-      const resolved = await users(accounts);
-      const sinceIds = await redis.hgetall(providerKeys.xSinceIds());
-      for (const account of resolved.values()) {
-        const { items, newestId } = await readTimeline(account, since, sinceIds[account.id]);
-        if (items.length > 0) await redis.hset(providerKeys.xPosts(), Object.fromEntries(items.map((item) => [item.id, JSON.stringify(item)])));
-        if (newestId) await redis.hset(providerKeys.xSinceIds(), account.id, newestId);
+
+    async users(usernames) {
+      const wanted = new Set(usernames.map((name) => name.toLowerCase()));
+      const only = new Set(configured.filter((name) => wanted.has(name.toLowerCase())));
+      const accounts = await tracked.resolve(configured, { only });
+      const known = accounts.filter((account) => only.has(account.configured) && account.id !== undefined && account.username !== undefined && account.state !== 'suspended' && account.state !== 'deleted');
+      return new Map(known.map((account) => [account.configured.toLowerCase(), { id: account.id!, username: account.username! }]));
+    },
+
+    async account(username) {
+      const name = username.toLowerCase();
+      const known = (await tracked.held(configured)).find((account) => account.configured.toLowerCase() === name || account.username?.toLowerCase() === name);
+      if (!known || known.state !== 'unresolved') return known;
+      const resolved = await tracked.resolve(configured, { only: new Set([known.configured]) });
+      return resolved.find((account) => account.configured === known.configured);
+    },
+
+    async posts(since, max) {
+      const budget: RequestBudget = { left: options.requestsPerRefresh };
+      const accounts = await tracked.resolve(configured, { budget });
+      const byId = new Map(accounts.filter((account) => account.id !== undefined).map((account) => [account.id!, account]));
+      const fresh = (await read(accounts, since, budget)).filter((post) => post.authorId !== undefined && byId.has(post.authorId));
+      if (fresh.length > 0) {
+        const held = Object.fromEntries(fresh.map((post) => [post.id, JSON.stringify(hold(post, byId.get(post.authorId!)!))]));
+        // An edited post replaces its earlier versions (edit_history_post_ids ?? edit_history_tweet_ids).
+        const replaced = fresh.flatMap((post) => post.replaces).filter((id) => !(id in held));
+        await redis.hset(providerKeys.xPosts(), held);
+        if (replaced.length > 0) await redis.hdel(providerKeys.xPosts(), ...replaced);
       }
-      const held = await heldPosts();
-      const stale = held.filter((item) => Date.parse(item.publishedAt) < since.getTime()).map((item) => item.id);
+      const all = await heldPosts();
+      const stale = all.filter((item) => Date.parse(item.publishedAt) < since.getTime()).map((item) => item.id);
       if (stale.length > 0) await redis.hdel(providerKeys.xPosts(), ...stale);
-      return held
+      return all
         .filter((item) => Date.parse(item.publishedAt) >= since.getTime())
-        .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || b.id.localeCompare(a.id))
-        .slice(0, max);
+        .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || compareIds(b.id, a.id))
+        .slice(0, max)
+        .map(newsItem);
     },
   };
+}
+
+/** A held post as the news shows it: the fields of NewsItem only. */
+function newsItem(post: HeldPost): NewsItem {
+  return { id: post.id, text: post.text, author: post.author, authorFollowers: post.authorFollowers, publishedAt: post.publishedAt, tokens: post.tokens, engagementScore: post.engagementScore };
+}
+
+function referencedOf(post: XPost): Pick<HeldPost, 'quotes' | 'repliesTo'> {
+  const of = (type: string) => post.referenced.filter((reference) => reference.type === type).map((reference) => reference.id);
+  const quotes = of('quoted');
+  const repliesTo = of('replied_to');
+  return { ...(quotes.length > 0 ? { quotes } : {}), ...(repliesTo.length > 0 ? { repliesTo } : {}) };
 }

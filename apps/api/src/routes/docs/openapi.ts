@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { NewsEventSchema, SentimentEventSchema } from '../../../../../shared/market-types.js';
-import { LIST_KINDS, listOf, MARKET_READS, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../../../../shared/reads.js';
+import { LIST_KINDS } from '../../../../../shared/snapshot-kinds.js';
+import { LIST_READS, MARKET_READS, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../market/reads.js';
 import { LoginRequestSchema, LoginResponseSchema, MeResponseSchema, RefreshAcknowledgementSchema, UsageSchema } from '../auth/schema.js';
 import { documentApiKeys } from './api-key-docs.js';
 import { documentCors } from './cors-docs.js';
@@ -67,7 +68,10 @@ const operationStatus = (description: string, status: string) =>
   z.object({ status: z.literal(status).meta({ description: `Always "${status}".` }) }).meta({ description });
 
 const INVALID_ENCODING: ErrorCase = ['Invalid URL encoding', 'a path parameter is not valid percent-encoding (such as %E0 or %zz)'];
-const SNAPSHOT_ABSENT: ErrorCase = ['Data temporarily unavailable', 'the shared snapshot is absent and no refresh completed within 10 seconds'];
+const SNAPSHOT_ABSENT: ErrorCase = [
+  'Data temporarily unavailable',
+  'the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff)',
+];
 
 /** `:name` (Koa) as `{name}` (OpenAPI). */
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
@@ -111,7 +115,7 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
   summary: 'Server-sent events: one per refresh of each kind',
   description:
     `A \`text/event-stream\`. Each event has an \`event:\` kind and a JSON \`data:\` line: ${LIST_KINDS.map((kind) => `\`${kind}\``).join(' and ')} carry ` +
-    `the new list (${LIST_KINDS.map((kind) => String(listOf(kind).response.meta()?.id)).join(', ')}, as GET returns them); \`news\` carries the posts new since the previous ` +
+    `the new list (${LIST_KINDS.map((kind) => String(LIST_READS[kind].response.meta()?.id)).join(', ')}, as GET returns them); \`news\` carries the posts new since the previous ` +
     'refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt ' +
     'in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, ' +
     'without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` ' +

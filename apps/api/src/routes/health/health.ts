@@ -2,7 +2,8 @@
 import Router from '@koa/router';
 import { NotReadyError, UnavailableError } from '../../../../../shared/errors.js';
 import { readSnapshotVersions } from '../../../../../shared/snapshot-store.js';
-import { keys, SNAPSHOTS } from '../../../../../shared/keyspace.js';
+import { keys } from '../../../../../shared/keyspace.js';
+import { SNAPSHOTS } from '../../../../../shared/snapshot-kinds.js';
 import type { ApiDeps } from '../../deps.js';
 import { metricsAuth } from '../../http/metrics-auth.js';
 

@@ -1,6 +1,6 @@
 /** GET /api/market/*: the cached market reads, one Koa route per entry of the table in shared/reads.ts. */
 import Router from '@koa/router';
-import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../../../../shared/reads.js';
+import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../market/reads.js';
 import { apiKeyOf } from '../../auth/api-key-auth.js';
 import type { ApiDeps } from '../../deps.js';
 import { sendRead } from '../../http/representation.js';

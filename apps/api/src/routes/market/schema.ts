@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { BadRequestError } from '../../../../../shared/errors.js';
-import { TOPICS, type Topic } from '../../../../../shared/reads.js';
+import { TOPICS, type Topic } from '../../stream/stream-hub.js';
 
 /** GET /api/market/stream's query and header. */
 export const StreamQuerySchema = z.object({

@@ -1,14 +1,22 @@
 /**
- * The one table of the shared snapshot kinds and of the public market reads. Everything
- * specific to a kind or a read lives in its entry; everything that lists them is derived from
- * here (SNAPSHOTS, the refresh jobs and their schedules, the stream topics, the API's cached
- * views, the Koa routes, the fast path's matcher, the OpenAPI paths), keyed by the kind's or
- * the read's name, so the compiler checks that they agree. docs/adding-a-snapshot-kind.md walks
- * through adding one.
+ * The public market reads, keyed by name: everything specific to a read lives in its entry (path,
+ * query parsing, OpenAPI prose, errors, MCP tool text); the Koa routes, the fast path's matcher,
+ * the OpenAPI paths and the MCP tools are derived from here, so the compiler checks that they
+ * agree. A list kind's read is derived from the kinds' table (shared/snapshot-kinds.ts) and its
+ * entry in LIST_READS. docs/adding-a-snapshot-kind.md walks through adding one.
  */
 import type { z } from 'zod';
-import type { SeriesEntry } from './history/history-store.js';
-import { historyKeys } from './keyspace.js';
+import {
+  NewsPageSchema,
+  SentimentHistorySchema,
+  SentimentRecordSchema,
+  TokenHistorySchema,
+  TrendingCaListSchema,
+  TrendingTokenListSchema,
+  UsernameStatsSchema,
+} from '../../../../shared/market-types.js';
+import { LIST_KINDS, SERIES_OWNER, type ListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import type { HistorySeries } from './history-service.js';
 import {
   AtQuerySchema,
   HistoryPathSchema,
@@ -17,20 +25,6 @@ import {
   TokenPathSchema,
   UsernamePathSchema,
 } from './market-queries.js';
-import {
-  NewsPageSchema,
-  SentimentHistorySchema,
-  SentimentRecordSchema,
-  TokenHistorySchema,
-  TrendingCaListSchema,
-  TrendingCaSchema,
-  TrendingTokenListSchema,
-  TrendingTokenSchema,
-  UsernameStatsSchema,
-} from './market-types.js';
-
-/** How the API prepares a snapshot for serving (apps/api/src/market/snapshot-cache.ts builds each). */
-export type ViewKind = 'whole' | 'pages' | 'byToken';
 
 /** An error message a read can answer, and when: the OpenAPI document lists each (message, condition). */
 export type ErrorCase = readonly [message: string, condition: string];
@@ -52,139 +46,50 @@ export interface ToolDoc {
   description: string;
 }
 
-/**
- * A ranked list refreshed whole from the upstream, stored as the exact response body and served
- * as it is, with `?at=` from its history. Its read is derived from this (path `/api/market/<kind>`).
- */
-export interface ListSpec<Item, Upstream extends string = string> {
-  /**
-   * The provider call that fetches it: the worker's provider interface has a method of this name
-   * per list kind (apps/worker/src/providers/market-provider.ts), also the `call` label of its metrics.
-   */
-  upstream: Upstream;
-  item: z.ZodType<Item>;
+/** What the API says of a list kind: its body's schema (the OpenAPI document's), its read's prose and its MCP tool. */
+export interface ListReadDoc {
   response: z.ZodType;
   doc: Omit<ReadDoc, 'errors'>;
   tool: ToolDoc;
-  /** What each refresh appends to history besides the body itself: one entry per listed item. */
-  items: (data: readonly Item[]) => SeriesEntry[];
 }
 
-function list<Item, Upstream extends string>(spec: ListSpec<Item, Upstream>): ListSpec<Item, Upstream> {
-  return spec;
-}
-
-/**
- * The snapshots the worker refreshes, in the order they are reported. Each kind is also a
- * stream topic of GET /api/market/stream, announced on the snapshot channel under its name.
- */
-export const SNAPSHOT_KINDS = {
+/** Each list kind's read (path `/api/market/<kind>`, with `?at=`): one entry per list kind of the table, or a type error. */
+export const LIST_READS: Readonly<Record<ListKind, ListReadDoc>> = {
   trending: {
-    /** The BullMQ job that rebuilds it; every refresh job runs every REFRESH_INTERVAL (apps/worker/src/schedules.ts). */
-    refreshJob: 'refresh-trending',
-    view: 'whole',
-    /** The history stream its events are read from: `historyKeys.events(<events>)` in keyspace.ts, field `b` = the event's data. */
-    events: 'trending',
-    list: list({
-      upstream: 'trendingTokens',
-      item: TrendingTokenSchema,
-      response: TrendingTokenListSchema,
-      doc: {
-        summary: 'Top trending tokens',
-        description:
-          'Ranked by smart money social activity. Cached for 30 minutes (one shared entry). ' +
-          'With `at`, the snapshot that was current at that instant, from history (HISTORY_DAYS, default 30).',
-        ok: 'Trending tokens and the time of the last cache refresh.',
-      },
-      tool: {
-        name: 'trending_tokens',
-        title: 'Trending tokens',
-        description:
-          'Tokens ranked by smart-money social activity right now (or at a past instant with `at`): ticker, name, mentions, ' +
-          'smart-money mentions, 24 h price change. Refreshed every 30 minutes; `cachedAt` says when.',
-      },
-      // The refresh times (GET /api/market/tokens/:token/history counts a token's absences), and each token's figures.
-      items: (data): SeriesEntry[] => [
-        { key: historyKeys.trendingTimes(), fields: ['n', data.length] },
-        ...data.map((item, index) => ({
-          key: historyKeys.series('token', item.token.toUpperCase()),
-          fields: ['r', index + 1, 'm', item.mentions, 's', item.smartMoneyMentions, 'p', item.priceChange24h],
-        })),
-      ],
-    }),
+    response: TrendingTokenListSchema,
+    doc: {
+      summary: 'Top trending tokens',
+      description:
+        'Ranked by smart money social activity. Cached for 30 minutes (one shared entry). ' +
+        'With `at`, the snapshot that was current at that instant, from history (HISTORY_DAYS, default 30).',
+      ok: 'Trending tokens and the time of the last cache refresh.',
+    },
+    tool: {
+      name: 'trending_tokens',
+      title: 'Trending tokens',
+      description:
+        'Tokens ranked by smart-money social activity right now (or at a past instant with `at`): ticker, name, mentions, ' +
+        'smart-money mentions, 24 h price change. Refreshed every 30 minutes; `cachedAt` says when.',
+    },
   },
   'trending-cas': {
-    refreshJob: 'refresh-trending-cas',
-    view: 'whole',
-    events: 'trending-cas',
-    list: list({
-      upstream: 'trendingContracts',
-      item: TrendingCaSchema,
-      response: TrendingCaListSchema,
-      doc: {
-        summary: 'Trending contract addresses',
-        description:
-          'Cached for 30 minutes (one shared entry). ' +
-          'With `at`, the snapshot that was current at that instant, from history (HISTORY_DAYS, default 30).',
-        ok: 'Trending contract addresses and the time of the last cache refresh.',
-      },
-      tool: {
-        name: 'trending_contracts',
-        title: 'Trending contract addresses',
-        description:
-          'Contract addresses most mentioned by tracked accounts right now (or at a past instant with `at`): address, chain, ' +
-          'mentions, smart-money mentions, first seen. Refreshed every 30 minutes; `cachedAt` says when.',
-      },
-      items: (data): SeriesEntry[] =>
-        data.map((item) => ({
-          key: historyKeys.series('ca', item.address),
-          fields: ['c', item.chain, 'm', item.mentions, 's', item.smartMoneyMentions],
-        })),
-    }),
+    response: TrendingCaListSchema,
+    doc: {
+      summary: 'Trending contract addresses',
+      description:
+        'Cached for 30 minutes (one shared entry). ' +
+        'With `at`, the snapshot that was current at that instant, from history (HISTORY_DAYS, default 30).',
+      ok: 'Trending contract addresses and the time of the last cache refresh.',
+    },
+    tool: {
+      name: 'trending_contracts',
+      title: 'Trending contract addresses',
+      description:
+        'Contract addresses most mentioned by tracked accounts right now (or at a past instant with `at`): address, chain, ' +
+        'mentions, smart-money mentions, first seen. Refreshed every 30 minutes; `cachedAt` says when.',
+    },
   },
-  news: { refreshJob: 'refresh-news', view: 'pages', events: 'news-events' },
-  // Computed from the news posts, in the same refresh.
-  sentiment: { refreshJob: 'refresh-news', view: 'byToken', events: 'sentiment-events' },
-} as const;
-
-export type SnapshotName = keyof typeof SNAPSHOT_KINDS;
-type Kind<N extends SnapshotName> = (typeof SNAPSHOT_KINDS)[N];
-
-const names = <K extends string>(record: Record<K, unknown>) => Object.keys(record) as K[];
-
-export const SNAPSHOTS: readonly SnapshotName[] = names(SNAPSHOT_KINDS);
-
-export type RefreshJobName = Kind<SnapshotName>['refreshJob'];
-/** Each refresh job once, in table order. */
-export const REFRESH_JOBS: readonly RefreshJobName[] = [...new Set(SNAPSHOTS.map((name) => SNAPSHOT_KINDS[name].refreshJob))];
-
-/** The snapshot a refresh job writes first (the first kind it rebuilds): its absence means the job must run now. */
-export const FIRST_SNAPSHOT_OF = Object.fromEntries(
-  [...SNAPSHOTS].reverse().map((name) => [SNAPSHOT_KINDS[name].refreshJob, name]),
-) as Readonly<Record<RefreshJobName, SnapshotName>>;
-
-export type ViewOfKind<N extends SnapshotName> = Kind<N>['view'];
-
-/** The list kinds, and the item type of each. */
-export type ListKind = { [N in SnapshotName]: Kind<N> extends { list: object } ? N : never }[SnapshotName];
-export type ListItem<N extends ListKind> = Kind<N>['list'] extends ListSpec<infer Item, string> ? Item : never;
-export type ListUpstream<N extends ListKind> = Kind<N>['list']['upstream'];
-export type ListRefreshJob = Kind<ListKind>['refreshJob'];
-export const LIST_KINDS: readonly ListKind[] = SNAPSHOTS.filter((name): name is ListKind => 'list' in SNAPSHOT_KINDS[name]);
-
-/** A list's spec, typed by its kind. */
-export function listOf<N extends ListKind>(name: N): ListSpec<ListItem<N>, ListUpstream<N>> {
-  return SNAPSHOT_KINDS[name].list as unknown as ListSpec<ListItem<N>, ListUpstream<N>>;
-}
-
-/** What a list refresh appends to history: its body (the `?at=` reads and the stream events), then its items' figures. */
-export function listHistory<N extends ListKind>(name: N, body: string, data: readonly ListItem<N>[]): SeriesEntry[] {
-  return [{ key: historyKeys.events(SNAPSHOT_KINDS[name].events), fields: ['b', body] }, ...listOf(name).items(data)];
-}
-
-export type Topic = SnapshotName;
-export const TOPICS = SNAPSHOTS;
-export type EventStream = Kind<SnapshotName>['events'];
+};
 
 /** How the API answers a read (apps/api/src/market/read-resolvers.ts has one resolver per value). */
 export type ServeKind = 'list' | 'news-page' | 'token-record' | 'username-stats' | 'history';
@@ -196,7 +101,7 @@ export interface ReadSpec extends ReadDoc {
   /** The snapshot the answer comes from: its version says when a prepared answer is stale. */
   snapshot?: SnapshotName;
   /** For `history`: the series read per token. */
-  series?: 'sentiment' | 'token';
+  series?: HistorySeries;
   params?: z.ZodObject;
   query?: z.ZodObject;
   response: z.ZodType;
@@ -212,7 +117,7 @@ const AT_ERRORS: ReadDoc['errors'] = {
 };
 
 function listRead<N extends ListKind>(name: N): ReadSpec {
-  const { response, doc, tool } = listOf(name);
+  const { response, doc, tool } = LIST_READS[name];
   return { path: `/api/market/${name}`, serve: 'list', snapshot: name, query: AtQuerySchema, response, ...doc, errors: AT_ERRORS, tool };
 }
 
@@ -238,13 +143,13 @@ function sentimentRead(path: string, summary: string, tool?: ToolDoc): ReadSpec 
 
 function historyRead(
   path: string,
-  series: 'sentiment' | 'token',
+  series: HistorySeries,
   doc: { summary: string; description: string; response: z.ZodType; tool: ToolDoc },
 ): ReadSpec {
   return {
     path,
     serve: 'history',
-    snapshot: series === 'sentiment' ? 'sentiment' : 'trending',
+    snapshot: SERIES_OWNER[series],
     series,
     params: HistoryPathSchema,
     query: HistoryQuerySchema,
@@ -263,14 +168,14 @@ function historyRead(
   };
 }
 
-const LIST_READS = Object.fromEntries(LIST_KINDS.map((name) => [name, listRead(name)])) as Record<ListKind, ReadSpec>;
+const LIST_KIND_READS = Object.fromEntries(LIST_KINDS.map((name) => [name, listRead(name)])) as Record<ListKind, ReadSpec>;
 
 /**
  * The cached market reads, keyed by name (the OpenAPI operationId is its camelCase). GET
  * /api/market/stream is not one: it is a live feed of the kinds' topics (routes/market/stream.ts).
  */
 export const MARKET_READS = {
-  ...LIST_READS,
+  ...LIST_KIND_READS,
   news: {
     path: '/api/market/news',
     serve: 'news-page',
@@ -363,4 +268,4 @@ export const MARKET_READS = {
 } satisfies Record<string, ReadSpec>;
 
 export type ReadName = keyof typeof MARKET_READS;
-export const READ_NAMES: readonly ReadName[] = names(MARKET_READS);
+export const READ_NAMES = Object.keys(MARKET_READS) as readonly ReadName[];

@@ -5,8 +5,8 @@
  */
 import type { ParsedUrlQuery } from 'node:querystring';
 import { z } from 'zod';
-import { BadRequestError } from './errors.js';
-import { positiveIntegerQuery, TickerParam, UsernameParam } from './identifiers.js';
+import { BadRequestError } from '../../../../shared/errors.js';
+import { positiveIntegerQuery, TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
 
 export const NEWS_DEFAULT_LIMIT = 20;
 export const NEWS_MAX_LIMIT = 50;
@@ -39,7 +39,7 @@ export interface NewsQuery {
   token: string | undefined;
 }
 
-/** docs/decisions.md#d6: defaults 1 and 20; a limit above 50 is clamped (and echoed as 50); `token` filters (docs/decisions.md#d14). */
+/** docs/decisions.md#d6: defaults 1 and 20; a limit above 50 is clamped (and echoed as 50); `token` filters (docs/decisions.md#d15). */
 export function parseNewsQuery(query: ParsedUrlQuery): NewsQuery {
   const limit = NewsQuerySchema.shape.limit.safeParse(query.limit);
   if (!limit.success) throw new BadRequestError('Invalid query parameter: limit');

@@ -1,0 +1,164 @@
+/**
+ * The tracked accounts as X knows them today (docs/providers.md, "Accounts that change"). Each
+ * configured username is resolved to its id once (`/2/users/by?usernames=`), then looked up by
+ * id once a day (`/2/users?ids=`, 100 a call): the lookup brings the follower count (read here,
+ * not on every page of posts) and tells a rename (same id, another username), a suspension, a
+ * protected or a deleted account. A warn line names each account whose state changed (once per
+ * change), and the count of tracked accounts by state is kept for /metrics.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from '../../../../shared/logger.js';
+import { providerKeys } from '../../../../shared/provider-keys.js';
+import { UpstreamError } from '../upstream-error.js';
+import type { ProviderHttp } from './provider-http.js';
+import { recordSpend } from './spend.js';
+import { parseItems } from './tolerant.js';
+import { accountProblem, pageSchema, problemsOf, userSchema, type WireUser } from './x-wire.js';
+
+/**
+ * - `active`: found, public, spelled as configured; `renamed`: found by its id under another username;
+ * - `protected`: its posts are not visible to an app token; `suspended`; `deleted`: its id is gone;
+ * - `not_found`: the configured name was never found; `unresolved`: not looked up yet (or the lookup failed).
+ */
+export const ACCOUNT_STATES = ['active', 'renamed', 'protected', 'suspended', 'deleted', 'not_found', 'unresolved'] as const;
+export type AccountState = (typeof ACCOUNT_STATES)[number];
+
+export interface TrackedAccount {
+  /** As TRACKED_ACCOUNTS spells it. */
+  configured: string;
+  state: AccountState;
+  id?: string;
+  /** As X spells it at the last lookup. */
+  username?: string;
+  followers?: number;
+  /** ISO time of the last lookup that answered for it. */
+  checkedAt?: string;
+}
+
+/** Accounts whose posts can be read with an app token. */
+export const readable = (account: TrackedAccount): account is TrackedAccount & { id: string; username: string } =>
+  account.id !== undefined && account.username !== undefined && (account.state === 'active' || account.state === 'renamed');
+
+/** How often a tracked account is looked up again (X bills a user object once a day). */
+export const RECHECK_MS = 86_400_000;
+
+/** Requests a caller may still spend (the news refresh's budget); undefined: no limit. */
+export interface RequestBudget {
+  left: number;
+}
+
+export interface TrackedAccounts {
+  /**
+   * The accounts, those never looked up or not within a day looked up first (at most
+   * `budget.left` requests; with `only`, just those configured names).
+   */
+  resolve(configured: readonly string[], options?: { budget?: RequestBudget; only?: ReadonlySet<string> }): Promise<TrackedAccount[]>;
+  /** The accounts as last looked up, no call (any of them may be `unresolved`). */
+  held(configured: readonly string[]): Promise<TrackedAccount[]>;
+}
+
+const BATCH = 100;
+
+export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: Logger, now: () => Date): TrackedAccounts {
+  async function held(configured: readonly string[]): Promise<TrackedAccount[]> {
+    const stored = configured.length === 0 ? [] : await redis.hmget(providerKeys.xAccounts(), ...configured.map((name) => name.toLowerCase()));
+    return configured.map((name, at) => {
+      const raw = stored[at];
+      const known = raw ? (JSON.parse(raw) as TrackedAccount) : undefined;
+      return known ? { ...known, configured: name } : { configured: name, state: 'unresolved' };
+    });
+  }
+
+  async function lookup(path: string, key: 'ids' | 'usernames', values: string[]): Promise<{ users: WireUser[]; problems: ReturnType<typeof problemsOf> }> {
+    const { body } = await http.get(path, { searchParams: { [key]: values.join(','), 'user.fields': 'public_metrics,protected' } });
+    const parsed = pageSchema.safeParse(body);
+    if (!parsed.success) throw new UpstreamError(`x ${path}: invalid payload`, { retryable: false });
+    const users = parseItems(parsed.data.data ?? [], userSchema).valid;
+    recordSpend('x', { users: users.length });
+    return { users, problems: problemsOf(parsed.data.errors) };
+  }
+
+  function found(account: TrackedAccount, user: WireUser, at: string): TrackedAccount {
+    const state: AccountState = user.protected ? 'protected' : user.username.toLowerCase() === account.configured.toLowerCase() ? 'active' : 'renamed';
+    return { configured: account.configured, state, id: user.id, username: user.username, followers: user.public_metrics?.followers_count ?? account.followers, checkedAt: at };
+  }
+
+  function report(before: TrackedAccount, after: TrackedAccount): void {
+    if (before.state === after.state && before.username === after.username) return;
+    const name = `@${after.configured}`;
+    const fields = { provider: 'x', account: after.configured, id: after.id, state: after.state, was: before.state };
+    if (after.state === 'renamed' && before.username !== after.username) {
+      logger.warn({ ...fields, username: after.username }, `x: tracked account ${name} is now @${after.username} on X (same id ${after.id}); its posts still count; update TRACKED_ACCOUNTS`);
+    } else if (after.state === 'active') {
+      if (before.state !== 'unresolved') logger.info(fields, `x: tracked account ${name} is active again`);
+    } else if (after.state !== 'unresolved') {
+      const why = { suspended: 'is suspended', protected: 'is protected (its posts are not readable)', deleted: 'no longer exists (its id is gone)', not_found: 'was not found on X', renamed: 'is spelled differently' }[after.state];
+      logger.warn(fields, `x: tracked account ${name} ${why}; its posts are not read`);
+    }
+  }
+
+  return {
+    held,
+    async resolve(configured, { budget, only } = {}) {
+      const accounts = await held(configured);
+      const at = now().toISOString();
+      const due = accounts.filter(
+        (account) => (only === undefined || only.has(account.configured)) && (account.checkedAt === undefined || Date.parse(account.checkedAt) < now().getTime() - RECHECK_MS),
+      );
+      const byId = due.filter((account) => account.id !== undefined);
+      const byName = due.filter((account) => account.id === undefined);
+      const updated = new Map<string, TrackedAccount>();
+      let failure: Error | undefined;
+      const spend = () => {
+        if (budget && budget.left <= 0) return false;
+        if (budget) budget.left -= 1;
+        return true;
+      };
+      try {
+        for (let start = 0; start < byId.length && spend(); start += BATCH) {
+          const batch = byId.slice(start, start + BATCH);
+          const { users, problems } = await lookup('/2/users', 'ids', batch.map((account) => account.id!));
+          for (const account of batch) {
+            const user = users.find((candidate) => candidate.id === account.id);
+            const problem = problems.find((candidate) => (candidate.resource_id ?? candidate.value) === account.id);
+            const kind = problem && accountProblem(problem);
+            if (user) updated.set(account.configured, found(account, user, at));
+            else if (kind) updated.set(account.configured, { ...account, state: kind === 'not_found' ? 'deleted' : kind, checkedAt: at });
+          }
+        }
+        for (let start = 0; start < byName.length && spend(); start += BATCH) {
+          const batch = byName.slice(start, start + BATCH);
+          const { users, problems } = await lookup('/2/users/by', 'usernames', batch.map((account) => account.configured));
+          for (const account of batch) {
+            const name = account.configured.toLowerCase();
+            const user = users.find((candidate) => candidate.username.toLowerCase() === name);
+            const problem = problems.find((candidate) => (candidate.value ?? candidate.resource_id ?? '').toLowerCase() === name);
+            const kind = problem && accountProblem(problem);
+            if (user) updated.set(account.configured, found(account, user, at));
+            else if (kind) updated.set(account.configured, { configured: account.configured, state: kind, checkedAt: at });
+          }
+        }
+      } catch (error) {
+        // What was looked up before the failure is kept; the others keep their last state.
+        failure = error instanceof Error ? error : new Error('x: looking up the tracked accounts failed');
+        logger.warn({ provider: 'x', err: failure.message }, 'x: looking up the tracked accounts failed; the last known states stand');
+      }
+      const result = accounts.map((account) => updated.get(account.configured) ?? account);
+      for (const account of accounts) {
+        const next = updated.get(account.configured);
+        if (next) report(account, next);
+      }
+      if (updated.size > 0) await redis.hset(providerKeys.xAccounts(), Object.fromEntries([...updated.values()].map((account) => [account.configured.toLowerCase(), JSON.stringify(account)])));
+      await writeStates(redis, result);
+      if (failure !== undefined && !result.some(readable)) throw failure;
+      return result;
+    },
+  };
+}
+
+/** The /metrics gauge's source: tracked accounts by state, replaced as a whole. */
+async function writeStates(redis: Redis, accounts: readonly TrackedAccount[]): Promise<void> {
+  const counts = Object.fromEntries(ACCOUNT_STATES.map((state) => [state, 0])) as Record<AccountState, number>;
+  for (const account of accounts) counts[account.state] += 1;
+  await redis.multi().del(providerKeys.xAccountStates()).hset(providerKeys.xAccountStates(), counts).exec();
+}

@@ -1,0 +1,59 @@
+/**
+ * Which name X takes for the post fields parameter (docs/providers.md, "X in both spellings").
+ * OpenAPI 2.167 calls it `post.fields` (and the long-text field `note_post`); the docs pages and
+ * older deployments `tweet.fields` (`note_tweet`). X refuses an unknown query parameter with a
+ * 400 that names it, and a 400 costs nothing, so: ask in the name that worked last (Redis, so
+ * every worker process and a restart agree; `post.fields` the first time), and on a 400 naming
+ * that parameter ask once more in the other name and remember it when it is accepted.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from '../../../../shared/logger.js';
+import { providerKeys } from '../../../../shared/provider-keys.js';
+import { UpstreamError } from '../upstream-error.js';
+import type { ProviderHttp, ProviderResponse } from './provider-http.js';
+import { problemsOf, refusesParameter } from './x-wire.js';
+
+export type FieldsParameter = 'post.fields' | 'tweet.fields';
+
+/** The post fields we read, in each dialect's names (the long text is `note_post` or `note_tweet`). */
+const FIELDS: Record<FieldsParameter, string> = {
+  'post.fields': 'created_at,author_id,public_metrics,entities,note_post,referenced_tweets,in_reply_to_user_id',
+  'tweet.fields': 'created_at,author_id,public_metrics,entities,note_tweet,referenced_tweets,in_reply_to_user_id',
+};
+
+const other = (name: FieldsParameter): FieldsParameter => (name === 'post.fields' ? 'tweet.fields' : 'post.fields');
+
+export interface PostFieldsClient {
+  /** GET `path` with `params` and the post fields in the dialect X accepts. */
+  get(path: string, params: Readonly<Record<string, string | number>>): Promise<ProviderResponse>;
+}
+
+export function createPostFieldsClient(http: ProviderHttp, redis: Redis, logger: Logger): PostFieldsClient {
+  const ask = (path: string, params: Readonly<Record<string, string | number>>, name: FieldsParameter) =>
+    http.get(path, { searchParams: { ...params, [name]: FIELDS[name] }, accept: [400] });
+
+  return {
+    async get(path, params) {
+      const remembered = await redis.get(providerKeys.xFieldsDialect());
+      const first: FieldsParameter = remembered === 'tweet.fields' ? 'tweet.fields' : 'post.fields';
+      let response = await ask(path, params, first);
+      if (response.status === 400 && refusesParameter(response.body, first)) {
+        const second = other(first);
+        response = await ask(path, params, second);
+        if (response.status !== 400) {
+          await redis.set(providerKeys.xFieldsDialect(), second);
+          logger.warn({ provider: 'x', refused: first, accepted: second }, `x: ${first} was refused (HTTP 400); X accepts ${second}, remembered for every worker`);
+        }
+      }
+      if (response.status === 400) throw invalidRequest(path, response.body);
+      return response;
+    },
+  };
+}
+
+/** A 400 we did not expect: our request is wrong, so it is not retried; the reason X gave is kept. */
+function invalidRequest(path: string, body: unknown): UpstreamError {
+  const problem = problemsOf(typeof body === 'object' && body !== null && Array.isArray((body as { errors?: unknown }).errors) ? (body as { errors: unknown[] }).errors : [])[0];
+  const detail = problem?.message ?? (typeof body === 'object' && body !== null ? (body as { detail?: unknown }).detail : undefined);
+  return new UpstreamError(`x ${path}: HTTP 400${typeof detail === 'string' ? ` (${detail.slice(0, 200)})` : ''}`, { status: 400, retryable: false });
+}

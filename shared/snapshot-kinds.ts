@@ -1,0 +1,178 @@
+/**
+ * The one table of the shared snapshot kinds: what the worker and the API both need of each
+ * kind (its refresh job, events stream, view, history series and upstream call). Everything
+ * that lists the kinds is derived from here (SNAPSHOTS, the refresh jobs and their schedules,
+ * the stream topics, the API's cached views, the history keys, the Elfa budget), keyed by the
+ * kind's name, so the compiler checks that they agree. The API's reads of the kinds are
+ * apps/api/src/market/reads.ts. docs/adding-a-snapshot-kind.md walks through adding one.
+ */
+import type { z } from 'zod';
+import { TrendingCaSchema, TrendingTokenSchema } from './market-types.js';
+
+/** How the API prepares a snapshot for serving (apps/api/src/market/snapshot-cache.ts builds each). */
+export type ViewKind = 'whole' | 'pages' | 'byToken';
+
+/**
+ * A kind's history series, by name: the one-letter fields each point has, in the order they are
+ * stored (docs/decisions.md#d11). A series lives in its kind's refresh slot (shared/snapshot-keys.ts).
+ */
+export type SeriesFields = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * One point a refresh appends to one of its kind's series: the listed item's id (none for a series
+ * of the refresh itself) and a value for each declared field. A series the kind does not declare,
+ * or a field missing or unknown, is a type error.
+ */
+export type SeriesPoint<Series extends SeriesFields> = {
+  [S in keyof Series & string]: { series: S; id?: string; values: Readonly<Record<Series[S][number], string | number>> };
+}[keyof Series & string];
+
+/**
+ * What one refresh of a list kind costs with INDEX_PROVIDER=composite: the provider that answers
+ * its call, and the credits it spends there (Elfa bills 1 credit a request). The Elfa-backed
+ * refreshes are spaced so a month of them fits the credit budget (apps/worker/src/providers/elfa-budget.ts).
+ */
+export interface UpstreamCost {
+  source: 'elfa' | 'coingecko' | 'x';
+  credits: number;
+}
+
+/**
+ * A ranked list refreshed whole from the upstream, stored as the exact response body and served
+ * as it is, with `?at=` from its history (its read: apps/api/src/market/reads.ts).
+ */
+export interface ListSpec<Item, Upstream extends string = string, Series extends SeriesFields = SeriesFields> {
+  /**
+   * The provider call that fetches it: the worker's provider interface has a method of this name
+   * per list kind (apps/worker/src/providers/market-provider.ts), also the `call` label of its metrics.
+   */
+  upstream: Upstream;
+  cost: UpstreamCost;
+  item: z.ZodType<Item>;
+  /** What each refresh appends to history besides the body itself: points of the kind's series. */
+  items: (data: readonly Item[]) => SeriesPoint<Series>[];
+}
+
+interface KindSpec<Series extends SeriesFields> {
+  /** The BullMQ job that rebuilds it; every refresh job runs every REFRESH_INTERVAL (apps/worker/src/schedules.ts). */
+  refreshJob: string;
+  view: ViewKind;
+  /** The history stream its events are appended to, field `b` = the event's data (historyKeys.events). */
+  events: string;
+  series: Series;
+}
+
+/** A list kind: its series' type checks what `items` appends. */
+function listKind<
+  const Job extends string,
+  const Events extends string,
+  const Series extends SeriesFields,
+  Item,
+  const Upstream extends string,
+>(kind: KindSpec<Series> & { refreshJob: Job; view: 'whole'; events: Events; list: ListSpec<Item, Upstream, Series> }) {
+  return kind;
+}
+
+/**
+ * The snapshots the worker refreshes, in the order they are reported. Each kind is also a
+ * stream topic of GET /api/market/stream, announced on the snapshot channel under its name.
+ */
+export const SNAPSHOT_KINDS = {
+  trending: listKind({
+    refreshJob: 'refresh-trending',
+    view: 'whole',
+    events: 'trending',
+    series: {
+      /** One tiny point per refresh (n = list length): the refresh times, which GET /api/market/tokens/:token/history counts absences by. */
+      'trending-times': ['n'],
+      /** One token's figures: r(ank), m(entions), s(mart money), p(rice change). */
+      token: ['r', 'm', 's', 'p'],
+    },
+    list: {
+      upstream: 'trendingTokens',
+      // One trending-tokens request.
+      cost: { source: 'elfa', credits: 1 },
+      item: TrendingTokenSchema,
+      items: (data) => [
+        { series: 'trending-times' as const, values: { n: data.length } },
+        ...data.map((item, index) => ({
+          series: 'token' as const,
+          id: item.token.toUpperCase(),
+          values: { r: index + 1, m: item.mentions, s: item.smartMoneyMentions, p: item.priceChange24h },
+        })),
+      ],
+    },
+  }),
+  'trending-cas': listKind({
+    refreshJob: 'refresh-trending-cas',
+    view: 'whole',
+    events: 'trending-cas',
+    series: { ca: ['c', 'm', 's'] },
+    list: {
+      upstream: 'trendingContracts',
+      // Two trending-cas requests: the Twitter and the Telegram lists.
+      cost: { source: 'elfa', credits: 2 },
+      item: TrendingCaSchema,
+      items: (data) =>
+        data.map((item) => ({ series: 'ca' as const, id: item.address, values: { c: item.chain, m: item.mentions, s: item.smartMoneyMentions } })),
+    },
+  }),
+  news: { refreshJob: 'refresh-news', view: 'pages', events: 'news-events', series: {} },
+  // Computed from the news posts, in the same refresh.
+  sentiment: {
+    refreshJob: 'refresh-news',
+    view: 'byToken',
+    events: 'sentiment-events',
+    /** One token's record at each news refresh it was mentioned: s(core), l(abel), m(entions), p(ositive), u (neutral), n(egative). */
+    series: { sentiment: ['s', 'l', 'm', 'p', 'u', 'n'] },
+  },
+} as const satisfies Record<string, KindSpec<SeriesFields>>;
+
+export type SnapshotName = keyof typeof SNAPSHOT_KINDS;
+type Kind<N extends SnapshotName> = (typeof SNAPSHOT_KINDS)[N];
+
+export const SNAPSHOTS = Object.keys(SNAPSHOT_KINDS) as readonly SnapshotName[];
+
+export type RefreshJobName = Kind<SnapshotName>['refreshJob'];
+/** Each refresh job once, in table order. */
+export const REFRESH_JOBS: readonly RefreshJobName[] = [...new Set(SNAPSHOTS.map((name) => SNAPSHOT_KINDS[name].refreshJob))];
+
+/** The snapshot a refresh job writes first (the first kind it rebuilds): its absence means the job must run now. */
+export const FIRST_SNAPSHOT_OF = Object.fromEntries(
+  [...SNAPSHOTS].reverse().map((name) => [SNAPSHOT_KINDS[name].refreshJob, name]),
+) as Readonly<Record<RefreshJobName, SnapshotName>>;
+
+export type ViewOfKind<N extends SnapshotName> = Kind<N>['view'];
+
+/** Every kind's series names, and the fields of each. */
+export type SeriesName = { [N in SnapshotName]: keyof Kind<N>['series'] & string }[SnapshotName];
+export type SeriesFieldsOf<S extends SeriesName> = {
+  [N in SnapshotName]: Kind<N>['series'] extends Readonly<Record<S, infer Fields extends readonly string[]>> ? Fields : never;
+}[SnapshotName];
+/** A value for each field of one series: what a point of it carries. */
+export type SeriesValues<S extends SeriesName> = Readonly<Record<SeriesFieldsOf<S>[number], string | number>>;
+
+/** The kind that owns each series (the series lives in its refresh's slot); a name declared twice stops the process at load. */
+export const SERIES_OWNER = Object.fromEntries(
+  SNAPSHOTS.flatMap((name) => Object.keys(SNAPSHOT_KINDS[name].series).map((series) => [series, name])),
+) as Readonly<Record<SeriesName, SnapshotName>>;
+const declaredSeries = SNAPSHOTS.flatMap((name) => Object.keys(SNAPSHOT_KINDS[name].series));
+if (new Set(declaredSeries).size !== declaredSeries.length) throw new Error(`a history series is declared by two kinds: ${declaredSeries.join(', ')}`);
+
+/** A series' fields, in their stored order. */
+export function seriesFields(series: SeriesName): readonly string[] {
+  const declared: SeriesFields = SNAPSHOT_KINDS[SERIES_OWNER[series]].series;
+  return declared[series] ?? [];
+}
+
+/** The list kinds, and the item type of each. */
+export type ListKind = { [N in SnapshotName]: Kind<N> extends { list: object } ? N : never }[SnapshotName];
+export type ListItem<N extends ListKind> = Kind<N>['list'] extends ListSpec<infer Item, string, SeriesFields> ? Item : never;
+export type ListUpstream<N extends ListKind> = Kind<N>['list']['upstream'];
+export type ListRefreshJob = Kind<ListKind>['refreshJob'];
+export const LIST_KINDS: readonly ListKind[] = SNAPSHOTS.filter((name): name is ListKind => 'list' in SNAPSHOT_KINDS[name]);
+
+/** A list's spec, typed by its kind. */
+export function listOf<N extends ListKind>(name: N): ListSpec<ListItem<N>, ListUpstream<N>, Kind<N>['series']> {
+  return SNAPSHOT_KINDS[name].list as unknown as ListSpec<ListItem<N>, ListUpstream<N>, Kind<N>['series']>;
+}

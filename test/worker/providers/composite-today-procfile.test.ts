@@ -1,0 +1,86 @@
+/**
+ * Issue 27 end to end: the Procfile's `worker` and `web` as real children in composite mode,
+ * against fixture servers that answer as the providers do today: X in OpenAPI 2.167's names
+ * (`tweet.fields` refused with a 400), a 349-character post whose `$TAIL` comes after character
+ * 280, a suspended tracked account.
+ */
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { snapshotKeys } from '../../../shared/snapshot-keys.js';
+import { startProcess, type ProcfileProcess } from '../../faults/support/procfile.js';
+import { http } from '../../support/http.js';
+import { startProviderFixtures, type ProviderFixtures } from '../../support/provider-fixtures/index.js';
+import { LONG_POST_TEXT } from '../../support/provider-fixtures/x.js';
+import { freePort, sharedTestRedis } from '../../support/redis-server.js';
+import { eventually } from '../../support/stack.js';
+
+describe('composite mode through the Procfile processes, against the providers as they answer today', function () {
+  this.timeout(180_000);
+  let fixtures: ProviderFixtures;
+  let processes: ProcfileProcess[] = [];
+  let apiUrl: string;
+  let redis: Redis;
+
+  before(async () => {
+    fixtures = await startProviderFixtures({ x: { dialect: '2.167' } });
+    const testRedis = await sharedTestRedis();
+    redis = new Redis(testRedis.url, { protocol: 2 });
+    await redis.flushall();
+    const port = await freePort();
+    apiUrl = `http://127.0.0.1:${port}`;
+    const env = { NODE_ENV: 'development', PORT: String(port), REDIS_URL: testRedis.url, JWT_SECRET: 'composite-today-secret-'.padEnd(48, 'x'), LOG_LEVEL: 'info', ...fixtures.env };
+    processes = [startProcess('worker', env), startProcess('web', env)];
+    await eventually(async () => ((await fetch(`${apiUrl}/readyz`).catch(() => undefined))?.ok ? true : undefined), 60_000, 'the API ready');
+    await eventually(
+      async () => ((await redis.exists(snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('trending-cas'), snapshotKeys.snapshot('news'))) === 3 ? true : undefined),
+      60_000,
+      'the first refreshes',
+    );
+  });
+
+  after(async () => {
+    await Promise.all(processes.map((child) => child.stop('SIGTERM', 10_000)));
+    redis?.disconnect();
+    await fixtures?.close();
+  });
+
+  it('then every market route answers 200', async () => {
+    for (const path of [
+      '/api/market/trending',
+      '/api/market/trending-cas',
+      '/api/market/news',
+      '/api/market/news?limit=2&page=2',
+      '/api/market/stats/CryptoAlice',
+      '/api/market/stats/bob_trades',
+      '/api/market/sentiment/SOL',
+      '/sentiment/SOL',
+      '/api/market/sentiment/SOL/history?interval=30m',
+      '/api/market/tokens/SOL/history?interval=1h',
+    ]) {
+      expect((await http(`${apiUrl}${path}`)).status, path).to.equal(200);
+    }
+  });
+
+  it('then the long post is in the news whole, with the cashtag after its 280th character, read with post.fields and no 400', async () => {
+    const news = (await http(`${apiUrl}/api/market/news?limit=50`)).json as { data: { id: string; text: string; tokens: string[] }[] };
+    const long = news.data.find((post) => post.text.startsWith('A long thread on $PEPE'));
+    expect(long?.text).to.equal(LONG_POST_TEXT);
+    expect(long?.tokens).to.include('TAIL');
+    const searches = fixtures.x.requestsTo('/2/tweets/search/recent');
+    expect(searches.length).to.be.at.least(1);
+    for (const search of searches) expect(search.query, 'the 2.167 name only').to.have.property('post.fields').and.not.have.property('tweet.fields');
+    // The suspended account's post is not in the news: it is not searched.
+    expect(news.data.map((post) => post.text)).to.not.include('$SOL to the moon, trust me');
+  });
+
+  it('then the suspended account is named in one warn line, counted by state in /metrics, and the users read are spend', async () => {
+    const log = processes[0]!.log();
+    expect(log.match(/x: tracked account @rugpull_dev is suspended; its posts are not read/g)).to.have.length(1);
+    const metrics = await (await fetch(`${apiUrl}/metrics`)).text();
+    const sample = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+    expect(sample('market_x_tracked_accounts{state="suspended"}')).to.equal(1);
+    expect(sample('market_x_tracked_accounts{state="active"}')).to.equal(2);
+    expect(sample('market_x_tracked_accounts{state="not_found"}')).to.equal(1);
+    expect(sample('market_provider_spend_total{provider="x",unit="users"}')).to.be.at.least(2);
+  });
+});
