@@ -3,6 +3,7 @@ import { renderXCost } from './phases/x-cost.js';
 import { formatInterval, medianInterval, pairedRatios } from './lib/interval.js';
 import { cpuUs, cpuWithRedisUs, find, type BenchResults, type Verdict } from './lib/results.js';
 import { mean, median } from './lib/numbers.js';
+import { dashboardTable } from './phases/dashboard.js';
 import { mcpTable } from './phases/mcp.js';
 import type { ServerKind } from './phases/reads.js';
 
@@ -132,6 +133,7 @@ export function renderMarkdown(results: BenchResults): string {
     }
   }
   lines.push('', ...mcpTable(results.mcp));
+  lines.push(...dashboardTable(results.dashboard));
   lines.push('## Targets', '');
   const count = (verdict: string) => results.verdicts.filter((v) => v.verdict === verdict).length;
   lines.push(`${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('INCONCLUSIVE')} INCONCLUSIVE${settings.quick ? ' (quick mode: not asserted)' : ''}.`, '');

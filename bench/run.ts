@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (docs/decisions.md#d13): one command, one run. Starts its own Redis, the simulator with
  * 10,000 posts, snapshots written by the worker's job functions, the real API process, then
- * measures reads, login, WEB_CONCURRENCY=2, the stats burst, the worker and what X costs a day
+ * measures reads, the dashboard page, login, WEB_CONCURRENCY=2, the stats burst, the worker and what X costs a day
  * for a tracked set (alone: `npm run bench:x-cost`), and writes
  * bench/results/<timestamp>.{json,md,svg} and (full runs only) latest.md.
  *
@@ -21,6 +21,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureCluster } from './phases/cluster.js';
+import { measureDashboard } from './phases/dashboard.js';
 import { judgeHistory, measureFanOut, measureHistoryReads } from './phases/history.js';
 import { measureLogin } from './phases/login.js';
 import { measureMcp } from './phases/mcp.js';
@@ -117,6 +118,9 @@ async function main(): Promise<void> {
     const historyReads = await measureHistoryReads(stack, api, load, settings, log);
     log('MCP tool calls vs the REST reads of the same data');
     const mcp = await measureMcp(stack, api, load, settings, log);
+    log('the dashboard (GET /) in headless Chromium: bytes and time to show the board');
+    const dashboard = await measureDashboard(api, settings, log);
+    if (dashboard.skipped) log(`dashboard not measured: ${dashboard.skipped}`);
     log('login');
     const login = await measureLogin(stack, api, load, logins, settings, log);
     // argon2 takes 19 MiB per hash from malloc, outside V8's heap: see what the logins left behind.
@@ -157,6 +161,7 @@ async function main(): Promise<void> {
       history: { reads: historyReads, fanOut },
       mcp,
       sentiment,
+      dashboard,
       xCost,
     };
     const workerSummary = inputs.worker.summary;

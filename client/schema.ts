@@ -127,7 +127,7 @@ export interface paths {
         };
         /**
          * Latest posts from tracked accounts
-         * @description Newest first. Pages are stable slices of one snapshot; a page past the end answers 200 with `data: []` and the same pagination echo. Cached for 30 minutes (one shared entry).
+         * @description Newest first. Pages are stable slices of one snapshot; a page past the end answers 200 with `data: []` and the same pagination echo. With `token`, only the posts that mention it, paged the same way. Cached for 30 minutes (one shared entry).
          */
         get: operations["news"];
         put?: never;
@@ -1328,6 +1328,8 @@ export interface operations {
                 limit?: number;
                 /** @description Page number: a positive whole number in decimal digits, default 1. */
                 page?: number;
+                /** @description Only posts that mention this ticker (in their `tokens`), matched case-insensitively; an optional leading $ is dropped; 1-20 of [A-Za-z0-9]. `pagination.total` counts the matching posts; a ticker no post mentions is an empty page. */
+                token?: string;
             };
             header?: never;
             path?: never;
@@ -1363,7 +1365,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid query parameter: limit" when `limit` is not a positive whole number in decimal digits (abc, 0, -1, 2.5, 1e3, empty); "Invalid query parameter: page" when `page` is not a positive whole number in decimal digits; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid query parameter: limit" when `limit` is not a positive whole number in decimal digits (abc, 0, -1, 2.5, 1e3, empty); "Invalid query parameter: page" when `page` is not a positive whole number in decimal digits; "Invalid query parameter: token" when `token` is not 1-20 of [A-Za-z0-9] after an optional $; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     /** @description Always `*`. */

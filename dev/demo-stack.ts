@@ -184,7 +184,7 @@ async function main(): Promise<void> {
   run('api', 'apps/api/src/main.js', env, ['--max-semi-space-size=16']);
   const base = `http://localhost:${port}`;
   await waitUntilReady(base, 90_000);
-  say('ready. Try:');
+  say(`ready. Open ${base}/ in a browser: the live dashboard (${base}/docs: the API reference). Or try:`);
   for (const path of [
     '/api/market/trending',
     '/api/market/news?limit=5&page=2',

@@ -6,7 +6,7 @@
  * CPU and memory.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,9 @@ function compileInto(dir: string, root = ROOT): string {
   symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'), 'dir');
   // shared/redis-scripts.ts reads its Lua beside the compiled module, as `npm run build` copies it.
   cpSync(join(root, 'shared', 'lua'), join(out, 'shared', 'lua'), { recursive: true });
+  // The dashboard reads its page and scripts beside its compiled module, as `npm run build` copies them (a baseline revision may have none).
+  const dashboard = join('apps', 'api', 'src', 'dashboard', 'public');
+  if (existsSync(join(root, dashboard))) cpSync(join(root, dashboard), join(out, dashboard), { recursive: true });
   writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
   return out;
 }

@@ -10,6 +10,7 @@
  */
 import type { XCostRow } from '../phases/x-cost.js';
 import type { ClusterOutcome } from '../phases/cluster.js';
+import type { DashboardOutcome } from '../phases/dashboard.js';
 import type { FanOutOutcome, HistoryReadsOutcome } from '../phases/history.js';
 import type { LoginOutcome } from '../phases/login.js';
 import type { McpOutcome } from '../phases/mcp.js';
@@ -79,6 +80,8 @@ export interface BenchResults {
   mcp: McpOutcome;
   /** Issue 30: the sentiment step against the scorer it replaced (absent in earlier results). */
   sentiment?: SentimentOutcome;
+  /** Issue 31: the dashboard's weight and time to show the board (absent from runs before it). */
+  dashboard?: DashboardOutcome;
   /** Issue 27: X requests and dollars a day for 100 and 1,000 tracked accounts. */
   xCost?: XCostRow[];
   verdicts: Verdict[];
@@ -217,6 +220,15 @@ export function judgeTargets(results: Inputs): Verdict[] {
     verdicts.push(
       onInterval('news page 100 within 10 % of page 1, judged as API CPU/req ratio in [0.9, 1.1]', pairedRatios(page100.map(cpuUs), page1.map(cpuUs)), { atLeast: 0.9, atMost: 1.1 }, (i) =>
         `${us(medianInterval(page100.map(cpuUs)).median)} vs ${us(medianInterval(page1.map(cpuUs)).median)}: ${formatInterval(i)}x`,
+      ),
+    );
+  }
+  // Issue 31: a page of one token's posts is served from the per-token index as a page of all posts is.
+  const byToken = samplesOf(results, 'news-token', 'api');
+  if (page1.length > 0 && byToken.length > 0) {
+    verdicts.push(
+      onInterval('news ?token= page 1 no slower than news page 1, judged as API CPU/req ratio <= 1.1', pairedRatios(byToken.map(cpuUs), page1.map(cpuUs)), { atMost: 1.1 }, (i) =>
+        `${us(medianInterval(byToken.map(cpuUs)).median)} vs ${us(medianInterval(page1.map(cpuUs)).median)}: ${formatInterval(i)}x`,
       ),
     );
   }

@@ -104,6 +104,7 @@ async function allReadRows(stack: Stack, api: AppProcess): Promise<ReadRow[]> {
     { id: 'trending-cas', label: 'trending-cas', url: '/api/market/trending-cas', expect: 200, naive: false },
     { id: 'news-p1', label: 'news page 1 (limit 50)', url: '/api/market/news?page=1&limit=50', expect: 200, naive: true },
     { id: 'news-p100', label: 'news page 100 (limit 50)', url: '/api/market/news?page=100&limit=50', expect: 200, naive: false },
+    { id: 'news-token', label: `news of ${token}, page 1 (limit 50)`, url: `/api/market/news?token=${token}&page=1&limit=50`, expect: 200, naive: false },
     { id: 'stats', label: 'stats (hit)', url: `/api/market/stats/${stack.cachedUsername}`, expect: 200, naive: false },
     { id: 'sentiment', label: `sentiment (${token})`, url: `/api/market/sentiment/${token}`, expect: 200, naive: false },
     { id: 'etag-304', label: 'trending, ETag revalidation (304)', url: '/api/market/trending', headers: { 'If-None-Match': etag }, expect: 304, naive: false },

@@ -16,6 +16,7 @@ function registeredRoutes(routers: Router[]): string[] {
       if (typeof layer.path !== 'string') throw new Error(`a RegExp route cannot be documented: ${String(layer.path)}`);
       const path = layer.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
       if (path.startsWith('/docs/assets/')) continue; // the reference page's scripts, not API operations
+      if (path === '/' || path.startsWith('/assets/')) continue; // the dashboard, a page for people (docs/decisions.md#d16)
       for (const method of layer.methods) if (method !== 'HEAD') routes.add(`${method} ${path}`);
     }
   }

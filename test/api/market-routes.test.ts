@@ -107,6 +107,49 @@ describe('market routes, through HTTP against Redis, the worker and the simulato
       const res = await get('/api/market/news?limit=5&limit=6');
       expect(res.json).to.deep.equal({ error: 'Invalid query parameter: limit' });
     });
+
+    describe('with ?token=', () => {
+      /** Every post of the snapshot, read in pages of 50. */
+      async function allPosts(): Promise<NewsItem[]> {
+        const posts: NewsItem[] = [];
+        for (let page = 1; ; page += 1) {
+          const body = (await get(`/api/market/news?limit=50&page=${page}`)).json as Envelope<NewsItem[]>;
+          posts.push(...body.data);
+          if (body.data.length < 50) return posts;
+        }
+      }
+
+      it('when a token is given in any case or with $, then only the posts that mention it, newest first, total counting them', async () => {
+        const posts = await allPosts();
+        const expected = posts.filter((post) => post.tokens.some((t) => t.toUpperCase() === 'BTC')).map((post) => post.id);
+        expect(expected.length, 'the simulator mentions BTC').to.be.greaterThan(10);
+        for (const asked of ['BTC', 'btc', '%24Btc']) {
+          const first = (await get(`/api/market/news?token=${asked}&limit=10`)).json as Envelope<NewsItem[]>;
+          expect(first.pagination, asked).to.deep.equal({ page: 1, limit: 10, total: expected.length });
+          expect(first.data.map((post) => post.id), asked).to.deep.equal(expected.slice(0, 10));
+        }
+        const second = (await get('/api/market/news?token=btc&limit=10&page=2')).json as Envelope<NewsItem[]>;
+        expect(second.data.map((post) => post.id)).to.deep.equal(expected.slice(10, 20));
+      });
+
+      it('when no post mentions the token, then 200 with an empty page and total 0', async () => {
+        const res = await get('/api/market/news?token=ZZZZZZZZ');
+        expect(res.status).to.equal(200);
+        expect(res.json).to.deep.include({ data: [], pagination: { page: 1, limit: 20, total: 0 } });
+      });
+
+      for (const value of ['', 'not-a-ticker!', 'x'.repeat(21), '$']) {
+        it(`when token=${JSON.stringify(value)}, then 400 naming the parameter`, async () => {
+          const res = await get(`/api/market/news?token=${encodeURIComponent(value)}`);
+          expect(res.status).to.equal(400);
+          expect(res.json).to.deep.equal({ error: 'Invalid query parameter: token' });
+        });
+      }
+
+      it('when token is repeated, then 400', async () => {
+        expect((await get('/api/market/news?token=BTC&token=ETH')).json).to.deep.equal({ error: 'Invalid query parameter: token' });
+      });
+    });
   });
 
   describe('GET /api/market/stats/:username', () => {

@@ -6,6 +6,7 @@ import { METHODS, type RequestListener } from 'node:http';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { apiKeyAuth } from './auth/api-key-auth.js';
+import { dashboardRoutes } from './dashboard/dashboard-route.js';
 import type { ApiDeps } from './deps.js';
 import { publicCors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
@@ -23,7 +24,8 @@ import { streamRoutes } from './routes/market/stream.js';
  * Every method Node's parser accepts counts as implemented, so allowedMethods() answers an
  * unusual one (TRACE, PROPFIND, QUERY...) with 405 + Allow on a known path and leaves the
  * 404 elsewhere, instead of its default 501 for methods outside its short list. The OpenAPI
- * document lists exactly these routes (test/api/docs.test.ts).
+ * document lists exactly these routes (test/api/docs.test.ts), but for the dashboard's page and
+ * files and /docs' scripts (docs/decisions.md#d16).
  */
 export function apiRouter(deps: ApiDeps): Router {
   const router = new Router({ methods: [...METHODS] });
@@ -32,6 +34,7 @@ export function apiRouter(deps: ApiDeps): Router {
   authRoutes(deps, router);
   healthRoutes(deps, router);
   docsRoutes(router);
+  dashboardRoutes(router);
   mcpRoutes(deps, router);
   return router;
 }

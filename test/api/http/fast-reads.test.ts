@@ -100,6 +100,9 @@ describe('fast path for cached reads', () => {
       '/api/market/news?page=3&limit=50',
       '/api/market/news?limit=500',
       '/api/market/news?page=9999',
+      '/api/market/news?token=btc&limit=5',
+      '/api/market/news?token=%24BTC&page=2&limit=3',
+      '/api/market/news?token=ZZZZZZZZ',
       '/api/market/sentiment/BTC',
       '/api/market/sentiment/%24btc',
       '/sentiment/eth',
@@ -134,6 +137,8 @@ describe('fast path for cached reads', () => {
     for (const path of [
       '/api/market/news?page=abc',
       '/api/market/news?limit=0',
+      '/api/market/news?token=not-a-ticker!',
+      '/api/market/news?token=BTC&token=ETH',
       '/api/market/sentiment/NOPE',
       '/api/market/sentiment/not-a-ticker!',
       '/sentiment/%E0%A4%A',

@@ -26,4 +26,35 @@ describe('news pages', () => {
   it('memoises a page: the same representation (and ETag) on every read', () => {
     expect(pages.page(1, 10)).to.equal(pages.page(1, 10));
   });
+
+  describe('of one token', () => {
+    const post = (id: string, tokens: string[]): NewsItem => ({ ...item(0), id, tokens });
+    const mixed = new NewsPages({
+      data: [post('1', ['SOL', 'BTC']), post('2', ['ETH']), post('3', ['sol']), post('4', ['Sol', 'SOL']), post('5', [])],
+      cachedAt: '2026-11-21T01:00:00.000Z',
+    });
+    const ids = (page: number, limit: number, token: string) =>
+      (JSON.parse(mixed.page(page, limit, token).body.toString()) as { data: NewsItem[] }).data.map((n) => n.id);
+    const paginationOf = (page: number, limit: number, token: string) =>
+      (JSON.parse(mixed.page(page, limit, token).body.toString()) as { pagination: unknown }).pagination;
+
+    it('lists only the posts that mention it, in any case, each once, in snapshot order', () => {
+      expect(ids(1, 10, 'SOL')).to.deep.equal(['1', '3', '4']);
+      expect(ids(1, 10, 'ETH')).to.deep.equal(['2']);
+    });
+
+    it('pages the matching posts, and total counts them', () => {
+      expect(ids(2, 2, 'SOL')).to.deep.equal(['4']);
+      expect(paginationOf(2, 2, 'SOL')).to.deep.equal({ page: 2, limit: 2, total: 3 });
+    });
+
+    it('a token no post mentions: an empty page with total 0', () => {
+      expect(JSON.parse(mixed.page(1, 20, 'DOGE').body.toString())).to.deep.equal({ data: [], pagination: { page: 1, limit: 20, total: 0 }, cachedAt: '2026-11-21T01:00:00.000Z' });
+    });
+
+    it('keeps the unfiltered pages apart from the filtered ones', () => {
+      expect(paginationOf(1, 10, 'SOL')).to.not.deep.equal((JSON.parse(mixed.page(1, 10).body.toString()) as { pagination: unknown }).pagination);
+      expect(mixed.page(1, 10, 'SOL')).to.equal(mixed.page(1, 10, 'SOL'));
+    });
+  });
 });

@@ -79,6 +79,8 @@ describe('MCP: POST /mcp with the SDK client', function () {
       ['trending_contracts', {}, '/api/market/trending-cas'],
       ['news', {}, '/api/market/news'],
       ['news', { page: 2, limit: 7 }, '/api/market/news?page=2&limit=7'],
+      ['news', { token: token.toLowerCase(), limit: 5 }, `/api/market/news?token=${token}&limit=5`],
+      ['news', { token: 'ZZZZZZZZ' }, '/api/market/news?token=ZZZZZZZZ'],
       ['token_sentiment', { token: `$${token.toLowerCase()}` }, `/api/market/sentiment/${token}`],
       ['sentiment_history', { token, interval: '1h' }, `/api/market/sentiment/${token}/history?interval=1h`],
       ['token_history', { token }, `/api/market/tokens/${token}/history`],
@@ -137,6 +139,7 @@ describe('MCP: POST /mcp with the SDK client', function () {
         ['token_history', { token, from: '2026-11-02', to: '2026-11-01' }, 'Invalid range: from is after to'],
         ['token_history', { token, from: 'last week' }, 'Invalid query parameter: from'],
         ['trending_tokens', { at: 'yesterday' }, 'Invalid query parameter: at'],
+        ['news', { token: 'not a token!' }, 'Invalid query parameter: token'],
       ];
       for (const [name, args, message] of cases) {
         expect(toolErrorOf(await callTool(client, name, args)), `${name} ${JSON.stringify(args)}`).to.deep.equal({ error: message, status: 400 });

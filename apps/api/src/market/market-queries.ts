@@ -23,6 +23,11 @@ export const NewsQuerySchema = z.object({
       '(a larger value is clamped to 50, and the pagination echo says 50).',
   }),
   page: positiveIntegerQuery(1).meta({ description: 'Page number: a positive whole number in decimal digits, default 1.' }),
+  token: TickerParam.optional().meta({
+    description:
+      'Only posts that mention this ticker (in their `tokens`), matched case-insensitively; an optional leading $ is dropped; ' +
+      '1-20 of [A-Za-z0-9]. `pagination.total` counts the matching posts; a ticker no post mentions is an empty page.',
+  }),
 });
 export const UsernamePathSchema = z.object({ username: UsernameParam });
 export const TokenPathSchema = z.object({ token: TickerParam });
@@ -30,15 +35,19 @@ export const TokenPathSchema = z.object({ token: TickerParam });
 export interface NewsQuery {
   page: number;
   limit: number;
+  /** Upper-cased ticker: only the posts that mention it. Absent: every post. */
+  token: string | undefined;
 }
 
-/** docs/decisions.md#d6: defaults 1 and 20; a limit above 50 is clamped (and echoed as 50). */
+/** docs/decisions.md#d6: defaults 1 and 20; a limit above 50 is clamped (and echoed as 50); `token` filters (docs/decisions.md#d15). */
 export function parseNewsQuery(query: ParsedUrlQuery): NewsQuery {
   const limit = NewsQuerySchema.shape.limit.safeParse(query.limit);
   if (!limit.success) throw new BadRequestError('Invalid query parameter: limit');
   const page = NewsQuerySchema.shape.page.safeParse(query.page);
   if (!page.success) throw new BadRequestError('Invalid query parameter: page');
-  return { page: page.data ?? 1, limit: Math.min(limit.data ?? NEWS_DEFAULT_LIMIT, NEWS_MAX_LIMIT) };
+  const token = NewsQuerySchema.shape.token.safeParse(query.token);
+  if (!token.success) throw new BadRequestError('Invalid query parameter: token');
+  return { page: page.data ?? 1, limit: Math.min(limit.data ?? NEWS_DEFAULT_LIMIT, NEWS_MAX_LIMIT), token: token.data };
 }
 
 export function parseUsernameParam(raw: string | undefined): string {

@@ -1,7 +1,8 @@
 /**
- * The news snapshot as pages. Items are serialized once per snapshot; a page is a join of
- * pre-serialized items, memoised with its ETag and compressed forms, so page 100 costs what
- * page 1 does.
+ * The news snapshot as pages, of every post or of the posts mentioning one token. Items are
+ * serialized once per snapshot and indexed by the tickers they mention (upper-cased), so a
+ * filtered page is a join of pre-serialized items too; a page is memoised with its ETag and
+ * compressed forms, so page 100 costs what page 1 does, filtered or not.
  */
 import type { NewsItem, Snapshot } from '../../../../shared/market-types.js';
 import { boundedCache } from '../cache/bounded-cache.js';
@@ -10,26 +11,42 @@ import { Representation } from '../http/representation.js';
 /** Pages kept per snapshot; beyond this the least recently read go (bounded memory). */
 const MAX_MEMOISED_PAGES = 500;
 
+const NO_ITEMS: readonly string[] = Object.freeze([]);
+
 export class NewsPages {
   private readonly items: string[];
+  /** Each ticker's posts (upper-cased, as parseNewsQuery gives it), in snapshot order: built once per refresh. */
+  private readonly byToken = new Map<string, string[]>();
   private readonly memo = boundedCache<string, Representation>({ max: MAX_MEMOISED_PAGES });
 
   constructor(private readonly snapshot: Snapshot<NewsItem[]>) {
     this.items = snapshot.data.map((item) => JSON.stringify(item));
+    snapshot.data.forEach((item, index) => {
+      // A post that names a ticker twice (or in two cases) is listed once under it.
+      for (const token of new Set(item.tokens.map((t) => t.toUpperCase()))) {
+        let posts = this.byToken.get(token);
+        if (!posts) this.byToken.set(token, (posts = []));
+        posts.push(this.items[index]!);
+      }
+    });
   }
 
   get total(): number {
     return this.items.length;
   }
 
-  /** Page `page` (1-based) of `limit` items; past the end, an empty page with the same echo (docs/decisions.md#d6). */
-  page(page: number, limit: number): Representation {
-    const key = `${page}:${limit}`;
+  /**
+   * Page `page` (1-based) of `limit` items, of the posts mentioning `token` when given (upper-case);
+   * past the end, or for a token no post mentions, an empty page with the same echo (docs/decisions.md#d6, #d15).
+   */
+  page(page: number, limit: number, token?: string): Representation {
+    const key = token === undefined ? `${page}:${limit}` : `${page}:${limit}:${token}`;
     let representation = this.memo.get(key);
     if (!representation) {
+      const items = token === undefined ? this.items : (this.byToken.get(token) ?? NO_ITEMS);
       const start = (page - 1) * limit;
-      const slice = start < this.items.length ? this.items.slice(start, start + limit) : [];
-      const pagination = JSON.stringify({ page, limit, total: this.items.length });
+      const slice = start < items.length ? items.slice(start, start + limit) : [];
+      const pagination = JSON.stringify({ page, limit, total: items.length });
       const cachedAt = JSON.stringify(this.snapshot.cachedAt);
       representation = new Representation(
         Buffer.from(`{"data":[${slice.join(',')}],"pagination":${pagination},"cachedAt":${cachedAt}}`),

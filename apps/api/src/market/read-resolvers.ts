@@ -56,13 +56,13 @@ export function resolvers({ snapshots, stats, history }: Deps): Readonly<Record<
       peek(_read, { query }) {
         const snapshot = snapshots.peek('news');
         if (!snapshot) return undefined;
-        const { page, limit } = parseNewsQuery(query);
-        return { representation: snapshot.view.pages.page(page, limit), maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+        const { page, limit, token } = parseNewsQuery(query);
+        return { representation: snapshot.view.pages.page(page, limit, token), maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
       },
       async get(_read, { query }) {
-        const { page, limit } = parseNewsQuery(query);
+        const { page, limit, token } = parseNewsQuery(query);
         const snapshot = await snapshots.get('news');
-        return { representation: snapshot.view.pages.page(page, limit), maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+        return { representation: snapshot.view.pages.page(page, limit, token), maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
       },
     },
     'token-record': {

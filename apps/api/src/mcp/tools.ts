@@ -77,6 +77,7 @@ const TOOL_INPUTS: Readonly<Record<ServeKind, z.ZodObject>> = {
   'news-page': z.object({
     page: z.int().min(1).optional().meta({ description: 'Page number, from 1. Default 1.' }),
     limit: z.int().min(1).max(NEWS_MAX_LIMIT).optional().meta({ description: 'Posts per page, 1 to 50. Default 20.' }),
+    token: described(TickerParam, ' Optional: only the posts that mention this ticker. Example: SOL or $SOL.').optional(),
   }),
   'token-record': z.object({ token }),
   'username-stats': z.object({ username: described(UsernameParam, ' Example: cryptotrader or @CryptoTrader.') }),

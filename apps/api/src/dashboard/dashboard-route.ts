@@ -1,0 +1,60 @@
+/**
+ * GET /: the market dashboard, a page served by the API itself. Its scripts read the same public
+ * routes any client does (same process, same cached reads) and follow /api/market/stream.
+ * Nothing is fetched from another host, and a strict Content-Security-Policy says so to the
+ * browser. Its assets live at /assets/<version>/<file>: immutable URLs, cached for a year, with
+ * ETags; the page itself is revalidated on every visit, so a deploy is seen at once.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { replyWith, setHeaders, type Representation } from '../http/representation.js';
+import { loadDashboardAssets, type DashboardAssets } from './dashboard-assets.js';
+
+const ASSET_MAX_AGE_SECONDS = 365 * 24 * 3600;
+
+/** Only this origin, no inline script or style (uPlot sizes its elements through the CSSOM, which CSP does not govern). */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export function dashboardRoutes(router = new Router()): Router {
+  // Read on first request: a process that never serves the page never holds its files.
+  let assets: DashboardAssets | undefined;
+  const load = () => (assets ??= loadDashboardAssets());
+
+  router.get('/', (ctx) => {
+    ctx.set('Content-Security-Policy', DASHBOARD_CSP);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Referrer-Policy', 'no-referrer');
+    send(ctx, load().page, 0, 'text/html; charset=utf-8');
+  });
+
+  router.get('/assets/:version/:file', (ctx) => {
+    const asset = load().asset(ctx.params.version ?? '', ctx.params.file ?? '');
+    if (!asset) return; // an unknown file or another build's version: 404 from the error contract
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    send(ctx, asset.representation, ASSET_MAX_AGE_SECONDS, asset.contentType);
+    // The URL names this content for good: browsers need not even revalidate it on reload.
+    ctx.set('Cache-Control', `public, max-age=${ASSET_MAX_AGE_SECONDS}, immutable`);
+  });
+
+  return router;
+}
+
+/** ETag/304, Cache-Control and br/gzip as for the market reads (docs/decisions.md#d9), with the file's own type. */
+function send(ctx: Context, representation: Representation, maxAgeSeconds: number, contentType: string): void {
+  const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
+  setHeaders(ctx, reply.headers);
+  ctx.status = reply.status;
+  if (reply.body) {
+    ctx.set('Content-Type', contentType);
+    ctx.body = reply.body;
+  }
+}
