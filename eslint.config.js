@@ -9,8 +9,14 @@ import tseslint from 'typescript-eslint';
  * A files block replaces the rule's options of an earlier block, so each block lists all of its groups.
  */
 const NO_TEST = { group: ['**/test/**'], message: 'Only tests import test/: product code must not depend on test helpers.' };
-const NO_WORKER = { group: ['**/apps/worker/**', '**/worker/src/**'], message: 'The API does not import the worker: share the code through shared/.' };
-const NO_API = { group: ['**/apps/api/**', '**/api/src/**'], message: 'The worker does not import the API: share the code through shared/.' };
+const NO_WORKER = {
+  group: ['**/apps/worker/**', '**/worker/src/**'],
+  message: 'The API does not import the worker: share the code through shared/.',
+};
+const NO_API = {
+  group: ['**/apps/api/**', '**/api/src/**'],
+  message: 'The worker does not import the API: share the code through shared/.',
+};
 const NO_APPS = { group: ['**/apps/**'], message: 'shared/ depends on no app: move what both need into shared/.' };
 const NO_ROUTES = {
   group: ['**/routes/**'],

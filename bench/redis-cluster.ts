@@ -68,12 +68,30 @@ async function seed(form: Form, simUrl: string, username: string): Promise<void>
 async function start(form: Form, simUrl: string): Promise<void> {
   const port = await freePort();
   // REDIS_URL emptied: the orchestrator's environment must not add a second Redis form.
-  const env = { NODE_ENV: 'production', INDEX_API_URL: simUrl, JWT_SECRET: jwtSecret, LOG_LEVEL: 'warn', STATS_MISS_BUDGET: '100000',
+  const env = {
+    NODE_ENV: 'production',
+    INDEX_API_URL: simUrl,
+    JWT_SECRET: jwtSecret,
+    LOG_LEVEL: 'warn',
+    STATS_MISS_BUDGET: '100000',
     // The upstream limiter (600/min by default) would make every miss wait its turn: measure the path instead.
-    INDEX_RATE_LIMIT: '1000000', REDIS_URL: undefined, ...form.env };
+    INDEX_RATE_LIMIT: '1000000',
+    REDIS_URL: undefined,
+    ...form.env,
+  };
   const tag = form.name.startsWith('single') ? 'single' : 'cluster';
-  form.worker = startNode(`worker-${tag}`, { script: 'apps/worker/src/main.ts', env, stdout: join(workDir, `worker-${tag}.log`), stderrFile: join(workDir, `worker-${tag}.err`) });
-  form.api = startNode(`api-${tag}`, { script: 'apps/api/src/main.ts', env: { ...env, PORT: String(port) }, stdout: 'ignore', stderrFile: join(workDir, `api-${tag}.err`) });
+  form.worker = startNode(`worker-${tag}`, {
+    script: 'apps/worker/src/main.ts',
+    env,
+    stdout: join(workDir, `worker-${tag}.log`),
+    stderrFile: join(workDir, `worker-${tag}.err`),
+  });
+  form.api = startNode(`api-${tag}`, {
+    script: 'apps/api/src/main.ts',
+    env: { ...env, PORT: String(port) },
+    stdout: 'ignore',
+    stderrFile: join(workDir, `api-${tag}.err`),
+  });
   form.url = `http://127.0.0.1:${port}`;
   await waitForHttp(form.api, `${form.url}/readyz`);
 }
@@ -124,13 +142,22 @@ async function main(): Promise<void> {
         const hit = await load.run({ url: `${url}/api/market/stats/${username}`, connections: 20, ...ROUND });
         assertClean(`stats hit (${form.name})`, hit, 200);
         note(form, 'stats hit req/s', hit.rps);
-        const logins = await load.run({ url: `${url}/api/auth/login`, connections: 8, method: 'POST', headers: { 'content-type': 'application/json' }, body: loginBody, ...ROUND });
+        const logins = await load.run({
+          url: `${url}/api/auth/login`,
+          connections: 8,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: loginBody,
+          ...ROUND,
+        });
         assertClean(`login (${form.name})`, logins, 200);
         note(form, 'login req/s', logins.rps);
         const missTimes = await misses(url, MISSES, `nb${rep}${form.name.startsWith('single') ? 's' : 'c'}_`);
         note(form, 'stats miss p50 ms', median(missTimes));
         note(form, 'stats miss p99 ms', missTimes[Math.min(missTimes.length - 1, Math.floor(missTimes.length * 0.99))]!);
-        log(`rep ${rep + 1} ${form.name}: trending ${trending.rps.toFixed(0)}/s, stats hit ${hit.rps.toFixed(0)}/s, login ${logins.rps.toFixed(0)}/s, miss p50 ${median(missTimes).toFixed(0)} ms`);
+        log(
+          `rep ${rep + 1} ${form.name}: trending ${trending.rps.toFixed(0)}/s, stats hit ${hit.rps.toFixed(0)}/s, login ${logins.rps.toFixed(0)}/s, miss p50 ${median(missTimes).toFixed(0)} ms`,
+        );
       }
     }
     const lines = ['| Measure (median of rounds) | single node | cluster (3 masters) | cluster / single |', '|---|---:|---:|---:|'];

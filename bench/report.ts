@@ -11,7 +11,9 @@ const SERVER_LABEL = { raw: '(a) node:http', koa: '(b) Koa + router', naive: '(c
 const MB = 1024 * 1024;
 
 /** What the read-matrix sections need: a full run's results, or a `--reads-only` run's. */
-export type ReadMatrixResults = Pick<BenchResults, 'reads' | 'verdicts' | 'baselineRevision'> & { settings: Pick<BenchResults['settings'], 'quick'> };
+export type ReadMatrixResults = Pick<BenchResults, 'reads' | 'verdicts' | 'baselineRevision'> & {
+  settings: Pick<BenchResults['settings'], 'quick'>;
+};
 
 /** Median over repetitions of (numerator's CPU/req ÷ denominator's), measured back to back. */
 function cpuRatio(results: Pick<BenchResults, 'reads'>, row: string, numerator: ServerKind, denominator: ServerKind, cost = cpuUs): string {
@@ -40,9 +42,16 @@ export function readMatrixSections(results: ReadMatrixResults): string[] {
     return results.settings.quick && verdict !== '' ? `${verdict.toLowerCase()} (not asserted)` : verdict;
   };
   lines.push('## Cached reads against raw node:http (CPU per request, same run)', '');
-  lines.push('Target: the API spends at most 1.5x the CPU per request that (a), node:http answering from a Map with the same bytes, spends.', '');
+  lines.push(
+    'Target: the API spends at most 1.5x the CPU per request that (a), node:http answering from a Map with the same bytes, spends.',
+    '',
+  );
   const before = results.baselineRevision;
-  if (before) lines.push(`(e) is the API of \`${before}\` (\`--baseline\`), measured in the same interleaved rounds: the same reads before and after.`, '');
+  if (before)
+    lines.push(
+      `(e) is the API of \`${before}\` (\`--baseline\`), measured in the same interleaved rounds: the same reads before and after.`,
+      '',
+    );
   lines.push(
     `| read | (a) node:http µs/req | (d) API µs/req | API ÷ (a) | ${before ? '(e) baseline µs/req | (e) ÷ (a) | ' : ''}verdict |`,
     `|---|---:|---:|---:|${before ? '---:|---:|' : ''}---|`,
@@ -52,7 +61,9 @@ export function readMatrixSections(results: ReadMatrixResults): string[] {
     const api = find(reads.summary, row.id, 'api');
     if (!raw || !api) continue;
     const baseline = find(reads.summary, row.id, 'baseline');
-    const beforeCells = before ? `${baseline ? formatInterval(baseline.cpuUs, 1) : ''} | ${baseline ? cpuRatio(results, row.id, 'baseline', 'raw') : ''} | ` : '';
+    const beforeCells = before
+      ? `${baseline ? formatInterval(baseline.cpuUs, 1) : ''} | ${baseline ? cpuRatio(results, row.id, 'baseline', 'raw') : ''} | `
+      : '';
     lines.push(
       `| ${row.label} | ${formatInterval(raw.cpuUs, 1)} | ${formatInterval(api.cpuUs, 1)} | ${cpuRatio(results, row.id, 'api', 'raw')} | ${beforeCells}${verdictOf(`${row.label}: API CPU per request <= 1.5x`)} |`,
     );
@@ -60,7 +71,10 @@ export function readMatrixSections(results: ReadMatrixResults): string[] {
   const keyed = reads.rows.filter((row) => row.anonymousOf);
   if (keyed.length > 0) {
     lines.push('', '## Keyed reads (issue 29)', '');
-    lines.push('Target: a read with an API key costs the API at most 1.3x the same read without one (and at most 1.5x (a), above). CPU per request, paired per repetition.', '');
+    lines.push(
+      'Target: a read with an API key costs the API at most 1.3x the same read without one (and at most 1.5x (a), above). CPU per request, paired per repetition.',
+      '',
+    );
     lines.push(
       `| read | API µs/req | ÷ without key | ÷ (a) | ${before ? '(e) µs/req | (e) ÷ its read without key | (e) ÷ (a) | ' : ''}verdict |`,
       `|---|---:|---:|---:|${before ? '---:|---:|---:|' : ''}---|`,
@@ -69,9 +83,12 @@ export function readMatrixSections(results: ReadMatrixResults): string[] {
       const api = find(reads.summary, row.id, 'api');
       const baseline = find(reads.summary, row.id, 'baseline');
       if (!api || !row.anonymousOf) continue;
-      const beforeCells = before && baseline
-        ? `${formatInterval(baseline.cpuUs, 1)} | ${cpuRatioAcross(results, row.id, row.anonymousOf, 'baseline')} | ${cpuRatio(results, row.id, 'baseline', 'raw')} | `
-        : before ? ' | | | ' : '';
+      const beforeCells =
+        before && baseline
+          ? `${formatInterval(baseline.cpuUs, 1)} | ${cpuRatioAcross(results, row.id, row.anonymousOf, 'baseline')} | ${cpuRatio(results, row.id, 'baseline', 'raw')} | `
+          : before
+            ? ' | | | '
+            : '';
       lines.push(
         `| ${row.label} | ${formatInterval(api.cpuUs, 1)} | ${cpuRatioAcross(results, row.id, row.anonymousOf, 'api')} | ${cpuRatio(results, row.id, 'api', 'raw')} | ${beforeCells}${verdictOf(`${row.label}: API CPU per request <= 1.3x`)} |`,
       );
@@ -97,7 +114,9 @@ export function renderMarkdown(results: BenchResults): string {
   lines.push(`# Benchmark: cached market reads (docs/decisions.md#d13)`, '');
   lines.push(
     `Run ${results.startedAt}, ${results.mode} mode, ${results.totalSeconds.toFixed(0)} s. ${results.machine.cpus} cores ` +
-      (reads.pinned ? '(in the read matrix each server pinned to one core and the load generator to the other, with taskset) ' : 'shared by the servers and the load generator ') +
+      (reads.pinned
+        ? '(in the read matrix each server pinned to one core and the load generator to the other, with taskset) '
+        : 'shared by the servers and the load generator ') +
       `(load average 1/5/15 min at start ${load(results.machine.loadAverageAtStart)}, at the end ${load(results.machine.loadAverageAtEnd)}: anything above ~2 is other work competing); ` +
       `Node ${results.machine.node}. Load: ${results.machine.loadGenerator}, one process, ${settings.connections} connections, ` +
       (settings.amount ? `${settings.amount} requests per round` : `${settings.durationSec} s rounds`) +
@@ -112,8 +131,8 @@ export function renderMarkdown(results: BenchResults): string {
   lines.push(...readMatrixSections(results));
   lines.push('', '## Reads', '');
   lines.push(
-    'req/s, p50 and p99 are medians over the repetitions of saturating rounds (closed loop); CPU is the server process\'s, µs per response, median [interval]; ' +
-      'the ÷ columns are CPU per request over (a)\'s and (b)\'s, and (c)\'s cost over the API\'s (each with Redis\'s CPU in the round), paired per repetition.',
+    "req/s, p50 and p99 are medians over the repetitions of saturating rounds (closed loop); CPU is the server process's, µs per response, median [interval]; " +
+      "the ÷ columns are CPU per request over (a)'s and (b)'s, and (c)'s cost over the API's (each with Redis's CPU in the round), paired per repetition.",
     '',
   );
   lines.push('| read | body | server | req/s (min-max) | p50 ms | p99 ms | server CPU µs/req | CPU ÷ (a) | CPU ÷ (b) | (c) ÷ API |');
@@ -136,10 +155,14 @@ export function renderMarkdown(results: BenchResults): string {
   lines.push(...dashboardTable(results.dashboard));
   lines.push('## Targets', '');
   const count = (verdict: string) => results.verdicts.filter((v) => v.verdict === verdict).length;
-  lines.push(`${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('INCONCLUSIVE')} INCONCLUSIVE${settings.quick ? ' (quick mode: not asserted)' : ''}.`, '');
+  lines.push(
+    `${count('PASS')} PASS, ${count('FAIL')} FAIL, ${count('INCONCLUSIVE')} INCONCLUSIVE${settings.quick ? ' (quick mode: not asserted)' : ''}.`,
+    '',
+  );
   lines.push('| target | measured | verdict |', '|---|---|---|');
   for (const v of results.verdicts) {
-    const verdict = settings.quick && v.verdict !== 'info' ? `${v.verdict.toLowerCase()} (not asserted)` : v.verdict === 'FAIL' ? '**FAIL**' : v.verdict;
+    const verdict =
+      settings.quick && v.verdict !== 'info' ? `${v.verdict.toLowerCase()} (not asserted)` : v.verdict === 'FAIL' ? '**FAIL**' : v.verdict;
     lines.push(`| ${v.target} | ${v.measured} | ${verdict} |`);
   }
 
@@ -221,7 +244,10 @@ export function renderSvg(results: BenchResults): string {
     medianInterval(pairedRatios(of(row, numerator).map(cost), of(row, denominator).map(cost))).median;
   const bars: { label: string; value: number; colour: string; panel: 0 | 1 }[] = [];
   for (const row of rows) {
-    for (const [server, colour] of [['raw', '#8da0cb'], ['koa', '#66c2a5']] as const) {
+    for (const [server, colour] of [
+      ['raw', '#8da0cb'],
+      ['koa', '#66c2a5'],
+    ] as const) {
       const value = ratioOf(row.id, 'api', server);
       if (Number.isFinite(value)) bars.push({ label: `${row.label} ÷ ${server === 'raw' ? '(a)' : '(b)'}`, value, colour, panel: 0 });
     }
@@ -238,7 +264,10 @@ export function renderSvg(results: BenchResults): string {
   panelTop[1] = (panelTop[0] ?? 40) + panel0.length * (barHeight + gap) + 60;
   const height = (panelTop[1] ?? 0) + panel1.length * (barHeight + gap) + 40;
   const scales = [Math.max(2, ...panel0.map((b) => b.value)) * 1.05, Math.max(4, ...panel1.map((b) => b.value)) * 1.05];
-  const marks = [[1, 1.18, 1.5], [1, 2, 3]];
+  const marks = [
+    [1, 1.18, 1.5],
+    [1, 2, 3],
+  ];
   const parts: string[] = [];
   parts.push(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + plotWidth + 80}" height="${height}" font-family="sans-serif" font-size="12">`,
@@ -249,7 +278,10 @@ export function renderSvg(results: BenchResults): string {
     const top = panelTop[panel] ?? 0;
     const list = panel === 0 ? panel0 : panel1;
     const scale = scales[panel] ?? 1;
-    if (panel === 1) parts.push(`<text x="10" y="${top - 14}" font-size="14" font-weight="bold">(c) the naive design's CPU per request (with Redis) over the API's (higher is better)</text>`);
+    if (panel === 1)
+      parts.push(
+        `<text x="10" y="${top - 14}" font-size="14" font-weight="bold">(c) the naive design's CPU per request (with Redis) over the API's (higher is better)</text>`,
+      );
     for (const mark of marks[panel] ?? []) {
       const mx = (labelWidth + (mark / scale) * plotWidth).toFixed(1);
       parts.push(

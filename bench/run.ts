@@ -41,7 +41,10 @@ const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
 const baselineRevision = process.argv.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
 const readsOnly = process.argv.includes('--reads-only');
-const onlyRows = process.argv.find((arg) => arg.startsWith('--rows='))?.slice('--rows='.length).split(',');
+const onlyRows = process.argv
+  .find((arg) => arg.startsWith('--rows='))
+  ?.slice('--rows='.length)
+  .split(',');
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const settings = settingsFor(quick);
 const started = performance.now();
@@ -172,7 +175,13 @@ async function main(): Promise<void> {
       ...(baselineRevision ? { baselineRevision } : {}),
       mode: quick ? 'quick' : 'full',
       totalSeconds: (performance.now() - started) / 1000,
-      machine: { cpus: cpus().length, node: process.version, loadGenerator: autocannonVersion(), loadAverageAtStart, loadAverageAtEnd: loadavg() },
+      machine: {
+        cpus: cpus().length,
+        node: process.version,
+        loadGenerator: autocannonVersion(),
+        loadAverageAtStart,
+        loadAverageAtEnd: loadavg(),
+      },
       settings,
       apiLogLevel: productionLogLevel(stack),
       ...inputs,

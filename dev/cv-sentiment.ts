@@ -61,15 +61,19 @@ const f3 = (x: number): string => x.toFixed(3);
 
 const foldPosts = Array.from({ length: folds }, (_, f) => all.filter((_, i) => i % folds === f));
 const vaderFolds = foldPosts.map((posts) => evaluate(posts, plainVaderPolarity, false).accuracy);
-console.log(`${all.length} tagged posts (${train.length} + ${dev.length}), ${folds} folds, ${repository.length} repository posts in every training set`);
+console.log(
+  `${all.length} tagged posts (${train.length} + ${dev.length}), ${folds} folds, ${repository.length} repository posts in every training set`,
+);
 console.log(`${'plain vader'.padEnd(26)} folds ${vaderFolds.map(f3).join(' ')}  mean ${f3(mean(vaderFolds))}`);
 
 let best: { candidate: Candidate; accuracy: number } | undefined;
 for (const candidate of CANDIDATES) {
   const results = foldPosts.map((posts, f) => measure(foldPosts.filter((_, g) => g !== f).flat(), candidate, posts));
   const accuracy = mean(results.map((result) => result.accuracy));
-  console.log(`${name(candidate).padEnd(26)} folds ${results.map((result) => f3(result.accuracy)).join(' ')}  mean ${f3(accuracy)}`
-    + `  neutral ${f3(mean(results.map((result) => result.neutral)))}`);
+  console.log(
+    `${name(candidate).padEnd(26)} folds ${results.map((result) => f3(result.accuracy)).join(' ')}  mean ${f3(accuracy)}` +
+      `  neutral ${f3(mean(results.map((result) => result.neutral)))}`,
+  );
   if (best === undefined || accuracy > best.accuracy) best = { candidate, accuracy };
 }
 /**
@@ -77,12 +81,15 @@ for (const candidate of CANDIDATES) {
  * (test/shared/sentiment: negation, intensifiers, market phrases): heavier tagged weights or L2
  * score up to 1.5 points higher here but read "extremely bearish on eth" as bullish.
  */
-const committed = CANDIDATES.find((candidate) => candidate.tagged === TAGGED_POSTS_WEIGHT
-  && JSON.stringify(candidate.options) === JSON.stringify(TRAINING_DEFAULTS));
+const committed = CANDIDATES.find(
+  (candidate) => candidate.tagged === TAGGED_POSTS_WEIGHT && JSON.stringify(candidate.options) === JSON.stringify(TRAINING_DEFAULTS),
+);
 if (best !== undefined) console.log(`best in cross-validation: ${name(best.candidate)} (${f3(best.accuracy)})`);
 const measured = committed ?? best?.candidate;
 if (measured !== undefined) {
   const onDev = measure(train, measured, dev);
-  console.log(`${committed === undefined ? 'best' : 'committed'}: ${name(measured)}; trained on ${trainPath} only, on ${devPath}: `
-    + `${f3(onDev.accuracy)} (neutral ${f3(onDev.neutral)}), plain vader ${f3(evaluate(dev, plainVaderPolarity, false).accuracy)}`);
+  console.log(
+    `${committed === undefined ? 'best' : 'committed'}: ${name(measured)}; trained on ${trainPath} only, on ${devPath}: ` +
+      `${f3(onDev.accuracy)} (neutral ${f3(onDev.neutral)}), plain vader ${f3(evaluate(dev, plainVaderPolarity, false).accuracy)}`,
+  );
 }

@@ -49,7 +49,9 @@ async function freePort(preferred: number): Promise<number> {
 
 async function startRedis(): Promise<string> {
   if (spawnSync('redis-server', ['--version']).error) {
-    throw new Error('redis-server is not installed. Install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.');
+    throw new Error(
+      'redis-server is not installed. Install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.',
+    );
   }
   const port = await freePort(6390);
   const dir = mkdtempSync(join(tmpdir(), 'market-signals-redis-'));
@@ -69,7 +71,8 @@ const prettify = prettyFactory({ colorize: process.stdout.isTTY, translateTime: 
 
 function run(name: string, script: string, env: NodeJS.ProcessEnv, nodeFlags: readonly string[] = []): void {
   const child = spawn(process.execPath, [...nodeFlags, join(dist, script)], { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  if (child.stdout) createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => process.stdout.write(prettify(line)));
+  if (child.stdout)
+    createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => process.stdout.write(prettify(line)));
   child.once('exit', (code, signal) => {
     if (!stopping) {
       say(`${name} exited (${signal ?? code}); stopping the stack`);
@@ -199,8 +202,12 @@ async function main(): Promise<void> {
   say(`  curl -N '${base}/api/market/stream?topics=trending,news'`);
   say(`  curl -s '${base}/api/market/sentiment/SOL/history?interval=30m'   # a point per refresh`);
   say(`  curl -s '${base}/api/market/tokens/SOL/history?interval=1h'`);
-  say(`  curl -s "${base}/api/market/trending?at=$(date -u -d '2 minutes ago' +%Y-%m-%dT%H:%M:%SZ)"   # as it was (GNU date; macOS: date -u -v-2M ...)`);
-  say(`  curl -s -X POST ${base}/api/auth/login -H 'Content-Type: application/json' -d '{"email":"demo@example.com","password":"demo-password"}'`);
+  say(
+    `  curl -s "${base}/api/market/trending?at=$(date -u -d '2 minutes ago' +%Y-%m-%dT%H:%M:%SZ)"   # as it was (GNU date; macOS: date -u -v-2M ...)`,
+  );
+  say(
+    `  curl -s -X POST ${base}/api/auth/login -H 'Content-Type: application/json' -d '{"email":"demo@example.com","password":"demo-password"}'`,
+  );
   say(`logs at LOG_LEVEL=${env.LOG_LEVEL} (LOG_LEVEL=debug npm start shows every request). Ctrl-C stops everything.`);
 }
 

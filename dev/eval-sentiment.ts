@@ -14,7 +14,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { summarizeSentiment, type ScoredPost } from '../shared/sentiment/aggregate.js';
 import {
-  evaluate, isLabelledLine, parseLabelledPosts, parseRatedTweets, type Evaluation, type RatedText,
+  evaluate,
+  isLabelledLine,
+  parseLabelledPosts,
+  parseRatedTweets,
+  type Evaluation,
+  type RatedText,
 } from '../shared/sentiment/evaluation.js';
 import type { PolarityClass } from '../shared/sentiment/score.js';
 import { plainVaderPolarity, scorePolarity } from '../shared/sentiment/score.js';

@@ -56,7 +56,9 @@ for (let day = 1; day <= days; day += 1) {
   }
   const { bytes, keys, entries } = await historyBytes();
   const used = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1] ?? 0);
-  process.stdout.write(`day ${String(day).padStart(2)}: history ${mb(bytes)} in ${keys} keys, ${entries} entries; Redis used_memory ${mb(used)}\n`);
+  process.stdout.write(
+    `day ${String(day).padStart(2)}: history ${mb(bytes)} in ${keys} keys, ${entries} entries; Redis used_memory ${mb(used)}\n`,
+  );
 }
 await redis.quit();
 await sim.close();

@@ -35,13 +35,27 @@ export interface TestRedisCluster {
 export async function startTestRedisCluster(options: TestRedisClusterOptions = {}): Promise<TestRedisCluster> {
   const masters = options.masters ?? 3;
   const replicas = options.replicas ?? 0;
-  const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 2000)];
+  const args = [
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    'nodes.conf',
+    '--cluster-node-timeout',
+    String(options.nodeTimeoutMs ?? 2000),
+  ];
   const nodes = await Promise.all(Array.from({ length: masters * (1 + replicas) }, () => startTestRedis({ args })));
   const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
   await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicas), '--cluster-yes']);
 
   const nodeClient = (node: TestRedis) => {
-    const client = new Redis({ port: node.port, host: '127.0.0.1', protocol: 2, maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+    const client = new Redis({
+      port: node.port,
+      host: '127.0.0.1',
+      protocol: 2,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    });
     client.on('error', () => {});
     return client;
   };
@@ -63,7 +77,9 @@ export async function startTestRedisCluster(options: TestRedisClusterOptions = {
         live().map((node) =>
           ask(node, async (client) => {
             const info = await client.cluster('INFO');
-            const masters = String(await client.cluster('NODES')).split('\n').filter((line) => / master /.test(line.replace(/myself,/, '')) && !/fail/.test(line));
+            const masters = String(await client.cluster('NODES'))
+              .split('\n')
+              .filter((line) => / master /.test(line.replace(/myself,/, '')) && !/fail/.test(line));
             return /cluster_state:ok/.test(info) ? masters.length : -1;
           }).catch(() => -1),
         ),
@@ -128,7 +144,9 @@ function run(command: string, args: readonly string[]): Promise<string> {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${output}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${output}`)),
+    );
   });
 }
 

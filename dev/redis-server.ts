@@ -64,8 +64,18 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
     child = spawn(
       'redis-server',
       [
-        '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence,
-        '--maxmemory-policy', 'noeviction', ...(options.args ?? []),
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        ...persistence,
+        '--maxmemory-policy',
+        'noeviction',
+        ...(options.args ?? []),
       ],
       { stdio: 'ignore' },
     );
@@ -107,7 +117,15 @@ export async function waitForPing(port: number, timeoutMs = 10_000): Promise<voi
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     // No ready check and RESP2 (no HELLO): PING itself answers LOADING while the data loads, NOAUTH (up) when a password is required.
-    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, enableReadyCheck: false, protocol: 2, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      enableReadyCheck: false,
+      protocol: 2,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     client.on('error', () => {});
     try {
       await client.connect();

@@ -24,7 +24,11 @@ export function tweetsDev(): RatedText[] {
  * commit history); their misses were read only then.
  */
 export const HELDOUT_SETS: readonly string[] = [
-  'crypto-heldout-b', 'crypto-heldout-c', 'crypto-heldout-d', 'crypto-heldout-e', 'crypto-heldout-i',
+  'crypto-heldout-b',
+  'crypto-heldout-c',
+  'crypto-heldout-d',
+  'crypto-heldout-e',
+  'crypto-heldout-i',
 ];
 
 export function cryptoSet(name: string): RatedText[] {
@@ -84,7 +88,9 @@ export function fileSha256(path: string): string {
  * training options do (the tagged posts live elsewhere: their sha256 is recorded beside it).
  */
 export function trainingDigest(examples: readonly TrainingExample[] = trainingExamples()): string {
-  const hash = createHash('sha256').update(JSON.stringify({ ...TRAINING_DEFAULTS, tagged: TAGGED_POSTS_WEIGHT, features: FEATURES_VERSION }));
+  const hash = createHash('sha256').update(
+    JSON.stringify({ ...TRAINING_DEFAULTS, tagged: TAGGED_POSTS_WEIGHT, features: FEATURES_VERSION }),
+  );
   for (const example of examples) {
     hash.update(`${example.label}\t${example.rulePolarity}\t${example.normalized}\n`);
   }

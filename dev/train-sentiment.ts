@@ -7,9 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { trainMarketModel, toModelFile } from '../shared/sentiment/market-model.js';
-import {
-  fileSha256, readTaggedPosts, repoRoot, taggedExamples, trainingDigest, trainingExamples,
-} from './sentiment-data.js';
+import { fileSha256, readTaggedPosts, repoRoot, taggedExamples, trainingDigest, trainingExamples } from './sentiment-data.js';
 
 const paths = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 if (paths.length === 0) {
@@ -26,4 +24,6 @@ const sources = tagged.map(({ path, posts }) => ({ file: basename(path), sha256:
 const file = toModelFile(model, trainingDigest(repository), examples.length, sources);
 writeFileSync(resolve(repoRoot, 'shared/sentiment/market-model.json'), `${JSON.stringify(file)}\n`);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-console.log(`trained on ${repository.length} repository posts and ${examples.length - repository.length} tagged posts in ${seconds} s: ${file.features.length} features`);
+console.log(
+  `trained on ${repository.length} repository posts and ${examples.length - repository.length} tagged posts in ${seconds} s: ${file.features.length} features`,
+);

@@ -29,12 +29,17 @@ const MAX_LIFETIME_MS = 3650 * 86_400_000;
 function lifetime(raw: string): number {
   const match = /^(\d{1,6})([dh])$/.exec(raw);
   const ms = match ? Number(match[1]) * (match[2] === 'd' ? 86_400_000 : 3_600_000) : NaN;
-  if (!(ms >= 3_600_000 && ms <= MAX_LIFETIME_MS)) throw new KeyUsageError(`--expires must be a lifetime from 1h to 3650d such as 90d or 12h, got "${raw}"`);
+  if (!(ms >= 3_600_000 && ms <= MAX_LIFETIME_MS))
+    throw new KeyUsageError(`--expires must be a lifetime from 1h to 3650d such as 90d or 12h, got "${raw}"`);
   return ms;
 }
 
 export async function runKeyCommand(argv: string[], connect: () => Redis): Promise<void> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { name: { type: 'string' }, expires: { type: 'string' } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, expires: { type: 'string' } },
+  });
   const [action, subject, extra] = positionals;
   if (action !== 'create' && action !== 'list' && action !== 'revoke') {
     throw new KeyUsageError(action ? `unknown key command "${action}"; ${KEY_USAGE}` : KEY_USAGE);
@@ -48,7 +53,8 @@ export async function runKeyCommand(argv: string[], connect: () => Redis): Promi
   if ([...name].length > MAX_NAME_LENGTH || /[\p{Cc}]/u.test(name)) {
     throw new KeyUsageError(`the name must be at most ${MAX_NAME_LENGTH} characters, without tabs or line breaks`);
   }
-  if (action === 'revoke' && !KEY_ID.test(subject)) throw new KeyUsageError(`"${subject}" is not a key id (key_ and 12 letters or digits, as key list shows)`);
+  if (action === 'revoke' && !KEY_ID.test(subject))
+    throw new KeyUsageError(`"${subject}" is not a key id (key_ and 12 letters or digits, as key list shows)`);
   const email = action === 'revoke' ? '' : normaliseEmail(subject);
   if (action !== 'revoke' && !isPlausibleEmail(email)) throw new KeyUsageError(`"${subject}" is not a valid email address`);
 
@@ -68,7 +74,9 @@ export async function runKeyCommand(argv: string[], connect: () => Redis): Promi
       case 'list':
         if (!(await new UserStore(redis).find(email))) throw new KeyUsageError(`no user ${email}`);
         for (const key of await store.list(email)) {
-          process.stdout.write(`${key.id}\t${key.name || '-'}\t…${key.last4}\t${key.createdAt}\t${key.lastUsedAt ?? 'never'}\t${key.expiresAt ?? '-'}\n`);
+          process.stdout.write(
+            `${key.id}\t${key.name || '-'}\t…${key.last4}\t${key.createdAt}\t${key.lastUsedAt ?? 'never'}\t${key.expiresAt ?? '-'}\n`,
+          );
         }
         return;
       case 'revoke': {

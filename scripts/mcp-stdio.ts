@@ -60,7 +60,9 @@ async function main(): Promise<void> {
   const remote = new Client({ name: 'market-signals-stdio', version: '0.1.0' });
   try {
     const headers = apiKey ? { 'X-Api-Key': apiKey } : {};
-    await remote.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers, redirect: 'error' }, fetch: fetchWithoutRedirects }));
+    await remote.connect(
+      new StreamableHTTPClientTransport(url, { requestInit: { headers, redirect: 'error' }, fetch: fetchWithoutRedirects }),
+    );
   } catch (error) {
     fail(`cannot reach ${url.href}: ${(error as Error).message}`);
   }

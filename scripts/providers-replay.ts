@@ -12,7 +12,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseMarkets } from '../apps/worker/src/providers/coingecko.js';
-import { parseAccountPosts, parseKeyStatus, parseTrendingContracts, parseTrendingTokens, RETIRED_SMART_STATS } from '../apps/worker/src/providers/elfa.js';
+import {
+  parseAccountPosts,
+  parseKeyStatus,
+  parseTrendingContracts,
+  parseTrendingTokens,
+  RETIRED_SMART_STATS,
+} from '../apps/worker/src/providers/elfa.js';
 import { errorDetail } from '../apps/worker/src/providers/provider-http.js';
 import { parseItems } from '../apps/worker/src/providers/tolerant.js';
 import { engagementScore, pageSchema, postsOf, problemsOf, tokensOf, userSchema, xRefusal } from '../apps/worker/src/providers/x-wire.js';
@@ -45,7 +51,13 @@ function endpointOf(line: string, folder: string): { provider: Provider | undefi
   const [pathPart = '', queryPart = ''] = raw.split('?');
   const path = pathPart.replace(/^\/api\/v3(?=\/|$)/, '') || pathPart;
   const named = folder.split(/[\\/]/).find((part): part is Provider => part === 'elfa' || part === 'coingecko' || part === 'x');
-  const byPath: Provider | undefined = /^\/v2\//.test(pathPart) ? 'elfa' : /^\/2\//.test(pathPart) ? 'x' : /^\/api\/v3|coingecko\.com/.test(`${pathPart} ${line}`) ? 'coingecko' : undefined;
+  const byPath: Provider | undefined = /^\/v2\//.test(pathPart)
+    ? 'elfa'
+    : /^\/2\//.test(pathPart)
+      ? 'x'
+      : /^\/api\/v3|coingecko\.com/.test(`${pathPart} ${line}`)
+        ? 'coingecko'
+        : undefined;
   return { provider: named ?? byPath, path, query: new URLSearchParams(queryPart) };
 }
 
@@ -56,7 +68,9 @@ function headersOf(line: string | undefined): Record<string, string> {
   for (let end = line.lastIndexOf('}'); start >= 0 && end > start; end = line.lastIndexOf('}', end - 1)) {
     try {
       const parsed = JSON.parse(line.slice(start, end + 1)) as Record<string, unknown>;
-      return Object.fromEntries(Object.entries(parsed).map(([name, value]) => [name.toLowerCase(), String(Array.isArray(value) ? value[0] : value)]));
+      return Object.fromEntries(
+        Object.entries(parsed).map(([name, value]) => [name.toLowerCase(), String(Array.isArray(value) ? value[0] : value)]),
+      );
     } catch {
       // A shorter prefix may be the object: the line goes on in prose.
     }
@@ -81,7 +95,15 @@ export function readCapture(jsonFile: string, root: string): Capture | Replayed 
   } catch {
     body = undefined;
   }
-  return { name, provider, path, query, status: Number(/\d{3}/.exec(field('status') ?? '')?.[0] ?? 200), headers: headersOf(field('headers')), body };
+  return {
+    name,
+    provider,
+    path,
+    query,
+    status: Number(/\d{3}/.exec(field('status') ?? '')?.[0] ?? 200),
+    headers: headersOf(field('headers')),
+    body,
+  };
 }
 
 /** What the adapters make of a non-2xx answer (apps/worker/src/providers/provider-http.ts). */
@@ -90,7 +112,8 @@ function errorAnswer(capture: Capture): string {
   const detail = errorDetail(body);
   const reason = detail ? ` (${detail})` : '';
   const type = typeof body === 'object' && body !== null ? (body as { type?: unknown }).type : undefined;
-  if (status === 429 && typeof type === 'string' && type.endsWith('/usage-capped')) return `HTTP 429 usage cap: blocked until the 1st of next month${reason}`;
+  if (status === 429 && typeof type === 'string' && type.endsWith('/usage-capped'))
+    return `HTTP 429 usage cap: blocked until the 1st of next month${reason}`;
   if (status === 429) {
     const epoch = headers['x-ratelimit-reset'] ?? headers['x-rate-limit-reset'];
     const retryAfter = parseRetryAfter(headers['retry-after']);
@@ -103,35 +126,66 @@ function errorAnswer(capture: Capture): string {
     return `HTTP 429 rate limited, ${wait}${reason}`;
   }
   if (status === 402) {
-    const until = provider === 'elfa' ? 'before the 1st of next month on a monthly plan, for an hour on a prepaid key' : provider === 'x' ? 'for an hour (prepaid credits)' : 'before the 1st of next month';
+    const until =
+      provider === 'elfa'
+        ? 'before the 1st of next month on a monthly plan, for an hour on a prepaid key'
+        : provider === 'x'
+          ? 'for an hour (prepaid credits)'
+          : 'before the 1st of next month';
     return `HTTP 402 out of credits: no call ${until}${reason}`;
   }
-  if (provider === 'elfa' && path.startsWith(RETIRED_SMART_STATS)) return `HTTP ${status}: retired on 28 October 2026, never called${reason}`;
+  if (provider === 'elfa' && path.startsWith(RETIRED_SMART_STATS))
+    return `HTTP ${status}: retired on 28 October 2026, never called${reason}`;
   const refusal = provider === 'x' ? xRefusal(status, body) : undefined;
   if (refusal) return `HTTP ${status} ${refusal}`;
   if (status === 401 || status === 403) return `HTTP ${status} refused: the key or the app's access${reason}`;
-  if (provider === 'elfa' && (status === 404 || status === 410) && path.startsWith('/v2/data/')) return `HTTP ${status}: the route is gone (not called for 7 days), not an unknown account${reason}`;
+  if (provider === 'elfa' && (status === 404 || status === 410) && path.startsWith('/v2/data/'))
+    return `HTTP ${status}: the route is gone (not called for 7 days), not an unknown account${reason}`;
   return `HTTP ${status}: ${status === 408 || status >= 500 ? 'retryable by the job unless a provider billed the call' : 'not retried'}${reason}`;
 }
 
-const list = (items: readonly string[], max = 5) => `${items.slice(0, max).join(', ')}${items.length > max ? `, … (${items.length - max} more)` : ''}`;
+const list = (items: readonly string[], max = 5) =>
+  `${items.slice(0, max).join(', ')}${items.length > max ? `, … (${items.length - max} more)` : ''}`;
 
 /** X's envelope as the adapter reads it (x-wire.ts): `data` optional (an empty page has none), `errors[]` beside it skipped, not failed. */
 function xBody(body: unknown, path: string): string {
-  const single = typeof body === 'object' && body !== null && !Array.isArray((body as { data?: unknown }).data) && (body as { data?: unknown }).data !== undefined;
+  const single =
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray((body as { data?: unknown }).data) &&
+    (body as { data?: unknown }).data !== undefined;
   // A lookup by one name answers `data` as an object: as a page of one.
-  const parsed = pageSchema.safeParse(single ? { ...(body), data: [(body as { data: unknown }).data] } : body);
+  const parsed = pageSchema.safeParse(single ? { ...body, data: [(body as { data: unknown }).data] } : body);
   if (!parsed.success) throw new Error('not an X page');
   const problems = problemsOf(parsed.data.errors);
-  const skipped = problems.length > 0 ? `; ${problems.length} problem(s) skipped: ${list(problems.map((problem) => problem.detail ?? problem.title ?? 'no detail'), 2)}` : '';
+  const skipped =
+    problems.length > 0
+      ? `; ${problems.length} problem(s) skipped: ${list(
+          problems.map((problem) => problem.detail ?? problem.title ?? 'no detail'),
+          2,
+        )}`
+      : '';
   if (/^\/2\/users/.test(path) && !/\/tweets$/.test(path)) {
     const users = parseItems(parsed.data.data ?? [], userSchema).valid;
     return `${users.length} user(s): ${list(users.map((user) => `${user.username} (${user.id}${user.public_metrics?.followers_count === undefined ? '' : `, ${user.public_metrics.followers_count} followers`})`))}${skipped}`;
   }
   const { posts, included } = postsOf(parsed.data);
   const dropped = (parsed.data.data?.length ?? 0) - posts.length;
-  const described = posts.map((post) => `${post.id} engagement ${engagementScore(post.metrics)}, ${post.text.length} characters${tokensOf(post).length ? ` ${tokensOf(post).map((token) => `$${token}`).join(' ')}` : ''}`);
-  const notes = [dropped > 0 ? `${dropped} dropped (no created_at or invalid)` : '', included.length > 0 ? `${included.length} included post(s)` : '', parsed.data.meta?.next_token ? 'a next page' : ''].filter(Boolean);
+  const described = posts.map(
+    (post) =>
+      `${post.id} engagement ${engagementScore(post.metrics)}, ${post.text.length} characters${
+        tokensOf(post).length
+          ? ` ${tokensOf(post)
+              .map((token) => `$${token}`)
+              .join(' ')}`
+          : ''
+      }`,
+  );
+  const notes = [
+    dropped > 0 ? `${dropped} dropped (no created_at or invalid)` : '',
+    included.length > 0 ? `${included.length} included post(s)` : '',
+    parsed.data.meta?.next_token ? 'a next page' : '',
+  ].filter(Boolean);
   return `${posts.length} post(s)${posts.length ? `: ${list(described, 3)}` : ''}${notes.length ? `; ${notes.join('; ')}` : ''}${skipped}`;
 }
 
@@ -169,7 +223,12 @@ function readBody(provider: Provider, path: string, query: URLSearchParams, body
   }
   if (path.startsWith('/v2/key-status')) {
     const status = parseKeyStatus(body);
-    const budget = status.monthlyLimit !== null ? `${status.monthlyLimit} credits a month` : status.dailyLimit !== null ? `${status.dailyLimit} credits a day` : 'no limit named (a prepaid key): REFRESH_INTERVAL or ELFA_DAILY_CREDITS sets the pace';
+    const budget =
+      status.monthlyLimit !== null
+        ? `${status.monthlyLimit} credits a month`
+        : status.dailyLimit !== null
+          ? `${status.dailyLimit} credits a day`
+          : 'no limit named (a prepaid key): REFRESH_INTERVAL or ELFA_DAILY_CREDITS sets the pace';
     return `${budget}; remaining this month ${status.monthlyRemaining ?? 'unknown'}; billing ${status.billingMode ?? 'unknown'}`;
   }
   if (path.startsWith('/v2/data/keyword-mentions')) {
@@ -206,5 +265,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const results = replayFolder(folder);
   for (const result of results) process.stdout.write(`${result.outcome.padEnd(12)} ${result.name}\n             ${result.text}\n`);
   const count = (outcome: Replayed['outcome']) => results.filter((result) => result.outcome === outcome).length;
-  process.stdout.write(`\n${results.length} bodies: ${count('read')} read, ${count('error answer')} error answers, ${count('refused')} refused, ${count('skipped')} skipped\n`);
+  process.stdout.write(
+    `\n${results.length} bodies: ${count('read')} read, ${count('error answer')} error answers, ${count('refused')} refused, ${count('skipped')} skipped\n`,
+  );
 }

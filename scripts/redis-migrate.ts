@@ -59,7 +59,8 @@ function newNameOf(old: string): { key: string; family: Family } | undefined {
     if (id === 'news-ids') return { key: historyKeys.newsIds(), family: 'history' };
     const colon = id.indexOf(':');
     const series = id.slice(0, colon) as SeriesName;
-    if (colon > 0 && Object.hasOwn(SERIES_OWNER, series)) return { key: historyKeys.series(series, id.slice(colon + 1)), family: 'history' };
+    if (colon > 0 && Object.hasOwn(SERIES_OWNER, series))
+      return { key: historyKeys.series(series, id.slice(colon + 1)), family: 'history' };
     const kind = SNAPSHOTS.find((name) => SNAPSHOT_KINDS[name].events === id);
     if (kind) return { key: historyKeys.events(kind), family: 'history' };
   }
@@ -113,7 +114,9 @@ async function migrate(source: Redis, target: Redis, replace: boolean): Promise<
       }
       seen.add(old);
       const last = ledger.get(old);
-      const outcome = isMemberSet(old) ? await mergeSet(source, target, old, to.key, last) : await copyKey(source, target, old, to.key, last, replace);
+      const outcome = isMemberSet(old)
+        ? await mergeSet(source, target, old, to.key, last)
+        : await copyKey(source, target, old, to.key, last, replace);
       if (outcome.fingerprint === undefined) continue; // expired meanwhile
       if (outcome.fingerprint !== last) await target.hset(ledgerKey, old, outcome.fingerprint);
       if (outcome.result === 'copied') counts.copied[to.family] += 1;
@@ -137,7 +140,14 @@ async function migrate(source: Redis, target: Redis, replace: boolean): Promise<
 
 type Outcome = { fingerprint: string | undefined; result: 'copied' | 'present' | 'unchanged' | 'deleted at target' };
 
-async function copyKey(source: Redis, target: Redis, old: string, key: string, last: string | undefined, replace: boolean): Promise<Outcome> {
+async function copyKey(
+  source: Redis,
+  target: Redis,
+  old: string,
+  key: string,
+  last: string | undefined,
+  replace: boolean,
+): Promise<Outcome> {
   const [dump, ttl] = await Promise.all([source.dumpBuffer(old), source.pttl(old)]);
   if (dump === null) return { fingerprint: undefined, result: 'unchanged' };
   const fingerprint = digest(dump);
@@ -195,7 +205,9 @@ async function main(argv: string[]): Promise<void> {
     const counts = await migrate(source, target, values.replace ?? false);
     // Reported done only once the replicas have it: a failover must not lose the users.
     await waitForReplicas(target);
-    const copied = Object.entries(counts.copied).map(([family, n]) => `${family} ${n}`).join(', ');
+    const copied = Object.entries(counts.copied)
+      .map(([family, n]) => `${family} ${n}`)
+      .join(', ');
     const total = Object.values(counts.copied).reduce((sum, n) => sum + n, 0);
     const since = [
       counts.unchanged > 0 ? `${counts.unchanged} unchanged since the last run, left as they are here` : '',

@@ -19,7 +19,8 @@ import { KeyUsageError, runKeyCommand } from './api-key-commands.js';
 
 const MIN_PASSWORD_LENGTH = 12;
 
-const USAGE = 'usage: users add <email> [--role admin|user] | passwd <email> | remove <email> | list | export | import | key create|list|revoke';
+const USAGE =
+  'usage: users add <email> [--role admin|user] | passwd <email> | remove <email> | list | export | import | key create|list|revoke';
 
 /** A mistake of the caller: its message is printed as is. */
 class UsageError extends Error {}
@@ -110,8 +111,10 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
     // A change is reported done only once the replicas have it: a failover must not undo it.
     const replicated = () => waitForReplicas(redis);
     switch (command) {
-      case 'add': return await add(users, email, role, replicated);
-      case 'passwd': return await passwd(users, email, replicated);
+      case 'add':
+        return await add(users, email, role, replicated);
+      case 'passwd':
+        return await passwd(users, email, replicated);
       case 'remove':
         if (!(await users.remove(email))) throw new UsageError(`no user ${email}`);
         // Its keys die with it (the API also refuses a key whose user is gone); here they are deleted.
@@ -125,7 +128,8 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
         for (const backup of apiKeys) process.stdout.write(`${JSON.stringify(backup)}\n`);
         return;
       }
-      case 'import': return await restore(users, new ApiKeyStore(redis), replicated);
+      case 'import':
+        return await restore(users, new ApiKeyStore(redis), replicated);
       default:
         for (const user of await users.list()) process.stdout.write(`${user.email}\t${user.role}\t${user.createdAt}\n`);
     }
@@ -172,7 +176,11 @@ async function restore(users: UserStore, apiKeys: ApiKeyStore, replicated: () =>
       continue;
     }
     const fields = Object.entries(entry);
-    if (fields.length === 0 || !fields.every(([, value]) => typeof value === 'string') || !(await users.restore(Object.fromEntries(fields) as Record<string, string>))) {
+    if (
+      fields.length === 0 ||
+      !fields.every(([, value]) => typeof value === 'string') ||
+      !(await users.restore(Object.fromEntries(fields) as Record<string, string>))
+    ) {
       throw new UsageError(`line ${line} is not a user record`);
     }
     restoredUsers += 1;
@@ -186,7 +194,9 @@ function isKeyBackup(entry: Record<string, unknown>): entry is Record<string, un
   const { sha256, fields } = entry;
   return (
     typeof sha256 === 'string' &&
-    typeof fields === 'object' && fields !== null && !Array.isArray(fields) &&
+    typeof fields === 'object' &&
+    fields !== null &&
+    !Array.isArray(fields) &&
     Object.values(fields).every((value) => typeof value === 'string')
   );
 }
@@ -201,14 +211,18 @@ run(process.argv.slice(2), () => createRedis(config, 'worker', 'users-command'))
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     const line =
-      error instanceof UsageError || error instanceof KeyUsageError || isArgsError(error) ? message
-      : isRedisUnavailable(error) ? 'cannot reach Redis (check REDIS_URL or REDIS_SENTINELS)'
-      : `failed: ${message}`;
+      error instanceof UsageError || error instanceof KeyUsageError || isArgsError(error)
+        ? message
+        : isRedisUnavailable(error)
+          ? 'cannot reach Redis (check REDIS_URL or REDIS_SENTINELS)'
+          : `failed: ${message}`;
     process.stderr.write(`users: ${line}\n`);
     process.exit(1);
   },
 );
 
 function isArgsError(error: unknown): boolean {
-  return typeof (error as { code?: unknown } | null)?.code === 'string' && String((error as { code: string }).code).startsWith('ERR_PARSE_ARGS');
+  return (
+    typeof (error as { code?: unknown } | null)?.code === 'string' && String((error as { code: string }).code).startsWith('ERR_PARSE_ARGS')
+  );
 }

@@ -188,7 +188,8 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: re
 /** A base address that paths are joined to: a query or fragment would be lost (the HTTP client refuses one). */
 function baseUrl(raw: string): string {
   const parsed = new URL(raw);
-  if (parsed.search || parsed.hash) throw new ConfigError('INDEX_API_URL: must be a base address without ?query or #fragment (the key goes in INDEX_API_KEY)');
+  if (parsed.search || parsed.hash)
+    throw new ConfigError('INDEX_API_URL: must be a base address without ?query or #fragment (the key goes in INDEX_API_KEY)');
   return raw;
 }
 
@@ -219,23 +220,39 @@ function cluster(env: Env): ClusterConfig | undefined {
   const list = env.REDIS_CLUSTER_NODES;
   const password = env.REDIS_CLUSTER_PASSWORD || undefined;
   if (!list) {
-    if (password || env.REDIS_CLUSTER_TLS) throw new ConfigError('REDIS_CLUSTER_NODES: required with REDIS_CLUSTER_PASSWORD or REDIS_CLUSTER_TLS');
+    if (password || env.REDIS_CLUSTER_TLS)
+      throw new ConfigError('REDIS_CLUSTER_NODES: required with REDIS_CLUSTER_PASSWORD or REDIS_CLUSTER_TLS');
     return undefined;
   }
-  if (env.REDIS_URL) throw new ConfigError('REDIS_CLUSTER_NODES: set exactly one of REDIS_URL (one node), REDIS_SENTINELS (Sentinel) or REDIS_CLUSTER_NODES (Cluster); REDIS_URL is set too');
-  if (env.REDIS_SENTINELS) throw new ConfigError('REDIS_CLUSTER_NODES: set exactly one of REDIS_URL (one node), REDIS_SENTINELS (Sentinel) or REDIS_CLUSTER_NODES (Cluster); REDIS_SENTINELS is set too');
+  if (env.REDIS_URL)
+    throw new ConfigError(
+      'REDIS_CLUSTER_NODES: set exactly one of REDIS_URL (one node), REDIS_SENTINELS (Sentinel) or REDIS_CLUSTER_NODES (Cluster); REDIS_URL is set too',
+    );
+  if (env.REDIS_SENTINELS)
+    throw new ConfigError(
+      'REDIS_CLUSTER_NODES: set exactly one of REDIS_URL (one node), REDIS_SENTINELS (Sentinel) or REDIS_CLUSTER_NODES (Cluster); REDIS_SENTINELS is set too',
+    );
   return { nodes: hostPorts('REDIS_CLUSTER_NODES', list), password, tls: boolean(env, 'REDIS_CLUSTER_TLS') };
 }
 
 /** The variables that only Sentinel mode reads: given without REDIS_SENTINELS they would be ignored. */
-const SENTINEL_ONLY = ['REDIS_SENTINEL_MASTER', 'REDIS_SENTINEL_PASSWORD', 'REDIS_SENTINEL_USERNAME', 'REDIS_SENTINEL_TLS', 'REDIS_USERNAME', 'REDIS_PASSWORD', 'REDIS_TLS'] as const;
+const SENTINEL_ONLY = [
+  'REDIS_SENTINEL_MASTER',
+  'REDIS_SENTINEL_PASSWORD',
+  'REDIS_SENTINEL_USERNAME',
+  'REDIS_SENTINEL_TLS',
+  'REDIS_USERNAME',
+  'REDIS_PASSWORD',
+  'REDIS_TLS',
+] as const;
 
 function sentinel(env: Env): SentinelConfig | undefined {
   const list = env.REDIS_SENTINELS;
   const masterName = env.REDIS_SENTINEL_MASTER;
   if (!list) {
     const given = SENTINEL_ONLY.find((name) => env[name]);
-    if (given === 'REDIS_SENTINEL_MASTER' || given === 'REDIS_SENTINEL_PASSWORD') throw new ConfigError('REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER or REDIS_SENTINEL_PASSWORD');
+    if (given === 'REDIS_SENTINEL_MASTER' || given === 'REDIS_SENTINEL_PASSWORD')
+      throw new ConfigError('REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER or REDIS_SENTINEL_PASSWORD');
     if (given) {
       throw new ConfigError(
         `${given}: applies to the data nodes behind Sentinel (REDIS_SENTINELS) only; with REDIS_URL put the credentials in the URL (rediss:// for TLS), with REDIS_CLUSTER_NODES use REDIS_CLUSTER_PASSWORD and REDIS_CLUSTER_TLS`,
@@ -271,7 +288,9 @@ function origins(env: Env, name: string): string[] {
       parsed = undefined;
     }
     if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
-      throw new ConfigError(`${name}: must be origins such as https://app.example.com (scheme://host[:port], no path), comma-separated, got "${origin}"`);
+      throw new ConfigError(
+        `${name}: must be origins such as https://app.example.com (scheme://host[:port], no path), comma-separated, got "${origin}"`,
+      );
     }
     return origin;
   });
@@ -313,12 +332,17 @@ export function loadConfig(env: Env = process.env): Config {
     redisCluster: cluster(env),
     redisSentinel: sentinel(env),
     // Unused with Sentinel or Cluster (the factory asks the sentinels for the master, or the seed nodes for the slots).
-    redisUrl: url(env, 'REDIS_URL', production && !env.REDIS_SENTINELS && !env.REDIS_CLUSTER_NODES ? undefined : 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+    redisUrl: url(env, 'REDIS_URL', production && !env.REDIS_SENTINELS && !env.REDIS_CLUSTER_NODES ? undefined : 'redis://127.0.0.1:6379', [
+      'redis:',
+      'rediss:',
+    ]),
     redisTlsInsecure: boolean(env, 'REDIS_TLS_INSECURE'),
     jwtSecret: givenSecret || randomBytes(48).toString('base64url'),
     jwtSecretGenerated: !givenSecret,
     jwtIssuer: env.JWT_ISSUER || 'market-signals',
-    indexApiUrl: baseUrl(url(env, 'INDEX_API_URL', production && indexProvider(env) === 'index' ? undefined : 'http://127.0.0.1:4010', ['http:', 'https:'])),
+    indexApiUrl: baseUrl(
+      url(env, 'INDEX_API_URL', production && indexProvider(env) === 'index' ? undefined : 'http://127.0.0.1:4010', ['http:', 'https:']),
+    ),
     indexApiKey: env.INDEX_API_KEY || undefined,
     indexRateLimitPerMinute: integer(env, 'INDEX_RATE_LIMIT', 600, 1, 1_000_000),
     logLevel,

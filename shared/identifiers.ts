@@ -12,7 +12,8 @@ export const UsernameParam = z
   .regex(/^@?[A-Za-z0-9_]{1,15}$/)
   .transform((raw) => (raw.startsWith('@') ? raw.slice(1) : raw).toLowerCase())
   .meta({
-    description: 'Social-network username without the leading @ (a leading @ is dropped); 1-15 of [A-Za-z0-9_], matched case-insensitively.',
+    description:
+      'Social-network username without the leading @ (a leading @ is dropped); 1-15 of [A-Za-z0-9_], matched case-insensitively.',
   });
 
 /** A ticker without its optional leading `$`, upper-cased as the index spells it (docs/decisions.md#d2). */
@@ -38,7 +39,9 @@ export const positiveIntegerQuery = (fallback: number) =>
     .transform(Number)
     .pipe(z.number().min(1))
     .optional()
-    .meta({ override: { type: 'integer', format: 'int64', minimum: 1, maximum: POSITIVE_INTEGER_MAX, default: fallback, pattern: undefined } });
+    .meta({
+      override: { type: 'integer', format: 'int64', minimum: 1, maximum: POSITIVE_INTEGER_MAX, default: fallback, pattern: undefined },
+    });
 
 export function parseUsername(raw: string): string | null {
   const parsed = UsernameParam.safeParse(raw);

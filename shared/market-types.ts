@@ -11,10 +11,17 @@ const timestamp = (description: string) => z.iso.datetime().meta({ description }
 export const TrendingTokenSchema = z
   .object({
     token: z.string().meta({ description: 'Token ticker symbol.' }),
-    name: z.string().meta({ description: 'Full token name. With INDEX_PROVIDER=composite: CoinGecko\'s, or the ticker when CoinGecko does not resolve it.' }),
+    name: z.string().meta({
+      description: "Full token name. With INDEX_PROVIDER=composite: CoinGecko's, or the ticker when CoinGecko does not resolve it.",
+    }),
     mentions: z.number().meta({ description: 'Total social mentions in the window.' }),
-    smartMoneyMentions: z.number().meta({ description: 'Mentions from smart money accounts. With INDEX_PROVIDER=composite: posts of the tracked accounts in the last 24 hours citing the token (docs/providers.md).' }),
-    priceChange24h: z.number().meta({ description: '24-hour price change, as a percentage. With INDEX_PROVIDER=composite: CoinGecko\'s, 0 when it has none.' }),
+    smartMoneyMentions: z.number().meta({
+      description:
+        'Mentions from smart money accounts. With INDEX_PROVIDER=composite: posts of the tracked accounts in the last 24 hours citing the token (docs/providers.md).',
+    }),
+    priceChange24h: z
+      .number()
+      .meta({ description: "24-hour price change, as a percentage. With INDEX_PROVIDER=composite: CoinGecko's, 0 when it has none." }),
   })
   .meta({ id: 'TrendingToken', description: 'A trending token.' });
 export type TrendingToken = z.infer<typeof TrendingTokenSchema>;
@@ -27,7 +34,10 @@ export const NewsItemSchema = z
     authorFollowers: z.number().meta({ description: 'Author follower count.' }),
     publishedAt: timestamp('ISO timestamp of publication.'),
     tokens: z.array(z.string()).meta({ description: 'Tokens mentioned in the post.' }),
-    engagementScore: z.number().meta({ description: 'Engagement signal score from the index. With INDEX_PROVIDER=composite: likes + replies + bookmarks + 2 × (reposts + quotes) on X.' }),
+    engagementScore: z.number().meta({
+      description:
+        'Engagement signal score from the index. With INDEX_PROVIDER=composite: likes + replies + bookmarks + 2 × (reposts + quotes) on X.',
+    }),
   })
   .meta({ id: 'NewsItem', description: 'A post from a tracked account.' });
 export type NewsItem = z.infer<typeof NewsItemSchema>;
@@ -37,8 +47,13 @@ export const TrendingCaSchema = z
     address: z.string().meta({ description: 'Contract address.' }),
     chain: z.string().meta({ description: 'Chain identifier (for example ethereum, solana).' }),
     mentions: z.number().meta({ description: 'Total mentions in the current window.' }),
-    smartMoneyMentions: z.number().meta({ description: 'Mentions from smart money accounts. With INDEX_PROVIDER=composite: posts of the tracked accounts in the last 24 hours containing the address.' }),
-    firstSeenAt: timestamp('ISO timestamp of when the address first appeared in the index. With INDEX_PROVIDER=composite: when this service first saw it (kept, never moved later).'),
+    smartMoneyMentions: z.number().meta({
+      description:
+        'Mentions from smart money accounts. With INDEX_PROVIDER=composite: posts of the tracked accounts in the last 24 hours containing the address.',
+    }),
+    firstSeenAt: timestamp(
+      'ISO timestamp of when the address first appeared in the index. With INDEX_PROVIDER=composite: when this service first saw it (kept, never moved later).',
+    ),
   })
   .meta({ id: 'TrendingCa', description: 'A trending contract address.' });
 export type TrendingCa = z.infer<typeof TrendingCaSchema>;
@@ -46,9 +61,14 @@ export type TrendingCa = z.infer<typeof TrendingCaSchema>;
 export const UsernameStatsSchema = z
   .object({
     username: z.string().meta({ description: 'Social-network username, spelled as the index does.' }),
-    indexScore: z.number().min(0).max(100).meta({ description: 'Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted positions of influence inside the tracked set, engagement and reach over the tracked accounts (docs/providers.md, Stats).' }),
+    indexScore: z.number().min(0).max(100).meta({
+      description:
+        'Influence score assigned by the index, range 0 to 100. With INDEX_PROVIDER=composite: weighted positions of influence inside the tracked set, engagement and reach over the tracked accounts (docs/providers.md, Stats).',
+    }),
     smartMoneyRank: z.number().meta({ description: 'Rank within the smart money index.' }),
-    totalPosts: z.number().meta({ description: 'Total indexed posts. With INDEX_PROVIDER=composite: the posts held, those of the last 72 hours.' }),
+    totalPosts: z
+      .number()
+      .meta({ description: 'Total indexed posts. With INDEX_PROVIDER=composite: the posts held, those of the last 72 hours.' }),
     avgEngagement: z.number().meta({ description: 'Average engagement score per post.' }),
     topTokens: z.array(z.string()).meta({ description: 'Most mentioned token tickers.' }),
     cachedAt: timestamp('ISO timestamp of the last cache refresh.'),
@@ -61,8 +81,14 @@ const classCount = (description: string) => z.int().min(0).meta({ description })
 export const SentimentRecordSchema = z
   .object({
     token: z.string().meta({ description: 'The ticker as the index spells it (upper case).' }),
-    score: z.number().min(-1).max(1).meta({ description: 'Engagement-weighted mean polarity of the posts mentioning the token, in [-1, 1].' }),
-    label: z.enum(['bullish', 'bearish', 'neutral']).meta({ description: 'bullish when score >= 0.15, bearish when score <= -0.15, else neutral.' }),
+    score: z
+      .number()
+      .min(-1)
+      .max(1)
+      .meta({ description: 'Engagement-weighted mean polarity of the posts mentioning the token, in [-1, 1].' }),
+    label: z
+      .enum(['bullish', 'bearish', 'neutral'])
+      .meta({ description: 'bullish when score >= 0.15, bearish when score <= -0.15, else neutral.' }),
     mentions: classCount('Posts analysed.'),
     positive: classCount('Posts in the positive polarity class.'),
     neutral: classCount('Posts in the neutral polarity class.'),
@@ -73,11 +99,16 @@ export const SentimentRecordSchema = z
         authors: classCount('Distinct authors of those posts: one account posting fifty times is one voice.'),
       })
       .meta({ description: 'What the record was computed from.' }),
-    confidence: z.number().min(0).max(1).meta({
-      description: 'How far the sample supports the label, in [0, 1] (2 decimals): the share of authors whose own posts lean the label\'s way, '
-        + 'times authors / (authors + 10). One author: at most 0.09; 10 authors all agreeing: 0.5; 120 authors, 80 % agreeing: 0.74. '
-        + 'See docs/decisions.md#d2.',
-    }),
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .meta({
+        description:
+          "How far the sample supports the label, in [0, 1] (2 decimals): the share of authors whose own posts lean the label's way, " +
+          'times authors / (authors + 10). One author: at most 0.09; 10 authors all agreeing: 0.5; 120 authors, 80 % agreeing: 0.74. ' +
+          'See docs/decisions.md#d2.',
+      }),
     cachedAt: timestamp('Refresh time of the snapshot it was computed from.'),
   })
   .meta({ id: 'SentimentRecord', description: 'Sentiment of one token.' });
@@ -125,7 +156,9 @@ export const SentimentPointSchema = z
   .object({
     at: bucketAt,
     score: z.number().min(-1).max(1).meta({ description: 'Mention-weighted mean score within the bucket, in [-1, 1].' }),
-    label: z.enum(['bullish', 'bearish', 'neutral']).meta({ description: 'bullish when score >= 0.15, bearish when score <= -0.15, else neutral.' }),
+    label: z
+      .enum(['bullish', 'bearish', 'neutral'])
+      .meta({ description: 'bullish when score >= 0.15, bearish when score <= -0.15, else neutral.' }),
     mentions: classCount('Posts analysed, summed over the bucket.'),
     positive: classCount('Positive posts, summed over the bucket.'),
     neutral: classCount('Neutral posts, summed over the bucket.'),
@@ -146,10 +179,21 @@ export const SentimentHistorySchema = z
 export const TrendingPointSchema = z
   .object({
     at: bucketAt,
-    rank: z.int().min(1).nullable().meta({ description: 'Position in the trending list (1 = first), the best in the bucket; null where the token was out of the list.' }),
-    mentions: z.number().nullable().meta({ description: 'Mentions, summed over the refreshes where the token was listed; null where it never was.' }),
-    smartMoneyMentions: z.number().nullable().meta({ description: 'Smart money mentions, summed likewise; null where it was never listed.' }),
-    priceChange24h: z.number().nullable().meta({ description: '24-hour price change (%), the last in the bucket; null where it was never listed.' }),
+    rank: z.int().min(1).nullable().meta({
+      description: 'Position in the trending list (1 = first), the best in the bucket; null where the token was out of the list.',
+    }),
+    mentions: z
+      .number()
+      .nullable()
+      .meta({ description: 'Mentions, summed over the refreshes where the token was listed; null where it never was.' }),
+    smartMoneyMentions: z
+      .number()
+      .nullable()
+      .meta({ description: 'Smart money mentions, summed likewise; null where it was never listed.' }),
+    priceChange24h: z
+      .number()
+      .nullable()
+      .meta({ description: '24-hour price change (%), the last in the bucket; null where it was never listed.' }),
   })
   .meta({ id: 'TrendingPoint', description: 'A token’s trending figures at one refresh, or over one bucket.' });
 export type TrendingPoint = z.infer<typeof TrendingPointSchema>;
@@ -158,21 +202,28 @@ export const TokenHistorySchema = z
   .object({
     token: z.string().max(20).meta({ description: 'The ticker, upper case.' }),
     interval: HistoryInterval,
-    points: z.array(TrendingPointSchema).max(1000).meta({ description: 'Oldest first, one per refresh or bucket; at most 1,000 (the newest).' }),
+    points: z
+      .array(TrendingPointSchema)
+      .max(1000)
+      .meta({ description: 'Oldest first, one per refresh or bucket; at most 1,000 (the newest).' }),
     cachedAt: timestamp('The latest refresh of trending.'),
   })
   .meta({ id: 'TokenHistory', description: 'A token’s trending figures over time.' });
 
 export const NewsEventSchema = z
   .object({
-    data: z.array(NewsItemSchema).meta({ description: 'Posts new since the previous refresh (none after the first refresh into an empty Redis).' }),
+    data: z
+      .array(NewsItemSchema)
+      .meta({ description: 'Posts new since the previous refresh (none after the first refresh into an empty Redis).' }),
     cachedAt: timestamp('The refresh time; the event id is the same instant in ms.'),
   })
   .meta({ id: 'NewsEvent', description: 'The data of a `news` event of GET /api/market/stream.' });
 
 export const SentimentEventSchema = z
   .object({
-    data: z.array(SentimentRecordSchema).meta({ description: 'Records that changed since the previous refresh, tokens newly mentioned included.' }),
+    data: z
+      .array(SentimentRecordSchema)
+      .meta({ description: 'Records that changed since the previous refresh, tokens newly mentioned included.' }),
     cachedAt: timestamp('The refresh time; the event id is the same instant in ms.'),
   })
   .meta({ id: 'SentimentEvent', description: 'The data of a `sentiment` event of GET /api/market/stream.' });

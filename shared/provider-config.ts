@@ -91,7 +91,8 @@ function trackedAccounts(env: Env): string[] {
 function wholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(`${name}: must be a whole number from ${min} to ${max}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new ConfigError(`${name}: must be a whole number from ${min} to ${max}, got "${raw}"`);
   return Number(raw);
 }
 
@@ -137,7 +138,11 @@ export function providersConfig(env: Env, provider: IndexProvider): ProvidersCon
     coingecko: {
       apiKey: env.COINGECKO_API_KEY || undefined,
       plan,
-      baseUrl: providerUrl(env, 'COINGECKO_API_URL', plan === 'pro' ? 'https://pro-api.coingecko.com/api/v3' : 'https://api.coingecko.com/api/v3'),
+      baseUrl: providerUrl(
+        env,
+        'COINGECKO_API_URL',
+        plan === 'pro' ? 'https://pro-api.coingecko.com/api/v3' : 'https://api.coingecko.com/api/v3',
+      ),
       pins: pins(env),
     },
     x: {

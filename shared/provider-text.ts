@@ -6,7 +6,14 @@
  */
 
 /** The longest string kept per field name; a field not listed keeps at most DEFAULT_TEXT_LIMIT. */
-export const PROVIDER_TEXT_LIMITS: Readonly<Record<string, number>> = { text: 4000, name: 200, chain: 64, author: 64, username: 64, address: 128 };
+export const PROVIDER_TEXT_LIMITS: Readonly<Record<string, number>> = {
+  text: 4000,
+  name: 200,
+  chain: 64,
+  author: 64,
+  username: 64,
+  address: 128,
+};
 export const DEFAULT_TEXT_LIMIT = 200;
 
 const cut = (text: string, limit: number) => (text.length <= limit ? text : `${text.slice(0, limit - 1)}…`);

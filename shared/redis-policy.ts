@@ -37,12 +37,16 @@ async function readRedisPolicies(redis: Redis): Promise<{ node: string | undefin
   const cluster = clusterOf(redis);
   if (!cluster) return [{ node: undefined, policy: await readRedisPolicy(redis) }];
   return Promise.all(
-    cluster.nodes('master').map(async (node) => ({ node: `${node.options.host}:${node.options.port}`, policy: await readRedisPolicy(node) })),
+    cluster
+      .nodes('master')
+      .map(async (node) => ({ node: `${node.options.host}:${node.options.port}`, policy: await readRedisPolicy(node) })),
   );
 }
 
 /** The first problem any master has, naming the node on a cluster; undefined when all are fine. */
-function firstEvictionProblem(policies: readonly { node: string | undefined; policy: RedisPolicy }[]): { line: string; policy: RedisPolicy } | undefined {
+function firstEvictionProblem(
+  policies: readonly { node: string | undefined; policy: RedisPolicy }[],
+): { line: string; policy: RedisPolicy } | undefined {
   for (const { node, policy } of policies) {
     const problem = evictionProblem(policy);
     if (problem) return { line: node ? `${problem} (cluster node ${node})` : problem, policy };

@@ -15,7 +15,8 @@ export async function execChecked(batch: ChainableCommander): Promise<unknown[]>
   if (results === null) throw new RedisCommandError(-1, 'exec', 'transaction discarded: a watched key changed');
   return results.map(([error, value], index) => {
     // ioredis attaches the command (`{ name, args }`) to its reply errors.
-    if (error) throw new RedisCommandError(index, (error as { command?: { name?: string } }).command?.name, error.message, { cause: error });
+    if (error)
+      throw new RedisCommandError(index, (error as { command?: { name?: string } }).command?.name, error.message, { cause: error });
     return value;
   });
 }

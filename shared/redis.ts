@@ -35,9 +35,16 @@ export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions
   const tlsOptions = config.redisTlsInsecure ? { rejectUnauthorized: false } : {};
   const sentinel = config.redisSentinel;
   const tls = config.redisCluster
-    ? config.redisCluster.tls ? tlsOptions : undefined
-    : sentinel ? (sentinel.nodeTls ? tlsOptions : undefined)
-    : config.redisUrl.startsWith('rediss:') && config.redisTlsInsecure ? { rejectUnauthorized: false } : undefined;
+    ? config.redisCluster.tls
+      ? tlsOptions
+      : undefined
+    : sentinel
+      ? sentinel.nodeTls
+        ? tlsOptions
+        : undefined
+      : config.redisUrl.startsWith('rediss:') && config.redisTlsInsecure
+        ? { rejectUnauthorized: false }
+        : undefined;
   const base: RedisOptions = {
     // BullMQ is tested against RESP2; ioredis 6 defaults to RESP3.
     protocol: 2,
@@ -210,7 +217,9 @@ export async function waitForReplicas(redis: Redis, timeoutMs = 5000): Promise<v
   if (replicas === 0) return;
   const acknowledged = await redis.wait(replicas, timeoutMs);
   if (acknowledged < replicas) {
-    throw new Error(`written, but only ${acknowledged} of ${replicas} replicas confirmed it within ${timeoutMs} ms; a failover now could lose it`);
+    throw new Error(
+      `written, but only ${acknowledged} of ${replicas} replicas confirmed it within ${timeoutMs} ms; a failover now could lose it`,
+    );
   }
 }
 

@@ -26,7 +26,12 @@ export async function recordRefreshFailure(redis: Redis, job: RefreshJobName, fi
   // Never longer than the schedule's interval: the scheduled run comes by then anyway.
   const longest = Math.max(1, Math.round(longestMs));
   const first = Math.min(Math.max(1, Math.round(firstMs)), longest);
-  const reply = (await runScript(redis, 'recordRefreshFailure', [refreshSlotKeys.failures(job), refreshSlotKeys.hold(job)], [first, longest])) as [number, number];
+  const reply = (await runScript(
+    redis,
+    'recordRefreshFailure',
+    [refreshSlotKeys.failures(job), refreshSlotKeys.hold(job)],
+    [first, longest],
+  )) as [number, number];
   return { failures: Number(reply[0]), delayMs: Number(reply[1]) };
 }
 

@@ -17,7 +17,8 @@ export const snapshotKeys = {
   slotTag: jobOf,
 } as const;
 
-const series = (name: SeriesName, id?: string) => refreshSlotKeys.history(jobOf(SERIES_OWNER[name]), id === undefined ? name : `${name}:${id}`);
+const series = (name: SeriesName, id?: string) =>
+  refreshSlotKeys.history(jobOf(SERIES_OWNER[name]), id === undefined ? name : `${name}:${id}`);
 
 /**
  * History (docs/decisions.md#d11): Redis Streams whose entry IDs are the refresh's cachedAt in ms (`<ms>-0`),

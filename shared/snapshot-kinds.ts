@@ -114,7 +114,11 @@ export const SNAPSHOT_KINDS = {
       cost: { source: 'elfa', credits: 2 },
       item: TrendingCaSchema,
       items: (data) =>
-        data.map((item) => ({ series: 'ca' as const, id: item.address, values: { c: item.chain, m: item.mentions, s: item.smartMoneyMentions } })),
+        data.map((item) => ({
+          series: 'ca' as const,
+          id: item.address,
+          values: { c: item.chain, m: item.mentions, s: item.smartMoneyMentions },
+        })),
     },
   }),
   news: { refreshJob: 'refresh-news', view: 'pages', events: 'news-events', series: {} },
@@ -157,7 +161,8 @@ export const SERIES_OWNER = Object.fromEntries(
   SNAPSHOTS.flatMap((name) => Object.keys(SNAPSHOT_KINDS[name].series).map((series) => [series, name])),
 ) as Readonly<Record<SeriesName, SnapshotName>>;
 const declaredSeries = SNAPSHOTS.flatMap((name) => Object.keys(SNAPSHOT_KINDS[name].series));
-if (new Set(declaredSeries).size !== declaredSeries.length) throw new Error(`a history series is declared by two kinds: ${declaredSeries.join(', ')}`);
+if (new Set(declaredSeries).size !== declaredSeries.length)
+  throw new Error(`a history series is declared by two kinds: ${declaredSeries.join(', ')}`);
 
 /** A series' fields, in their stored order. */
 export function seriesFields(series: SeriesName): readonly string[] {

@@ -43,10 +43,7 @@ export async function readSnapshot(redis: Redis, name: SnapshotName): Promise<St
  * Current versions, `null` where a snapshot is absent; one round trip. One MGET per refresh job's
  * slot (a cluster refuses an MGET across slots), sent together.
  */
-export async function readSnapshotVersions(
-  redis: Redis,
-  names: readonly SnapshotName[],
-): Promise<(string | null)[]> {
+export async function readSnapshotVersions(redis: Redis, names: readonly SnapshotName[]): Promise<(string | null)[]> {
   const bySlot = new Map<string, SnapshotName[]>();
   for (const name of names) bySlot.set(snapshotKeys.slotTag(name), [...(bySlot.get(snapshotKeys.slotTag(name)) ?? []), name]);
   const groups = [...bySlot.values()];

@@ -81,9 +81,7 @@ class Connection {
   }
 }
 
-const connections = await Promise.all(
-  Array.from({ length: count }, () => Connection.open(target.hostname, Number(target.port || 80))),
-);
+const connections = await Promise.all(Array.from({ length: count }, () => Connection.open(target.hostname, Number(target.port || 80))));
 // One round trip on every connection first: the server has accepted and set each of them up.
 const warmBytes = requestBytes(warm);
 await Promise.all(connections.map((connection) => connection.send(warmBytes)));
@@ -92,9 +90,7 @@ const bytes = requestBytes(target);
 const startedAtEpochMs = Date.now();
 const started = performance.now();
 const answers = await Promise.all(
-  connections.map((connection) =>
-    connection.send(bytes).then((status) => ({ status, ms: performance.now() - started })),
-  ),
+  connections.map((connection) => connection.send(bytes).then((status) => ({ status, ms: performance.now() - started }))),
 );
 for (const connection of connections) connection.close();
 const result: BurstResult = {

@@ -47,7 +47,7 @@ process.on('message', (command: Command) => {
   void (async () => {
     switch (command.op) {
       case 'connect': {
-        for (let opened = 0; opened < command.count; ) {
+        for (let opened = 0; opened < command.count;) {
           const batch = Math.min(250, command.count - opened);
           clients.push(...(await Promise.all(Array.from({ length: batch }, () => open(command.port, command.path)))));
           opened += batch;

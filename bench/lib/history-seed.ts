@@ -35,7 +35,11 @@ export async function seedSentimentHistory(context: JobContext, days: number, en
     }
     await writeRefresh(
       context.redis,
-      { atMs, snapshots: [], entries: newsEntries({ cachedAt, posts: [], sentiment, previousIds: new Set(), previousSentiment: undefined }) },
+      {
+        atMs,
+        snapshots: [],
+        entries: newsEntries({ cachedAt, posts: [], sentiment, previousIds: new Set(), previousSentiment: undefined }),
+      },
       context.historyMs,
     );
   }

@@ -28,7 +28,15 @@ function compileInto(dir: string, root = ROOT): string {
     tsconfig,
     JSON.stringify({
       extends: join(root, 'tsconfig.json'),
-      compilerOptions: { outDir: out, rootDir: root, noEmit: false, noCheck: true, sourceMap: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] },
+      compilerOptions: {
+        outDir: out,
+        rootDir: root,
+        noEmit: false,
+        noCheck: true,
+        sourceMap: false,
+        types: ['node'],
+        typeRoots: [join(ROOT, 'node_modules', '@types')],
+      },
       include: [join(root, 'apps'), join(root, 'shared'), join(root, 'bench')],
     }),
   );

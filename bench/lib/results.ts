@@ -137,7 +137,12 @@ function samplesOf(results: Pick<Inputs, 'reads'>, row: string, server: ServerKi
 }
 
 /** A target on a per-repetition list of values: median, interval, verdict. */
-function onInterval(target: string, values: number[], bound: { atMost?: number; atLeast?: number }, describe: (interval: Interval) => string): Verdict {
+function onInterval(
+  target: string,
+  values: number[],
+  bound: { atMost?: number; atLeast?: number },
+  describe: (interval: Interval) => string,
+): Verdict {
   const interval = medianInterval(values);
   return { target, measured: describe(interval), verdict: decide(interval, bound) };
 }
@@ -149,8 +154,12 @@ export function judgeAgainstRaw(results: Pick<Inputs, 'reads'>): Verdict[] {
     const raw = samplesOf(results, row.id, 'raw');
     if (api.length === 0 || raw.length === 0) return [];
     return [
-      onInterval(`${row.label}: API CPU per request <= 1.5x raw node:http (a) serving the same bytes`, pairedRatios(api.map(cpuUs), raw.map(cpuUs)), { atMost: 1.5 }, (i) =>
-        `${us(medianInterval(api.map(cpuUs)).median)} vs ${us(medianInterval(raw.map(cpuUs)).median)} per request: ${formatInterval(i)}x (${i.n} reps)`,
+      onInterval(
+        `${row.label}: API CPU per request <= 1.5x raw node:http (a) serving the same bytes`,
+        pairedRatios(api.map(cpuUs), raw.map(cpuUs)),
+        { atMost: 1.5 },
+        (i) =>
+          `${us(medianInterval(api.map(cpuUs)).median)} vs ${us(medianInterval(raw.map(cpuUs)).median)} per request: ${formatInterval(i)}x (${i.n} reps)`,
       ),
     ];
   });
@@ -170,8 +179,11 @@ export function judgeKeyed(results: Pick<Inputs, 'reads'>): Verdict[] {
       const plain = samplesOf(results, row.anonymousOf, server);
       if (keyed.length === 0 || plain.length === 0) continue;
       const target = `${row.label}: ${server === 'api' ? 'API' : 'baseline (e)'} CPU per request <= 1.3x the same read without a key (${anonymous?.label ?? row.anonymousOf})`;
-      const verdict = onInterval(target, pairedRatios(keyed.map(cpuUs), plain.map(cpuUs)), { atMost: 1.3 }, (i) =>
-        `${us(medianInterval(keyed.map(cpuUs)).median)} vs ${us(medianInterval(plain.map(cpuUs)).median)}: ${formatInterval(i)}x`,
+      const verdict = onInterval(
+        target,
+        pairedRatios(keyed.map(cpuUs), plain.map(cpuUs)),
+        { atMost: 1.3 },
+        (i) => `${us(medianInterval(keyed.map(cpuUs)).median)} vs ${us(medianInterval(plain.map(cpuUs)).median)}: ${formatInterval(i)}x`,
       );
       verdicts.push(server === 'api' ? verdict : { ...verdict, verdict: 'info' });
     }
@@ -186,22 +198,41 @@ export function judgeTargets(results: Inputs): Verdict[] {
     const api = samplesOf(results, row.id, 'api');
     const koa = samplesOf(results, row.id, 'koa');
     if (api.length === 0 || koa.length === 0) continue;
-    const rpsRatio = medianInterval(pairedRatios(api.map((s) => s.load.rps), koa.map((s) => s.load.rps)));
+    const rpsRatio = medianInterval(
+      pairedRatios(
+        api.map((s) => s.load.rps),
+        koa.map((s) => s.load.rps),
+      ),
+    );
     verdicts.push(
-      onInterval(`${row.label}: capacity >= 0.85x bare Koa (b), judged as API CPU/req <= 1.18x (b)'s`, pairedRatios(api.map(cpuUs), koa.map(cpuUs)), { atMost: 1 / 0.85 }, (i) =>
-        `${us(medianInterval(api.map(cpuUs)).median)} vs ${us(medianInterval(koa.map(cpuUs)).median)}: ${formatInterval(i)}x (req/s ratio ${formatInterval(rpsRatio)}x)`,
+      onInterval(
+        `${row.label}: capacity >= 0.85x bare Koa (b), judged as API CPU/req <= 1.18x (b)'s`,
+        pairedRatios(api.map(cpuUs), koa.map(cpuUs)),
+        { atMost: 1 / 0.85 },
+        (i) =>
+          `${us(medianInterval(api.map(cpuUs)).median)} vs ${us(medianInterval(koa.map(cpuUs)).median)}: ${formatInterval(i)}x (req/s ratio ${formatInterval(rpsRatio)}x)`,
       ),
     );
     const equal = results.reads.equalLoad.find((e) => e.row === row.id);
     if (equal) {
       verdicts.push(
-        onInterval(`${row.label}: p99 <= 1.3x (b)'s at equal offered load (${equal.rate} req/s to both, open loop)`, pairedRatios(equal.api.map((s) => s.load.p99), equal.koa.map((s) => s.load.p99)), { atMost: 1.3 }, (i) =>
-          `${medianInterval(equal.api.map((s) => s.load.p99)).median.toFixed(2)} vs ${medianInterval(equal.koa.map((s) => s.load.p99)).median.toFixed(2)} ms: ${formatInterval(i)}x`,
+        onInterval(
+          `${row.label}: p99 <= 1.3x (b)'s at equal offered load (${equal.rate} req/s to both, open loop)`,
+          pairedRatios(
+            equal.api.map((s) => s.load.p99),
+            equal.koa.map((s) => s.load.p99),
+          ),
+          { atMost: 1.3 },
+          (i) =>
+            `${medianInterval(equal.api.map((s) => s.load.p99)).median.toFixed(2)} vs ${medianInterval(equal.koa.map((s) => s.load.p99)).median.toFixed(2)} ms: ${formatInterval(i)}x`,
         ),
       );
     }
   }
-  for (const [rowId, factor] of [['trending', 2], ['news-p1', 3]] as const) {
+  for (const [rowId, factor] of [
+    ['trending', 2],
+    ['news-p1', 3],
+  ] as const) {
     const api = samplesOf(results, rowId, 'api');
     const naive = samplesOf(results, rowId, 'naive');
     if (api.length === 0 || naive.length === 0) continue;
@@ -210,7 +241,8 @@ export function judgeTargets(results: Inputs): Verdict[] {
         `${rowId}: capacity >= ${factor}x the naive design (c), judged as (c)'s CPU/req (its process + Redis) >= ${factor}x the API's`,
         pairedRatios(naive.map(cpuWithRedisUs), api.map(cpuWithRedisUs)),
         { atLeast: factor },
-        (i) => `${us(medianInterval(naive.map(cpuWithRedisUs)).median)} vs ${us(medianInterval(api.map(cpuWithRedisUs)).median)}: ${formatInterval(i)}x`,
+        (i) =>
+          `${us(medianInterval(naive.map(cpuWithRedisUs)).median)} vs ${us(medianInterval(api.map(cpuWithRedisUs)).median)}: ${formatInterval(i)}x`,
       ),
     );
   }
@@ -218,8 +250,11 @@ export function judgeTargets(results: Inputs): Verdict[] {
   const page100 = samplesOf(results, 'news-p100', 'api');
   if (page1.length > 0 && page100.length > 0) {
     verdicts.push(
-      onInterval('news page 100 within 10 % of page 1, judged as API CPU/req ratio in [0.9, 1.1]', pairedRatios(page100.map(cpuUs), page1.map(cpuUs)), { atLeast: 0.9, atMost: 1.1 }, (i) =>
-        `${us(medianInterval(page100.map(cpuUs)).median)} vs ${us(medianInterval(page1.map(cpuUs)).median)}: ${formatInterval(i)}x`,
+      onInterval(
+        'news page 100 within 10 % of page 1, judged as API CPU/req ratio in [0.9, 1.1]',
+        pairedRatios(page100.map(cpuUs), page1.map(cpuUs)),
+        { atLeast: 0.9, atMost: 1.1 },
+        (i) => `${us(medianInterval(page100.map(cpuUs)).median)} vs ${us(medianInterval(page1.map(cpuUs)).median)}: ${formatInterval(i)}x`,
       ),
     );
   }
@@ -227,8 +262,11 @@ export function judgeTargets(results: Inputs): Verdict[] {
   const byToken = samplesOf(results, 'news-token', 'api');
   if (page1.length > 0 && byToken.length > 0) {
     verdicts.push(
-      onInterval('news ?token= page 1 no slower than news page 1, judged as API CPU/req ratio <= 1.1', pairedRatios(byToken.map(cpuUs), page1.map(cpuUs)), { atMost: 1.1 }, (i) =>
-        `${us(medianInterval(byToken.map(cpuUs)).median)} vs ${us(medianInterval(page1.map(cpuUs)).median)}: ${formatInterval(i)}x`,
+      onInterval(
+        'news ?token= page 1 no slower than news page 1, judged as API CPU/req ratio <= 1.1',
+        pairedRatios(byToken.map(cpuUs), page1.map(cpuUs)),
+        { atMost: 1.1 },
+        (i) => `${us(medianInterval(byToken.map(cpuUs)).median)} vs ${us(medianInterval(page1.map(cpuUs)).median)}: ${formatInterval(i)}x`,
       ),
     );
   }
@@ -253,18 +291,37 @@ export function judgeTargets(results: Inputs): Verdict[] {
   );
 
   const { login } = results;
-  verdicts.push(onInterval('login p50 <= 60 ms (argon2id 19 MiB, t=2, p=1), one client', login.alone1.map((r) => r.p50), { atMost: 60 }, (i) => `${formatInterval(i, 1, ' ms')} over ${i.n} rounds`));
+  verdicts.push(
+    onInterval(
+      'login p50 <= 60 ms (argon2id 19 MiB, t=2, p=1), one client',
+      login.alone1.map((r) => r.p50),
+      { atMost: 60 },
+      (i) => `${formatInterval(i, 1, ' ms')} over ${i.n} rounds`,
+    ),
+  );
   verdicts.push({
     target: 'login p50 with 4 clients logging in continuously (for reference)',
     measured: `${login.alone4.p50.toFixed(1)} ms alone; ${mean(login.loginsUnderReads.map((r) => r.p50)).toFixed(1)} ms during market reads`,
     verdict: 'info',
   });
   verdicts.push(
-    onInterval('market p99 at most 1.5x higher while 4 clients log in (trending, saturating load)', pairedRatios(login.readsWith.map((r) => r.p99), login.readsWithout.map((r) => r.p99)), { atMost: 1.5 }, (i) =>
-      `${medianInterval(login.readsWith.map((r) => r.p99)).median.toFixed(2)} vs ${medianInterval(login.readsWithout.map((r) => r.p99)).median.toFixed(2)} ms: ${formatInterval(i)}x`,
+    onInterval(
+      'market p99 at most 1.5x higher while 4 clients log in (trending, saturating load)',
+      pairedRatios(
+        login.readsWith.map((r) => r.p99),
+        login.readsWithout.map((r) => r.p99),
+      ),
+      { atMost: 1.5 },
+      (i) =>
+        `${medianInterval(login.readsWith.map((r) => r.p99)).median.toFixed(2)} vs ${medianInterval(login.readsWithout.map((r) => r.p99)).median.toFixed(2)} ms: ${formatInterval(i)}x`,
     ),
   );
-  const open = medianInterval(pairedRatios(login.openLoop.with.map((r) => r.p99), login.openLoop.without.map((r) => r.p99)));
+  const open = medianInterval(
+    pairedRatios(
+      login.openLoop.with.map((r) => r.p99),
+      login.openLoop.without.map((r) => r.p99),
+    ),
+  );
   verdicts.push({
     target: `the same at ${login.openLoop.rate} req/s offered (open loop; for reading the row above)`,
     measured: `${formatInterval(open)}x`,
@@ -275,14 +332,18 @@ export function judgeTargets(results: Inputs): Verdict[] {
       'login: unknown email vs wrong password differ < 10 % (ratio of alternating attempts in [0.91, 1.1])',
       pairedRatios(login.unknownEmailMs, login.wrongPasswordMs),
       { atLeast: 1 / 1.1, atMost: 1.1 },
-      (i) => `medians ${medianInterval(login.unknownEmailMs).median.toFixed(1)} vs ${medianInterval(login.wrongPasswordMs).median.toFixed(1)} ms; paired ratio ${formatInterval(i, 3)} (${i.n} pairs)`,
+      (i) =>
+        `medians ${medianInterval(login.unknownEmailMs).median.toFixed(1)} vs ${medianInterval(login.wrongPasswordMs).median.toFixed(1)} ms; paired ratio ${formatInterval(i, 3)} (${i.n} pairs)`,
     ),
   );
 
   const worker = results.worker.summary;
   verdicts.push(
-    onInterval(`worker: a refresh over ${worker.items} posts (news + sentiment) < 500 ms CPU`, worker.cpuMsSteady, { atMost: 500 }, (i) =>
-      `median ${formatInterval(i, 0, ' ms')}, p90 ${worker.cpuMsP90.toFixed(0)} ms (wall ${worker.wallMsMedian.toFixed(0)} ms)`,
+    onInterval(
+      `worker: a refresh over ${worker.items} posts (news + sentiment) < 500 ms CPU`,
+      worker.cpuMsSteady,
+      { atMost: 500 },
+      (i) => `median ${formatInterval(i, 0, ' ms')}, p90 ${worker.cpuMsP90.toFixed(0)} ms (wall ${worker.wallMsMedian.toFixed(0)} ms)`,
     ),
   );
   verdicts.push({
@@ -292,11 +353,17 @@ export function judgeTargets(results: Inputs): Verdict[] {
   });
   // The peak of each read round, not the largest reading of the run: a maximum grows with the
   // run's length and catches a single GC's overshoot; the median round is the process under load.
-  const apiPeaks = results.reads.measurements.filter((m) => m.server === 'api').flatMap((m) => m.samples.map((s) => s.server.maxRssBytes / MB));
+  const apiPeaks = results.reads.measurements
+    .filter((m) => m.server === 'api')
+    .flatMap((m) => m.samples.map((s) => s.server.maxRssBytes / MB));
   const clusterPeaks = results.cluster.samples.cluster.map((s) => s.server.maxRssBytes / MB);
   verdicts.push(
-    onInterval("API RSS under load <= 150 MB per process (median of the read rounds' peaks, WEB_CONCURRENCY=2's included)", [...apiPeaks, ...clusterPeaks], { atMost: 150 }, (i) =>
-      `${formatInterval(i, 0, ' MB')} over ${i.n} rounds; largest reading ${(results.apiMaxRssBytes / MB).toFixed(0)} MB (1 process), ${(results.cluster.clustered.maxRssBytes / MB).toFixed(0)} MB (largest of WEB_CONCURRENCY=2)`,
+    onInterval(
+      "API RSS under load <= 150 MB per process (median of the read rounds' peaks, WEB_CONCURRENCY=2's included)",
+      [...apiPeaks, ...clusterPeaks],
+      { atMost: 150 },
+      (i) =>
+        `${formatInterval(i, 0, ' MB')} over ${i.n} rounds; largest reading ${(results.apiMaxRssBytes / MB).toFixed(0)} MB (1 process), ${(results.cluster.clustered.maxRssBytes / MB).toFixed(0)} MB (largest of WEB_CONCURRENCY=2)`,
     ),
   );
   const { single, clustered } = results.cluster;

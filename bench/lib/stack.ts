@@ -114,7 +114,9 @@ function serviceEnv(stack: Stack, extra: Record<string, string>): Record<string,
 
 /** The log level the API processes run at (the configuration's own answer for serviceEnv). */
 export function productionLogLevel(stack: Stack): string {
-  const env = Object.fromEntries(Object.entries(serviceEnv(stack, {})).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const env = Object.fromEntries(
+    Object.entries(serviceEnv(stack, {})).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   return loadConfig(env).logLevel;
 }
 
@@ -167,11 +169,7 @@ export function startWorkerProcess(stack: Stack, workDir: string): NodeProcess {
 }
 
 /** A ceiling or reference server from bench/targets, ready once it says so. */
-export async function startTarget(
-  name: string,
-  script: string,
-  args: { bodiesFile: string; redisUrl: string },
-): Promise<AppProcess> {
+export async function startTarget(name: string, script: string, args: { bodiesFile: string; redisUrl: string }): Promise<AppProcess> {
   const port = await freePort();
   const proc = startNode(name, { script, args: [JSON.stringify({ port, ...args })], stdout: 'pipe' });
   const line = await firstLine(proc);

@@ -31,7 +31,10 @@ export async function measureCluster(
     const round = async (target: AppProcess, length: { durationSec: number; amount?: number }): Promise<RoundSample> => {
       const { value, server } = await watchServer(
         target.proc.pid,
-        Promise.race([target.proc.died, load.run({ url: `${target.url}/api/market/trending`, connections: settings.connections, ...length })]),
+        Promise.race([
+          target.proc.died,
+          load.run({ url: `${target.url}/api/market/trending`, connections: settings.connections, ...length }),
+        ]),
         [load],
       );
       assertClean(`trending (${target.proc.name})`, value, 200);
@@ -48,7 +51,9 @@ export async function measureCluster(
       for (const target of order) {
         const sample = await round(target, roundLength(settings));
         (target === api ? single : cluster).push(sample);
-        log(`rep ${rep + 1}/${settings.reps} ${target.proc.name.padEnd(11)} trending ${sample.load.rps.toFixed(0)} req/s, p99 ${sample.load.p99.toFixed(2)} ms`);
+        log(
+          `rep ${rep + 1}/${settings.reps} ${target.proc.name.padEnd(11)} trending ${sample.load.rps.toFixed(0)} req/s, p99 ${sample.load.p99.toFixed(2)} ms`,
+        );
       }
     }
     return { single, cluster, clusterProcesses };

@@ -17,7 +17,16 @@ import type { Settings } from '../lib/settings.js';
 import type { AppProcess } from '../lib/stack.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface DashboardVisit {
   /** Page, scripts and styles: headers and bodies as sent. */
@@ -45,7 +54,11 @@ function meter(page: Page) {
   const finished: Promise<{ path: string; asset: boolean; bytes: number }>[] = [];
   const onFinished = (request: Request) => {
     const path = new URL(request.url()).pathname;
-    finished.push(request.sizes().then((sizes) => ({ path, asset: !path.startsWith('/api/'), bytes: sizes.responseHeadersSize + sizes.responseBodySize })));
+    finished.push(
+      request
+        .sizes()
+        .then((sizes) => ({ path, asset: !path.startsWith('/api/'), bytes: sizes.responseHeadersSize + sizes.responseBodySize })),
+    );
   };
   page.on('requestfinished', onFinished);
   return async () => {
@@ -53,7 +66,12 @@ function meter(page: Page) {
     // A response from the browser's cache moved no byte: it is not a request over the wire.
     const all = (await Promise.all(finished)).filter((entry) => entry.bytes > 0);
     const sum = (asset: boolean) => all.filter((entry) => entry.asset === asset).reduce((total, entry) => total + entry.bytes, 0);
-    return { assetBytes: sum(true), dataBytes: sum(false), requests: all.length, assetPaths: all.filter((entry) => entry.asset).map((entry) => entry.path) };
+    return {
+      assetBytes: sum(true),
+      dataBytes: sum(false),
+      requests: all.length,
+      assetPaths: all.filter((entry) => entry.asset).map((entry) => entry.path),
+    };
   };
 }
 
@@ -66,7 +84,7 @@ async function visit(page: Page, load: () => Promise<unknown>): Promise<{ measur
   // Every row's label is read (a token without a record keeps its dash once its read answered 404).
   // Polled from here: waitForFunction evaluates its predicate inside the page, which the page's CSP (no eval) refuses.
   const labelsRead = `performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/market/sentiment/')).length >= document.querySelectorAll('#board-rows tr').length`;
-  for (const deadline = Date.now() + 30_000; !(await page.evaluate<boolean>(labelsRead)); ) {
+  for (const deadline = Date.now() + 30_000; !(await page.evaluate<boolean>(labelsRead));) {
     if (Date.now() > deadline) throw new Error('the dashboard did not read every sentiment label within 30 s');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -108,7 +126,8 @@ export async function measureDashboard(api: AppProcess, settings: Settings, log:
 /** The files a first visit loaded, as they are before compression. */
 async function identityBytes(origin: string, paths: string[]): Promise<number> {
   let total = 0;
-  for (const path of paths) total += (await (await fetch(`${origin}${path}`, { headers: { 'Accept-Encoding': 'identity' } })).arrayBuffer()).byteLength;
+  for (const path of paths)
+    total += (await (await fetch(`${origin}${path}`, { headers: { 'Accept-Encoding': 'identity' } })).arrayBuffer()).byteLength;
   return total;
 }
 
@@ -128,7 +147,10 @@ export function dashboardTable(outcome: DashboardOutcome | undefined): string[] 
     '| visit | page + assets | data reads | requests over the wire | board shown | every panel filled |',
     '|---|---:|---:|---:|---:|---:|',
   );
-  for (const [label, visits] of [['first visit', outcome.first], ['return visit', outcome.repeat]] as const) {
+  for (const [label, visits] of [
+    ['first visit', outcome.first],
+    ['return visit', outcome.repeat],
+  ] as const) {
     lines.push(
       `| ${label} | ${kb(med(visits, (v) => v.assetBytes))} | ${kb(med(visits, (v) => v.dataBytes))} | ${med(visits, (v) => v.requests).toFixed(0)} | ` +
         `${med(visits, (v) => v.boardMs).toFixed(0)} ms | ${med(visits, (v) => v.completeMs).toFixed(0)} ms |`,

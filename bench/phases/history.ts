@@ -48,7 +48,13 @@ async function busiestToken(redis: Redis): Promise<string> {
   return records.sort((x, y) => y.mentions - x.mentions)[0]?.token ?? 'BTC';
 }
 
-export async function measureHistoryReads(stack: Stack, api: AppProcess, load: LoadGenerator, settings: Settings, log: (line: string) => void): Promise<HistoryReadsOutcome> {
+export async function measureHistoryReads(
+  stack: Stack,
+  api: AppProcess,
+  load: LoadGenerator,
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<HistoryReadsOutcome> {
   const redis = new Redis(stack.redis.url, { protocol: 2 });
   const token = await busiestToken(redis);
   redis.disconnect();
@@ -58,20 +64,34 @@ export async function measureHistoryReads(stack: Stack, api: AppProcess, load: L
   const points = (JSON.parse(first.body.toString('utf8')) as { points: unknown[] }).points.length;
   const compressed = await expectStatus(`${api.url}${url}`, 200, { 'Accept-Encoding': 'br' });
   const trendingBr = await expectStatus(`${api.url}/api/market/trending`, 200, { 'Accept-Encoding': 'br' });
-  log(`history read ${url}: ${points} points, ${first.body.length} bytes (${compressed.body.length} br; trending ${trendingBr.body.length} br)`);
-  const outcome: HistoryReadsOutcome = { url, points, historyBrBytes: compressed.body.length, trendingBrBytes: trendingBr.body.length, trending: [], history: [] };
+  log(
+    `history read ${url}: ${points} points, ${first.body.length} bytes (${compressed.body.length} br; trending ${trendingBr.body.length} br)`,
+  );
+  const outcome: HistoryReadsOutcome = {
+    url,
+    points,
+    historyBrBytes: compressed.body.length,
+    trendingBrBytes: trendingBr.body.length,
+    trending: [],
+    history: [],
+  };
   const round = async (kind: 'trending' | 'history') => {
     const path = kind === 'trending' ? '/api/market/trending' : url;
     // As browsers and HTTP clients ask: compressed (both bodies are compressed once and kept).
     const headers = { 'Accept-Encoding': 'br' };
     const { value: result, server } = await watchServer(
       api.proc.pid,
-      Promise.race([api.proc.died, load.run({ url: `${api.url}${path}`, connections: settings.connections, headers, ...roundLength(settings) })]),
+      Promise.race([
+        api.proc.died,
+        load.run({ url: `${api.url}${path}`, connections: settings.connections, headers, ...roundLength(settings) }),
+      ]),
       [load],
     );
     assertClean(`history phase ${kind}`, result, 200);
     outcome[kind].push({ load: result, server });
-    log(`${kind.padEnd(8)} ${result.rps.toFixed(0).padStart(6)} req/s  ${((server.cpuMs * 1000) / result.responses).toFixed(1)} µs CPU/req  p99 ${result.p99.toFixed(2)} ms`);
+    log(
+      `${kind.padEnd(8)} ${result.rps.toFixed(0).padStart(6)} req/s  ${((server.cpuMs * 1000) / result.responses).toFixed(1)} µs CPU/req  p99 ${result.p99.toFixed(2)} ms`,
+    );
   };
   for (let rep = 0; rep < settings.reps; rep += 1) {
     for (const kind of rep % 2 === 0 ? (['trending', 'history'] as const) : (['history', 'trending'] as const)) await round(kind);
@@ -112,11 +132,21 @@ async function writeTrending(redis: Redis): Promise<number> {
   const cachedAt = new Date(at).toISOString();
   const body = JSON.stringify({ data: current.data, cachedAt });
   const sentAt = performance.timeOrigin + performance.now();
-  await writeRefresh(redis, { atMs: at, snapshots: [{ name: 'trending', body, version: cachedAt }], entries: trendingEntries(body, current.data) }, HISTORY_MS);
+  await writeRefresh(
+    redis,
+    { atMs: at, snapshots: [{ name: 'trending', body, version: cachedAt }], entries: trendingEntries(body, current.data) },
+    HISTORY_MS,
+  );
   return sentAt;
 }
 
-export async function measureFanOut(stack: Stack, load: LoadGenerator, settings: Settings, workDir: string, log: (line: string) => void): Promise<FanOutOutcome> {
+export async function measureFanOut(
+  stack: Stack,
+  load: LoadGenerator,
+  settings: Settings,
+  workDir: string,
+  log: (line: string) => void,
+): Promise<FanOutOutcome> {
   const wanted = settings.quick ? 500 : 10_000;
   const api = await startApi(stack, {
     name: 'api-stream',
@@ -134,17 +164,37 @@ export async function measureFanOut(stack: Stack, load: LoadGenerator, settings:
   const fleet = await Fleet.start();
   try {
     const trendingRound = async (): Promise<RoundSample> => {
-      const { value, server } = await watchServer(api.proc.pid, Promise.race([api.proc.died, load.run({ url: `${api.url}/api/market/trending`, connections: settings.connections, ...roundLength(settings) })]), [load]);
+      const { value, server } = await watchServer(
+        api.proc.pid,
+        Promise.race([
+          api.proc.died,
+          load.run({ url: `${api.url}/api/market/trending`, connections: settings.connections, ...roundLength(settings) }),
+        ]),
+        [load],
+      );
       assertClean('fan-out trending', value, 200);
       return { load: value, server };
     };
-    const outcome: FanOutOutcome = { clientsWanted: wanted, clientsConnected: 0, fanOuts: [], apiRssIdleBytes: 0, apiRssWithClientsBytes: 0, trendingAlone: [], trendingWithClients: [] };
+    const outcome: FanOutOutcome = {
+      clientsWanted: wanted,
+      clientsConnected: 0,
+      fanOuts: [],
+      apiRssIdleBytes: 0,
+      apiRssWithClientsBytes: 0,
+      trendingAlone: [],
+      trendingWithClients: [],
+    };
     // A fresh process: one unrecorded round first (JIT), then rounds alone before and after the clients.
     if (!settings.quick) await trendingRound();
     for (let i = 0; i < settings.reps; i += 1) outcome.trendingAlone.push(await trendingRound());
     outcome.apiRssIdleBytes = rssOf(api.proc.pid);
     const port = Number(new URL(api.url).port);
-    const connected = await fleet.send<{ ok: number; attempted: number }>({ op: 'connect', port, path: '/api/market/stream?topics=trending', count: wanted });
+    const connected = await fleet.send<{ ok: number; attempted: number }>({
+      op: 'connect',
+      port,
+      path: '/api/market/stream?topics=trending',
+      count: wanted,
+    });
     outcome.clientsConnected = connected.ok;
     log(`fan-out: ${connected.ok} of ${wanted} stream clients connected`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -157,15 +207,21 @@ export async function measureFanOut(stack: Stack, load: LoadGenerator, settings:
       const sorted = got.sort((a, b) => a - b);
       const fanOut = { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted.at(-1) ?? Infinity, received: got.length };
       outcome.fanOuts.push(fanOut);
-      log(`fan-out ${i + 1}: ${got.length}/${arrivals.length} got it; p50 ${fanOut.p50.toFixed(0)} ms, p99 ${fanOut.p99.toFixed(0)} ms, max ${fanOut.max.toFixed(0)} ms`);
+      log(
+        `fan-out ${i + 1}: ${got.length}/${arrivals.length} got it; p50 ${fanOut.p50.toFixed(0)} ms, p99 ${fanOut.p99.toFixed(0)} ms, max ${fanOut.max.toFixed(0)} ms`,
+      );
     }
     outcome.apiRssWithClientsBytes = rssOf(api.proc.pid);
-    log(`API RSS ${(outcome.apiRssIdleBytes / 1048576).toFixed(0)} MB alone, ${(outcome.apiRssWithClientsBytes / 1048576).toFixed(0)} MB with the clients`);
+    log(
+      `API RSS ${(outcome.apiRssIdleBytes / 1048576).toFixed(0)} MB alone, ${(outcome.apiRssWithClientsBytes / 1048576).toFixed(0)} MB with the clients`,
+    );
     for (let i = 0; i < settings.reps; i += 1) outcome.trendingWithClients.push(await trendingRound());
     await fleet.send({ op: 'close' });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     for (let i = 0; i < settings.reps; i += 1) outcome.trendingAlone.push(await trendingRound());
-    log(`trending ${mean(outcome.trendingAlone.map((r) => r.load.rps)).toFixed(0)} req/s alone, ${mean(outcome.trendingWithClients.map((r) => r.load.rps)).toFixed(0)} with the clients`);
+    log(
+      `trending ${mean(outcome.trendingAlone.map((r) => r.load.rps)).toFixed(0)} req/s alone, ${mean(outcome.trendingWithClients.map((r) => r.load.rps)).toFixed(0)} with the clients`,
+    );
     return outcome;
   } finally {
     await fleet.send({ op: 'close' }).catch(() => {});
@@ -186,8 +242,18 @@ const cpuUs = (s: RoundSample) => (s.load.responses > 0 ? (s.server.cpuMs * 1000
 export function judgeHistory(reads: HistoryReadsOutcome, fan: FanOutOutcome, worker: { pairRatios: number[] }): Verdict[] {
   const reps = reads.trending.length;
   const historyCost = medianInterval(pairedRatios(reads.history.map(cpuUs), reads.trending.map(cpuUs)));
-  const historyP99 = medianInterval(pairedRatios(reads.history.map((s) => s.load.p99), reads.trending.map((s) => s.load.p99)));
-  const historyRps = medianInterval(pairedRatios(reads.history.map((s) => s.load.rps), reads.trending.map((s) => s.load.rps)));
+  const historyP99 = medianInterval(
+    pairedRatios(
+      reads.history.map((s) => s.load.p99),
+      reads.trending.map((s) => s.load.p99),
+    ),
+  );
+  const historyRps = medianInterval(
+    pairedRatios(
+      reads.history.map((s) => s.load.rps),
+      reads.trending.map((s) => s.load.rps),
+    ),
+  );
   const apiUs = (list: RoundSample[]) => medianInterval(list.map(cpuUs)).median.toFixed(1);
   const within = fan.fanOuts.filter((f) => f.p99 <= 1000).length;
   const allReceived = fan.clientsConnected >= fan.clientsWanted && fan.fanOuts.every((f) => f.received === fan.clientsConnected);

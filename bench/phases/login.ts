@@ -80,14 +80,21 @@ export async function measureLogin(
   const during = { durationSec: settings.durationSec + 1 };
 
   // The first login starts the argon2 helper and makes the dummy hash: not part of any round.
-  const first = await rawRequest(`${api.url}${LOGIN_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(BENCH_USER) });
+  const first = await rawRequest(`${api.url}${LOGIN_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(BENCH_USER),
+  });
   if (first.status !== 200) throw new Error(`the bench user's login answered ${first.status}`);
-  if (settings.warmupSec > 0) await run(logins, 'login warm-up', loginSpec(api, 1, BENCH_USER.password, { durationSec: 1, amount: 3 }), 200);
+  if (settings.warmupSec > 0)
+    await run(logins, 'login warm-up', loginSpec(api, 1, BENCH_USER.password, { durationSec: 1, amount: 3 }), 200);
   const alone1: LoadResult[] = [];
   for (let rep = 0; rep < settings.reps; rep += 1) {
     const result = await run(logins, 'login, 1 client', loginSpec(api, 1, BENCH_USER.password, logins1), 200);
     alone1.push(result);
-    log(`rep ${rep + 1}/${settings.reps} login, 1 client: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.rps.toFixed(1)}/s`);
+    log(
+      `rep ${rep + 1}/${settings.reps} login, 1 client: p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, ${result.rps.toFixed(1)}/s`,
+    );
   }
   const alone4 = await run(logins, 'login, 4 clients', loginSpec(api, 4, BENCH_USER.password, logins4), 200);
   log(`login, 4 clients: p50 ${alone4.p50.toFixed(1)} ms, p99 ${alone4.p99.toFixed(1)} ms, ${alone4.rps.toFixed(1)}/s`);
@@ -99,13 +106,19 @@ export async function measureLogin(
   const cpuWithout: ServerSide[] = [];
   const cpuWith: ServerSide[] = [];
   for (let rep = 0; rep < settings.reps; rep += 1) {
-    const { value: without, server: quiet } = await watchServer(api.proc.pid, run(reads, 'market reads without logins', readSpec, 200), [reads, logins]);
+    const { value: without, server: quiet } = await watchServer(api.proc.pid, run(reads, 'market reads without logins', readSpec, 200), [
+      reads,
+      logins,
+    ]);
     readsWithout.push(without);
     cpuWithout.push(quiet);
     // The login clients start first and stop after the reads, so every read shares the CPU with argon2.
     const loginsMeanwhile = run(logins, 'logins during reads', loginSpec(api, 4, BENCH_USER.password, during), 200, true);
     await new Promise((resolve) => setTimeout(resolve, settings.quick ? 100 : 500));
-    const { value: withLogins, server: busy } = await watchServer(api.proc.pid, run(reads, 'market reads with logins', readSpec, 200), [reads, logins]);
+    const { value: withLogins, server: busy } = await watchServer(api.proc.pid, run(reads, 'market reads with logins', readSpec, 200), [
+      reads,
+      logins,
+    ]);
     readsWith.push(withLogins);
     cpuWith.push(busy);
     loginsUnderReads.push(await loginsMeanwhile);
@@ -126,17 +139,16 @@ export async function measureLogin(
     const withLogins = await run(reads, 'market reads at a fixed rate with logins', { ...readSpec, rate }, 200);
     openLoop.with.push(withLogins);
     await loginsMeanwhile;
-    log(`rep ${rep + 1}/${settings.reps} at ${rate} req/s offered: market p99 ${without.p99.toFixed(2)} ms without logins, ${withLogins.p99.toFixed(2)} ms with`);
+    log(
+      `rep ${rep + 1}/${settings.reps} at ${rate} req/s offered: market p99 ${without.p99.toFixed(2)} ms without logins, ${withLogins.p99.toFixed(2)} ms with`,
+    );
   }
 
   // Each failure counts toward the throttle (10 per email, 50 per address): forget them between
   // attempts, outside the timed request, so every attempt takes the full path.
   const redis = new Redis(stack.redis.url, { protocol: 2 });
   const forgetFailures = async () => {
-    const failures = [
-      ...(await redis.keys(keys.loginFailuresByEmail('*'))),
-      ...(await redis.keys(keys.loginFailuresByAddress('*'))),
-    ];
+    const failures = [...(await redis.keys(keys.loginFailuresByEmail('*'))), ...(await redis.keys(keys.loginFailuresByAddress('*')))];
     if (failures.length > 0) await redis.del(...failures);
   };
   const unknownEmailMs: number[] = [];

@@ -54,10 +54,24 @@ async function checkSameData(apiUrl: string, pair: McpPair): Promise<void> {
   pair.mcpBytes = response.body.length;
 }
 
-export async function measureMcp(stack: Stack, api: AppProcess, load: LoadGenerator, settings: Settings, log: (line: string) => void): Promise<McpOutcome> {
+export async function measureMcp(
+  stack: Stack,
+  api: AppProcess,
+  load: LoadGenerator,
+  settings: Settings,
+  log: (line: string) => void,
+): Promise<McpOutcome> {
   const token = await busiestToken(stack.redis.url);
   const pair = (id: string, label: string, restUrl: string, tool: string, args: Record<string, unknown>): McpPair => ({
-    id, label, restUrl, tool, args, restBytes: 0, mcpBytes: 0, rest: [], mcp: [],
+    id,
+    label,
+    restUrl,
+    tool,
+    args,
+    restBytes: 0,
+    mcpBytes: 0,
+    rest: [],
+    mcp: [],
   });
   const pairs = [
     pair('sentiment', `sentiment (${token})`, `/api/market/sentiment/${token}`, 'token_sentiment', { token }),
@@ -70,7 +84,11 @@ export async function measureMcp(stack: Stack, api: AppProcess, load: LoadGenera
       kind === 'rest'
         ? { url: `${api.url}${p.restUrl}` }
         : { url: `${api.url}/mcp`, method: 'POST' as const, headers: MCP_HEADERS, body: callBody(p.tool, p.args) };
-    const { value, server } = await watchServer(api.proc.pid, Promise.race([api.proc.died, load.run({ ...spec, connections: MCP_CONNECTIONS, ...length })]), [load]);
+    const { value, server } = await watchServer(
+      api.proc.pid,
+      Promise.race([api.proc.died, load.run({ ...spec, connections: MCP_CONNECTIONS, ...length })]),
+      [load],
+    );
     assertClean(`mcp phase ${kind} ${p.id}`, value, 200);
     return { load: value, server };
   };
@@ -101,8 +119,10 @@ export function mcpTable(outcome: McpOutcome): string[] {
     '| read | REST / MCP body | REST p50 / p99 ms | MCP p50 / p99 ms | p50 MCP ÷ REST | p99 MCP ÷ REST | REST CPU µs/req | MCP CPU µs/req | CPU MCP ÷ REST |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  const med = (samples: RoundSample[], pick: (s: RoundSample) => number, digits: number) => medianInterval(samples.map(pick)).median.toFixed(digits);
-  const ratio = (p: McpPair, pick: (s: RoundSample) => number) => `${formatInterval(medianInterval(pairedRatios(p.mcp.map(pick), p.rest.map(pick))))}x`;
+  const med = (samples: RoundSample[], pick: (s: RoundSample) => number, digits: number) =>
+    medianInterval(samples.map(pick)).median.toFixed(digits);
+  const ratio = (p: McpPair, pick: (s: RoundSample) => number) =>
+    `${formatInterval(medianInterval(pairedRatios(p.mcp.map(pick), p.rest.map(pick))))}x`;
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   for (const p of outcome.pairs) {
     lines.push(

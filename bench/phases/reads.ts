@@ -99,15 +99,44 @@ async function allReadRows(stack: Stack, api: AppProcess): Promise<ReadRow[]> {
   return [
     { id: 'trending', label: 'trending', url: '/api/market/trending', expect: 200, naive: true },
     // Bots poll with keys (issue 29): the same read with the key in either header.
-    { id: 'trending-key', label: 'trending, X-Api-Key', url: '/api/market/trending', headers: { 'X-Api-Key': stack.apiKey }, expect: 200, naive: false, anonymousOf: 'trending' },
-    { id: 'trending-bearer', label: 'trending, Bearer key', url: '/api/market/trending', headers: { Authorization: `Bearer ${stack.apiKey}` }, expect: 200, naive: false, anonymousOf: 'trending' },
+    {
+      id: 'trending-key',
+      label: 'trending, X-Api-Key',
+      url: '/api/market/trending',
+      headers: { 'X-Api-Key': stack.apiKey },
+      expect: 200,
+      naive: false,
+      anonymousOf: 'trending',
+    },
+    {
+      id: 'trending-bearer',
+      label: 'trending, Bearer key',
+      url: '/api/market/trending',
+      headers: { Authorization: `Bearer ${stack.apiKey}` },
+      expect: 200,
+      naive: false,
+      anonymousOf: 'trending',
+    },
     { id: 'trending-cas', label: 'trending-cas', url: '/api/market/trending-cas', expect: 200, naive: false },
     { id: 'news-p1', label: 'news page 1 (limit 50)', url: '/api/market/news?page=1&limit=50', expect: 200, naive: true },
     { id: 'news-p100', label: 'news page 100 (limit 50)', url: '/api/market/news?page=100&limit=50', expect: 200, naive: false },
-    { id: 'news-token', label: `news of ${token}, page 1 (limit 50)`, url: `/api/market/news?token=${token}&page=1&limit=50`, expect: 200, naive: false },
+    {
+      id: 'news-token',
+      label: `news of ${token}, page 1 (limit 50)`,
+      url: `/api/market/news?token=${token}&page=1&limit=50`,
+      expect: 200,
+      naive: false,
+    },
     { id: 'stats', label: 'stats (hit)', url: `/api/market/stats/${stack.cachedUsername}`, expect: 200, naive: false },
     { id: 'sentiment', label: `sentiment (${token})`, url: `/api/market/sentiment/${token}`, expect: 200, naive: false },
-    { id: 'etag-304', label: 'trending, ETag revalidation (304)', url: '/api/market/trending', headers: { 'If-None-Match': etag }, expect: 304, naive: false },
+    {
+      id: 'etag-304',
+      label: 'trending, ETag revalidation (304)',
+      url: '/api/market/trending',
+      headers: { 'If-None-Match': etag },
+      expect: 304,
+      naive: false,
+    },
   ];
 }
 
@@ -165,11 +194,20 @@ export async function measureReads(
     cpus().length >= 2 &&
     pin(load.pid, `0-${cpus().length - 2}`) &&
     Object.values(servers).every((server: AppProcess) => pin(server.proc.pid, serverCore));
-  log(pinned ? `servers pinned to core ${serverCore}, the load generator to the others` : 'servers and load not pinned (one core, or no taskset)');
+  log(
+    pinned
+      ? `servers pinned to core ${serverCore}, the load generator to the others`
+      : 'servers and load not pinned (one core, or no taskset)',
+  );
   try {
     await assertSameBytes('raw-http', servers.raw, rows, captured);
     await assertSameBytes('bare-koa', servers.koa, rows, captured);
-    await assertSameBytes('naive-koa', servers.naive, rows.filter((r) => r.naive), captured);
+    await assertSameBytes(
+      'naive-koa',
+      servers.naive,
+      rows.filter((r) => r.naive),
+      captured,
+    );
 
     // The API sits between (a) and (b), so both of its ratios pair rounds back to back.
     const plan: { row: ReadRow; server: ServerKind }[] = [];
@@ -222,7 +260,9 @@ export async function measureReads(
     const equalLoad: EqualLoadMeasurement[] = [];
     const equalLength = settings.amount ? roundLength(settings) : { durationSec: settings.equalLoadSec };
     for (const row of rows) {
-      const rates = [...(measurements.get(`api:${row.id}`)?.samples ?? []), ...(measurements.get(`koa:${row.id}`)?.samples ?? [])].map((s) => s.load.rps);
+      const rates = [...(measurements.get(`api:${row.id}`)?.samples ?? []), ...(measurements.get(`koa:${row.id}`)?.samples ?? [])].map(
+        (s) => s.load.rps,
+      );
       if (rates.length === 0) continue;
       const rate = Math.max(100, Math.round((Math.min(...rates) * EQUAL_LOAD_SHARE) / 100) * 100);
       const entry: EqualLoadMeasurement = { row: row.id, rate, koa: [], api: [] };
@@ -230,7 +270,9 @@ export async function measureReads(
         for (const server of rep % 2 === 0 ? (['koa', 'api'] as const) : (['api', 'koa'] as const)) {
           const sample = await round(row, server, { ...equalLength, rate });
           entry[server].push(sample);
-          log(`equal load ${rate}/s rep ${rep + 1}/${settings.reps} ${server.padEnd(4)} ${row.id.padEnd(12)} p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms`);
+          log(
+            `equal load ${rate}/s rep ${rep + 1}/${settings.reps} ${server.padEnd(4)} ${row.id.padEnd(12)} p50 ${sample.load.p50.toFixed(2)} ms  p99 ${sample.load.p99.toFixed(2)} ms`,
+          );
         }
       }
       equalLoad.push(entry);

@@ -37,7 +37,10 @@ export interface StatsOutcome {
 
 /** A fresh worker refreshes every snapshot at once; the burst waits until it is idle again. */
 async function waitForIdleWorker(redisUrl: string, timeoutMs = 180_000): Promise<void> {
-  const queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection: new Redis(redisUrl, { protocol: 2, maxRetriesPerRequest: null }) });
+  const queue = new Queue(REFRESH_QUEUE, {
+    ...queueBaseOptions,
+    connection: new Redis(redisUrl, { protocol: 2, maxRetriesPerRequest: null }),
+  });
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
@@ -56,7 +59,10 @@ async function waitForIdleWorker(redisUrl: string, timeoutMs = 180_000): Promise
 
 /** When the stats job for `username` was added and taken by a worker (epoch ms), from its BullMQ record. */
 async function statsJobTimes(redisUrl: string, username: string): Promise<{ addedAt: number; startedAt: number | null } | null> {
-  const queue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions, connection: new Redis(redisUrl, { protocol: 2, maxRetriesPerRequest: null }) });
+  const queue = new Queue<StatsJobData>(STATS_QUEUE, {
+    ...queueBaseOptions,
+    connection: new Redis(redisUrl, { protocol: 2, maxRetriesPerRequest: null }),
+  });
   try {
     const job = (await queue.getJobs(['completed', 'failed', 'active'])).find((j) => j.data.username === username);
     return job ? { addedAt: job.timestamp, startedAt: job.processedOn ?? null } : null;
@@ -98,7 +104,8 @@ async function burstFor(stack: Stack, api: AppProcess, username: string, count: 
   const upstreamCalls = stack.sim.stats()['/v1/accounts/:username'] ?? 0;
 
   const failed = burst.statuses.filter((status) => status !== 200);
-  if (failed.length > 0) throw new Error(`stats burst: ${failed.length} of ${count} answers were not 200 (${[...new Set(failed)].join(', ')})`);
+  if (failed.length > 0)
+    throw new Error(`stats burst: ${failed.length} of ${count} answers were not 200 (${[...new Set(failed)].join(', ')})`);
   const job = await statsJobTimes(stack.redis.url, username.toLowerCase());
   const since = (epochMs: number | null | undefined) => (epochMs == null ? null : epochMs - burst.startedAtEpochMs);
   const timeline = {

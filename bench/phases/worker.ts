@@ -74,7 +74,10 @@ export function summarizeWorker({ samples }: WorkerOutcome): WorkerSummary {
     cpuMsWithoutHistory: median(steady.filter((s) => !s.history).map((s) => s.cpuMs)),
     historyPairRatios,
     cpuMsSteady: steady.map((s) => s.cpuMs),
-    cpuMsP90: quantile(steady.map((s) => s.cpuMs), 0.9),
+    cpuMsP90: quantile(
+      steady.map((s) => s.cpuMs),
+      0.9,
+    ),
     wallMsMedian: median(steady.map((s) => s.wallMs)),
     rssEarlyBytes,
     rssLateBytes,

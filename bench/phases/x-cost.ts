@@ -80,7 +80,13 @@ export async function measureXCostScenario(redisUrl: string, scenario: string, n
       for (let n = 0; n < perSlot; n += 1) {
         const author = users[(refresh * perSlot + n) % users.length]!;
         postId += 1n;
-        fixture.addPost({ id: String(postId), author_id: author.id, created_at: new Date(slotStart - REFRESH_MS + ((n + 1) * REFRESH_MS) / (perSlot + 1)).toISOString(), text: `post ${n} by ${author.username} on $SOL`, cashtags: ['SOL'] });
+        fixture.addPost({
+          id: String(postId),
+          author_id: author.id,
+          created_at: new Date(slotStart - REFRESH_MS + ((n + 1) * REFRESH_MS) / (perSlot + 1)).toISOString(),
+          text: `post ${n} by ${author.username} on $SOL`,
+          cashtags: ['SOL'],
+        });
       }
       clock.now = new Date(slotStart);
       const before = fixture.requests.length;
@@ -121,7 +127,9 @@ export async function measureXCost(redisUrl: string, log: (line: string) => void
     ['1,000 accounts, 15-character names', usernames(1000, () => 15)],
   ] as const) {
     const row = await measureXCostScenario(redisUrl, scenario, names);
-    log(`x cost, ${scenario}: ${row.requests} requests a day (at most ${row.maxRequestsPerRefresh} a refresh), ${row.postsBilled} posts and ${row.usersBilled} users billed, $${row.dollars.toFixed(2)} a day`);
+    log(
+      `x cost, ${scenario}: ${row.requests} requests a day (at most ${row.maxRequestsPerRefresh} a refresh), ${row.postsBilled} posts and ${row.usersBilled} users billed, $${row.dollars.toFixed(2)} a day`,
+    );
     rows.push(row);
   }
   return rows;

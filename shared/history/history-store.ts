@@ -36,7 +36,6 @@ export interface RefreshWrite {
   entries: readonly SeriesEntry[];
 }
 
-
 /**
  * Writes the snapshots, their history entries and values atomically, then announces the
  * snapshots. Returns false, having written nothing, when a refresh at or after `atMs` is already
@@ -49,7 +48,14 @@ export async function writeRefresh(redis: Redis, write: RefreshWrite, retentionM
   }
   const values = write.values ?? [];
   const keyList: string[] = [];
-  const args: (string | number)[] = [write.atMs, write.atMs - retentionMs, retentionMs, write.snapshots.length, values.length, SNAPSHOT_CHANNEL];
+  const args: (string | number)[] = [
+    write.atMs,
+    write.atMs - retentionMs,
+    retentionMs,
+    write.snapshots.length,
+    values.length,
+    SNAPSHOT_CHANNEL,
+  ];
   for (const { name, body, version } of write.snapshots) {
     keyList.push(snapshotKeys.snapshot(name), snapshotKeys.version(name));
     args.push(name, body, version);

@@ -137,7 +137,10 @@ export function summarizeSentiment(posts: readonly ScoredPost[], score: PostScor
       neutral: tally.neutral,
       negative: tally.negative,
       sample: { posts: mentions, authors: tally.authors.size },
-      confidence: confidenceOf(label, [...tally.authors.values()].map(({ sum, posts }) => sum / posts)),
+      confidence: confidenceOf(
+        label,
+        [...tally.authors.values()].map(({ sum, posts }) => sum / posts),
+      ),
     });
   }
   return summary;

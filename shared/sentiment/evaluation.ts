@@ -27,12 +27,20 @@ export interface Evaluation {
 
 /** Our generated sets say bullish / bearish / neutral; author-tagged posts say pos / neg. */
 const LABEL_CLASS: Readonly<Record<string, PolarityClass>> = {
-  bullish: 'positive', bearish: 'negative', neutral: 'neutral',
-  pos: 'positive', neg: 'negative', positive: 'positive', negative: 'negative',
+  bullish: 'positive',
+  bearish: 'negative',
+  neutral: 'neutral',
+  pos: 'positive',
+  neg: 'negative',
+  positive: 'positive',
+  negative: 'negative',
 };
 
 function dataLines(tsv: string): string[][] {
-  return tsv.split('\n').filter((line) => line.trim() !== '').map((line) => line.split('\t'));
+  return tsv
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => line.split('\t'));
 }
 
 /** `id \t rating \t text` lines; the human class uses the scorer's ±0.05 on rating / 4. */
@@ -82,11 +90,7 @@ export function pearson(xs: readonly number[], ys: readonly number[]): number {
   return sxy / Math.sqrt(sxx * syy);
 }
 
-export function evaluate(
-  items: readonly RatedText[],
-  score: (text: string) => number,
-  withPearson = true,
-): Evaluation {
+export function evaluate(items: readonly RatedText[], score: (text: string) => number, withPearson = true): Evaluation {
   const scores = items.map((item) => score(item.text));
   const misses: Evaluation['misses'] = [];
   const row = (): Record<PolarityClass, number> => ({ negative: 0, neutral: 0, positive: 0 });
@@ -102,7 +106,12 @@ export function evaluate(
     count: items.length,
     confusion,
     neutralShare: items.length === 0 ? 0 : neutral / items.length,
-    pearson: withPearson ? pearson(scores, items.map((item) => item.rating)) : Number.NaN,
+    pearson: withPearson
+      ? pearson(
+          scores,
+          items.map((item) => item.rating),
+        )
+      : Number.NaN,
     accuracy: items.length === 0 ? 0 : (items.length - misses.length) / items.length,
     misses,
   };

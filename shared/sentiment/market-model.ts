@@ -64,8 +64,24 @@ const RULE_NEGATIVE = '#rule-';
 const DENSE: ReadonlySet<string> = new Set([BIAS, RULE, RULE_POSITIVE, RULE_NEGATIVE]);
 const WORD = /emoji_\w+|[a-z0-9']+|[!?]/g;
 const NEGATORS: ReadonlySet<string> = new Set([
-  'not', 'no', 'never', 'nobody', 'nothing', 'without', "don't", 'dont', "can't", 'cant', "won't", 'wont',
-  "isn't", 'isnt', "aren't", "ain't", "didn't", "doesn't",
+  'not',
+  'no',
+  'never',
+  'nobody',
+  'nothing',
+  'without',
+  "don't",
+  'dont',
+  "can't",
+  'cant',
+  "won't",
+  'wont',
+  "isn't",
+  'isnt',
+  "aren't",
+  "ain't",
+  "didn't",
+  "doesn't",
 ]);
 /** How many words after a negator it reaches. */
 const NEGATION_REACH = 3;
@@ -75,10 +91,14 @@ const NEGATION_REACH = 3;
  * which says nothing about a post next month ("extremely bearish on eth" read bullish with them).
  * Only names that are not English words: "link", "near", "dot" still say what they say.
  */
-const ASSET_NAMES: ReadonlySet<string> = new Set(('btc xbt eth sol xrp ada doge shib avax matic atom apt arb tia inj '
-  + 'pepe bonk floki trx ltc bch xlm algo hbar axs crv aave mkr ldo rndr jup pyth bnb usdt usdc wld stx kas imx grt '
-  + 'luna lunc ftt xmr eos qnt egld ftm gmx dydx strk ena ondo tao jto bitcoin ethereum solana cardano dogecoin '
-  + 'ripple polkadot avalanche litecoin chainlink tether spy qqq tsla').split(' '));
+const ASSET_NAMES: ReadonlySet<string> = new Set(
+  (
+    'btc xbt eth sol xrp ada doge shib avax matic atom apt arb tia inj ' +
+    'pepe bonk floki trx ltc bch xlm algo hbar axs crv aave mkr ldo rndr jup pyth bnb usdt usdc wld stx kas imx grt ' +
+    'luna lunc ftt xmr eos qnt egld ftm gmx dydx strk ena ondo tao jto bitcoin ethereum solana cardano dogecoin ' +
+    'ripple polkadot avalanche litecoin chainlink tether spy qqq tsla'
+  ).split(' '),
+);
 
 /** Changes when `modelFeatures` reads a post differently, so the committed weights go stale. */
 export const FEATURES_VERSION = 2;
@@ -92,7 +112,10 @@ export const FEATURES_VERSION = 2;
  */
 export function modelFeatures(normalized: string, rulePolarity: number): Map<string, number> {
   const words = normalized.toLowerCase().match(WORD) ?? [];
-  const features = new Map<string, number>([[BIAS, 1], [RULE, rulePolarity]]);
+  const features = new Map<string, number>([
+    [BIAS, 1],
+    [RULE, rulePolarity],
+  ]);
   if (rulePolarity >= 0.05) features.set(RULE_POSITIVE, 1);
   if (rulePolarity <= -0.05) features.set(RULE_NEGATIVE, 1);
   let negated = 0;
@@ -219,9 +242,7 @@ export function trainMarketModel(examples: readonly TrainingExample[], options: 
 }
 
 /** Weights rounded to 4 decimals (the file stays small; accuracy is unchanged at that precision). */
-export function toModelFile(
-  model: MarketModel, trainedOn: string, examples: number, sources?: TrainingSource[],
-): MarketModelFile {
+export function toModelFile(model: MarketModel, trainedOn: string, examples: number, sources?: TrainingSource[]): MarketModelFile {
   const features: string[] = [];
   const weights: number[] = [];
   for (const [feature, triple] of model.weights) {

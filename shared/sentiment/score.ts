@@ -8,9 +8,7 @@
 import { CRYPTO_LEXICON, CRYPTO_NEUTRAL_WORDS, CRYPTO_STANCE_WORDS } from './crypto-lexicon.js';
 import { hasMarketContext, hasMarketStance, isMarketPost } from './market-context.js';
 import modelFile from './market-model.json' with { type: 'json' };
-import {
-  fromModelFile, predictProbabilities, type ClassProbabilities, type MarketModel, type MarketModelFile,
-} from './market-model.js';
+import { fromModelFile, predictProbabilities, type ClassProbabilities, type MarketModel, type MarketModelFile } from './market-model.js';
 import { normalizeReadings } from './normalize.js';
 import { compoundPolarity, type EngineRules } from './vader-engine.js';
 import { loadVaderLexicon } from './vader-library.js';

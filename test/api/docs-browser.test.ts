@@ -15,7 +15,16 @@ import { eventually, startStack, type Stack } from '../support/stack.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('GET /docs in headless Chromium (Scalar, served offline)', function () {
   this.timeout(120_000);
@@ -65,7 +74,10 @@ describe('GET /docs in headless Chromium (Scalar, served offline)', function () 
     for (const { method, summary } of operations) {
       const entry = page.getByText(summary, { exact: true }).first();
       await entry.waitFor({ timeout: 15_000 });
-      expect(await page.getByRole('link', { name: new RegExp(`^${escapeRegExp(summary)}\\s*HTTP METHOD:\\s*${method}$`, 'i') }).count(), summary).to.be.greaterThan(0);
+      expect(
+        await page.getByRole('link', { name: new RegExp(`^${escapeRegExp(summary)}\\s*HTTP METHOD:\\s*${method}$`, 'i') }).count(),
+        summary,
+      ).to.be.greaterThan(0);
     }
     // Request samples: curl (Shell), JavaScript (Node.js) and Python, with this origin in them.
     for (const client of ['Shell', 'Node.js', 'Python']) await page.getByRole('tab', { name: client }).first().waitFor({ timeout: 5_000 });
@@ -82,8 +94,11 @@ describe('GET /docs in headless Chromium (Scalar, served offline)', function () 
     await page.getByText('200 OK').first().waitFor({ timeout: 15_000 });
     const trending = (await http(`${stack.apiUrl}/api/market/trending`)).json as { data: { token: string; name: string }[] };
     const first = trending.data[0];
-    expect(first, "trending has data").not.to.equal(undefined);
-    await page.getByText(`"${first?.name ?? ''}"`).first().waitFor({ timeout: 5_000 });
+    expect(first, 'trending has data').not.to.equal(undefined);
+    await page
+      .getByText(`"${first?.name ?? ''}"`)
+      .first()
+      .waitFor({ timeout: 5_000 });
     expect(sameOrigin).to.include('GET /api/market/trending');
     await page.screenshot({ path: join(ARTIFACTS, 'docs-try-it.png') });
   });

@@ -63,7 +63,13 @@ describe('API documentation: GET /openapi.json and GET /docs', () => {
 
     it('names the error messages of the spec and the decisions', async () => {
       const text = (await get('/openapi.json')).body.toString('utf8');
-      for (const message of ['Missing fields', 'Invalid credentials', 'Username not found in index', 'Invalid token', 'Token not found in index']) {
+      for (const message of [
+        'Missing fields',
+        'Invalid credentials',
+        'Username not found in index',
+        'Invalid token',
+        'Token not found in index',
+      ]) {
         expect(text, message).to.include(JSON.stringify(message).slice(1, -1));
       }
     });

@@ -93,8 +93,18 @@ describe('market routes, through HTTP against Redis, the worker and the simulato
     });
 
     for (const [name, value] of [
-      ['limit', 'abc'], ['limit', '0'], ['limit', '-1'], ['limit', '2.5'], ['limit', '1e3'], ['limit', ''],
-      ['page', 'abc'], ['page', '0'], ['page', '-1'], ['page', '2.5'], ['page', '1e3'], ['page', ''],
+      ['limit', 'abc'],
+      ['limit', '0'],
+      ['limit', '-1'],
+      ['limit', '2.5'],
+      ['limit', '1e3'],
+      ['limit', ''],
+      ['page', 'abc'],
+      ['page', '0'],
+      ['page', '-1'],
+      ['page', '2.5'],
+      ['page', '1e3'],
+      ['page', ''],
     ] as const) {
       it(`when ${name}=${JSON.stringify(value)}, then 400 naming the parameter`, async () => {
         const res = await get(`/api/market/news?${name}=${encodeURIComponent(value)}`);
@@ -126,7 +136,10 @@ describe('market routes, through HTTP against Redis, the worker and the simulato
         for (const asked of ['BTC', 'btc', '%24Btc']) {
           const first = (await get(`/api/market/news?token=${asked}&limit=10`)).json as Envelope<NewsItem[]>;
           expect(first.pagination, asked).to.deep.equal({ page: 1, limit: 10, total: expected.length });
-          expect(first.data.map((post) => post.id), asked).to.deep.equal(expected.slice(0, 10));
+          expect(
+            first.data.map((post) => post.id),
+            asked,
+          ).to.deep.equal(expected.slice(0, 10));
         }
         const second = (await get('/api/market/news?token=btc&limit=10&page=2')).json as Envelope<NewsItem[]>;
         expect(second.data.map((post) => post.id)).to.deep.equal(expected.slice(10, 20));
@@ -238,7 +251,10 @@ describe('market routes, through HTTP against Redis, the worker and the simulato
     it('echoes a sent X-Request-Id and generates one otherwise', async () => {
       const echoed = await get('/healthz', { headers: { 'X-Request-Id': 'abc-123' } });
       expect(echoed.headers.get('x-request-id')).to.equal('abc-123');
-      const generated = [(await get('/healthz')).headers.get('x-request-id'), (await get('/api/market/trending')).headers.get('x-request-id')];
+      const generated = [
+        (await get('/healthz')).headers.get('x-request-id'),
+        (await get('/api/market/trending')).headers.get('x-request-id'),
+      ];
       for (const id of generated) expect(id).to.match(/^[\w-]{12}-[0-9a-z]+$/); // this process's tag, then a count
       expect(generated[0]).not.to.equal(generated[1]);
     });

@@ -13,7 +13,10 @@ const ERROR_CLASSES = 'BadRequestError|AuthError|NotFoundError|RateLimitedError|
  * `new XError('literal'`, `new XError(\`template ${...}\``, `new XError(CONSTANT`, or the error
  * handler's own `message: '...'` for an unknown error.
  */
-const THROWN = new RegExp(`(?:new (?:${ERROR_CLASSES})\\(\\s*|status: \\d{3}, message: )(?:'([^']*)'|\`([^\`]*)\`|([A-Z_][A-Z0-9_]*)\\b)`, 'g');
+const THROWN = new RegExp(
+  `(?:new (?:${ERROR_CLASSES})\\(\\s*|status: \\d{3}, message: )(?:'([^']*)'|\`([^\`]*)\`|([A-Z_][A-Z0-9_]*)\\b)`,
+  'g',
+);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

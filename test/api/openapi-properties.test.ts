@@ -27,7 +27,26 @@ interface Generated {
 
 const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 60 });
 /** Values that have broken parsers elsewhere: empty, zero, signs, exponents, escapes, traversal, long. */
-const nasty = fc.constantFrom('', '0', '-1', '2.5', '1e3', ' 1', '0x10', '%', '%zz', '%E0%A4%A', '..', '%2e%2e', '%00', 'a/b', 'x'.repeat(300), '\u{1F600}', 'null', '[]');
+const nasty = fc.constantFrom(
+  '',
+  '0',
+  '-1',
+  '2.5',
+  '1e3',
+  ' 1',
+  '0x10',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '..',
+  '%2e%2e',
+  '%00',
+  'a/b',
+  'x'.repeat(300),
+  '\u{1F600}',
+  'null',
+  '[]',
+);
 const invalidValue = fc.oneof(nasty, fc.string({ unit: 'binary', maxLength: 40 }), printable);
 
 function validValue(schema: oas31.SchemaObject, extra: string[]): fc.Arbitrary<string> {
@@ -42,14 +61,18 @@ function validValue(schema: oas31.SchemaObject, extra: string[]): fc.Arbitrary<s
 }
 
 /** Path values go in percent-encoded, except some of the nasty ones, which go in as they are. */
-const inPath = (value: string, raw: boolean) => (raw && /^[\x21-\x7e]*$/.test(value) && !/[?#]/.test(value) ? value : encodeURIComponent(value));
+const inPath = (value: string, raw: boolean) =>
+  raw && /^[\x21-\x7e]*$/.test(value) && !/[?#]/.test(value) ? value : encodeURIComponent(value);
 
 function headersArbitrary(tokens: string[], etags: string[]): fc.Arbitrary<Record<string, string>> {
   return fc.record(
     {
       'If-None-Match': fc.oneof(fc.constantFrom('*', 'W/"x"', ...etags), printable),
       'Accept-Encoding': fc.constantFrom('gzip', 'br', 'identity', '*', 'gzip;q=0, br;q=0', 'compress', ''),
-      Authorization: fc.oneof(fc.constantFrom(...tokens.map((token) => `Bearer ${token}`), 'Bearer', 'Basic YTpi', 'Bearer a.b.c'), printable),
+      Authorization: fc.oneof(
+        fc.constantFrom(...tokens.map((token) => `Bearer ${token}`), 'Bearer', 'Basic YTpi', 'Bearer a.b.c'),
+        printable,
+      ),
       'X-Request-Id': printable,
       'X-Forwarded-For': fc.oneof(fc.ipV4(), printable),
       Accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml', 'application/json, text/event-stream'),
@@ -60,12 +83,18 @@ function headersArbitrary(tokens: string[], etags: string[]): fc.Arbitrary<Recor
 
 function loginBody(emails: string[]): fc.Arbitrary<{ contentType?: string; body?: string }> {
   const json = fc.oneof(
-    fc.record({ email: fc.oneof(fc.constantFrom(...emails), fc.emailAddress(), printable), password: fc.oneof(fc.constant('correct-horse'), printable) }),
+    fc.record({
+      email: fc.oneof(fc.constantFrom(...emails), fc.emailAddress(), printable),
+      password: fc.oneof(fc.constant('correct-horse'), printable),
+    }),
     fc.jsonValue(),
   );
   return fc.oneof(
     json.map((value) => ({ contentType: 'application/json', body: JSON.stringify(value) })),
-    fc.record({ contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/merge-patch+json'), body: fc.oneof(printable, fc.constant('x'.repeat(20_000))) }),
+    fc.record({
+      contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/merge-patch+json'),
+      body: fc.oneof(printable, fc.constant('x'.repeat(20_000))),
+    }),
     fc.constant({}),
   );
 }
@@ -73,14 +102,38 @@ function loginBody(emails: string[]): fc.Arbitrary<{ contentType?: string; body?
 /** POST /mcp: JSON-RPC calls of every tool with plausible and wild arguments, other methods, and junk. */
 function mcpBody(tools: string[]): fc.Arbitrary<{ contentType?: string; body?: string }> {
   const args = fc.oneof(
-    fc.record({ token: fc.oneof(fc.constantFrom('SOL', '$btc'), printable), username: printable, page: fc.integer({ min: -2, max: 1e6 }), limit: fc.integer({ min: -2, max: 100 }), from: printable, to: printable, interval: fc.constantFrom('30m', '1h', '4h', '1d', 'x'), at: printable }, { requiredKeys: [] }),
+    fc.record(
+      {
+        token: fc.oneof(fc.constantFrom('SOL', '$btc'), printable),
+        username: printable,
+        page: fc.integer({ min: -2, max: 1e6 }),
+        limit: fc.integer({ min: -2, max: 100 }),
+        from: printable,
+        to: printable,
+        interval: fc.constantFrom('30m', '1h', '4h', '1d', 'x'),
+        at: printable,
+      },
+      { requiredKeys: [] },
+    ),
     fc.jsonValue(),
   );
-  const call = fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constant('tools/call'), params: fc.record({ name: fc.oneof(fc.constantFrom(...tools), printable), arguments: args }) });
-  const other = fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constantFrom('tools/list', 'ping', 'initialize', 'resources/list', 'nope') });
+  const call = fc.record({
+    jsonrpc: fc.constant('2.0'),
+    id: fc.nat(),
+    method: fc.constant('tools/call'),
+    params: fc.record({ name: fc.oneof(fc.constantFrom(...tools), printable), arguments: args }),
+  });
+  const other = fc.record({
+    jsonrpc: fc.constant('2.0'),
+    id: fc.nat(),
+    method: fc.constantFrom('tools/list', 'ping', 'initialize', 'resources/list', 'nope'),
+  });
   return fc.oneof(
     fc.oneof(call, other, fc.jsonValue()).map((value) => ({ contentType: 'application/json', body: JSON.stringify(value) })),
-    fc.record({ contentType: fc.constantFrom('application/json', 'text/plain'), body: fc.oneof(printable, fc.constant('x'.repeat(70_000))) }),
+    fc.record({
+      contentType: fc.constantFrom('application/json', 'text/plain'),
+      body: fc.oneof(printable, fc.constant('x'.repeat(70_000))),
+    }),
   );
 }
 
@@ -107,11 +160,19 @@ describe('property: every route against the served /openapi.json (fast-check)', 
     const news = (await http(`${stack.apiUrl}/api/market/news?limit=50`)).json as { data: { author: string; tokens: string[] }[] };
     known.username = [...new Set(news.data.map((item) => item.author))].slice(0, 20);
     known.token = [...new Set(news.data.flatMap((item) => item.tokens))].slice(0, 20);
-    for (const path of ['/api/market/trending', '/api/market/news', '/openapi.json']) etags.push((await http(`${stack.apiUrl}${path}`)).headers.get('etag') ?? '');
+    for (const path of ['/api/market/trending', '/api/market/news', '/openapi.json'])
+      etags.push((await http(`${stack.apiUrl}${path}`)).headers.get('etag') ?? '');
     etags = etags.filter(Boolean);
   });
   after(async () => {
-    console.log(`      generated requests: ${counts.requests} (each checked: listed status, headers and body schema; below 500); by status: ${[...counts.byStatus].sort(([a], [b]) => a - b).map(([s, n]) => `${s}x${n}`).join(' ')}`);
+    console.log(
+      `      generated requests: ${counts.requests} (each checked: listed status, headers and body schema; below 500); by status: ${[
+        ...counts.byStatus,
+      ]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}x${n}`)
+        .join(' ')}`,
+    );
     await stack.close();
   });
 
@@ -158,7 +219,10 @@ describe('property: every route against the served /openapi.json (fast-check)', 
         const pathValues = fc.tuple(
           ...pathParams.map((p) =>
             fc.oneof(
-              validValue(p.schema as oas31.SchemaObject, known[p.name] ?? []).map((value) => ({ value: inPath(value, false), valid: true })),
+              validValue(p.schema as oas31.SchemaObject, known[p.name] ?? []).map((value) => ({
+                value: inPath(value, false),
+                valid: true,
+              })),
               fc.tuple(invalidValue, fc.boolean()).map(([value, raw]) => ({ value: inPath(value, raw), valid: false })),
             ),
           ),
@@ -168,33 +232,61 @@ describe('property: every route against the served /openapi.json (fast-check)', 
             fc.oneof(
               fc.constant(undefined),
               // Encoded as a client must: a raw `+` (an offset's sign) would arrive as a space.
-              validValue(p.schema as oas31.SchemaObject, []).map((value) => ({ text: `${p.name}=${encodeURIComponent(value)}`, valid: true })),
+              validValue(p.schema as oas31.SchemaObject, []).map((value) => ({
+                text: `${p.name}=${encodeURIComponent(value)}`,
+                valid: true,
+              })),
               invalidValue.map((value) => ({ text: `${p.name}=${encodeURIComponent(value)}`, valid: false })),
               fc.tuple(fc.nat(99), fc.nat(99)).map(([a, b]) => ({ text: `${p.name}=${a + 1}&${p.name}=${b + 1}`, valid: false })),
             ),
           ),
         );
-        const extraQuery = fc.oneof(fc.constant(''), printable.map((value) => `junk=${encodeURIComponent(value)}`));
+        const extraQuery = fc.oneof(
+          fc.constant(''),
+          printable.map((value) => `junk=${encodeURIComponent(value)}`),
+        );
         const body: fc.Arbitrary<{ contentType?: string; body?: string }> =
-          method === 'post' && path === '/api/auth/login' ? loginBody(['admin@example.com', 'user@example.com'])
-            : method === 'post' && path === '/mcp' ? mcpBody(['trending_tokens', 'trending_contracts', 'news', 'username_stats', 'token_sentiment', 'sentiment_history', 'token_history'])
-            : fc.constant({});
+          method === 'post' && path === '/api/auth/login'
+            ? loginBody(['admin@example.com', 'user@example.com'])
+            : method === 'post' && path === '/mcp'
+              ? mcpBody([
+                  'trending_tokens',
+                  'trending_contracts',
+                  'news',
+                  'username_stats',
+                  'token_sentiment',
+                  'sentiment_history',
+                  'token_history',
+                ])
+              : fc.constant({});
 
         await fc.assert(
-          fc.asyncProperty(pathValues, queryValues, extraQuery, headersArbitrary(tokens, etags), body, async (pv, qv, junk, headers, sent) => {
-            let filled = path;
-            pathParams.forEach((p, i) => (filled = filled.replace(`{${p.name}}`, pv[i]?.value ?? '')));
-            const parts = [...qv.filter((q) => q !== undefined).map((q) => q.text), ...(junk ? [junk] : [])];
-            // The one documented rule across parameters: `from` after `to` is a 400 (history routes).
-            const bothEnds = ['from', 'to'].every((name) => qv.some((q) => q?.text.startsWith(`${name}=`)));
-            const valid = pv.every((v) => v.valid) && qv.every((q) => q === undefined || q.valid) && !bothEnds;
-            const withType = sent.contentType ? { ...headers, 'Content-Type': sent.contentType } : headers;
-            await send(method, { path: filled, query: parts.length > 0 ? `?${parts.join('&')}` : '', headers: withType, body: sent.body, valid: valid && !operation.requestBody });
-          }),
+          fc.asyncProperty(
+            pathValues,
+            queryValues,
+            extraQuery,
+            headersArbitrary(tokens, etags),
+            body,
+            async (pv, qv, junk, headers, sent) => {
+              let filled = path;
+              pathParams.forEach((p, i) => (filled = filled.replace(`{${p.name}}`, pv[i]?.value ?? '')));
+              const parts = [...qv.filter((q) => q !== undefined).map((q) => q.text), ...(junk ? [junk] : [])];
+              // The one documented rule across parameters: `from` after `to` is a 400 (history routes).
+              const bothEnds = ['from', 'to'].every((name) => qv.some((q) => q?.text.startsWith(`${name}=`)));
+              const valid = pv.every((v) => v.valid) && qv.every((q) => q === undefined || q.valid) && !bothEnds;
+              const withType = sent.contentType ? { ...headers, 'Content-Type': sent.contentType } : headers;
+              await send(method, {
+                path: filled,
+                query: parts.length > 0 ? `?${parts.join('&')}` : '',
+                headers: withType,
+                body: sent.body,
+                valid: valid && !operation.requestBody,
+              });
+            },
+          ),
           { numRuns: RUNS_PER_OPERATION, seed: process.env.PROPERTY_SEED ? Number(process.env.PROPERTY_SEED) : undefined },
         );
       });
     }
   }
 });
-

@@ -18,10 +18,14 @@ describe('GET /metrics: what ops/ dashboards and alerts read', () => {
 
   it('when the stack is warm, then snapshot ages, Redis up, queue depths and worker outcomes are exported', async () => {
     await http(`${stack.apiUrl}/api/market/stats/nobody_x0`); // one on-demand job and one upstream call
-    const text = await eventually(async () => {
-      const body = (await http(`${stack.apiUrl}/metrics`)).body.toString('utf8');
-      return body.includes('market_upstream_requests_total{call="account"') ? body : undefined;
-    }, 10_000, 'worker counters');
+    const text = await eventually(
+      async () => {
+        const body = (await http(`${stack.apiUrl}/metrics`)).body.toString('utf8');
+        return body.includes('market_upstream_requests_total{call="account"') ? body : undefined;
+      },
+      10_000,
+      'worker counters',
+    );
     for (const kind of ['trending', 'news', 'trending-cas', 'sentiment']) {
       expect(sample(text, `market_snapshot_age_seconds{kind="${kind}"}`), kind).to.be.within(0, 60);
     }

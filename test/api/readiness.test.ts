@@ -13,7 +13,7 @@ describe('GET /readyz before the first snapshots', () => {
     const warnings: unknown[] = [];
     const logger = stack.deps.logger;
     const original = logger.warn.bind(logger);
-    logger.warn = ((...args: unknown[]) => void warnings.push(args));
+    logger.warn = (...args: unknown[]) => void warnings.push(args);
     try {
       const res = await http(`${stack.apiUrl}/readyz`);
       expect(res.status).to.equal(503);

@@ -70,7 +70,11 @@ describe('two API processes over one Redis: a refresh reaches every replica with
     worker = await startWorker({ redis: shared.config, provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
     queue = shared.queue<RefreshJobData>(REFRESH_QUEUE);
     // A new schedule runs at once: wait for the worker's first snapshots.
-    await eventually(async () => ((await existing(redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 2 ? true : undefined), 20_000, 'first snapshots');
+    await eventually(
+      async () => ((await existing(redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 2 ? true : undefined),
+      20_000,
+      'first snapshots',
+    );
     const env = { NODE_ENV: 'test', ...shared.env, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
     apis.push(...(await Promise.all([startApiProcess('api-1', env), startApiProcess('api-2', env)])));
   });
@@ -100,7 +104,10 @@ describe('two API processes over one Redis: a refresh reaches every replica with
       10_000,
       'the worker to write and announce trending and news',
     );
-    const versions = { '/api/market/trending': await redis.get(snapshotKeys.version('trending')), '/api/market/news': await redis.get(snapshotKeys.version('news')) };
+    const versions = {
+      '/api/market/trending': await redis.get(snapshotKeys.version('trending')),
+      '/api/market/news': await redis.get(snapshotKeys.version('news')),
+    };
 
     // No request reaches the APIs between their last read and this one, so a copy that is new
     // now was loaded on the announcement: a due re-check starts only on a request, and that
@@ -113,7 +120,11 @@ describe('two API processes over one Redis: a refresh reaches every replica with
       expect(served.etag, `${what}: a new ETag`).not.to.equal(before.get(what)?.etag);
       expect(served.at - written, `${what}: ms after the write`).to.be.at.most(VISIBLE_WITHIN_MS);
     }
-    if (process.env.REPLICAS_DEBUG) console.log('announced write -> read answered (ms)', [...after.values()].map((s) => s.at - written));
+    if (process.env.REPLICAS_DEBUG)
+      console.log(
+        'announced write -> read answered (ms)',
+        [...after.values()].map((s) => s.at - written),
+      );
   });
 
   it('when a snapshot is written without its announcement (a lost message), then both processes still serve it within about 1 s (the re-check)', async () => {
@@ -129,7 +140,12 @@ describe('two API processes over one Redis: a refresh reaches every replica with
     const txs = [];
     for (const name of ['trending', 'news'] as const) {
       const old = JSON.parse((await redis.get(snapshotKeys.snapshot(name))) ?? '{}') as { data: unknown };
-      txs.push(redis.multi().set(snapshotKeys.snapshot(name), JSON.stringify({ data: old.data, cachedAt })).set(snapshotKeys.version(name), cachedAt));
+      txs.push(
+        redis
+          .multi()
+          .set(snapshotKeys.snapshot(name), JSON.stringify({ data: old.data, cachedAt }))
+          .set(snapshotKeys.version(name), cachedAt),
+      );
     }
     await Promise.all(txs.map((tx) => tx.exec()));
     const written = Date.now();

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { Histogram, Registry } from 'prom-client';
 import { HttpMetrics } from '../../apps/api/src/metrics.js';
 
-describe('http_request_duration_seconds: the API keeps its own counts (prom-client\'s observe cost a cached read a tenth of its CPU)', () => {
-  it('when the same requests are observed, then /metrics reads exactly what prom-client\'s Histogram would write', async () => {
+describe("http_request_duration_seconds: the API keeps its own counts (prom-client's observe cost a cached read a tenth of its CPU)", () => {
+  it("when the same requests are observed, then /metrics reads exactly what prom-client's Histogram would write", async () => {
     const ours = new HttpMetrics();
     const registry = new Registry();
     const reference = new Histogram({

@@ -45,13 +45,21 @@ describe('when Redis goes away and comes back (docs/decisions.md#d8)', () => {
   it('then, once Redis is back (empty), every process recovers without a restart', async () => {
     await redis.start();
     const username = stack.sim.trackedUsernames()[5]!;
-    const stats = await eventually(async () => {
-      const res = await get(`/api/market/stats/${username}`);
-      return res.status === 200 ? res : undefined;
-    }, 15_000, 'stats after recovery');
+    const stats = await eventually(
+      async () => {
+        const res = await get(`/api/market/stats/${username}`);
+        return res.status === 200 ? res : undefined;
+      },
+      15_000,
+      'stats after recovery',
+    );
     expect((stats.json as { username: string }).username).to.equal(username);
     // The worker re-creates its schedules, which refetch the snapshots the empty Redis lost.
-    await eventually(async () => ((await stack.redis.exists(snapshotKeys.snapshot('trending'))) === 1 ? true : undefined), 15_000, 'snapshot');
+    await eventually(
+      async () => ((await stack.redis.exists(snapshotKeys.snapshot('trending'))) === 1 ? true : undefined),
+      15_000,
+      'snapshot',
+    );
     await eventually(async () => ((await get('/readyz')).status === 200 ? true : undefined), 15_000, 'readiness');
   });
 });
@@ -106,10 +114,14 @@ describe('when the upstream is down', () => {
     stack.sim.setFaults({ errorRate: 1 });
     await stack.deps.refreshAll();
     // The news refresh ran against the failing upstream and gave up this attempt (it waits to retry).
-    await eventually(async () => {
-      const jobs = await queue.getJobs(['delayed', 'failed']);
-      return jobs.some((job) => job.name.includes('news') && job.attemptsMade >= 1 && job.failedReason) ? true : undefined;
-    }, 15_000, 'a failed news refresh');
+    await eventually(
+      async () => {
+        const jobs = await queue.getJobs(['delayed', 'failed']);
+        return jobs.some((job) => job.name.includes('news') && job.attemptsMade >= 1 && job.failedReason) ? true : undefined;
+      },
+      15_000,
+      'a failed news refresh',
+    );
     const during = await http(`${stack.apiUrl}/api/market/news?page=3`);
     stack.sim.clearFaults();
     expect(during.status).to.equal(200);
@@ -137,14 +149,22 @@ describe('when Redis loses a snapshot the API still holds in memory', () => {
     await stack.redis.del(snapshotKeys.snapshot('trending-cas'), snapshotKeys.version('trending-cas'));
     // Reads (at most one check of Redis a second) until one has noticed the loss and asked for a rebuild.
     const during: Buffer[] = [];
-    await eventually(async () => {
-      during.push((await http(`${stack.apiUrl}/api/market/trending-cas`)).body);
-      const requested = await queue.getJobs(['waiting', 'prioritized']);
-      return requested.some((job) => job.name === 'refresh-trending-cas') ? true : undefined;
-    }, 10_000, 'the API to ask for a rebuild');
+    await eventually(
+      async () => {
+        during.push((await http(`${stack.apiUrl}/api/market/trending-cas`)).body);
+        const requested = await queue.getJobs(['waiting', 'prioritized']);
+        return requested.some((job) => job.name === 'refresh-trending-cas') ? true : undefined;
+      },
+      10_000,
+      'the API to ask for a rebuild',
+    );
     during.push((await http(`${stack.apiUrl}/api/market/trending-cas`)).body);
     for (const body of during) expect(body.equals(held.body)).to.equal(true);
     await stack.startWorkers(1);
-    await eventually(async () => ((await stack.redis.exists(snapshotKeys.snapshot('trending-cas'))) === 1 ? true : undefined), 10_000, 'rebuilt snapshot');
+    await eventually(
+      async () => ((await stack.redis.exists(snapshotKeys.snapshot('trending-cas'))) === 1 ? true : undefined),
+      10_000,
+      'rebuilt snapshot',
+    );
   });
 });

@@ -22,7 +22,18 @@ describe('token sentiment routes (docs/decisions.md#d2)', () => {
     expect(literal.body.equals(ours.body)).to.equal(true);
     expect(literal.headers.get('etag')).to.equal(ours.headers.get('etag'));
     const record = ours.json as SentimentRecord;
-    expect(record).to.have.all.keys('token', 'score', 'label', 'mentions', 'positive', 'neutral', 'negative', 'sample', 'confidence', 'cachedAt');
+    expect(record).to.have.all.keys(
+      'token',
+      'score',
+      'label',
+      'mentions',
+      'positive',
+      'neutral',
+      'negative',
+      'sample',
+      'confidence',
+      'cachedAt',
+    );
     expect(record.token).to.equal('SOL');
     expect(record.score).to.be.within(-1, 1);
     expect(record.positive + record.neutral + record.negative).to.equal(record.mentions);

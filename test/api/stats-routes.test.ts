@@ -89,7 +89,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
  */
 async function watchLookups(redis: Redis, username: string): Promise<{ stop(): Promise<number> }> {
   // On a cluster the key lives on one master: watch them all.
-  const nodes = clusterOf(redis)?.nodes('master').map((node) => node.options) ?? [redis.options];
+  const nodes = clusterOf(redis)
+    ?.nodes('master')
+    .map((node) => node.options) ?? [redis.options];
   const watched = await Promise.all(
     nodes.map(async ({ host, port }) => {
       const socket = connect({ host: host ?? '127.0.0.1', port: port ?? 6379 });

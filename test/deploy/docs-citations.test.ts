@@ -29,7 +29,9 @@ describe('citations of the contract (docs/)', () => {
   });
 
   it('when a file points outside the repository for the spec, decisions or data, then the test names it', () => {
-    const outside = files.filter((file) => /\.\.\/shared\/(spec|data|guides)\/|shared\/spec\//.test(readFileSync(join(root, file), 'utf8')));
+    const outside = files.filter((file) =>
+      /\.\.\/shared\/(spec|data|guides)\/|shared\/spec\//.test(readFileSync(join(root, file), 'utf8')),
+    );
     expect(outside).to.deep.equal([]);
   });
 });

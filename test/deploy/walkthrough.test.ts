@@ -51,7 +51,8 @@ describe(`the walkthrough (${WALKTHROUGH})`, function () {
 
   before(() => {
     scratch = mkdtempSync(join(tmpdir(), 'walkthrough-'));
-    for (const part of ['apps', 'shared', 'tsconfig.json', 'package.json']) cpSync(join(root, part), join(scratch, part), { recursive: true });
+    for (const part of ['apps', 'shared', 'tsconfig.json', 'package.json'])
+      cpSync(join(root, part), join(scratch, part), { recursive: true });
     symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'));
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -69,9 +70,14 @@ describe(`the walkthrough (${WALKTHROUGH})`, function () {
     for (const file of files) expect(markdown, `the walkthrough names ${file} in its list of files`).to.include(`\`${file}\``);
 
     const tsconfig = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
-    writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, types: ['node'] }, include: ['apps', 'shared'] }));
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, types: ['node'] }, include: ['apps', 'shared'] }),
+    );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', scratch], { cwd: scratch }).catch((error: { stdout?: string }) => error);
+    const result = await promisify(execFile)(process.execPath, [tsc, '--noEmit', '-p', scratch], { cwd: scratch }).catch(
+      (error: { stdout?: string }) => error,
+    );
     expect('stdout' in result ? String(result.stdout) : '', 'tsc on the scratch copy').to.equal('');
   });
 });

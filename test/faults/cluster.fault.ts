@@ -27,7 +27,11 @@ describe('Redis Cluster: failover and slot migration', function () {
 
   beforeEach(async () => {
     cluster = await startTestRedisCluster({ masters: 3, replicas: 1, nodeTimeoutMs: 1000 });
-    deployment = await startDeployment({ redisEnv: { REDIS_CLUSTER_NODES: cluster.seeds }, workers: 2, env: { REFRESH_INTERVAL: `${PERIOD_MS / 1000}s` } });
+    deployment = await startDeployment({
+      redisEnv: { REDIS_CLUSTER_NODES: cluster.seeds },
+      workers: 2,
+      env: { REFRESH_INTERVAL: `${PERIOD_MS / 1000}s` },
+    });
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') process.stdout.write(`${deployment.logTail()}\n`);
@@ -47,7 +51,12 @@ describe('Redis Cluster: failover and slot migration', function () {
       for (; seen < now; seen += 1) runs.push(Date.now());
     }, 50);
 
-    const load = startLoad({ baseUrl: deployment.apiUrl, paths: ['/api/market/trending', '/api/market/news?limit=20', '/api/market/trending-cas'], clients: 6, pauseMs: 20 });
+    const load = startLoad({
+      baseUrl: deployment.apiUrl,
+      paths: ['/api/market/trending', '/api/market/news?limit=20', '/api/market/trending-cas'],
+      clients: 6,
+      pauseMs: 20,
+    });
     const logins = watch(async () => (await deployment.login(ADMIN.email, ADMIN.password)).status === 200);
     const misses = watch(async () => (await api(`/api/market/stats/${unknownName()}`)).status === 404);
     await sleep(3 * PERIOD_MS);
@@ -55,8 +64,16 @@ describe('Redis Cluster: failover and slot migration', function () {
     const master = await cluster.masterOf(keys.user(ADMIN.email));
     const killedAt = Date.now();
     await master.stop('SIGKILL');
-    const statsBack = await until(async () => (await api(`/api/market/stats/${newName()}`)).status === 200, 30_000, 'a stats miss after the failover');
-    const loginBack = await until(async () => (await deployment.login(ADMIN.email, ADMIN.password)).status === 200, 30_000, 'login after the failover');
+    const statsBack = await until(
+      async () => (await api(`/api/market/stats/${newName()}`)).status === 200,
+      30_000,
+      'a stats miss after the failover',
+    );
+    const loginBack = await until(
+      async () => (await deployment.login(ADMIN.email, ADMIN.password)).status === 200,
+      30_000,
+      'login after the failover',
+    );
     await sleep(4 * PERIOD_MS);
 
     clearInterval(runWatch);
@@ -75,14 +92,19 @@ describe('Redis Cluster: failover and slot migration', function () {
     const periods = [...slots.keys()].sort((a, b) => a - b);
     const perSlot = periods.slice(1, -1).map((k) => slots.get(k) ?? 0);
     const expected = periods.length > 2 ? periods[periods.length - 1]! - periods[0]! - 1 : 0;
-    expect(perSlot.filter((n) => n !== 1), `runs per slot ${JSON.stringify(perSlot)}`).to.deep.equal([]);
+    expect(
+      perSlot.filter((n) => n !== 1),
+      `runs per slot ${JSON.stringify(perSlot)}`,
+    ).to.deep.equal([]);
     expect(perSlot.length, 'slots with a run').to.equal(expected);
 
     const loginOutage = outage(loginAttempts, killedAt);
     const missOutage = outage(missAttempts, killedAt);
-    process.stdout.write(`cluster failover: logins failed for ${loginOutage} ms, stats misses for ${missOutage} ms; stats back after ${statsBack} ms, login after ${loginBack} ms\n`);
+    process.stdout.write(
+      `cluster failover: logins failed for ${loginOutage} ms, stats misses for ${missOutage} ms; stats back after ${statsBack} ms, login after ${loginBack} ms\n`,
+    );
     record({
-      fault: 'Redis Cluster failover: the users\' master SIGKILL under load (3 masters + 3 replicas, 2 workers)',
+      fault: "Redis Cluster failover: the users' master SIGKILL under load (3 masters + 3 replicas, 2 workers)",
       requests: summary.sent + loginAttempts.filter((a) => a.at >= killedAt).length + missAttempts.filter((a) => a.at >= killedAt).length,
       errors: [...loginAttempts, ...missAttempts].filter((a) => a.at >= killedAt && !a.ok).length,
       degradedSeconds: Math.max(loginOutage, missOutage) / 1000,
@@ -92,7 +114,7 @@ describe('Redis Cluster: failover and slot migration', function () {
     });
   });
 
-  it('when a master\'s slots are moved to another under load (redis-cli --cluster reshard), then no client sees an error', async () => {
+  it("when a master's slots are moved to another under load (redis-cli --cluster reshard), then no client sees an error", async () => {
     const source = await cluster.masterOf(keys.user(ADMIN.email));
     const target = cluster.nodes.find((node) => node.port !== source.port && node.pid() !== undefined)!;
     const id = async (port: number) => (await redisCli(['-p', String(port), 'cluster', 'myid'])).trim();
@@ -100,14 +122,32 @@ describe('Redis Cluster: failover and slot migration', function () {
     const targetRole = (await redisCli(['-p', String(target.port), 'role'])).split('\n')[0];
     const destination = targetRole === 'master' ? { port: target.port, id: to } : await otherMaster(cluster, source.port);
 
-    const load = startLoad({ baseUrl: deployment.apiUrl, paths: ['/api/market/trending', '/api/market/news?limit=20', '/api/market/trending-cas'], clients: 6, pauseMs: 20 });
+    const load = startLoad({
+      baseUrl: deployment.apiUrl,
+      paths: ['/api/market/trending', '/api/market/news?limit=20', '/api/market/trending-cas'],
+      clients: 6,
+      pauseMs: 20,
+    });
     const logins = watch(async () => (await deployment.login(ADMIN.email, ADMIN.password)).status === 200);
     const misses = watch(async () => (await api(`/api/market/stats/${unknownName()}`)).status === 404);
     const found = watch(async () => (await api(`/api/market/stats/${newName()}`)).status === 200);
     await sleep(2000);
 
     const startedAt = Date.now();
-    await redisCli(['--cluster', 'reshard', `127.0.0.1:${source.port}`, '--cluster-from', from, '--cluster-to', destination.id, '--cluster-slots', '16384', '--cluster-yes', '--cluster-pipeline', '100']);
+    await redisCli([
+      '--cluster',
+      'reshard',
+      `127.0.0.1:${source.port}`,
+      '--cluster-from',
+      from,
+      '--cluster-to',
+      destination.id,
+      '--cluster-slots',
+      '16384',
+      '--cluster-yes',
+      '--cluster-pipeline',
+      '100',
+    ]);
     const tookMs = Date.now() - startedAt;
     await sleep(2000);
 
@@ -119,7 +159,7 @@ describe('Redis Cluster: failover and slot migration', function () {
     expect(attempts.filter((a) => !a.ok).length, 'logins and stats lookups that failed').to.equal(0);
     process.stdout.write(`cluster reshard: ${tookMs} ms, ${attempts.length} logins and lookups during it, none failed\n`);
     record({
-      fault: 'Redis Cluster slot migration: every slot of the users\' master resharded under load',
+      fault: "Redis Cluster slot migration: every slot of the users' master resharded under load",
       requests: summary.sent + attempts.length,
       errors: attempts.filter((a) => !a.ok).length + summary.errors.length,
       degradedSeconds: 0,

@@ -19,7 +19,7 @@ function processTree(root: number): number[] {
     .split('\n')
     .map((line) => line.trim().split(/\s+/).map(Number));
   const tree = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, ppid] of rows) {
       if (pid !== undefined && ppid !== undefined && tree.has(ppid) && !tree.has(pid)) {

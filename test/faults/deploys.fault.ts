@@ -33,7 +33,11 @@ describe('deploys', function () {
       let drainMs = 0;
       // Twice: the race this guards against struck about one deploy in two.
       for (let round = 0; round < 2; round += 1) {
-        deployment = await startDeployment({ redisEnv: { REDIS_URL: redis.url }, env: { WEB_CONCURRENCY: String(concurrency) }, readyTimeoutMs: 90_000 });
+        deployment = await startDeployment({
+          redisEnv: { REDIS_URL: redis.url },
+          env: { WEB_CONCURRENCY: String(concurrency) },
+          readyTimeoutMs: 90_000,
+        });
         const load = startLoad({ baseUrl: deployment.apiUrl, paths: ['/api/market/news?limit=50'], clients: 16 });
         await sleep(1500);
         const signalledAt = Date.now();
@@ -41,7 +45,10 @@ describe('deploys', function () {
         const outcomes = await load.stop();
         const summary = summarize(outcomes, 0, Date.now());
 
-        expect(summary.errors.map((o) => `${o.status} ${o.error ?? ''} reused=${o.reused}`), 'requests lost or failed').to.deep.equal([]);
+        expect(
+          summary.errors.map((o) => `${o.status} ${o.error ?? ''} reused=${o.reused}`),
+          'requests lost or failed',
+        ).to.deep.equal([]);
         expect(exit.signal, 'ended by a signal, not by itself').to.equal(null);
         expect(exit.code).to.equal(0);
         expect(exit.ms).to.be.below(25_000);
@@ -76,7 +83,10 @@ describe('deploys', function () {
     const exit = await deployment.workers[0]!.stop('SIGTERM', 30_000);
     const statuses = await Promise.all(requests);
 
-    expect(statuses.filter((s) => s !== 200), 'stats requests that failed').to.deep.equal([]);
+    expect(
+      statuses.filter((s) => s !== 200),
+      'stats requests that failed',
+    ).to.deep.equal([]);
     expect(exit.code).to.equal(0);
     expect(exit.ms).to.be.below(25_000);
     record({

@@ -35,7 +35,10 @@ describe('hostile and slow clients', function () {
   beforeEach(async () => {
     redis = await startTestRedis({ appendOnly: true });
     // Every socket here comes from this one address: its own cap is lifted, the process's is tested.
-    deployment = await startDeployment({ redisEnv: { REDIS_URL: redis.url }, env: { MAX_CONNECTIONS: '400', MAX_CONNECTIONS_PER_ADDRESS: '100000' } });
+    deployment = await startDeployment({
+      redisEnv: { REDIS_URL: redis.url },
+      env: { MAX_CONNECTIONS: '400', MAX_CONNECTIONS_PER_ADDRESS: '100000' },
+    });
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') process.stdout.write(`${deployment.logTail()}\n`);
@@ -44,7 +47,12 @@ describe('hostile and slow clients', function () {
   });
 
   it('when 300 slowloris sockets trickle headers and a body trickles slower than allowed, then they are cut (408) while other clients are served, and a slow reader still gets its whole download', async () => {
-    const load = startLoad({ baseUrl: deployment.apiUrl, paths: ['/api/market/trending', '/api/market/news?limit=20'], clients: 4, pauseMs: 50 });
+    const load = startLoad({
+      baseUrl: deployment.apiUrl,
+      paths: ['/api/market/trending', '/api/market/news?limit=20'],
+      clients: 4,
+      pauseMs: 50,
+    });
     const started = Date.now();
     const slow = Array.from({ length: 300 }, () => rawClient(deployment.port));
     for (const client of slow) client.socket.write('GET /api/market/trending HTTP/1.1\r\nHost: x\r\n');

@@ -61,7 +61,8 @@ describe('Redis outages', function () {
         const response = await api(`/api/market/stats/${names[(fresh += 1) % names.length]}`);
         return response.status === 200 && Date.now() - started < 3000;
       },
-      'admin refresh (producer)': async () => (await api('/api/admin/refresh', { method: 'POST', headers: { authorization: `Bearer ${await token()}` } })).status === 202,
+      'admin refresh (producer)': async () =>
+        (await api('/api/admin/refresh', { method: 'POST', headers: { authorization: `Bearer ${await token()}` } })).status === 202,
       // A run the scheduler made (its job id says so), not the admin refresh's.
       'scheduled refresh (job scheduler)': async () => {
         // BullMQ does not close a connection it was given: this check closes its own.
@@ -97,7 +98,12 @@ describe('Redis outages', function () {
     it(`when Redis is stopped (${how}) and started again with its AOF data, then cached reads never fail and every feature works again within 5 s`, async () => {
       const known = names[0]!;
       expect((await api(`/api/market/stats/${known}`)).status).to.equal(200);
-      const load = startLoad({ baseUrl: deployment.apiUrl, paths: ['/api/market/trending', '/api/market/news?limit=20', '/api/market/trending-cas'], clients: 6, pauseMs: 20 });
+      const load = startLoad({
+        baseUrl: deployment.apiUrl,
+        paths: ['/api/market/trending', '/api/market/news?limit=20', '/api/market/trending-cas'],
+        clients: 6,
+        pauseMs: 20,
+      });
       // Clients of what needs Redis: logins, and lookups of names the index does not know (each one a job).
       let unknown = 0;
       const logins = watch(async () => (await deployment.login(ADMIN.email, ADMIN.password)).status === 200);
@@ -124,7 +130,11 @@ describe('Redis outages', function () {
         degradedSeconds: Math.max(outage(attempts, downAt), backAt - downAt + slowest) / 1000,
         usersLost: 0,
         jobsLost: 0,
-        note: `cached reads 200 throughout (${summary.sent}); logins and stats lookups 503 Service unavailable with Retry-After while Redis was down; every feature back ${(slowest / 1000).toFixed(1)} s after Redis (${Object.entries(recovery).map(([f, ms]) => `${f.split(' (')[0]} ${(ms / 1000).toFixed(1)} s`).join(', ')})`,
+        note: `cached reads 200 throughout (${summary.sent}); logins and stats lookups 503 Service unavailable with Retry-After while Redis was down; every feature back ${(slowest / 1000).toFixed(1)} s after Redis (${Object.entries(
+          recovery,
+        )
+          .map(([f, ms]) => `${f.split(' (')[0]} ${(ms / 1000).toFixed(1)} s`)
+          .join(', ')})`,
       });
     });
   }
@@ -132,14 +142,28 @@ describe('Redis outages', function () {
   it('when Redis comes back empty, then snapshots and schedules come back by themselves, /readyz names the empty user store, and users restored from an export log in', async () => {
     const exported = deployment.users(['export']);
     expect(exported.status, exported.output).to.equal(0);
-    const load = startLoad({ baseUrl: deployment.apiUrl, paths: ['/api/market/trending', '/api/market/news?limit=20'], clients: 4, pauseMs: 20 });
+    const load = startLoad({
+      baseUrl: deployment.apiUrl,
+      paths: ['/api/market/trending', '/api/market/news?limit=20'],
+      clients: 4,
+      pauseMs: 20,
+    });
     const logins = watch(async () => (await deployment.login(ADMIN.email, ADMIN.password)).status === 200);
     const downAt = Date.now();
     await redis.stop('SIGKILL');
     await sleep(1000);
     await redis.start({ empty: true });
     const client = new Redis(redis.url);
-    const snapshotsBack = await until(async () => (await Promise.all([snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news'), snapshotKeys.snapshot('trending-cas')].map((key) => client.exists(key))).then((found) => found.reduce((a, b) => a + b, 0))) === 3, 30_000, 'snapshots');
+    const snapshotsBack = await until(
+      async () =>
+        (await Promise.all(
+          [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news'), snapshotKeys.snapshot('trending-cas')].map((key) =>
+            client.exists(key),
+          ),
+        ).then((found) => found.reduce((a, b) => a + b, 0))) === 3,
+      30_000,
+      'snapshots',
+    );
     const ready = await api('/readyz');
     expect(ready.status).to.equal(503);
     expect(((await ready.json()) as { error: string }).error).to.match(/user store is empty/);
@@ -168,7 +192,14 @@ describe('Redis outages', function () {
   it('when Redis is flushed behind live connections, then the worker re-creates the schedules within a minute', async () => {
     const client = new Redis(redis.url);
     await client.flushall();
-    const took = await until(async () => (await client.exists(...['refresh-trending', 'refresh-news', 'refresh-trending-cas'].map((job) => `${QUEUE_PREFIX}:refresh:repeat:${job}`))) === 3, 60_000, 'schedules');
+    const took = await until(
+      async () =>
+        (await client.exists(
+          ...['refresh-trending', 'refresh-news', 'refresh-trending-cas'].map((job) => `${QUEUE_PREFIX}:refresh:repeat:${job}`),
+        )) === 3,
+      60_000,
+      'schedules',
+    );
     await until(async () => (await client.exists(snapshotKeys.snapshot('trending'))) === 1, 30_000, 'a refreshed snapshot');
     client.disconnect();
     expect(took).to.be.below(60_000);

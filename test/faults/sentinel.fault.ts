@@ -49,7 +49,12 @@ describe('Redis Sentinel failover', function () {
       for (; seen < now; seen += 1) runs.push(Date.now());
     }, 50);
 
-    const load = startLoad({ baseUrl: deployment.apiUrl, paths: ['/api/market/trending', '/api/market/news?limit=20', '/api/market/trending-cas'], clients: 6, pauseMs: 20 });
+    const load = startLoad({
+      baseUrl: deployment.apiUrl,
+      paths: ['/api/market/trending', '/api/market/news?limit=20', '/api/market/trending-cas'],
+      clients: 6,
+      pauseMs: 20,
+    });
     const logins = watch(async () => (await deployment.login(ADMIN.email, changed)).status === 200);
     const misses = watch(async () => (await api(`/api/market/stats/${unknownName()}`)).status === 404);
     await sleep(3 * PERIOD_MS);
@@ -57,8 +62,16 @@ describe('Redis Sentinel failover', function () {
     const master = await ha.master();
     const killedAt = Date.now();
     await master.stop('SIGKILL');
-    const statsBack = await until(async () => (await api(`/api/market/stats/${newName()}`)).status === 200, 30_000, 'a stats miss after the failover');
-    const loginBack = await until(async () => (await deployment.login(ADMIN.email, changed)).status === 200, 30_000, 'login after the failover');
+    const statsBack = await until(
+      async () => (await api(`/api/market/stats/${newName()}`)).status === 200,
+      30_000,
+      'a stats miss after the failover',
+    );
+    const loginBack = await until(
+      async () => (await deployment.login(ADMIN.email, changed)).status === 200,
+      30_000,
+      'login after the failover',
+    );
     await sleep(4 * PERIOD_MS);
 
     clearInterval(runWatch);
@@ -78,7 +91,10 @@ describe('Redis Sentinel failover', function () {
     const keys = [...slots.keys()].sort((a, b) => a - b);
     const perSlot = keys.slice(1, -1).map((k) => slots.get(k) ?? 0);
     const expected = keys.length > 2 ? keys[keys.length - 1]! - keys[0]! - 1 : 0;
-    expect(perSlot.filter((n) => n !== 1), `runs per slot ${JSON.stringify(perSlot)}`).to.deep.equal([]);
+    expect(
+      perSlot.filter((n) => n !== 1),
+      `runs per slot ${JSON.stringify(perSlot)}`,
+    ).to.deep.equal([]);
     expect(perSlot.length, 'slots with a run').to.equal(expected);
 
     const loginOutage = outage(loginAttempts, killedAt);
@@ -105,14 +121,24 @@ describe('Redis Sentinel failover', function () {
     await sentinel.call('SENTINEL', 'FAILOVER', MASTER_NAME);
     await until(async () => (await ha.master()).port !== before.port, 20_000, 'the promotion');
     // The demoted node is a replica now: a write there answers READONLY.
-    await until(async () => {
-      const node = new Redis({ port: before.port, host: '127.0.0.1', password: NODE_PASSWORD });
-      node.on('error', () => {});
-      const role = await node.role();
-      node.disconnect();
-      return role[0] === 'slave';
-    }, 20_000, 'the demotion');
-    const back = await until(async () => (await deployment.login(ADMIN.email, ADMIN.password)).status === 200 && (await api(`/api/market/stats/${newName()}`)).status === 200, 30_000, 'writes after the failover');
+    await until(
+      async () => {
+        const node = new Redis({ port: before.port, host: '127.0.0.1', password: NODE_PASSWORD });
+        node.on('error', () => {});
+        const role = await node.role();
+        node.disconnect();
+        return role[0] === 'slave';
+      },
+      20_000,
+      'the demotion',
+    );
+    const back = await until(
+      async () =>
+        (await deployment.login(ADMIN.email, ADMIN.password)).status === 200 &&
+        (await api(`/api/market/stats/${newName()}`)).status === 200,
+      30_000,
+      'writes after the failover',
+    );
     await sleep(2000);
     const attempts = await logins.stop();
     const summary = summarize(await load.stop(), at, Date.now());

@@ -28,20 +28,37 @@ describe('upstream failures and worker crashes', function () {
     deployment = await startDeployment({ redisEnv: { REDIS_URL: redis.url }, env: { REFRESH_INTERVAL: '2s' } });
     const names = deployment.sim.trackedUsernames();
     let next = 0;
-    const load = startLoad({ baseUrl: deployment.apiUrl, paths: ['/api/market/trending', '/api/market/news?limit=20', '/api/market/sentiment/SOL'], clients: 4, pauseMs: 20 });
-    const misses = startLoad({ baseUrl: deployment.apiUrl, paths: [() => `/api/market/stats/${names[(next += 1) % names.length]}`], clients: 1, pauseMs: 200 });
+    const load = startLoad({
+      baseUrl: deployment.apiUrl,
+      paths: ['/api/market/trending', '/api/market/news?limit=20', '/api/market/sentiment/SOL'],
+      clients: 4,
+      pauseMs: 20,
+    });
+    const misses = startLoad({
+      baseUrl: deployment.apiUrl,
+      paths: [() => `/api/market/stats/${names[(next += 1) % names.length]}`],
+      clients: 1,
+      pauseMs: 200,
+    });
     await sleep(1000);
     const downAt = Date.now();
     deployment.sim.setFaults({ errorRate: 1 });
     await sleep(6000);
     deployment.sim.clearFaults();
     const upAt = Date.now();
-    const back = await until(async () => (await fetch(`${deployment.apiUrl}/api/market/stats/${names[(next += 1) % names.length]}`)).status === 200, 15_000, 'a stats miss');
+    const back = await until(
+      async () => (await fetch(`${deployment.apiUrl}/api/market/stats/${names[(next += 1) % names.length]}`)).status === 200,
+      15_000,
+      'a stats miss',
+    );
     const cached = summarize(await load.stop(), downAt, Date.now());
     const lookups = summarize(await misses.stop(), downAt, Date.now(), (o) => o.status !== 200);
 
     expect(cached.errors.length, 'cached reads that failed').to.equal(0);
-    expect(lookups.errors.every((o) => o.status === 503), 'misses while the upstream is down are 503').to.equal(true);
+    expect(
+      lookups.errors.every((o) => o.status === 503),
+      'misses while the upstream is down are 503',
+    ).to.equal(true);
     expect(back).to.be.below(5000);
     record({
       fault: 'upstream answers 500 for 6 s, then recovers',
@@ -68,7 +85,11 @@ describe('upstream failures and worker crashes', function () {
     const after = await fetch(`${deployment.apiUrl}/api/market/stats/${fresh}`);
     // Every job the dead worker held comes back (stalled-job recovery) and completes on the other one.
     const client = new Redis(redis.url);
-    await until(async () => (await client.exists(...names.map((name) => keys.stats(name.toLowerCase())))) === names.length, 60_000, 'every killed job to be retried');
+    await until(
+      async () => (await client.exists(...names.map((name) => keys.stats(name.toLowerCase())))) === names.length,
+      60_000,
+      'every killed job to be retried',
+    );
     client.disconnect();
 
     const failed = statuses.filter((s) => s !== 200);

@@ -93,7 +93,12 @@ describe('index simulator: faults', () => {
     expect((await request(`${sim.url}/v1/posts`)).status).to.equal(500);
     const replaced = await put('{"rateLimit":{"retryAfter":3},"paths":["/v1/trending"]}');
     expect(replaced.body).to.deep.equal({
-      latencyMs: 0, errorRate: 0, rateLimit: { retryAfter: 3 }, malformed: false, hang: false, paths: ['/v1/trending'],
+      latencyMs: 0,
+      errorRate: 0,
+      rateLimit: { retryAfter: 3 },
+      malformed: false,
+      hang: false,
+      paths: ['/v1/trending'],
     });
     expect((await request(`${sim.url}/v1/posts`)).status).to.equal(200);
     expect((await request(`${sim.url}/v1/trending/tokens`)).status).to.equal(429);

@@ -1,8 +1,6 @@
 import { expect } from 'chai';
 import type { Simulator } from '../../apps/index-sim/src/server.js';
-import {
-  type AccountBody, type Contract, NOW, type PostsPage, type TrendingToken, allPosts, getOk, request, startAt,
-} from './helpers.js';
+import { type AccountBody, type Contract, NOW, type PostsPage, type TrendingToken, allPosts, getOk, request, startAt } from './helpers.js';
 
 const THREE_DAYS = 3 * 24 * 60 * 60 * 1000;
 const EVM = /^0x[0-9a-f]{40}$/;
@@ -82,8 +80,13 @@ describe('index simulator: data', () => {
 
   it('when query values are out of range, then the answer is 400 bad_request', async () => {
     const bad = [
-      '/v1/trending/tokens?limit=0', '/v1/trending/tokens?limit=101', '/v1/trending/contracts?limit=abc',
-      '/v1/posts?limit=501', '/v1/posts?limit=', '/v1/posts?since=yesterday', '/v1/posts?cursor=%21%21',
+      '/v1/trending/tokens?limit=0',
+      '/v1/trending/tokens?limit=101',
+      '/v1/trending/contracts?limit=abc',
+      '/v1/posts?limit=501',
+      '/v1/posts?limit=',
+      '/v1/posts?since=yesterday',
+      '/v1/posts?cursor=%21%21',
       '/v1/posts?cursor=bm9wZQ',
     ];
     for (const path of bad) {
@@ -136,7 +139,8 @@ describe('index simulator: data', () => {
 
   it('when all posts are scanned, then some tokens read clearly bullish and others clearly bearish', async () => {
     const { posts } = await allPosts(sim.url);
-    const bull = /\b(moon|pump\w*|ath|wagmi|send it|bullish|breakout|accumulating|loading|strong\w*|bought|long|early|up only|higher|undervalued)\b/i;
+    const bull =
+      /\b(moon|pump\w*|ath|wagmi|send it|bullish|breakout|accumulating|loading|strong\w*|bought|long|early|up only|higher|undervalued)\b/i;
     const bear =
       /\b(rug|rekt|dump\w*|exploit\w*|drained|bearish|liquidated|bagholders?|crash\w*|weak\w*|dead|scam|sold|short\w*|avoid|brutal|awful|terrible|bleed\w*|lower|pain\w*|wrecked)\b/i;
     const tally = new Map<string, { bull: number; bear: number }>();

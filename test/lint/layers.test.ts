@@ -32,8 +32,18 @@ describe('lint: layer imports and promises', function () {
     ['the API imports the worker', 'apps/api/src/app.ts', "import '../../worker/src/main.js';", 'The API does not import the worker'],
     ['the worker imports the API', 'apps/worker/src/main.ts', "import '../../api/src/app.js';", 'The worker does not import the API'],
     ['shared/ imports an app', 'shared/errors.ts', "import '../apps/api/src/app.js';", 'shared/ depends on no app'],
-    ['a domain module imports a route module', 'apps/api/src/auth/users.ts', "import '../routes/auth/schema.js';", 'does not import an HTTP route module'],
-    ['a domain module imports the worker', 'apps/api/src/market/stats-service.ts', "import '../../../worker/src/main.js';", 'The API does not import the worker'],
+    [
+      'a domain module imports a route module',
+      'apps/api/src/auth/users.ts',
+      "import '../routes/auth/schema.js';",
+      'does not import an HTTP route module',
+    ],
+    [
+      'a domain module imports the worker',
+      'apps/api/src/market/stats-service.ts',
+      "import '../../../worker/src/main.js';",
+      'The API does not import the worker',
+    ],
     ['an app imports test/', 'apps/worker/src/main.ts', "import '../../../test/support/eventually.js';", 'Only tests import test/'],
     ['shared/ imports test/', 'shared/errors.ts', "import '../test/support/eventually.js';", 'Only tests import test/'],
     ['a script imports test/', 'scripts/users.ts', "import '../test/support/eventually.js';", 'Only tests import test/'],
@@ -49,7 +59,9 @@ describe('lint: layer imports and promises', function () {
 
   it('when a route imports its domain and the domain imports shared/, then no import is reported', async () => {
     expect(await ruleIds('apps/api/src/routes/auth/schema.ts', "import '../../auth/types.js';\n")).to.not.include('no-restricted-imports');
-    expect(await ruleIds('apps/api/src/auth/users.ts', "import { keys } from '../../../../shared/keyspace.js';\n")).to.not.include('no-restricted-imports');
+    expect(await ruleIds('apps/api/src/auth/users.ts', "import { keys } from '../../../../shared/keyspace.js';\n")).to.not.include(
+      'no-restricted-imports',
+    );
   });
 
   it('when a module imports a module that imports it back, then import-x/no-cycle reports it; a type-only import is not followed', async () => {

@@ -16,7 +16,9 @@ describe('npm run mcp (the stdio entry) and its API key', function () {
   it('when the API is a plain http:// URL on another host, then it refuses to start, sending nothing', async () => {
     const run = await runTs('scripts/mcp-stdio.ts', ['--url', 'http://api.example.com'], { env });
     expect(run.code).to.equal(1);
-    expect(run.stderr).to.equal('mcp-stdio: refusing to send MARKET_SIGNALS_API_KEY over plain http to api.example.com: use an https:// URL (plain http only to localhost)\n');
+    expect(run.stderr).to.equal(
+      'mcp-stdio: refusing to send MARKET_SIGNALS_API_KEY over plain http to api.example.com: use an https:// URL (plain http only to localhost)\n',
+    );
   });
 
   describe('when the API answers with a redirect', () => {

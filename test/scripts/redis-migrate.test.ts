@@ -35,12 +35,20 @@ describe('npm run redis:migrate (single node, old key names -> Redis Cluster)', 
     const redis = new Redis(old.url, { protocol: 2 });
     // The layout before hash tags, written as the previous release wrote it.
     await redis.hset('ms:user:ada@example.com', {
-      id: '7b0c6d1e-0000-4000-8000-000000000001', email: 'ada@example.com', role: 'admin',
-      passwordHash: await hashPassword('correct horse battery'), createdAt: '2026-01-01T00:00:00.000Z',
+      id: '7b0c6d1e-0000-4000-8000-000000000001',
+      email: 'ada@example.com',
+      role: 'admin',
+      passwordHash: await hashPassword('correct horse battery'),
+      createdAt: '2026-01-01T00:00:00.000Z',
     });
     await redis.sadd('ms:users', 'ada@example.com');
     await redis.hset(`ms:api-key:${hashApiKey(KEY)}`, {
-      id: 'key_000000000001', userId: '7b0c6d1e-0000-4000-8000-000000000001', email: 'ada@example.com', name: 'bot', last4: KEY.slice(-4), createdAt: '2026-01-02T00:00:00.000Z',
+      id: 'key_000000000001',
+      userId: '7b0c6d1e-0000-4000-8000-000000000001',
+      email: 'ada@example.com',
+      name: 'bot',
+      last4: KEY.slice(-4),
+      createdAt: '2026-01-02T00:00:00.000Z',
     });
     await redis.set('ms:api-key-id:key_000000000001', hashApiKey(KEY));
     await redis.sadd('ms:user-api-keys:ada@example.com', 'key_000000000001');
@@ -56,12 +64,16 @@ describe('npm run redis:migrate (single node, old key names -> Redis Cluster)', 
   });
 
   const migrate = (...extra: string[]) =>
-    runTs('scripts/redis-migrate.ts', ['--from', old.url, '--to-cluster', cluster.seeds, ...extra], { env: childEnv({ NODE_ENV: 'test' }) });
+    runTs('scripts/redis-migrate.ts', ['--from', old.url, '--to-cluster', cluster.seeds, ...extra], {
+      env: childEnv({ NODE_ENV: 'test' }),
+    });
 
   it('copies users, API keys and history to their new names, keeping time to live; caches are left behind', async () => {
     const run = await migrate();
     expect(run.code, run.stderr).to.equal(0);
-    expect(run.stdout).to.equal('copied 7 keys (users 2, api keys 3, history 2, snapshots 0, provider state 0); 0 already present, left as they were; 1 not copied (caches, counters)\n');
+    expect(run.stdout).to.equal(
+      'copied 7 keys (users 2, api keys 3, history 2, snapshots 0, provider state 0); 0 already present, left as they were; 1 not copied (caches, counters)\n',
+    );
   });
 
   it('then the service on the cluster logs the user in, takes the API key and serves the history', async () => {
@@ -79,7 +91,9 @@ describe('npm run redis:migrate (single node, old key names -> Redis Cluster)', 
     await stack!.redis.hset(keys.user('ada@example.com'), 'role', 'user');
     const run = await migrate();
     expect(run.code, run.stderr).to.equal(0);
-    expect(run.stdout).to.match(/^copied 0 keys .*; 0 already present, left as they were; 7 unchanged since the last run, left as they are here;/);
+    expect(run.stdout).to.match(
+      /^copied 0 keys .*; 0 already present, left as they were; 7 unchanged since the last run, left as they are here;/,
+    );
     expect(await stack!.redis.hget(keys.user('ada@example.com'), 'role')).to.equal('user');
   });
 
@@ -104,10 +118,23 @@ describe('npm run redis:migrate run twice: what changed between the runs (issue 
     const digest = await hashPassword('correct horse battery');
     for (const [i, name] of ['ada', 'bob', 'eve'].entries()) {
       const email = `${name}@example.com`;
-      await source.hset(`ms:user:${email}`, { id: userId(name), email, role: 'user', passwordHash: digest, createdAt: '2026-01-01T00:00:00.000Z' });
+      await source.hset(`ms:user:${email}`, {
+        id: userId(name),
+        email,
+        role: 'user',
+        passwordHash: digest,
+        createdAt: '2026-01-01T00:00:00.000Z',
+      });
       await source.sadd('ms:users', email);
       const id = `key_00000000000${i}`;
-      await source.hset(`ms:api-key:${hashApiKey(keyOf[name]!)}`, { id, userId: userId(name), email, name: 'bot', last4: keyOf[name]!.slice(-4), createdAt: '2026-01-02T00:00:00.000Z' });
+      await source.hset(`ms:api-key:${hashApiKey(keyOf[name]!)}`, {
+        id,
+        userId: userId(name),
+        email,
+        name: 'bot',
+        last4: keyOf[name]!.slice(-4),
+        createdAt: '2026-01-02T00:00:00.000Z',
+      });
       await source.set(`ms:api-key-id:${id}`, hashApiKey(keyOf[name]!));
       await source.sadd(`ms:user-api-keys:${email}`, id);
     }
@@ -161,11 +188,22 @@ describe('npm run redis:migrate run twice: what changed between the runs (issue 
 
   it('when the old deployment adds a user, revokes a key and removes a user between the runs, then the second run brings the new user and carries both deletions', async () => {
     const digest = await hashPassword('another good password');
-    await source.hset('ms:user:zoe@example.com', { id: userId('zoe'), email: 'zoe@example.com', role: 'user', passwordHash: digest, createdAt: '2026-02-01T00:00:00.000Z' });
+    await source.hset('ms:user:zoe@example.com', {
+      id: userId('zoe'),
+      email: 'zoe@example.com',
+      role: 'user',
+      passwordHash: digest,
+      createdAt: '2026-02-01T00:00:00.000Z',
+    });
     await source.sadd('ms:users', 'zoe@example.com');
     await source.del(`ms:api-key:${hashApiKey(keyOf.ada!)}`, 'ms:api-key-id:key_000000000000');
     await source.srem('ms:user-api-keys:ada@example.com', 'key_000000000000');
-    await source.del('ms:user:bob@example.com', `ms:api-key:${hashApiKey(keyOf.bob!)}`, 'ms:api-key-id:key_000000000001', 'ms:user-api-keys:bob@example.com');
+    await source.del(
+      'ms:user:bob@example.com',
+      `ms:api-key:${hashApiKey(keyOf.bob!)}`,
+      'ms:api-key-id:key_000000000001',
+      'ms:user-api-keys:bob@example.com',
+    );
     await source.srem('ms:users', 'bob@example.com');
 
     const second = await migrate();

@@ -35,7 +35,10 @@ describe('configuration', () => {
 
   it('when API keys and metrics are not configured, then keys get 600 stats misses and /metrics is public', () => {
     expect(loadConfig({})).to.include({ apiKeyStatsMissBudget: 600, metricsToken: undefined });
-    expect(loadConfig({ API_KEY_STATS_MISS_BUDGET: '5000', METRICS_TOKEN: 'a-scrape-token-of-32-characters!' })).to.include({ apiKeyStatsMissBudget: 5000, metricsToken: 'a-scrape-token-of-32-characters!' });
+    expect(loadConfig({ API_KEY_STATS_MISS_BUDGET: '5000', METRICS_TOKEN: 'a-scrape-token-of-32-characters!' })).to.include({
+      apiKeyStatsMissBudget: 5000,
+      metricsToken: 'a-scrape-token-of-32-characters!',
+    });
   });
 
   const refusals: [Record<string, string>, RegExp][] = [
@@ -63,13 +66,22 @@ describe('configuration', () => {
     [{ INDEX_API_URL: 'https://i.example/v1?api_key=k' }, /^INDEX_API_URL: must be a base address without \?query/],
     [{ REDIS_SENTINELS: '127.0.0.1:26379' }, /^REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS/],
     [{ REDIS_SENTINEL_MASTER: 'mymaster' }, /^REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER/],
-    [{ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_URL: 'redis://r:6379' }, /^REDIS_SENTINELS: set either REDIS_URL .* not both/],
-    [{ REDIS_PASSWORD: 'p' }, /^REDIS_PASSWORD: applies to the data nodes behind Sentinel \(REDIS_SENTINELS\) only; with REDIS_URL put the credentials in the URL/],
+    [
+      { REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_URL: 'redis://r:6379' },
+      /^REDIS_SENTINELS: set either REDIS_URL .* not both/,
+    ],
+    [
+      { REDIS_PASSWORD: 'p' },
+      /^REDIS_PASSWORD: applies to the data nodes behind Sentinel \(REDIS_SENTINELS\) only; with REDIS_URL put the credentials in the URL/,
+    ],
     [{ REDIS_TLS: 'true', REDIS_URL: 'redis://r:6379' }, /^REDIS_TLS: applies to the data nodes behind Sentinel/],
     [{ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_TLS: 'on' }, /^REDIS_TLS: must be true or false/],
     [{ REDIS_SENTINELS: 'a:1,b', REDIS_SENTINEL_MASTER: 'm' }, /^REDIS_SENTINELS: must be host:port\[,host:port...\], got "b"/],
     [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_URL: 'redis://r:6379' }, /^REDIS_CLUSTER_NODES: set exactly one of .*REDIS_URL is set too$/],
-    [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm' }, /^REDIS_CLUSTER_NODES: set exactly one of .*REDIS_SENTINELS is set too$/],
+    [
+      { REDIS_CLUSTER_NODES: 'a:7000', REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm' },
+      /^REDIS_CLUSTER_NODES: set exactly one of .*REDIS_SENTINELS is set too$/,
+    ],
     [{ REDIS_CLUSTER_NODES: 'a:7000,b:70000' }, /^REDIS_CLUSTER_NODES: must be host:port\[,host:port...\], got "b:70000"/],
     [{ REDIS_CLUSTER_PASSWORD: 'p' }, /^REDIS_CLUSTER_NODES: required with REDIS_CLUSTER_PASSWORD or REDIS_CLUSTER_TLS/],
     [{ REDIS_CLUSTER_NODES: 'a:7000', REDIS_CLUSTER_TLS: 'yes' }, /^REDIS_CLUSTER_TLS: must be true or false/],
@@ -99,7 +111,10 @@ describe('configuration', () => {
       REFRESH_INTERVAL: '90s',
     });
     expect(config.redisSentinel).to.deep.equal({
-      sentinels: [{ host: 'sentinel-a.internal', port: 26379 }, { host: '::1', port: 26380 }],
+      sentinels: [
+        { host: 'sentinel-a.internal', port: 26379 },
+        { host: '::1', port: 26380 },
+      ],
       masterName: 'mymaster',
       password: 's3cret',
       sentinelUsername: undefined,
@@ -124,7 +139,14 @@ describe('configuration', () => {
       REDIS_TLS_INSECURE: 'true',
     });
     const options = redisOptions(config, 'fast');
-    expect(options).to.include({ username: 'app', password: 'node-secret', enableTLSForSentinelMode: true, sentinelUsername: 'watcher', sentinelPassword: 'sentinel-secret', name: 'mymaster' });
+    expect(options).to.include({
+      username: 'app',
+      password: 'node-secret',
+      enableTLSForSentinelMode: true,
+      sentinelUsername: 'watcher',
+      sentinelPassword: 'sentinel-secret',
+      name: 'mymaster',
+    });
     expect(options.tls).to.deep.equal({ rejectUnauthorized: false });
     expect(options.sentinelTLS).to.deep.equal({ rejectUnauthorized: false });
     const plain = redisOptions(loadConfig({ REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_MASTER: 'm', REDIS_PASSWORD: 'node-secret' }), 'worker');
@@ -142,7 +164,10 @@ describe('configuration', () => {
       INDEX_API_URL: 'https://index.example.com',
     });
     expect(config.redisCluster).to.deep.equal({
-      nodes: [{ host: 'node-a.internal', port: 7000 }, { host: '::1', port: 7001 }],
+      nodes: [
+        { host: 'node-a.internal', port: 7000 },
+        { host: '::1', port: 7001 },
+      ],
       password: 's3cret',
       tls: true,
     });

@@ -27,7 +27,10 @@ describe('log lines (shared/logger.ts)', () => {
       'process.exit(0);',
     ].join('\n');
     const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
-    const lines = out.trim().split('\n').map((line) => JSON.parse(line) as { i: number; name: string });
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { i: number; name: string });
     expect(lines.map((line) => line.i)).to.deep.equal(Array.from({ length: 100 }, (_, i) => i));
     expect(lines[0]?.name).to.equal('exit-test');
   });

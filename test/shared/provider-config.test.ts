@@ -19,7 +19,9 @@ describe('provider configuration (INDEX_PROVIDER)', () => {
       x: { bearerToken: 'x', baseUrl: 'https://api.x.com', queryMaxLength: 512, requestsPerRefresh: 50 },
       trackedAccounts: ['alice', 'Bob_1'],
     });
-    expect(loadConfig({ ...composite, COINGECKO_PLAN: 'pro', COINGECKO_IDS: 'axl:axelar, $Pepe:pepe' }).providers?.coingecko).to.deep.include({
+    expect(
+      loadConfig({ ...composite, COINGECKO_PLAN: 'pro', COINGECKO_IDS: 'axl:axelar, $Pepe:pepe' }).providers?.coingecko,
+    ).to.deep.include({
       plan: 'pro',
       baseUrl: 'https://pro-api.coingecko.com/api/v3',
       pins: { AXL: 'axelar', PEPE: 'pepe' },
@@ -27,7 +29,9 @@ describe('provider configuration (INDEX_PROVIDER)', () => {
   });
 
   it('when composite in production, then INDEX_API_URL is not needed', () => {
-    expect(loadConfig({ ...composite, NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32), REDIS_URL: 'redis://r:6379' }).indexProvider).to.equal('composite');
+    expect(
+      loadConfig({ ...composite, NODE_ENV: 'production', JWT_SECRET: 's'.repeat(32), REDIS_URL: 'redis://r:6379' }).indexProvider,
+    ).to.equal('composite');
   });
 
   it('when TRACKED_ACCOUNTS is @file, then one username a line, comments and blanks skipped, duplicates once', () => {
@@ -47,7 +51,10 @@ describe('provider configuration (INDEX_PROVIDER)', () => {
     [{ ...composite, COINGECKO_IDS: 'axl' }, /^COINGECKO_IDS: must be SYMBOL:coin-id/],
     [{ ...composite, ELFA_MONTHLY_CREDITS: 'lots' }, /^ELFA_MONTHLY_CREDITS: must be a whole number/],
     [{ ...composite, ELFA_DAILY_CREDITS: '2' }, /^ELFA_DAILY_CREDITS: must be a whole number from 3/],
-    [{ ...composite, ELFA_DAILY_CREDITS: '30', ELFA_MONTHLY_CREDITS: '1000' }, /^ELFA_DAILY_CREDITS: set it or ELFA_MONTHLY_CREDITS, not both$/],
+    [
+      { ...composite, ELFA_DAILY_CREDITS: '30', ELFA_MONTHLY_CREDITS: '1000' },
+      /^ELFA_DAILY_CREDITS: set it or ELFA_MONTHLY_CREDITS, not both$/,
+    ],
     [{ ...composite, ELFA_API_URL: 'ftp://x' }, /^ELFA_API_URL: must start with http/],
     [{ ...composite, X_API_URL: 'https://api.x.com/?token=1' }, /^X_API_URL: must be a base address/],
     [{ ...composite, COINGECKO_API_URL: 'nope' }, /^COINGECKO_API_URL: not a valid URL/],
@@ -62,10 +69,14 @@ describe('provider configuration (INDEX_PROVIDER)', () => {
 
   it('when a key is missing, then the process exits 1 with one line naming the variable', async () => {
     const { spawnSync } = await import('node:child_process');
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', "import('./shared/config.ts').then((m) => m.loadConfigOrExit())"], {
-      env: { PATH: process.env.PATH ?? '', INDEX_PROVIDER: 'composite', X_BEARER_TOKEN: 'x', TRACKED_ACCOUNTS: 'a' },
-      encoding: 'utf8',
-    });
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '-e', "import('./shared/config.ts').then((m) => m.loadConfigOrExit())"],
+      {
+        env: { PATH: process.env.PATH ?? '', INDEX_PROVIDER: 'composite', X_BEARER_TOKEN: 'x', TRACKED_ACCOUNTS: 'a' },
+        encoding: 'utf8',
+      },
+    );
     expect(result.status).to.equal(1);
     expect(result.stderr).to.equal('Configuration error: ELFA_API_KEY: required with INDEX_PROVIDER=composite\n');
   });

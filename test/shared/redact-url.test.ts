@@ -37,7 +37,11 @@ describe('the worker process, started with credentials in INDEX_API_URL', functi
       REDIS_URL: redis.url,
       INDEX_API_URL: 'http://index-user:index-s3cret@127.0.0.1:9/v1',
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     const started = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no start line; output: ${output}`)), 15_000);

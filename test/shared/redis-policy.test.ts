@@ -38,7 +38,15 @@ describe('what the service needs of each master of a Redis Cluster', function ()
     await node.config('SET', 'maxmemory-policy', 'allkeys-lru');
     node.disconnect();
     const result = await runTs('apps/worker/src/main.ts', [], {
-      env: { PATH: process.env.PATH, NODE_ENV: 'production', REDIS_CLUSTER_NODES: cluster.seeds, JWT_SECRET: 'x'.repeat(40), INDEX_API_URL: 'http://127.0.0.1:9', PORT: '0', LOG_LEVEL: 'silent' },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        REDIS_CLUSTER_NODES: cluster.seeds,
+        JWT_SECRET: 'x'.repeat(40),
+        INDEX_API_URL: 'http://127.0.0.1:9',
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+      },
     });
     expect(result.code).to.equal(1);
     expect(result.stderr.trim().split('\n')).to.deep.equal([
@@ -52,11 +60,22 @@ describe('what the service needs of its Redis', function () {
   let redis: TestRedis;
   afterEach(() => redis.stop());
 
-  for (const [entry, name] of [['apps/worker/src/main.ts', 'worker'], ['apps/api/src/main.ts', 'web']] as const) {
+  for (const [entry, name] of [
+    ['apps/worker/src/main.ts', 'worker'],
+    ['apps/api/src/main.ts', 'web'],
+  ] as const) {
     it(`when Redis evicts (allkeys-lru) in production, then the ${name} process refuses to run with one line`, async () => {
       redis = await startTestRedis({ args: ['--maxmemory-policy', 'allkeys-lru'] });
       const result = await runTs(entry, [], {
-        env: { PATH: process.env.PATH, NODE_ENV: 'production', REDIS_URL: redis.url, JWT_SECRET: 'x'.repeat(40), INDEX_API_URL: 'http://127.0.0.1:9', PORT: '0', LOG_LEVEL: 'silent' },
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'production',
+          REDIS_URL: redis.url,
+          JWT_SECRET: 'x'.repeat(40),
+          INDEX_API_URL: 'http://127.0.0.1:9',
+          PORT: '0',
+          LOG_LEVEL: 'silent',
+        },
       });
       expect(result.code).to.equal(1);
       expect(result.stderr.trim().split('\n')).to.deep.equal([
@@ -65,14 +84,25 @@ describe('what the service needs of its Redis', function () {
     });
   }
 
-  for (const [entry, name] of [['apps/worker/src/main.ts', 'worker'], ['apps/api/src/main.ts', 'web']] as const) {
+  for (const [entry, name] of [
+    ['apps/worker/src/main.ts', 'worker'],
+    ['apps/api/src/main.ts', 'web'],
+  ] as const) {
     it(`when users are stored only under the untagged key names of before (an upgrade without redis:migrate), then the ${name} process refuses to run with one line naming the command`, async () => {
       redis = await startTestRedis();
       const client = new Redis(redis.url);
       await client.sadd(UNTAGGED_USERS_KEY, 'ada@example.com');
       await client.quit();
       const result = await runTs(entry, [], {
-        env: { PATH: process.env.PATH, NODE_ENV: 'development', REDIS_URL: redis.url, JWT_SECRET: 'x'.repeat(40), INDEX_API_URL: 'http://127.0.0.1:9', PORT: '0', LOG_LEVEL: 'silent' },
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'development',
+          REDIS_URL: redis.url,
+          JWT_SECRET: 'x'.repeat(40),
+          INDEX_API_URL: 'http://127.0.0.1:9',
+          PORT: '0',
+          LOG_LEVEL: 'silent',
+        },
       });
       expect(result.code).to.equal(1);
       expect(result.stderr.trim().split('\n')).to.deep.equal([
@@ -87,10 +117,14 @@ describe('what the service needs of its Redis', function () {
     const { logger, lines } = capturingLogger();
     let refused = '';
     watchRedisPolicy(client, logger, { production: false, refuse: (line) => (refused = line) });
-    const warnings = await eventually(() => {
-      const found = lines().filter((line) => line.level === 40);
-      return found.length === 2 ? found : undefined;
-    }, 5000, 'two warnings');
+    const warnings = await eventually(
+      () => {
+        const found = lines().filter((line) => line.level === 40);
+        return found.length === 2 ? found : undefined;
+      },
+      5000,
+      'two warnings',
+    );
     client.disconnect();
     expect(refused).to.equal('');
     expect(warnings.map((w) => w.msg)).to.have.members([
@@ -112,16 +146,28 @@ describe('what the service needs of its Redis', function () {
       // Fill Redis to its limit: every write from now on is refused with OOM.
       const filler = 'x'.repeat(10_000);
       for (let i = 0; ; i += 1) {
-        const failed = await client.set(`filler:${i}`, filler).then(() => false, () => true);
+        const failed = await client.set(`filler:${i}`, filler).then(
+          () => false,
+          () => true,
+        );
         if (failed) break;
       }
       const { logger, lines } = capturingLogger();
-      const worker = await startWorker({ redis: { redisUrl: redis.url, redisTlsInsecure: false }, provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger, refreshEveryMs: 1000 });
+      const worker = await startWorker({
+        redis: { redisUrl: redis.url, redisTlsInsecure: false },
+        provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }),
+        logger,
+        refreshEveryMs: 1000,
+      });
       try {
         expect(lines().some((line) => line.msg === 'could not ensure the refresh schedules; retrying')).to.equal(true);
         expect(await client.exists(`${QUEUE_PREFIX}:refresh:repeat:refresh-trending`)).to.equal(0);
         await client.config('SET', 'maxmemory', '0');
-        await eventually(async () => ((await client.exists(`${QUEUE_PREFIX}:refresh:repeat:refresh-trending`)) === 1 ? true : undefined), 10_000, 'schedules');
+        await eventually(
+          async () => ((await client.exists(`${QUEUE_PREFIX}:refresh:repeat:refresh-trending`)) === 1 ? true : undefined),
+          10_000,
+          'schedules',
+        );
       } finally {
         await worker.close(1000);
         client.disconnect();

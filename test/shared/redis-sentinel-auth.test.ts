@@ -24,34 +24,90 @@ describe('Redis Sentinel with an authenticated, TLS-only master', function () {
   const clients: Redis[] = [];
   const connect = (env: Record<string, string>) => {
     const reasons: string[] = [];
-    const client = createRedis(loadConfig({ REDIS_SENTINELS: `127.0.0.1:${sentinelPort}`, REDIS_SENTINEL_MASTER: MASTER, ...env }), 'fast', 'sentinel-auth-test', {
-      warn: (fields: object) => reasons.push(String((fields as { reason?: string }).reason)),
-      info() {},
-    });
+    const client = createRedis(
+      loadConfig({ REDIS_SENTINELS: `127.0.0.1:${sentinelPort}`, REDIS_SENTINEL_MASTER: MASTER, ...env }),
+      'fast',
+      'sentinel-auth-test',
+      {
+        warn: (fields: object) => reasons.push(String((fields as { reason?: string }).reason)),
+        info() {},
+      },
+    );
     clients.push(client);
     return { client, reasons };
   };
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ms-sentinel-tls-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
-    const tls = [`tls-cert-file ${join(dir, 'cert.pem')}`, `tls-key-file ${join(dir, 'key.pem')}`, `tls-ca-cert-file ${join(dir, 'cert.pem')}`, 'tls-auth-clients no'];
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const tls = [
+      `tls-cert-file ${join(dir, 'cert.pem')}`,
+      `tls-key-file ${join(dir, 'key.pem')}`,
+      `tls-ca-cert-file ${join(dir, 'cert.pem')}`,
+      'tls-auth-clients no',
+    ];
     const masterPort = await freePort();
     sentinelPort = await freePort();
-    writeFileSync(join(dir, 'master.conf'), ['port 0', `tls-port ${masterPort}`, 'bind 127.0.0.1', `dir ${dir}`, 'save ""', 'appendonly no', ...tls, 'user default off', 'user app on >node-secret ~* &* +@all', ''].join('\n'));
+    writeFileSync(
+      join(dir, 'master.conf'),
+      [
+        'port 0',
+        `tls-port ${masterPort}`,
+        'bind 127.0.0.1',
+        `dir ${dir}`,
+        'save ""',
+        'appendonly no',
+        ...tls,
+        'user default off',
+        'user app on >node-secret ~* &* +@all',
+        '',
+      ].join('\n'),
+    );
     writeFileSync(
       join(dir, 'sentinel.conf'),
-      [`port ${sentinelPort}`, 'bind 127.0.0.1', `dir ${dir}`, 'tls-replication yes', ...tls, `sentinel monitor ${MASTER} 127.0.0.1 ${masterPort} 1`, `sentinel auth-user ${MASTER} app`, `sentinel auth-pass ${MASTER} node-secret`, ''].join('\n'),
+      [
+        `port ${sentinelPort}`,
+        'bind 127.0.0.1',
+        `dir ${dir}`,
+        'tls-replication yes',
+        ...tls,
+        `sentinel monitor ${MASTER} 127.0.0.1 ${masterPort} 1`,
+        `sentinel auth-user ${MASTER} app`,
+        `sentinel auth-pass ${MASTER} node-secret`,
+        '',
+      ].join('\n'),
     );
     children.push(spawn('redis-server', [join(dir, 'master.conf')], { stdio: 'ignore' }));
     children.push(spawn('redis-server', [join(dir, 'sentinel.conf'), '--sentinel'], { stdio: 'ignore' }));
     await waitForPing(sentinelPort);
     // Ready once the sentinel has reached the master over TLS with the ACL user (it knows its run id).
     const sentinel = new Redis({ port: sentinelPort, host: '127.0.0.1' });
-    await eventually(async () => {
-      const fields = (await sentinel.call('SENTINEL', 'MASTER', MASTER)) as string[];
-      return fields[fields.indexOf('runid') + 1] ? true : undefined;
-    }, 10_000, 'the sentinel to reach the master');
+    await eventually(
+      async () => {
+        const fields = (await sentinel.call('SENTINEL', 'MASTER', MASTER)) as string[];
+        return fields[fields.indexOf('runid') + 1] ? true : undefined;
+      },
+      10_000,
+      'the sentinel to reach the master',
+    );
     sentinel.disconnect();
   });
   after(() => {
@@ -62,14 +118,22 @@ describe('Redis Sentinel with an authenticated, TLS-only master', function () {
 
   it('when REDIS_USERNAME, REDIS_PASSWORD and REDIS_TLS are set, then the API role reads and writes on the master Sentinel names', async () => {
     const { client } = connect({ REDIS_USERNAME: 'app', REDIS_PASSWORD: 'node-secret', REDIS_TLS: 'true', REDIS_TLS_INSECURE: 'true' });
-    await eventually(async () => ((await client.set('probe', 'written').catch(() => undefined)) === 'OK' ? true : undefined), 10_000, 'a write through Sentinel');
+    await eventually(
+      async () => ((await client.set('probe', 'written').catch(() => undefined)) === 'OK' ? true : undefined),
+      10_000,
+      'a write through Sentinel',
+    );
     expect(await client.get('probe')).to.equal('written');
     expect(await client.call('ACL', 'WHOAMI')).to.equal('app');
   });
 
   it('when the password is missing, then nothing is written and the logged reason says why', async () => {
     const { client, reasons } = connect({ REDIS_USERNAME: 'app', REDIS_TLS: 'true', REDIS_TLS_INSECURE: 'true' });
-    await eventually(() => (reasons.some((reason) => /NOAUTH|WRONGPASS|NOPERM/.test(reason)) ? true : undefined), 10_000, 'an authentication error');
+    await eventually(
+      () => (reasons.some((reason) => /NOAUTH|WRONGPASS|NOPERM/.test(reason)) ? true : undefined),
+      10_000,
+      'an authentication error',
+    );
     await client.set('probe', 'nope').then(
       () => expect.fail('written without a password'),
       (error: Error) => expect(error.message).to.be.a('string'),

@@ -18,7 +18,11 @@ export interface ApiProcess {
  * Starts apps/api/src/main.ts with `env` and resolves once /readyz answers 200. `nodeArgs`: what
  * node runs instead, e.g. the built `dist/apps/api/src/main.js` as the Procfile does.
  */
-export async function startApiProcess(name: string, env: Record<string, string>, nodeArgs = ['--import', 'tsx', 'apps/api/src/main.ts']): Promise<ApiProcess> {
+export async function startApiProcess(
+  name: string,
+  env: Record<string, string>,
+  nodeArgs = ['--import', 'tsx', 'apps/api/src/main.ts'],
+): Promise<ApiProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
@@ -32,7 +36,10 @@ export async function startApiProcess(name: string, env: Record<string, string>,
     child.once('exit', (code, signal) => reject(new Error(`${name} exited (${signal ?? code}): ${stderr}`))),
   );
   exited.catch(() => {});
-  await Promise.race([exited, eventually(async () => ((await fetch(`${api.url}/readyz`)).status === 200 ? true : undefined), 30_000, `${name} ready`)]);
+  await Promise.race([
+    exited,
+    eventually(async () => ((await fetch(`${api.url}/readyz`)).status === 200 ? true : undefined), 30_000, `${name} ready`),
+  ]);
   return api;
 }
 

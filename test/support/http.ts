@@ -26,7 +26,10 @@ export async function http(url: string, init: RequestInit = {}): Promise<HttpAns
 }
 
 /** Like `http`, but with a raw Accept-Encoding and no automatic decompression. */
-export async function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+export async function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
     request(url, { headers }, (res) => {

@@ -23,8 +23,19 @@ export interface ObservedResponse {
 
 /** Headers every response may carry without the document naming them: HTTP plumbing. */
 const PLUMBING = new Set([
-  'content-type', 'content-length', 'content-encoding', 'transfer-encoding', 'vary', 'date', 'connection', 'keep-alive',
-  'x-request-id', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'content-security-policy',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'vary',
+  'date',
+  'connection',
+  'keep-alive',
+  'x-request-id',
+  'cache-control',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'content-security-policy',
 ]);
 
 export class ResponseValidator {

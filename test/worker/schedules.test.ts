@@ -18,7 +18,9 @@ const UPSTREAM_LISTINGS = LIST_KINDS.map((kind) => `/${WIRE_LISTS[kind].path}`);
  */
 async function quiet(queue: Queue): Promise<true | undefined> {
   const counts = await queue.getJobCounts('active', 'waiting', 'prioritized', 'delayed');
-  return counts.active === 0 && counts.waiting === 0 && counts.prioritized === 0 && counts.delayed === REFRESH_JOBS.length ? true : undefined;
+  return counts.active === 0 && counts.waiting === 0 && counts.prioritized === 0 && counts.delayed === REFRESH_JOBS.length
+    ? true
+    : undefined;
 }
 
 describe('worker schedules', () => {
@@ -35,7 +37,9 @@ describe('worker schedules', () => {
   });
 
   it('when three workers start together, then each snapshot of the table is fetched once and each refresh job scheduled once every 30 minutes', async () => {
-    await eventually(async () => ((await existing(stack.redis, SNAPSHOTS.map(snapshotKeys.snapshot))) === SNAPSHOTS.length ? true : undefined));
+    await eventually(async () =>
+      (await existing(stack.redis, SNAPSHOTS.map(snapshotKeys.snapshot))) === SNAPSHOTS.length ? true : undefined,
+    );
     await eventually(() => quiet(queue), 10_000, 'the refresh queue to settle');
     const calls = stack.sim.stats();
     for (const path of UPSTREAM_LISTINGS) expect(calls[path], path).to.equal(1);

@@ -16,9 +16,7 @@ describe('on-demand stats', () => {
     stack.sim.setFaults({ latencyMs: 300 });
     stack.sim.resetStats();
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) =>
-        http(`${stack.apiUrl}/api/market/stats/${i % 2 ? username.toLowerCase() : `@${username}`}`),
-      ),
+      Array.from({ length: 200 }, (_, i) => http(`${stack.apiUrl}/api/market/stats/${i % 2 ? username.toLowerCase() : `@${username}`}`)),
     );
     stack.sim.clearFaults();
     expect(answers.map((a) => a.status)).to.deep.equal(Array(200).fill(200));

@@ -24,7 +24,12 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
         stack = await startStack({ indexTimeouts: { listTimeoutMs: 500 } });
         queue = stack.queue<RefreshJobData>(REFRESH_QUEUE);
         // The first news refresh scores a thousand posts: seconds on a busy machine.
-        await eventually(async () => ((await existing(stack.redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 2 ? true : undefined), 30_000, 'the first snapshots');
+        await eventually(
+          async () =>
+            (await existing(stack.redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 2 ? true : undefined,
+          30_000,
+          'the first snapshots',
+        );
       });
       after(async () => {
         await queue.close();
@@ -32,7 +37,11 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
       });
 
       it('then the stored snapshots, their cachedAt and the served bytes stay as they were', async () => {
-        const before = await getEach(stack.redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news'), snapshotKeys.snapshot('sentiment')]);
+        const before = await getEach(stack.redis, [
+          snapshotKeys.snapshot('trending'),
+          snapshotKeys.snapshot('news'),
+          snapshotKeys.snapshot('sentiment'),
+        ]);
         const served = (await http(`${stack.apiUrl}/api/market/trending`)).body;
         stack.sim.setFaults(faults);
         stack.sim.resetStats();
@@ -44,21 +53,35 @@ describe('a failed refresh keeps the previous snapshot (docs/decisions.md#d8)', 
           return (calls['/v1/trending/tokens'] ?? 0) >= 1 && (calls['/v1/posts'] ?? 0) >= 1 ? true : undefined;
         });
         // Both refreshes have finished their attempt, failed, and wait to retry: whatever they would write is written.
-        await eventually(async () => {
-          const failed = (await queue.getJobs(['delayed', 'failed'])).filter((job) => job.attemptsMade >= 1 && job.failedReason);
-          return ['refresh-trending', 'refresh-news'].every((name) => failed.some((job) => job.name === name)) ? true : undefined;
-        }, 15_000, 'both refreshes to fail an attempt');
-        expect(await getEach(stack.redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news'), snapshotKeys.snapshot('sentiment')])).to.deep.equal(before);
+        await eventually(
+          async () => {
+            const failed = (await queue.getJobs(['delayed', 'failed'])).filter((job) => job.attemptsMade >= 1 && job.failedReason);
+            return ['refresh-trending', 'refresh-news'].every((name) => failed.some((job) => job.name === name)) ? true : undefined;
+          },
+          15_000,
+          'both refreshes to fail an attempt',
+        );
+        expect(
+          await getEach(stack.redis, [
+            snapshotKeys.snapshot('trending'),
+            snapshotKeys.snapshot('news'),
+            snapshotKeys.snapshot('sentiment'),
+          ]),
+        ).to.deep.equal(before);
         const servedDuring = (await http(`${stack.apiUrl}/api/market/trending`)).body;
         expect(servedDuring.equals(served)).to.equal(true);
 
         // Once the upstream heals, the retry (BullMQ backoff) brings a newer snapshot.
         stack.sim.clearFaults();
         await queue.promoteJobs();
-        const after = await eventually(async () => {
-          const body = await stack.redis.get(snapshotKeys.snapshot('trending'));
-          return body !== before[0] ? body : undefined;
-        }, 15_000, 'a successful retry');
+        const after = await eventually(
+          async () => {
+            const body = await stack.redis.get(snapshotKeys.snapshot('trending'));
+            return body !== before[0] ? body : undefined;
+          },
+          15_000,
+          'a successful retry',
+        );
         expect(Date.parse((JSON.parse(after!) as { cachedAt: string }).cachedAt)).to.be.greaterThan(
           Date.parse((JSON.parse(before[0]!) as { cachedAt: string }).cachedAt),
         );

@@ -163,7 +163,13 @@ describe('bounded upstream answers (docs/providers.md, "Bounded answers")', () =
     const large = JSON.stringify({ tokens: Array.from({ length: 60_000 }, (_, i) => token(i)) });
     const server = await serve((res) => res.end(oversized ? large : small));
     await redis.flushall();
-    const context = { redis, provider: createIndexClient({ baseUrl: server.url, apiKey: KEY }), logger: pino({ level: 'silent' }), now: () => new Date(), historyMs: 0 };
+    const context = {
+      redis,
+      provider: createIndexClient({ baseUrl: server.url, apiKey: KEY }),
+      logger: pino({ level: 'silent' }),
+      now: () => new Date(),
+      historyMs: 0,
+    };
     await refreshList(context, 'trending');
     const stored = await readSnapshot(redis, 'trending');
     expect(stored).to.not.equal(null);

@@ -92,13 +92,17 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     refreshIntervalMs: config.refreshIntervalMs,
     refreshAbsent: refreshRequests({ redis, queue: refreshQueue, waiter: refreshWaiter, waitMs: WORK_WAIT_MS, registry: metrics.registry }),
   });
-  const stats = new StatsService(redis, (username) =>
-    statsWaiter.enqueueAndWait(() => requestStats(statsQueue, username), WORK_WAIT_MS),
-  );
+  const stats = new StatsService(redis, (username) => statsWaiter.enqueueAndWait(() => requestStats(statsQueue, username), WORK_WAIT_MS));
 
   // Start-up must not hang on a Redis that is down: the platform wants the port bound.
   // Events missed before the listeners are ready only cost a waiter its timeout.
-  const stream = new StreamHub({ redis, watch, logger, maxClients: config.streamMaxClients, maxClientsPerAddress: config.streamMaxClientsPerAddress });
+  const stream = new StreamHub({
+    redis,
+    watch,
+    logger,
+    maxClients: config.streamMaxClients,
+    maxClientsPerAddress: config.streamMaxClientsPerAddress,
+  });
   snapshots.start();
   const ready = Promise.all([watch.start(), stream.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]).then(
     () => 'ready' as const,
@@ -120,7 +124,11 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     redis,
     snapshots,
     stats,
-    missBudget: new MissBudget(redis, { limit: config.statsMissBudget, keyLimit: config.apiKeyStatsMissBudget, ipv6Prefix: config.ipv6SubnetPrefix }),
+    missBudget: new MissBudget(redis, {
+      limit: config.statsMissBudget,
+      keyLimit: config.apiKeyStatsMissBudget,
+      ipv6Prefix: config.ipv6SubnetPrefix,
+    }),
     history: new HistoryService(redis, snapshots, config.historyDays * 86_400_000),
     stream,
     metrics,

@@ -38,7 +38,12 @@ export function registerOpsMetrics(registry: Registry, { redis, queues }: OpsSou
     help: '1 when Redis answered a PING during this scrape, else 0',
     registers: [registry],
     async collect() {
-      this.set((await redis.ping().then(() => 1, () => 0)));
+      this.set(
+        await redis.ping().then(
+          () => 1,
+          () => 0,
+        ),
+      );
     },
   });
   new Gauge({
@@ -54,16 +59,44 @@ export function registerOpsMetrics(registry: Registry, { redis, queues }: OpsSou
       }
     },
   });
-  registerWorkerCounter(registry, redis, 'market_worker_jobs_total', 'Jobs the workers finished, by queue and outcome (completed, failed)', 'jobs', ['queue', 'outcome']);
-  registerWorkerCounter(registry, redis, 'market_refresh_attempts_total', 'Refresh attempts by the workers (each may call the upstream), by job and outcome (ok, failed)', 'refresh', ['job', 'outcome']);
-  registerWorkerCounter(registry, redis, 'market_upstream_requests_total', 'Calls of the upstream index by the workers, by call and outcome (ok, error)', 'upstream', ['call', 'outcome']);
+  registerWorkerCounter(
+    registry,
+    redis,
+    'market_worker_jobs_total',
+    'Jobs the workers finished, by queue and outcome (completed, failed)',
+    'jobs',
+    ['queue', 'outcome'],
+  );
+  registerWorkerCounter(
+    registry,
+    redis,
+    'market_refresh_attempts_total',
+    'Refresh attempts by the workers (each may call the upstream), by job and outcome (ok, failed)',
+    'refresh',
+    ['job', 'outcome'],
+  );
+  registerWorkerCounter(
+    registry,
+    redis,
+    'market_upstream_requests_total',
+    'Calls of the upstream index by the workers, by call and outcome (ok, error)',
+    'upstream',
+    ['call', 'outcome'],
+  );
 }
 
 /**
  * A counter whose values the workers keep in their Redis hash (`<metric>|<label>|<outcome>`
  * fields, apps/worker/src/counters.ts), read at scrape time.
  */
-export function registerWorkerCounter(registry: Registry, redis: Redis, name: string, help: string, metric: string, labelNames: [string, string]): void {
+export function registerWorkerCounter(
+  registry: Registry,
+  redis: Redis,
+  name: string,
+  help: string,
+  metric: string,
+  labelNames: [string, string],
+): void {
   new Counter({
     name,
     help,

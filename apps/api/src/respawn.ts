@@ -14,7 +14,9 @@ export interface RespawnBackoffOptions {
 }
 
 /** Returns the delay before the next fork, given how long the process that exited lived. */
-export function respawnBackoff({ baseMs = 1_000, maxMs = 30_000, healthyMs = 60_000 }: RespawnBackoffOptions = {}): (livedMs: number) => number {
+export function respawnBackoff({ baseMs = 1_000, maxMs = 30_000, healthyMs = 60_000 }: RespawnBackoffOptions = {}): (
+  livedMs: number,
+) => number {
   let quickDeaths = 0;
   return (livedMs) => {
     quickDeaths = livedMs >= healthyMs ? 0 : quickDeaths + 1;

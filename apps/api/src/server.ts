@@ -20,7 +20,9 @@ export interface WebServerLimits {
 export const DEFAULT_LIMITS: WebServerLimits = { maxConnections: 4096, maxConnectionsPerAddress: 256, writeTimeoutMs: 30_000 };
 
 /** The limits the configuration sets. */
-export function limitsFrom(config: Pick<Config, 'maxConnections' | 'maxConnectionsPerAddress' | 'writeTimeoutMs' | 'trustProxy'>): WebServerLimits {
+export function limitsFrom(
+  config: Pick<Config, 'maxConnections' | 'maxConnectionsPerAddress' | 'writeTimeoutMs' | 'trustProxy'>,
+): WebServerLimits {
   return {
     maxConnections: config.maxConnections,
     // Behind a proxy every connection comes from the proxy: a per-address cap would be the proxy's.

@@ -25,16 +25,113 @@ export interface Account {
 // Always present, whatever the seed, so docs and demos can name an account that exists.
 const FIXED_NAMES = ['CryptoKoala', 'degen_sarah', 'OnChainWizard'];
 
-const CAMEL_HEADS = ['Crypto', 'OnChain', 'Degen', 'Alpha', 'Whale', 'Sol', 'Eth', 'Based', 'Moon', 'Chart',
-  'Macro', 'Defi', 'Meme', 'Giga', 'Satoshi', 'Block', 'Ape', 'Liquid', 'Smart', 'Quant', 'Delta', 'Fomo',
-  'Bag', 'Wagmi', 'Gwei', 'Pump', 'Laser', 'Diamond', 'Night', 'Alt'];
-const CAMEL_TAILS = ['Koala', 'Wizard', 'Hunter', 'Sniper', 'Trader', 'Monk', 'Ninja', 'Chad', 'Owl', 'Fox',
-  'Wolf', 'Bull', 'Shark', 'Maxi', 'Scout', 'Sage', 'Pilot', 'Oracle', 'Capital', 'Labs', 'Research', 'Otter',
-  'Raccoon', 'Panda', 'Whisper', 'Knight', 'Goblin', 'Frog', 'Cat', 'Dev'];
-const SNAKE_HEADS = ['degen', 'sol', 'eth', 'crypto', 'anon', 'based', 'ser', 'gm', 'wen', 'fren', 'chain',
-  'alpha', 'onchain', 'macro', 'meme'];
-const SNAKE_NAMES = ['sarah', 'mike', 'kai', 'nina', 'leo', 'yuki', 'omar', 'ivy', 'max', 'zoe', 'raj', 'lena',
-  'tom', 'ava', 'felix', 'mia', 'noah', 'jin', 'eli', 'sam', 'dan', 'rosa', 'theo', 'lucy'];
+const CAMEL_HEADS = [
+  'Crypto',
+  'OnChain',
+  'Degen',
+  'Alpha',
+  'Whale',
+  'Sol',
+  'Eth',
+  'Based',
+  'Moon',
+  'Chart',
+  'Macro',
+  'Defi',
+  'Meme',
+  'Giga',
+  'Satoshi',
+  'Block',
+  'Ape',
+  'Liquid',
+  'Smart',
+  'Quant',
+  'Delta',
+  'Fomo',
+  'Bag',
+  'Wagmi',
+  'Gwei',
+  'Pump',
+  'Laser',
+  'Diamond',
+  'Night',
+  'Alt',
+];
+const CAMEL_TAILS = [
+  'Koala',
+  'Wizard',
+  'Hunter',
+  'Sniper',
+  'Trader',
+  'Monk',
+  'Ninja',
+  'Chad',
+  'Owl',
+  'Fox',
+  'Wolf',
+  'Bull',
+  'Shark',
+  'Maxi',
+  'Scout',
+  'Sage',
+  'Pilot',
+  'Oracle',
+  'Capital',
+  'Labs',
+  'Research',
+  'Otter',
+  'Raccoon',
+  'Panda',
+  'Whisper',
+  'Knight',
+  'Goblin',
+  'Frog',
+  'Cat',
+  'Dev',
+];
+const SNAKE_HEADS = [
+  'degen',
+  'sol',
+  'eth',
+  'crypto',
+  'anon',
+  'based',
+  'ser',
+  'gm',
+  'wen',
+  'fren',
+  'chain',
+  'alpha',
+  'onchain',
+  'macro',
+  'meme',
+];
+const SNAKE_NAMES = [
+  'sarah',
+  'mike',
+  'kai',
+  'nina',
+  'leo',
+  'yuki',
+  'omar',
+  'ivy',
+  'max',
+  'zoe',
+  'raj',
+  'lena',
+  'tom',
+  'ava',
+  'felix',
+  'mia',
+  'noah',
+  'jin',
+  'eli',
+  'sam',
+  'dan',
+  'rosa',
+  'theo',
+  'lucy',
+];
 
 function candidateName(rng: Rng): string {
   const style = rng();
@@ -59,7 +156,10 @@ function uniqueNames(seed: number): string[] {
   return names;
 }
 
-const TOKEN_PICKER = new WeightedPicker(TOKENS.map((t) => t.symbol), TOKENS.map((t) => t.popularity));
+const TOKEN_PICKER = new WeightedPicker(
+  TOKENS.map((t) => t.symbol),
+  TOKENS.map((t) => t.popularity),
+);
 
 function favouriteTokens(rng: Rng): string[] {
   const favourites: string[] = [];
@@ -96,5 +196,7 @@ export function generateAccounts(seed: number): Account[] {
   // Rank by score; ties keep generation order so ranks are unique and stable.
   const ranked = drafts.map((d, i) => ({ d, i })).sort((a, b) => b.d.score - a.d.score || a.i - b.i);
   const rankOf = new Map(ranked.map((r, index) => [r.d.username, index + 1]));
-  return drafts.map((d) => Object.freeze({ ...d, topTokens: Object.freeze(d.topTokens), smartRank: rankOf.get(d.username) ?? ACCOUNT_COUNT }));
+  return drafts.map((d) =>
+    Object.freeze({ ...d, topTokens: Object.freeze(d.topTokens), smartRank: rankOf.get(d.username) ?? ACCOUNT_COUNT }),
+  );
 }

@@ -17,4 +17,3 @@ export function base58Encode(bytes: Uint8Array): string {
   }
   return out;
 }
-

@@ -13,7 +13,16 @@ const MINUTE_MS = 60 * 1000;
 export type Chain = 'ethereum' | 'base' | 'bsc' | 'solana';
 // A fixed rotation: any 30 consecutive slots hold every chain, Solana most.
 const CHAIN_ROTATION: readonly Chain[] = [
-  'solana', 'ethereum', 'solana', 'base', 'ethereum', 'solana', 'bsc', 'base', 'solana', 'ethereum',
+  'solana',
+  'ethereum',
+  'solana',
+  'base',
+  'ethereum',
+  'solana',
+  'bsc',
+  'base',
+  'solana',
+  'ethereum',
 ];
 
 export interface WireContract {
@@ -70,7 +79,5 @@ export function trendingContracts(seed: number, now: number): WireContract[] {
   for (let slot = Math.floor(now / SLOT_MS); rows.length < CONTRACT_COUNT; slot--) {
     if (firstSeen(seed, slot) <= now) rows.push(contractAt(seed, slot, now));
   }
-  return rows.sort(
-    (a, b) => b.smart_mentions - a.smart_mentions || b.mentions - a.mentions || a.address.localeCompare(b.address),
-  );
+  return rows.sort((a, b) => b.smart_mentions - a.smart_mentions || b.mentions - a.mentions || a.address.localeCompare(b.address));
 }

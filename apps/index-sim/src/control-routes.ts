@@ -21,12 +21,7 @@ export interface ControlPanel {
 const NOT_FOUND = reply(404, { error: 'not_found' });
 const BAD_REQUEST = reply(400, { error: 'bad_request' });
 
-export async function handleControl(
-  req: IncomingMessage,
-  res: ServerResponse,
-  pathname: string,
-  panel: ControlPanel,
-): Promise<void> {
+export async function handleControl(req: IncomingMessage, res: ServerResponse, pathname: string, panel: ControlPanel): Promise<void> {
   const route = `${req.method ?? 'GET'} ${pathname}`;
   try {
     switch (route) {

@@ -14,12 +14,7 @@ export function reply(status: number, body: unknown, headers?: Readonly<Record<s
   return headers ? { status, body, headers } : { status, body };
 }
 
-export function sendRaw(
-  res: ServerResponse,
-  status: number,
-  text: string,
-  headers: Readonly<Record<string, string>> = {},
-): void {
+export function sendRaw(res: ServerResponse, status: number, text: string, headers: Readonly<Record<string, string>> = {}): void {
   if (res.destroyed || res.headersSent) return;
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',

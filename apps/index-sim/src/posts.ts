@@ -43,7 +43,10 @@ const COMPATIBLE: Readonly<Record<Mood, WeightedPicker<TokenInfo>>> = {
 };
 
 function pickerOf(tokens: readonly TokenInfo[]): WeightedPicker<TokenInfo> {
-  return new WeightedPicker(tokens, tokens.map((t) => t.popularity));
+  return new WeightedPicker(
+    tokens,
+    tokens.map((t) => t.popularity),
+  );
 }
 
 export class PostStream {
@@ -59,7 +62,10 @@ export class PostStream {
     accounts: readonly Account[],
   ) {
     this.intervalMs = Math.max(1, Math.floor(WINDOW_MS / postCount));
-    this.authors = new WeightedPicker(accounts, accounts.map((a) => a.activity));
+    this.authors = new WeightedPicker(
+      accounts,
+      accounts.map((a) => a.activity),
+    );
   }
 
   newestSlot(now: number): number {

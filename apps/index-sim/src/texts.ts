@@ -41,7 +41,7 @@ const BULLISH: readonly string[] = [
   '{A} pumping hard and volume is confirming it',
   "Can't stop won't stop buying {A}. Moon mission engaged",
   '{A} ATH soon, the setup is perfect',
-  "{A} holders are winning big this month, congrats frens",
+  '{A} holders are winning big this month, congrats frens',
   'Not worried about {A} at all. Strong project, strong community',
   '{A} rally has legs, adding on pullbacks',
   'Long {A}. Best risk reward on my watchlist',
@@ -88,7 +88,7 @@ const BEARISH: readonly string[] = [
   'Lost half my stack on {A}. Worst call this year',
   '{A} is dead money, rotating out',
   'The {A} chart looks awful, panic selling everywhere',
-  'Can\'t believe people still hold {A}. It keeps crashing',
+  "Can't believe people still hold {A}. It keeps crashing",
   '{A} holders are getting wrecked, brutal week',
   '{A} support gone, next stop much lower. Bearish',
   'Insiders unloading {A} bags, this is a scam',
@@ -140,7 +140,6 @@ const EXTRA: Readonly<Record<Mood, readonly string[]>> = {
 };
 
 const TEMPLATES: Readonly<Record<Mood, readonly string[]>> = { bullish: BULLISH, bearish: BEARISH, neutral: NEUTRAL };
-
 
 export interface TextToken {
   readonly symbol: string;

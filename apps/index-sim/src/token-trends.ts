@@ -29,9 +29,7 @@ export function priceChange24h(seed: number, token: TokenInfo, now: number): num
   const fastPhase = rng() * 2 * Math.PI;
   const offset = (rng() - 0.5) * 6;
   const hours = Math.floor(now / MINUTE_MS) / 60;
-  const wave =
-    10 * Math.sin((2 * Math.PI * hours) / slowPeriod + slowPhase) +
-    4 * Math.sin((2 * Math.PI * hours) / fastPeriod + fastPhase);
+  const wave = 10 * Math.sin((2 * Math.PI * hours) / slowPeriod + slowPhase) + 4 * Math.sin((2 * Math.PI * hours) / fastPeriod + fastPhase);
   return round(clamp(token.bias * 8 + offset + token.volatility * wave, -30, 40), 2);
 }
 
@@ -65,7 +63,5 @@ export function trendingTokens(seed: number, stream: PostStream, postCount: numb
       price_change_24h: priceChange24h(seed, token, now),
     };
   });
-  return rows.sort(
-    (a, b) => b.smart_mentions - a.smart_mentions || b.mentions - a.mentions || a.symbol.localeCompare(b.symbol),
-  );
+  return rows.sort((a, b) => b.smart_mentions - a.smart_mentions || b.mentions - a.mentions || a.symbol.localeCompare(b.symbol));
 }

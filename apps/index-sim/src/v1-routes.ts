@@ -6,12 +6,7 @@ import { type Reply, reply } from './http.js';
 import { decodeCursor } from './posts.js';
 import type { World } from './world.js';
 
-export const V1_TEMPLATES = [
-  '/v1/trending/tokens',
-  '/v1/trending/contracts',
-  '/v1/posts',
-  '/v1/accounts/:username',
-] as const;
+export const V1_TEMPLATES = ['/v1/trending/tokens', '/v1/trending/contracts', '/v1/posts', '/v1/accounts/:username'] as const;
 export type V1Template = (typeof V1_TEMPLATES)[number];
 
 export interface V1Match {

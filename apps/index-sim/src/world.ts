@@ -64,10 +64,7 @@ export class World {
 
   postsPage(now: number, query: PostsPageQuery): PostsPage {
     this.stream.prune(now);
-    const lowest = Math.max(
-      this.stream.oldestSlot(now),
-      query.since === undefined ? -Infinity : this.stream.firstSlotFrom(query.since),
-    );
+    const lowest = Math.max(this.stream.oldestSlot(now), query.since === undefined ? -Infinity : this.stream.firstSlotFrom(query.since));
     const start = Math.min(this.stream.newestSlot(now), query.cursorSlot ?? Infinity);
     const posts: WirePost[] = [];
     let slot = start;

@@ -8,7 +8,11 @@ import { keys } from '../../../shared/keyspace.js';
 import type { MarketProvider } from './providers/market-provider.js';
 
 /** `provider_*`: the composite adapters' calls by status, credits charged, blocks, routes found gone (apps/worker/src/providers); `refresh`: attempts per refresh job. */
-export type CountFn = (metric: 'jobs' | 'upstream' | 'provider_calls' | 'provider_blocked' | 'provider_route_gone' | 'refresh', label: string, outcome: string) => void;
+export type CountFn = (
+  metric: 'jobs' | 'upstream' | 'provider_calls' | 'provider_blocked' | 'provider_route_gone' | 'refresh',
+  label: string,
+  outcome: string,
+) => void;
 
 export function redisCounter(redis: Redis): CountFn {
   return (metric, label, outcome) => {

@@ -8,7 +8,14 @@ import type { z } from 'zod';
 import type { NewsItem } from '../../../shared/market-types.js';
 import { LIST_KINDS, listOf, type ListItem, type ListKind } from '../../../shared/snapshot-kinds.js';
 import { parseRetryAfter, UpstreamError } from './upstream-error.js';
-import { BodyTooLargeError, createUpstreamClient, fetchBounded, parseBoundedJson, requestErrorCode, type UpstreamAnswer } from './upstream-http.js';
+import {
+  BodyTooLargeError,
+  createUpstreamClient,
+  fetchBounded,
+  parseBoundedJson,
+  requestErrorCode,
+  type UpstreamAnswer,
+} from './upstream-http.js';
 import { accountPayload, postsPayload, toAccountStats, toNewsItem, WIRE_LISTS, type WireList } from './wire-schemas.js';
 import type { ListCalls, MarketProvider } from './providers/market-provider.js';
 

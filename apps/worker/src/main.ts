@@ -28,7 +28,9 @@ const worker = await startWorker({
 });
 // The URL may carry credentials (user:key@host, ?api_key=): log it redacted.
 logger.info(
-  config.indexProvider === 'composite' ? { indexProvider: 'composite' } : { indexProvider: 'index', indexApiUrl: redactUrl(config.indexApiUrl) },
+  config.indexProvider === 'composite'
+    ? { indexProvider: 'composite' }
+    : { indexProvider: 'index', indexApiUrl: redactUrl(config.indexApiUrl) },
   'worker started',
 );
 

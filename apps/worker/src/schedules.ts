@@ -75,7 +75,9 @@ export function keepSchedules(
   let running: Promise<void> | undefined;
   const check = (): Promise<void> => {
     return (running ??= ensureSchedules(queue, redis, refreshEveryMs, everyMsByJob)
-      .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not ensure the refresh schedules; retrying'))
+      .catch((error: unknown) =>
+        logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not ensure the refresh schedules; retrying'),
+      )
       .finally(() => (running = undefined)));
   };
   const firstRound = check();

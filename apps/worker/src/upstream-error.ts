@@ -11,10 +11,7 @@ export class UpstreamError extends Error {
   /** False for answers a retry cannot change (401, 403, 400...). */
   readonly retryable: boolean;
 
-  constructor(
-    message: string,
-    options: { status?: number; retryAfterMs?: number; retryable?: boolean; cause?: unknown } = {},
-  ) {
+  constructor(message: string, options: { status?: number; retryAfterMs?: number; retryable?: boolean; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;

@@ -92,7 +92,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       // A provider that bills was reached: another attempt would pay again, whatever failed after
       // (a 5xx, a timeout, Redis). The next scheduled refresh, or the client's next lookup, asks again.
       if (meter.billed && !(error instanceof UnrecoverableError)) {
-        throw new UnrecoverableError(`${error instanceof Error ? error.message : String(error)} (not retried: a provider that bills was called)`);
+        throw new UnrecoverableError(
+          `${error instanceof Error ? error.message : String(error)} (not retried: a provider that bills was called)`,
+        );
       }
       throw error;
     } finally {
@@ -106,7 +108,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const process = (job: Job): Promise<unknown> => withOutcome(job, () => runJob(job));
   const settings = { backoffStrategy: upstreamBackoff };
   // BullMQ leaves a connection it was handed open when it closes: close() closes them.
-  const workerConnections = [createRedis(options.redis, 'blocking', 'worker-refresh', logger), createRedis(options.redis, 'blocking', 'worker-stats', logger)] as const;
+  const workerConnections = [
+    createRedis(options.redis, 'blocking', 'worker-refresh', logger),
+    createRedis(options.redis, 'blocking', 'worker-stats', logger),
+  ] as const;
   const workers = [
     new Worker(REFRESH_QUEUE, process, {
       ...queueBaseOptions,

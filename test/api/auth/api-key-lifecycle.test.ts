@@ -32,7 +32,10 @@ describe('API key lifecycle: the built users command and two API processes', fun
   const apis: ApiProcess[] = [];
   /** `node dist/scripts/users.js ...` against the test's Redis. */
   const users = (args: string[], input?: string) =>
-    run(process.execPath, [join('dist', 'scripts', 'users.js'), ...args], { env: { ...process.env, NODE_ENV: 'test', ...redisEnv }, ...(input === undefined ? {} : { input }) });
+    run(process.execPath, [join('dist', 'scripts', 'users.js'), ...args], {
+      env: { ...process.env, NODE_ENV: 'test', ...redisEnv },
+      ...(input === undefined ? {} : { input }),
+    });
   const me = (api: ApiProcess, headers: Record<string, string>) => http(`${api.url}/api/auth/me`, { headers });
   const expectRefused = (result: ProcessResult, message: RegExp) => {
     expect(result.code, result.stderr).to.equal(1);
@@ -49,7 +52,11 @@ describe('API key lifecycle: the built users command and two API processes', fun
     sim = await startSimulator();
     const logger = createLogger({ logLevel: 'silent' }, 'test');
     worker = await startWorker({ redis: shared.config, provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
-    await eventually(async () => ((await existing(redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 2 ? true : undefined), 60_000, 'first snapshots');
+    await eventually(
+      async () => ((await existing(redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news')])) === 2 ? true : undefined),
+      60_000,
+      'first snapshots',
+    );
     const env = { NODE_ENV: 'test', ...redisEnv, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
     // The built entry point, as the Procfile runs it (and quicker to start than through tsx).
     for (const name of ['api-1', 'api-2']) apis.push(await startApiProcess(name, env, [join('dist', 'apps', 'api', 'src', 'main.js')]));
@@ -79,14 +86,19 @@ describe('API key lifecycle: the built users command and two API processes', fun
       expect(res.status, api.name).to.equal(200);
       expect(res.json).to.deep.include({ email: 'bot-owner@example.com', role: 'user' });
       expect((res.json as { credential: { type: string; name: string } }).credential).to.include({ type: 'api-key', name: 'price bot' });
-      expect((await http(`${api.url}/api/market/trending`, { headers: { Authorization: `Bearer ${key}` } })).status, api.name).to.equal(200);
+      expect((await http(`${api.url}/api/market/trending`, { headers: { Authorization: `Bearer ${key}` } })).status, api.name).to.equal(
+        200,
+      );
     }
 
     // List: id, label, last four, creation, last use; never the key.
     const listed = await users(['key', 'list', 'bot-owner@example.com']);
     expect(listed.code, listed.stderr).to.equal(0);
     expect(listed.stdout).not.to.include(key.slice(8, 40));
-    const rows = listed.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    const rows = listed.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split('\t'));
     expect(rows).to.have.length(1);
     const [id, name, last4, createdAt, lastUsedAt] = rows[0]!;
     expect(id).to.match(/^key_[0-9A-Za-z]{12}$/);
@@ -101,18 +113,25 @@ describe('API key lifecycle: the built users command and two API processes', fun
     expect(revoked.stdout).to.equal(`revoked ${id} of bot-owner@example.com\n`);
     const refusedAfter = await Promise.all(
       apis.map(async (api) => {
-        const res = await eventually(async () => {
-          const answer = await me(api, { 'X-Api-Key': key });
-          return answer.status === 401 ? answer : undefined;
-        }, 5000, `${api.name} to refuse the revoked key`);
+        const res = await eventually(
+          async () => {
+            const answer = await me(api, { 'X-Api-Key': key });
+            return answer.status === 401 ? answer : undefined;
+          },
+          5000,
+          `${api.name} to refuse the revoked key`,
+        );
         expect(res.json).to.deep.equal({ error: 'Invalid API key' });
         expect(res.headers.get('www-authenticate')).to.equal('Bearer');
         return Date.now() - revokedAt;
       }),
     );
-    console.log(`      revoked key refused by ${apis.map((api, i) => `${api.name} ${refusedAfter[i]} ms`).join(', ')} after the command exited`);
+    console.log(
+      `      revoked key refused by ${apis.map((api, i) => `${api.name} ${refusedAfter[i]} ms`).join(', ')} after the command exited`,
+    );
     for (const ms of refusedAfter) expect(ms, 'ms from the revoke to a refusal').to.be.at.most(REFUSED_WITHIN_MS);
-    for (const api of apis) expect((await http(`${api.url}/api/market/trending`, { headers: { Authorization: `Bearer ${key}` } })).status).to.equal(401);
+    for (const api of apis)
+      expect((await http(`${api.url}/api/market/trending`, { headers: { Authorization: `Bearer ${key}` } })).status).to.equal(401);
     expect((await users(['key', 'list', 'bot-owner@example.com'])).stdout).to.equal('');
     expectRefused(await users(['key', 'revoke', id!]), new RegExp(`^users: no key ${id}\\n$`));
   });

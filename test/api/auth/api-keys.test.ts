@@ -57,12 +57,22 @@ describe('API keys on the REST routes (X-Api-Key or Authorization: Bearer)', fun
     for (const name of await keysEverywhere(stack.redis, 'ms:*')) {
       expect(name).not.to.include(userKey);
       const type = await stack.redis.type(name);
-      const values = type === 'hash' ? Object.values(await stack.redis.hgetall(name)) : type === 'string' ? [await stack.redis.get(name)] : type === 'set' ? await stack.redis.smembers(name) : [];
+      const values =
+        type === 'hash'
+          ? Object.values(await stack.redis.hgetall(name))
+          : type === 'string'
+            ? [await stack.redis.get(name)]
+            : type === 'set'
+              ? await stack.redis.smembers(name)
+              : [];
       for (const value of values) expect(value, name).not.to.include(userKey.slice(8));
     }
   });
 
-  for (const [how, header] of [['X-Api-Key', (key: string) => ({ 'X-Api-Key': key })], ['Authorization: Bearer', (key: string) => ({ Authorization: `Bearer ${key}` })]] as const) {
+  for (const [how, header] of [
+    ['X-Api-Key', (key: string) => ({ 'X-Api-Key': key })],
+    ['Authorization: Bearer', (key: string) => ({ Authorization: `Bearer ${key}` })],
+  ] as const) {
     it(`when a key is sent as ${how}, then /api/auth/me answers its user and names the key (never the key)`, async () => {
       const res = await get('/api/auth/me', header(userKey));
       expect(res.status).to.equal(200);
@@ -133,7 +143,8 @@ describe('API keys on the REST routes (X-Api-Key or Authorization: Bearer)', fun
     await store.revoke(listed!.id);
     const revokedAt = Date.now();
     let status = 200;
-    while (status === 200 && Date.now() - revokedAt < 3000) status = (await get('/api/market/trending', { Authorization: `Bearer ${key}` })).status;
+    while (status === 200 && Date.now() - revokedAt < 3000)
+      status = (await get('/api/market/trending', { Authorization: `Bearer ${key}` })).status;
     const refusedAfter = Date.now() - revokedAt;
     console.log(`      revoked key refused by the fast path ${refusedAfter} ms after the revoke (VERIFIED_FOR_MS ${VERIFIED_FOR_MS})`);
     expect(status).to.equal(401);
@@ -155,10 +166,17 @@ describe('API keys on the REST routes (X-Api-Key or Authorization: Bearer)', fun
   });
 
   it('when a key is in the query string, then 400, on the fast path and in Koa', async () => {
-    for (const path of [`/api/market/trending?api_key=${userKey}`, `/api/market/news?limit=5&k=${userKey}`, '/api/auth/me?apiKey=whatever', `/healthz?x-api-key=1`]) {
+    for (const path of [
+      `/api/market/trending?api_key=${userKey}`,
+      `/api/market/news?limit=5&k=${userKey}`,
+      '/api/auth/me?apiKey=whatever',
+      `/healthz?x-api-key=1`,
+    ]) {
       const res = await get(path);
       expect(res.status, path).to.equal(400);
-      expect(res.json, path).to.deep.equal({ error: 'API keys are accepted only in the X-Api-Key or Authorization header, never in the URL' });
+      expect(res.json, path).to.deep.equal({
+        error: 'API keys are accepted only in the X-Api-Key or Authorization header, never in the URL',
+      });
     }
   });
 
@@ -191,8 +209,11 @@ describe('API keys on the REST routes (X-Api-Key or Authorization: Bearer)', fun
 
   it('when a keyed client misses stats, then its own budget (3) is charged and RateLimit says what is left; the address budget (1) is separate', async () => {
     const headers = { 'X-Api-Key': userKey };
-    const usage = async (h: Record<string, string> = {}) => (await get('/api/auth/usage', h)).json as { client: Record<string, unknown>; statsMisses: Record<string, number> };
-    expect(await usage(headers)).to.deep.include({ client: { type: 'api-key', id: (await usage(headers)).client.id, name: 'trading bot', last4: userKey.slice(-4) } });
+    const usage = async (h: Record<string, string> = {}) =>
+      (await get('/api/auth/usage', h)).json as { client: Record<string, unknown>; statsMisses: Record<string, number> };
+    expect(await usage(headers)).to.deep.include({
+      client: { type: 'api-key', id: (await usage(headers)).client.id, name: 'trading bot', last4: userKey.slice(-4) },
+    });
     expect((await usage(headers)).statsMisses).to.include({ limit: 3, used: 0, remaining: 3, windowSeconds: 600 });
 
     const seen: string[] = [];
@@ -212,7 +233,10 @@ describe('API keys on the REST routes (X-Api-Key or Authorization: Bearer)', fun
     expect(JSON.stringify(spent)).not.to.include(userKey.slice(8, 30));
 
     // The same client without its key: the address's budget, untouched by the key's misses.
-    expect(await usage()).to.deep.equal({ client: { type: 'address' }, statsMisses: { limit: 1, used: 0, remaining: 1, windowSeconds: 600, resetSeconds: 600 } });
+    expect(await usage()).to.deep.equal({
+      client: { type: 'address' },
+      statsMisses: { limit: 1, used: 0, remaining: 1, windowSeconds: 600, resetSeconds: 600 },
+    });
     expect((await get('/api/market/stats/nobody_b1')).status).to.equal(404);
     expect((await get('/api/market/stats/nobody_b2')).status).to.equal(429);
   });
@@ -236,7 +260,17 @@ describe('the access log line of a request with a key in its URL', () => {
     const lines: Record<string, unknown>[] = [];
     const logger = { info: (fields: Record<string, unknown>) => lines.push(fields) } as unknown as Logger;
     const key = generateApiKey();
-    recordRequest({ logger, metrics: new HttpMetrics() }, { requestId: 'r', method: 'GET', url: `/api/market/trending?api_key=${key}`, route: 'unmatched', status: 400, started: performance.now() });
+    recordRequest(
+      { logger, metrics: new HttpMetrics() },
+      {
+        requestId: 'r',
+        method: 'GET',
+        url: `/api/market/trending?api_key=${key}`,
+        route: 'unmatched',
+        status: 400,
+        started: performance.now(),
+      },
+    );
     expect(lines[0]?.url).to.equal('/api/market/trending?api_key=ms_live_***');
   });
 });

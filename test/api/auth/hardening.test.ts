@@ -42,7 +42,8 @@ describe('login throttle behind a proxy', function () {
     });
 
     it('when one email has failed 10 times, then it is still throttled (429)', async () => {
-      for (let i = 0; i < 10; i += 1) expect((await postLogin(stack, { email: 'ada@example.com', password: 'wrong' })).status).to.equal(401);
+      for (let i = 0; i < 10; i += 1)
+        expect((await postLogin(stack, { email: 'ada@example.com', password: 'wrong' })).status).to.equal(401);
       expect((await postLogin(stack, { email: 'ada@example.com', password })).status).to.equal(429);
     });
 
@@ -97,9 +98,13 @@ describe('token revocation and lifetime bounds', function () {
   beforeEach(() => clearThrottle(stack));
 
   const forge = (claims: Record<string, unknown>) =>
-    jwt.sign({ email: user.email, role: user.role, sub: user.id, jti: randomUUID(), iss: stack.config.jwtIssuer, ...claims }, stack.config.jwtSecret, {
-      algorithm: 'HS256',
-    });
+    jwt.sign(
+      { email: user.email, role: user.role, sub: user.id, jti: randomUUID(), iss: stack.config.jwtIssuer, ...claims },
+      stack.config.jwtSecret,
+      {
+        algorithm: 'HS256',
+      },
+    );
 
   it('when a token signed with the real key claims an exp in 2999, then 401 Invalid token', async () => {
     const now = Math.floor(Date.now() / 1000);

@@ -11,7 +11,13 @@ import type { Stack } from '../../support/stack.js';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** Adds a user straight through the store (optionally with a digest made elsewhere). */
-export async function seedUser(stack: Stack, email: string, password: string, role: Role = 'user', passwordHash?: string): Promise<UserRecord> {
+export async function seedUser(
+  stack: Stack,
+  email: string,
+  password: string,
+  role: Role = 'user',
+  passwordHash?: string,
+): Promise<UserRecord> {
   const users = new UserStore(stack.redis);
   const user = await users.create({ email, role, passwordHash: passwordHash ?? (await hashPassword(password)) });
   if (!user) throw new Error(`${email} exists already`);
@@ -19,7 +25,11 @@ export async function seedUser(stack: Stack, email: string, password: string, ro
 }
 
 /** POST /api/auth/login with a JSON body (or raw text with the given content type). */
-export function postLogin(stack: Stack, body: unknown, init: { raw?: string; contentType?: string; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+export function postLogin(
+  stack: Stack,
+  body: unknown,
+  init: { raw?: string; contentType?: string; headers?: Record<string, string> } = {},
+): Promise<HttpAnswer> {
   return http(`${stack.apiUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'Content-Type': init.contentType ?? 'application/json', ...init.headers },
@@ -47,7 +57,11 @@ export interface ProcessResult {
 }
 
 /** Runs a command in the repository, stdin piped (empty unless `input`), and collects its output. */
-export function runProcess(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<ProcessResult> {
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env: options.env ?? process.env, stdio: 'pipe' });
     let stdout = '';

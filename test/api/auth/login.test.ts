@@ -136,13 +136,18 @@ describe('POST /api/auth/login, through HTTP against Redis', () => {
       for (let i = 0; i < 10; i += 1) {
         expect((await postLogin(stack, { email: 'ada@example.com', password: `wrong-${i}` })).status).to.equal(401);
       }
-      for (const attempt of [{ email: 'ada@example.com', password: 'wrong again' }, { email: ' ADA@example.com', password }]) {
+      for (const attempt of [
+        { email: 'ada@example.com', password: 'wrong again' },
+        { email: ' ADA@example.com', password },
+      ]) {
         const res = await postLogin(stack, attempt);
         expect(res.status).to.equal(429);
         expect(res.json).to.deep.equal({ error: 'Too many login attempts' });
         const retryAfter = Number(res.headers.get('retry-after'));
         const ttl = await stack.redis.ttl(emailFailuresKey('ada@example.com'));
-        expect(retryAfter).to.be.within(ttl, ttl + 1).and.within(1, 900);
+        expect(retryAfter)
+          .to.be.within(ttl, ttl + 1)
+          .and.within(1, 900);
       }
       // Refused attempts are not counted: the window still ends on time.
       expect(await stack.redis.get(emailFailuresKey('ada@example.com'))).to.equal('10');
@@ -177,7 +182,10 @@ describe('POST /api/auth/login, through HTTP against Redis', () => {
       expect((await postLogin(stack, { email: 'old@example.com', password: 'weakly stored pw' })).status).to.equal(200);
       expect((await postLogin(stack, { email: 'older@example.com', password: 'argon2i stored pw' })).status).to.equal(200);
       const users = new UserStore(stack.redis);
-      for (const [email, pw] of [['old@example.com', 'weakly stored pw'], ['older@example.com', 'argon2i stored pw']] as const) {
+      for (const [email, pw] of [
+        ['old@example.com', 'weakly stored pw'],
+        ['older@example.com', 'argon2i stored pw'],
+      ] as const) {
         const digest = (await users.find(email))?.passwordHash ?? '';
         expect(digest).to.match(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
         expect(await verifyPassword(digest, pw)).to.equal(true);

@@ -61,7 +61,10 @@ describe('the argon2 helper process', function () {
     const first = helper.pid()!;
     const inFlight = helper.hash('in flight', ARGON2_OPTIONS);
     process.kill(first, 'SIGKILL');
-    const failure = await inFlight.then(() => undefined, (error: unknown) => error);
+    const failure = await inFlight.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(failure).to.be.instanceOf(Error);
     const digest = await helper.hash('after the crash', ARGON2_OPTIONS);
     expect(await helper.verify(digest, 'after the crash')).to.equal(true);
@@ -75,7 +78,14 @@ describe('the argon2 helper process', function () {
       const port = await freePort();
       const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/main.ts'], {
         cwd: ROOT,
-        env: { ...process.env, NODE_ENV: 'test', PORT: String(port), REDIS_URL: (await sharedTestRedis()).url, LOG_LEVEL: 'silent', WEB_CONCURRENCY: '1' },
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          PORT: String(port),
+          REDIS_URL: (await sharedTestRedis()).url,
+          LOG_LEVEL: 'silent',
+          WEB_CONCURRENCY: '1',
+        },
         stdio: 'ignore',
       });
       api = child;

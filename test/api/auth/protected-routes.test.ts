@@ -24,8 +24,14 @@ describe('bearer-protected routes: GET /api/auth/me and POST /api/admin/refresh'
   /** A token with the service's claims for `user`, signed as the test says. */
   const claimsOf = (u: UserRecord) => ({ email: u.email, role: u.role });
   const signed = (alg: string, key: Uint8Array, u: UserRecord = user) =>
-    new SignJWT(claimsOf(u)).setProtectedHeader({ alg }).setSubject(u.id).setIssuer(stack.config.jwtIssuer)
-      .setJti(crypto.randomUUID()).setIssuedAt().setExpirationTime('1h').sign(key);
+    new SignJWT(claimsOf(u))
+      .setProtectedHeader({ alg })
+      .setSubject(u.id)
+      .setIssuer(stack.config.jwtIssuer)
+      .setJti(crypto.randomUUID())
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(key);
 
   before(async () => {
     stack = await startStack({ workers: 0 });
@@ -52,7 +58,11 @@ describe('bearer-protected routes: GET /api/auth/me and POST /api/admin/refresh'
       expect((await me(`bearer ${userToken}`)).status, 'the scheme is case-insensitive').to.equal(200);
     });
 
-    for (const [what, header] of [['no Authorization header', undefined], ['another scheme', 'Basic dXNlcjpwYXNz'], ['an empty Bearer', 'Bearer ']] as const) {
+    for (const [what, header] of [
+      ['no Authorization header', undefined],
+      ['another scheme', 'Basic dXNlcjpwYXNz'],
+      ['an empty Bearer', 'Bearer '],
+    ] as const) {
       it(`when there is ${what}, then 401 Missing token`, async () => {
         expect401(await me(header), 'Missing token');
       });
@@ -79,14 +89,25 @@ describe('bearer-protected routes: GET /api/auth/me and POST /api/admin/refresh'
     });
 
     it('when the token is right in every way but its issuer, then 401 Invalid token', async () => {
-      const token = await new SignJWT(claimsOf(user)).setProtectedHeader({ alg: 'HS256' }).setSubject(user.id)
-        .setIssuer('someone-else').setJti('x').setIssuedAt().setExpirationTime('1h').sign(secret());
+      const token = await new SignJWT(claimsOf(user))
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(user.id)
+        .setIssuer('someone-else')
+        .setJti('x')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(secret());
       expect401(await me(`Bearer ${token}`), 'Invalid token');
     });
 
     it('when the token has no exp, then 401 Invalid token (never a token that never expires)', async () => {
-      const token = await new SignJWT(claimsOf(user)).setProtectedHeader({ alg: 'HS256' }).setSubject(user.id)
-        .setIssuer(stack.config.jwtIssuer).setJti('x').setIssuedAt().sign(secret());
+      const token = await new SignJWT(claimsOf(user))
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(user.id)
+        .setIssuer(stack.config.jwtIssuer)
+        .setJti('x')
+        .setIssuedAt()
+        .sign(secret());
       expect401(await me(`Bearer ${token}`), 'Invalid token');
     });
 
@@ -98,8 +119,14 @@ describe('bearer-protected routes: GET /api/auth/me and POST /api/admin/refresh'
 
     it('when the token has expired, then 401 Token expired', async () => {
       const now = Math.floor(Date.now() / 1000);
-      const token = await new SignJWT(claimsOf(user)).setProtectedHeader({ alg: 'HS256' }).setSubject(user.id)
-        .setIssuer(stack.config.jwtIssuer).setJti(crypto.randomUUID()).setIssuedAt(now - 86_400 - 60).setExpirationTime(now - 60).sign(secret());
+      const token = await new SignJWT(claimsOf(user))
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(user.id)
+        .setIssuer(stack.config.jwtIssuer)
+        .setJti(crypto.randomUUID())
+        .setIssuedAt(now - 86_400 - 60)
+        .setExpirationTime(now - 60)
+        .sign(secret());
       expect401(await me(`Bearer ${token}`), 'Token expired');
     });
 

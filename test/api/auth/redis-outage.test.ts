@@ -34,11 +34,13 @@ describe('auth routes while Redis is down (docs/decisions.md#d8)', () => {
       expect(res.status).to.equal(503);
       expect(res.json).to.deep.equal({ error: 'Service unavailable' });
     };
-    await timed(http(`${stack.apiUrl}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: 'ops@example.com', password: 'ops password 123' }),
-    }));
+    await timed(
+      http(`${stack.apiUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'ops@example.com', password: 'ops password 123' }),
+      }),
+    );
     const auth = { Authorization: `Bearer ${token}` };
     await timed(http(`${stack.apiUrl}/api/auth/me`, { headers: auth }));
     await timed(http(`${stack.apiUrl}/api/admin/refresh`, { method: 'POST', headers: auth }));

@@ -59,7 +59,9 @@ describe('login failure counters stay bounded (issue 28)', function () {
   it('when logins fail with long plausible emails, then each counter name has the same short length', async () => {
     for (let i = 0; i < 3; i += 1) {
       const email = `${String(i)}${'y'.repeat(230)}@example.com`;
-      expect((await postLogin(stack, { email, password: 'wrong' }, { headers: { 'X-Forwarded-For': '203.0.113.9' } })).status).to.equal(401);
+      expect((await postLogin(stack, { email, password: 'wrong' }, { headers: { 'X-Forwarded-For': '203.0.113.9' } })).status).to.equal(
+        401,
+      );
     }
     const names = await keysEverywhere(stack.redis, 'ms:{login}:fail:email:*');
     expect(names).to.have.length(3);

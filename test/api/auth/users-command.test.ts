@@ -73,8 +73,14 @@ describe('npm run users (scripts/users.ts), as a child process against Redis', f
   it('when listing, then email, role and creation time, never a digest', async () => {
     const listed = await users(['list']);
     expect(listed.code, listed.stderr).to.equal(0);
-    const rows = listed.stdout.trim().split('\n').map((line) => line.split('\t'));
-    expect(rows.map(([email, role]) => [email, role])).to.deep.equal([['grace@example.com', 'user'], ['root@example.com', 'admin']]);
+    const rows = listed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    expect(rows.map(([email, role]) => [email, role])).to.deep.equal([
+      ['grace@example.com', 'user'],
+      ['root@example.com', 'admin'],
+    ]);
     for (const row of rows) expect(new Date(row[2]!).toISOString()).to.equal(row[2]);
     expect(listed.stdout).not.to.include('argon2');
   });
@@ -105,7 +111,10 @@ describe('npm run users (scripts/users.ts), as a child process against Redis', f
     const listed = (await users(['key', 'list', 'expiring@example.com'])).stdout.trimEnd().split('\t');
     expect(listed[5]).to.equal(expires);
     for (const bad of ['90', '0d', '4000d']) {
-      expectRefused(await users(['key', 'create', 'expiring@example.com', '--expires', bad]), /^users: --expires must be a lifetime from 1h to 3650d/);
+      expectRefused(
+        await users(['key', 'create', 'expiring@example.com', '--expires', bad]),
+        /^users: --expires must be a lifetime from 1h to 3650d/,
+      );
     }
     expectRefused(await users(['key', 'list', 'expiring@example.com', '--expires', '1d']), /--expires applies to key create only/);
   });
@@ -133,11 +142,17 @@ describe('npm run users (scripts/users.ts), as a child process against Redis', f
     expect((await me(expiring)).status).to.equal(200);
     const listed = (await users(['key', 'list', 'backup@example.com'])).stdout.trimEnd().split('\n');
     expect(listed).to.have.length(2);
-    expect(listed.some((row) => row.split('\t')[5] !== '-'), 'the expiry came back too').to.equal(true);
+    expect(
+      listed.some((row) => row.split('\t')[5] !== '-'),
+      'the expiry came back too',
+    ).to.equal(true);
   });
 
   it('when an import line is a damaged key record, then exit 1 naming the line', async () => {
-    expectRefused(await users(['import'], '{"type":"api-key","sha256":"nothex","fields":{}}\n'), /^users: line 1 is not an API key record$/m);
+    expectRefused(
+      await users(['import'], '{"type":"api-key","sha256":"nothex","fields":{}}\n'),
+      /^users: line 1 is not an API key record$/m,
+    );
   });
 
   it('when the user is unknown, then passwd and remove exit 1', async () => {
@@ -157,7 +172,12 @@ describe('start-up checks', function () {
   });
 
   it('when JWT_SECRET is shorter than 32 bytes, then the API refuses to start with one line', async () => {
-    const env = childEnv({ NODE_ENV: 'production', JWT_SECRET: 'too-short', REDIS_URL: 'redis://127.0.0.1:1', INDEX_API_URL: 'http://127.0.0.1:1' });
+    const env = childEnv({
+      NODE_ENV: 'production',
+      JWT_SECRET: 'too-short',
+      REDIS_URL: 'redis://127.0.0.1:1',
+      INDEX_API_URL: 'http://127.0.0.1:1',
+    });
     const result = await runTs('apps/api/src/main.ts', [], { env });
     expect(result.code).to.equal(1);
     expect(result.stderr).to.equal('Configuration error: JWT_SECRET: must be at least 32 bytes, got 9\n');

@@ -18,7 +18,16 @@ import { eventually, startStack, type Stack } from '../../support/stack.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'artifacts');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const HALF_HOUR = 30 * 60_000;
 /** Refreshes written before the page opens: a few hours of history, within the default 24 h range. */
 const PAST_REFRESHES = 8;
@@ -68,7 +77,8 @@ describe('GET / (the dashboard) in headless Chromium', function () {
 
   /** The id of the element that has the keyboard focus (tests run without the DOM's types: page code is a string). */
   const focused = (tab: Page) => tab.evaluate<string | undefined>('document.activeElement?.id');
-  const boardTokens = (tab: Page) => tab.evaluate<string[]>(`[...document.querySelectorAll('#board-rows tr')].map((row) => row.dataset.token)`);
+  const boardTokens = (tab: Page) =>
+    tab.evaluate<string[]>(`[...document.querySelectorAll('#board-rows tr')].map((row) => row.dataset.token)`);
 
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -94,13 +104,19 @@ describe('GET / (the dashboard) in headless Chromium', function () {
     expect(await boardTokens(page)).to.deep.equal(trending.data.map((item) => item.token));
     const first = trending.data[0]!;
     const firstRow = (await page.locator('#board-rows tr').first().innerText()).replace(/\s+/g, ' ');
-    expect(firstRow).to.include(first.name).and.include(first.mentions.toLocaleString('en')).and.include(first.smartMoneyMentions.toLocaleString('en'));
+    expect(firstRow)
+      .to.include(first.name)
+      .and.include(first.mentions.toLocaleString('en'))
+      .and.include(first.smartMoneyMentions.toLocaleString('en'));
     // The page wrote it a moment ago: a minute may have turned since.
     const minutes = Math.floor((Date.now() - Date.parse(trending.cachedAt)) / 60_000);
     expect(await page.locator('#board-updated').innerText()).to.be.oneOf([`${minutes} minutes ago`, `${minutes - 1} minutes ago`]);
     expect(await page.locator('#board-updated').getAttribute('datetime')).to.equal(trending.cachedAt);
     // Sentiment labels arrive after the board: at least one token has a record.
-    await page.locator('#board-rows .badge.bullish, #board-rows .badge.bearish, #board-rows .badge.neutral').first().waitFor({ timeout: 10_000 });
+    await page
+      .locator('#board-rows .badge.bullish, #board-rows .badge.bearish, #board-rows .badge.neutral')
+      .first()
+      .waitFor({ timeout: 10_000 });
     const cas = await get<Envelope<{ address: string }[]>>('/api/market/trending-cas');
     expect(await page.locator('#cas-rows code').allInnerTexts()).to.deep.equal(cas.data.map((ca) => ca.address));
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard-board.png'), fullPage: true });
@@ -127,7 +143,9 @@ describe('GET / (the dashboard) in headless Chromium', function () {
     const history = await get<{ points: unknown[] }>(`/api/market/tokens/${token}/history`);
     const sentimentHistory = await get<{ points: unknown[] }>(`/api/market/sentiment/${token}/history`);
     expect(history.points.length, 'trending history').to.be.greaterThan(PAST_REFRESHES - 1);
-    await page.getByText(`${history.points.length} points of trending history, ${sentimentHistory.points.length} of sentiment`).waitFor({ timeout: 10_000 });
+    await page
+      .getByText(`${history.points.length} points of trending history, ${sentimentHistory.points.length} of sentiment`)
+      .waitFor({ timeout: 10_000 });
     // Each series is drawn: pixels of its stroke colour on the chart's canvas.
     const drawn = async (chart: string, [r, g, b]: readonly [number, number, number]) =>
       page.evaluate<number>(`(() => {
@@ -140,7 +158,9 @@ describe('GET / (the dashboard) in headless Chromium', function () {
     expect(await drawn('#chart-mentions', [11, 87, 208]), 'mentions line').to.be.greaterThan(50);
     expect(await drawn('#chart-mentions', [179, 38, 30]), 'smart-money line').to.be.greaterThan(20);
     expect(await drawn('#chart-sentiment', [10, 107, 43]), 'sentiment line').to.be.greaterThan(20);
-    expect(await page.locator('#token-sentiment').innerText()).to.match(/Sentiment now: (bullish|bearish|neutral) score|Token not found in index/);
+    expect(await page.locator('#token-sentiment').innerText()).to.match(
+      /Sentiment now: (bullish|bearish|neutral) score|Token not found in index/,
+    );
     expect(new URL(page.url()).hash).to.equal(`#token=${token}`);
     await page.locator('#token-view').screenshot({ path: join(ARTIFACTS, 'dashboard-token.png') });
     // The README's picture (docs/images/dashboard.png is a copy): the token view above the board and the news, as a wide screen shows them.

@@ -25,7 +25,11 @@ describe('GET / (the dashboard) and /assets/<version>/<file>', () => {
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('text/html; charset=utf-8');
     const csp = res.headers.get('content-security-policy') ?? '';
-    expect(csp).to.include("default-src 'none'").and.include("script-src 'self'").and.include("style-src 'self'").and.include("connect-src 'self'");
+    expect(csp)
+      .to.include("default-src 'none'")
+      .and.include("script-src 'self'")
+      .and.include("style-src 'self'")
+      .and.include("connect-src 'self'");
     expect(csp).not.to.include('unsafe-inline');
     expect(html).not.to.match(/<script>|<style|style="/);
     expect(html).to.include('href="/docs"');
@@ -63,7 +67,13 @@ describe('GET / (the dashboard) and /assets/<version>/<file>', () => {
 
   it('answers 404 {error} for another version, an unknown file, and the files that only check the scripts', async () => {
     const folder = assetUrls()[0]!.split('/').slice(0, 3).join('/');
-    for (const path of ['/assets/000000000000/app.js', `${folder}/nope.js`, `${folder}/tsconfig.json`, `${folder}/openapi-fetch.d.ts`, `${folder}/index.html`]) {
+    for (const path of [
+      '/assets/000000000000/app.js',
+      `${folder}/nope.js`,
+      `${folder}/tsconfig.json`,
+      `${folder}/openapi-fetch.d.ts`,
+      `${folder}/index.html`,
+    ]) {
       const res = await get(path);
       expect(res.status, path).to.equal(404);
       expect(res.json, path).to.deep.equal({ error: 'Not found' });

@@ -68,7 +68,11 @@ describe('history: series and past snapshots written with each refresh (docs/dec
         const kept: TrendingToken[] = data.slice(1);
         const cachedAt = new Date(clock).toISOString();
         const body = JSON.stringify({ data: kept, cachedAt });
-        await writeRefresh(worker, { atMs: clock, snapshots: [{ name: 'trending', body, version: cachedAt }], entries: trendingEntries(body, kept) }, 30 * DAY);
+        await writeRefresh(
+          worker,
+          { atMs: clock, snapshots: [{ name: 'trending', body, version: cachedAt }], entries: trendingEntries(body, kept) },
+          30 * DAY,
+        );
       } else {
         await refreshList(context, 'trending');
       }
@@ -84,10 +88,14 @@ describe('history: series and past snapshots written with each refresh (docs/dec
   it('when the worker refreshed six times, then the sentiment history has a point per refresh, the last equal to the live record', async () => {
     // The API takes the last refresh in once the watch reports it (an announcement, or its next check).
     const last = new Date(times.at(-1)!).toISOString();
-    const live = await eventually(async () => {
-      const record = (await get('/api/market/sentiment/SOL')).json as SentimentRecord;
-      return record.cachedAt === last ? record : undefined;
-    }, 5000, 'the live record of the last refresh');
+    const live = await eventually(
+      async () => {
+        const record = (await get('/api/market/sentiment/SOL')).json as SentimentRecord;
+        return record.cachedAt === last ? record : undefined;
+      },
+      5000,
+      'the live record of the last refresh',
+    );
     const res = await get('/api/market/sentiment/$sol/history?interval=30m');
     expect(res.status).to.equal(200);
     const body = res.json as SentimentHistory;
@@ -148,7 +156,13 @@ describe('history: series and past snapshots written with each refresh (docs/dec
     expect(res.status).to.equal(200);
     const body = res.json as TokenHistory;
     expect(body.points).to.have.length(6);
-    expect(body.points[3]).to.deep.equal({ at: new Date(times[3]!).toISOString(), rank: null, mentions: null, smartMoneyMentions: null, priceChange24h: null });
+    expect(body.points[3]).to.deep.equal({
+      at: new Date(times[3]!).toISOString(),
+      rank: null,
+      mentions: null,
+      smartMoneyMentions: null,
+      priceChange24h: null,
+    });
     for (const i of [0, 1, 2, 4, 5]) expect(body.points[i]!.rank, `refresh ${i}`).to.be.a('number');
     const hourly = ((await get(`/api/market/tokens/${dropped}/history?interval=1h`)).json as TokenHistory).points;
     expect(hourly[1]!.rank).to.equal(body.points[2]!.rank);

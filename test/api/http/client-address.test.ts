@@ -66,18 +66,34 @@ describe('clients counted by address or IPv6 network', function () {
 
     it('when 50 logins fail from 50 addresses of one /64, then the next from that network is 429, from another network not', async () => {
       for (let i = 0; i < 50; i += 1) {
-        const res = await postLogin(stack, { email: `guess-${i % 7}@example.com`, password: 'wrong' }, { headers: { 'X-Forwarded-For': `2001:db8:99:1::${(i + 1).toString(16)}` } });
+        const res = await postLogin(
+          stack,
+          { email: `guess-${i % 7}@example.com`, password: 'wrong' },
+          { headers: { 'X-Forwarded-For': `2001:db8:99:1::${(i + 1).toString(16)}` } },
+        );
         expect(res.status, `failure ${i}`).to.equal(401);
       }
-      const refused = await postLogin(stack, { email: 'someone@example.com', password: 'wrong' }, { headers: { 'X-Forwarded-For': '2001:db8:99:1:ffff::1' } });
+      const refused = await postLogin(
+        stack,
+        { email: 'someone@example.com', password: 'wrong' },
+        { headers: { 'X-Forwarded-For': '2001:db8:99:1:ffff::1' } },
+      );
       expect(refused.status).to.equal(429);
-      const elsewhere = await postLogin(stack, { email: 'someone@example.com', password: 'wrong' }, { headers: { 'X-Forwarded-For': '2001:db8:99:2::1' } });
+      const elsewhere = await postLogin(
+        stack,
+        { email: 'someone@example.com', password: 'wrong' },
+        { headers: { 'X-Forwarded-For': '2001:db8:99:2::1' } },
+      );
       expect(elsewhere.status).to.equal(401);
     });
 
     it('when failures come from an IPv4 address and its IPv4-mapped spelling, then they share one counter', async () => {
       await postLogin(stack, { email: 'mapped@example.com', password: 'wrong' }, { headers: { 'X-Forwarded-For': '198.51.100.23' } });
-      await postLogin(stack, { email: 'mapped@example.com', password: 'wrong' }, { headers: { 'X-Forwarded-For': '::ffff:198.51.100.23' } });
+      await postLogin(
+        stack,
+        { email: 'mapped@example.com', password: 'wrong' },
+        { headers: { 'X-Forwarded-For': '::ffff:198.51.100.23' } },
+      );
       expect(await stack.redis.get(addressFailuresKey('198.51.100.23'))).to.equal('2');
     });
   });

@@ -12,7 +12,10 @@ import { parseResponse } from '../../support/raw-http.js';
 const REQUEST = 'GET /poll HTTP/1.1\r\nHost: drain\r\n\r\n';
 
 /** A listener that answers synchronously, as the fast path answers a cached read. */
-const answerAtOnce = (_req: unknown, res: { writeHead(status: number, headers: Record<string, string>): void; end(body: string): void }) => {
+const answerAtOnce = (
+  _req: unknown,
+  res: { writeHead(status: number, headers: Record<string, string>): void; end(body: string): void },
+) => {
   res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '2' });
   res.end('ok');
 };

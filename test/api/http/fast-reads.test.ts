@@ -69,7 +69,14 @@ describe('fast path for cached reads', () => {
     koaUrl = await listen(koaOnly);
     username = stack.sim.trackedUsernames()[0] ?? 'none';
     // The copies in memory are made by a first read through the API, as in production.
-    for (const path of ['trending', 'trending-cas', 'news', 'sentiment/BTC', `stats/${username}`, ...HISTORY_READS.map((p) => p.slice('/api/market/'.length))]) {
+    for (const path of [
+      'trending',
+      'trending-cas',
+      'news',
+      'sentiment/BTC',
+      `stats/${username}`,
+      ...HISTORY_READS.map((p) => p.slice('/api/market/'.length)),
+    ]) {
       expect((await http(`${koaUrl}/api/market/${path}`)).status, path).to.equal(200);
     }
   });
@@ -92,23 +99,23 @@ describe('fast path for cached reads', () => {
   }
 
   const reads = () => [
-      ...HISTORY_READS,
-      '/api/market/sentiment/%24btc/history',
-      '/api/market/trending',
-      '/api/market/trending-cas',
-      '/api/market/news',
-      '/api/market/news?page=3&limit=50',
-      '/api/market/news?limit=500',
-      '/api/market/news?page=9999',
-      '/api/market/news?token=btc&limit=5',
-      '/api/market/news?token=%24BTC&page=2&limit=3',
-      '/api/market/news?token=ZZZZZZZZ',
-      '/api/market/sentiment/BTC',
-      '/api/market/sentiment/%24btc',
-      '/sentiment/eth',
-      `/api/market/stats/${username}`,
-      `/api/market/stats/@${username.toUpperCase()}`,
-    ];
+    ...HISTORY_READS,
+    '/api/market/sentiment/%24btc/history',
+    '/api/market/trending',
+    '/api/market/trending-cas',
+    '/api/market/news',
+    '/api/market/news?page=3&limit=50',
+    '/api/market/news?limit=500',
+    '/api/market/news?page=9999',
+    '/api/market/news?token=btc&limit=5',
+    '/api/market/news?token=%24BTC&page=2&limit=3',
+    '/api/market/news?token=ZZZZZZZZ',
+    '/api/market/sentiment/BTC',
+    '/api/market/sentiment/%24btc',
+    '/sentiment/eth',
+    `/api/market/stats/${username}`,
+    `/api/market/stats/@${username.toUpperCase()}`,
+  ];
 
   for (const encoding of [undefined, 'gzip', 'br', 'gzip, deflate, br', 'br;q=0, gzip;q=0.5', 'identity']) {
     it(`answers every cached read as Koa would, byte for byte (Accept-Encoding: ${encoding ?? 'none'})`, async () => {

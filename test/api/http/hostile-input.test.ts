@@ -63,7 +63,7 @@ describe('hostile input over HTTP', () => {
         const errors: unknown[] = [];
         const logger = stack.deps.logger;
         const original = logger.error.bind(logger);
-        logger.error = ((...args: unknown[]) => void errors.push(args));
+        logger.error = (...args: unknown[]) => void errors.push(args);
         try {
           const res = await http(`${stack.apiUrl}/api/auth/login`, {
             method: 'POST',
@@ -81,7 +81,10 @@ describe('hostile input over HTTP', () => {
 
     it('when the body is valid gzip or br JSON, then it is parsed (401 for unknown credentials)', async () => {
       const json = Buffer.from('{"email":"nobody@example.com","password":"whatever-it-is"}');
-      for (const [encoding, body] of [['gzip', gzipSync(json)], ['br', brotliCompressSync(json)]] as const) {
+      for (const [encoding, body] of [
+        ['gzip', gzipSync(json)],
+        ['br', brotliCompressSync(json)],
+      ] as const) {
         const res = await http(`${stack.apiUrl}/api/auth/login`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding },
@@ -115,12 +118,18 @@ describe('hostile input over HTTP', () => {
   });
 
   describe('absolute-form targets without a path, which Node accepts', () => {
-    for (const [method, target] of [['GET', 'http://'], ['GET', 'http://?a=1'], ['POST', 'http://'], ['OPTIONS', 'http://'], ['GET', 'https://?limit=1']]) {
+    for (const [method, target] of [
+      ['GET', 'http://'],
+      ['GET', 'http://?a=1'],
+      ['POST', 'http://'],
+      ['OPTIONS', 'http://'],
+      ['GET', 'https://?limit=1'],
+    ]) {
       it(`when ${method} ${target} arrives, then 400 Bad request as JSON and no error-level log`, async () => {
         const errors: unknown[] = [];
         const logger = stack.deps.logger;
         const original = logger.error.bind(logger);
-        logger.error = ((...args: unknown[]) => void errors.push(args));
+        logger.error = (...args: unknown[]) => void errors.push(args);
         try {
           const answer = await rawExchange(stack.apiUrl, `${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
           expectJsonError(answer, 400);
@@ -144,7 +153,11 @@ describe('hostile input over HTTP', () => {
       ['a malformed request line', 'GARBAGE\r\n\r\n', 400],
       ['an unknown method', 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', 400],
       ['a header name with a space', 'GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n', 400],
-      ['Content-Length with Transfer-Encoding', 'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400],
+      [
+        'Content-Length with Transfer-Encoding',
+        'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+        400,
+      ],
       ['headers over the limit', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
       ['an Expect other than 100-continue', 'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\nContent-Length: 2\r\n\r\n', 417],
     ];

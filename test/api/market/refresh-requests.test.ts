@@ -78,13 +78,27 @@ describe('when a client polls an absent snapshot while its refresh keeps failing
 
   it('with INDEX_PROVIDER=composite (Elfa answers 500, a paid call), then a handful of Elfa calls and the same 503s', async () => {
     fixtures = await startProviderFixtures();
-    fixtures.elfa.script('/v2/aggregations/trending-tokens', ...Array.from({ length: 500 }, () => ({ status: 500, body: { success: false, error: 'internal' } })));
+    fixtures.elfa.script(
+      '/v2/aggregations/trending-tokens',
+      ...Array.from({ length: 500 }, () => ({ status: 500, body: { success: false, error: 'internal' } })),
+    );
     stack = await startStack({ workers: 0, env: fixtures.env });
     const logger = pino({ level: 'silent' });
     const providerRedis = createRedis(stack.config, 'worker', 'test-providers', logger);
     try {
-      const { provider, refreshEveryMsByJob } = await createWorkerProvider(stack.config, providerRedis, logger, redisCounter(providerRedis));
-      worker = await startWorker({ redis: stack.config, provider, refreshEveryMsByJob, logger, refreshEveryMs: stack.config.refreshIntervalMs });
+      const { provider, refreshEveryMsByJob } = await createWorkerProvider(
+        stack.config,
+        providerRedis,
+        logger,
+        redisCounter(providerRedis),
+      );
+      worker = await startWorker({
+        redis: stack.config,
+        provider,
+        refreshEveryMsByJob,
+        logger,
+        refreshEveryMs: stack.config.refreshIntervalMs,
+      });
       const polled = await poll(`${stack.apiUrl}/api/market/trending`);
 
       expect(fixtures.elfa.requestsTo('/v2/aggregations/trending-tokens').length).to.be.within(1, 3);
@@ -96,21 +110,41 @@ describe('when a client polls an absent snapshot while its refresh keeps failing
 
   it('when the hold ends, then the next read asks again, and once a refresh succeeds the hold is gone and the snapshot served', async () => {
     fixtures = await startProviderFixtures();
-    fixtures.elfa.script('/v2/aggregations/trending-tokens', { status: 500, body: { success: false } }, { status: 500, body: { success: false } });
+    fixtures.elfa.script(
+      '/v2/aggregations/trending-tokens',
+      { status: 500, body: { success: false } },
+      { status: 500, body: { success: false } },
+    );
     stack = await startStack({ workers: 0, env: fixtures.env });
     const logger = pino({ level: 'silent' });
     const providerRedis = createRedis(stack.config, 'worker', 'test-providers', logger);
     try {
-      const { provider, refreshEveryMsByJob } = await createWorkerProvider(stack.config, providerRedis, logger, redisCounter(providerRedis));
+      const { provider, refreshEveryMsByJob } = await createWorkerProvider(
+        stack.config,
+        providerRedis,
+        logger,
+        redisCounter(providerRedis),
+      );
       // A first hold of 1 s (30 s in production), so that two holds pass within the test.
-      worker = await startWorker({ redis: stack.config, provider, refreshEveryMsByJob, logger, refreshEveryMs: stack.config.refreshIntervalMs, refreshBackoffMs: 1_000 });
+      worker = await startWorker({
+        redis: stack.config,
+        provider,
+        refreshEveryMsByJob,
+        logger,
+        refreshEveryMs: stack.config.refreshIntervalMs,
+        refreshBackoffMs: 1_000,
+      });
       const retryAfters: number[] = [];
-      const served = await eventually(async () => {
-        const res = await http(`${stack!.apiUrl}/api/market/trending`);
-        if (res.status === 503) retryAfters.push(Number(res.headers.get('retry-after')));
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        return res.status === 200 ? res : undefined;
-      }, 20_000, 'trending served');
+      const served = await eventually(
+        async () => {
+          const res = await http(`${stack!.apiUrl}/api/market/trending`);
+          if (res.status === 503) retryAfters.push(Number(res.headers.get('retry-after')));
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          return res.status === 200 ? res : undefined;
+        },
+        20_000,
+        'trending served',
+      );
 
       expect((served.json as { data: unknown[] }).data.length).to.be.greaterThan(0);
       expect(fixtures.elfa.requestsTo('/v2/aggregations/trending-tokens')).to.have.length(3);

@@ -11,7 +11,11 @@ async function documentedFetch(url: string | URL, init?: RequestInit): Promise<R
   const response = await fetch(url, init);
   const body = Buffer.from(await response.arrayBuffer());
   assertDocumented({ method: init?.method ?? 'GET', url: String(url), status: response.status, headers: response.headers, body });
-  return new Response(body.length > 0 ? body : null, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(body.length > 0 ? body : null, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 export async function connectMcp(apiUrl: string, headers: Record<string, string> = {}): Promise<Client> {

@@ -19,9 +19,16 @@ try {
   await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 30_000, 'ready');
   // Asynchronously: the API under test runs in this process and must keep answering.
   const inspector = (args: string[]) =>
-    run('npx', ['--yes', INSPECTOR, '--cli', `${stack.apiUrl}/mcp`, '--transport', 'http', ...args], { encoding: 'utf8', timeout: 120_000 }).then(
+    run('npx', ['--yes', INSPECTOR, '--cli', `${stack.apiUrl}/mcp`, '--transport', 'http', ...args], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    }).then(
       ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
-      (error: { code?: number; stdout?: string; stderr?: string }) => ({ status: error.code ?? -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+      (error: { code?: number; stdout?: string; stderr?: string }) => ({
+        status: error.code ?? -1,
+        stdout: error.stdout ?? '',
+        stderr: error.stderr ?? '',
+      }),
     );
   const check = async (what: string, args: string[], expectedStatus: number, expectedText: RegExp) => {
     const answer = await inspector(args);
@@ -46,7 +53,12 @@ try {
       const args = ['--method', 'tools/call', '--tool-name', tool, ...toolArgs.flatMap((arg) => ['--tool-arg', arg])];
       return check(`tools/call ${tool} ${toolArgs.join(' ')}`, args, 0, /"structuredContent"[\s\S]*"cachedAt"/);
     }),
-    check('tools/call username_stats of an unknown name: a tool error', ['--method', 'tools/call', '--tool-name', 'username_stats', '--tool-arg', 'username=nobody_known_1'], 5, /Username not found in index/),
+    check(
+      'tools/call username_stats of an unknown name: a tool error',
+      ['--method', 'tools/call', '--tool-name', 'username_stats', '--tool-arg', 'username=nobody_known_1'],
+      5,
+      /Username not found in index/,
+    ),
   ]);
 } finally {
   await stack.close();

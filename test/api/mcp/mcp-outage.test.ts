@@ -22,7 +22,11 @@ describe('MCP: when Redis goes away', function () {
     await client?.close();
     // Closing the workers and queues needs Redis back, and every connection on it again.
     await redis?.start();
-    await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 30_000, 'readiness after the outage');
+    await eventually(
+      async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined),
+      30_000,
+      'readiness after the outage',
+    );
     await stack?.close();
     await redis?.stop();
   });

@@ -28,7 +28,9 @@ describe('MCP against the Procfile’s processes, and its stdio entry', function
     deployment = await startDeployment({ redisEnv: { REDIS_URL: redis.url } });
     http = await connectMcp(deployment.apiUrl);
     stdio = new Client({ name: 'market-signals-tests', version: '0.0.0' });
-    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [STDIO_ENTRY, '--url', deployment.apiUrl], cwd: ROOT, stderr: 'ignore' }));
+    await stdio.connect(
+      new StdioClientTransport({ command: process.execPath, args: [STDIO_ENTRY, '--url', deployment.apiUrl], cwd: ROOT, stderr: 'ignore' }),
+    );
   });
   after(async () => {
     await stdio?.close();
@@ -50,7 +52,10 @@ describe('MCP against the Procfile’s processes, and its stdio entry', function
     const rest = await fetch(`${deployment.apiUrl}/api/market/news?limit=3`);
     const result = await callTool(stdio, 'news', { limit: 3 });
     expect(result.structuredContent).to.deep.equal(await rest.json());
-    expect(toolErrorOf(await callTool(stdio, 'username_stats', { username: 'no such name' }))).to.deep.equal({ error: 'Invalid username', status: 400 });
+    expect(toolErrorOf(await callTool(stdio, 'username_stats', { username: 'no such name' }))).to.deep.equal({
+      error: 'Invalid username',
+      status: 400,
+    });
   });
 
   it('the stdio entry without --url, or with a bad one, exits 1 with one line on stderr and nothing on stdout', () => {

@@ -13,7 +13,15 @@ import { servedDocument } from '../../support/openapi-response.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 import { callTool, connectMcp, textOf, toolErrorOf } from './helpers.js';
 
-const TOOL_NAMES = ['trending_tokens', 'trending_contracts', 'news', 'username_stats', 'token_sentiment', 'sentiment_history', 'token_history'];
+const TOOL_NAMES = [
+  'trending_tokens',
+  'trending_contracts',
+  'news',
+  'username_stats',
+  'token_sentiment',
+  'sentiment_history',
+  'token_history',
+];
 
 describe('MCP: POST /mcp with the SDK client', function () {
   this.timeout(60_000);
@@ -27,7 +35,9 @@ describe('MCP: POST /mcp with the SDK client', function () {
     await eventually(async () => ((await rest('/readyz')).status === 200 ? true : undefined), 30_000, 'ready');
     client = await connectMcp(stack.apiUrl);
     const trending = (await rest('/api/market/trending')).json as { data: { token: string }[] };
-    const sentiment = await Promise.all(trending.data.map(async (entry) => ((await rest(`/api/market/sentiment/${entry.token}`)).status === 200 ? entry.token : '')));
+    const sentiment = await Promise.all(
+      trending.data.map(async (entry) => ((await rest(`/api/market/sentiment/${entry.token}`)).status === 200 ? entry.token : '')),
+    );
     token = sentiment.find(Boolean) ?? '';
     expect(token, 'a trending token with sentiment').not.to.equal('');
   });
@@ -109,7 +119,10 @@ describe('MCP: POST /mcp with the SDK client', function () {
     });
 
     it('trending_tokens and trending_contracts with `at`: the snapshot REST answers for ?at=', async () => {
-      for (const [name, path] of [['trending_tokens', '/api/market/trending'], ['trending_contracts', '/api/market/trending-cas']] as const) {
+      for (const [name, path] of [
+        ['trending_tokens', '/api/market/trending'],
+        ['trending_contracts', '/api/market/trending-cas'],
+      ] as const) {
         const { cachedAt } = (await rest(path)).json as { cachedAt: string };
         const at = new Date(Date.parse(cachedAt) + 1000).toISOString();
         const answer = await rest(`${path}?at=${encodeURIComponent(at)}`);
@@ -142,7 +155,10 @@ describe('MCP: POST /mcp with the SDK client', function () {
         ['news', { token: 'not a token!' }, 'Invalid query parameter: token'],
       ];
       for (const [name, args, message] of cases) {
-        expect(toolErrorOf(await callTool(client, name, args)), `${name} ${JSON.stringify(args)}`).to.deep.equal({ error: message, status: 400 });
+        expect(toolErrorOf(await callTool(client, name, args)), `${name} ${JSON.stringify(args)}`).to.deep.equal({
+          error: message,
+          status: 400,
+        });
       }
     });
 
@@ -160,9 +176,18 @@ describe('MCP: POST /mcp with the SDK client', function () {
       const result = await callTool(client, 'username_stats', { username });
       expect(toolErrorOf(result)).to.deep.equal({ error: 'Username not found in index', status: 404 });
       expect((await rest(`/api/market/stats/${username}`)).json).to.deep.equal({ error: 'Username not found in index' });
-      expect(toolErrorOf(await callTool(client, 'token_sentiment', { token: 'ZZZZZZZZ' }))).to.deep.equal({ error: 'Token not found in index', status: 404 });
-      expect(toolErrorOf(await callTool(client, 'token_history', { token: 'ZZZZZZZZ' }))).to.deep.equal({ error: 'Token not found in index', status: 404 });
-      expect(toolErrorOf(await callTool(client, 'trending_tokens', { at: '2001-01-01' }))).to.deep.equal({ error: 'No snapshot at that time', status: 404 });
+      expect(toolErrorOf(await callTool(client, 'token_sentiment', { token: 'ZZZZZZZZ' }))).to.deep.equal({
+        error: 'Token not found in index',
+        status: 404,
+      });
+      expect(toolErrorOf(await callTool(client, 'token_history', { token: 'ZZZZZZZZ' }))).to.deep.equal({
+        error: 'Token not found in index',
+        status: 404,
+      });
+      expect(toolErrorOf(await callTool(client, 'trending_tokens', { at: '2001-01-01' }))).to.deep.equal({
+        error: 'No snapshot at that time',
+        status: 404,
+      });
     });
 
     it('an upstream that is down: 503 Upstream unavailable with the seconds to wait', async () => {

@@ -69,7 +69,15 @@ describe('StreamHub: keep-alive and slow clients', function () {
     const count = 200;
     for (let i = 0; i < count; i += 1) {
       const fields = JSON.stringify({ data: [], cachedAt: new Date(start + i).toISOString(), pad: body });
-      await writeRefresh(redis, { atMs: start + i, snapshots: [{ name: 'trending', body: fields, version: String(start + i) }], entries: trendingEntries(fields, []) }, 86_400_000);
+      await writeRefresh(
+        redis,
+        {
+          atMs: start + i,
+          snapshots: [{ name: 'trending', body: fields, version: String(start + i) }],
+          entries: trendingEntries(fields, []),
+        },
+        86_400_000,
+      );
     }
     const events = await healthy.waitFor(count, 'trending', 20_000);
     expect(events.map((e) => Number(e.id))).to.deep.equal(Array.from({ length: count }, (_, i) => start + i));

@@ -34,7 +34,18 @@ describe('two API processes streaming the same refreshes', function () {
     const logger = createLogger({ logLevel: 'silent' }, 'test');
     worker = await startWorker({ redis: shared.config, provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });
     queue = shared.queue<RefreshJobData>(REFRESH_QUEUE);
-    await eventually(async () => ((await existing(redis, [snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('news'), snapshotKeys.snapshot('trending-cas')])) === 3 ? true : undefined), 20_000, 'first snapshots');
+    await eventually(
+      async () =>
+        (await existing(redis, [
+          snapshotKeys.snapshot('trending'),
+          snapshotKeys.snapshot('news'),
+          snapshotKeys.snapshot('trending-cas'),
+        ])) === 3
+          ? true
+          : undefined,
+      20_000,
+      'first snapshots',
+    );
     const env = { NODE_ENV: 'test', ...shared.env, INDEX_API_URL: sim.url, LOG_LEVEL: 'silent' };
     apis.push(...(await Promise.all([startApiProcess('api-1', env), startApiProcess('api-2', env)])));
   });
@@ -91,10 +102,14 @@ describe('two API processes streaming the same refreshes', function () {
     // Missed while reconnecting:
     sim.advanceClock(3_600_000);
     await requestRefresh(queue, 'refresh-trending');
-    const missedId = await eventually(async () => {
-      const version = await redis.get(snapshotKeys.version('trending'));
-      return version && Date.parse(version) > Number(seen!.id) ? String(Date.parse(version)) : undefined;
-    }, 10_000, 'the refresh while disconnected');
+    const missedId = await eventually(
+      async () => {
+        const version = await redis.get(snapshotKeys.version('trending'));
+        return version && Date.parse(version) > Number(seen!.id) ? String(Date.parse(version)) : undefined;
+      },
+      10_000,
+      'the refresh while disconnected',
+    );
     const resumed = await SseClient.connect(`${staying.url}/api/market/stream`, { 'Last-Event-ID': seen!.id! });
     clients.push(resumed);
     const events = await resumed.waitFor(1, 'trending');

@@ -125,7 +125,12 @@ describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', f
     await resumed.waitFor(6);
     // Each topic's events come in order; two topics' live events may cross (on a Redis Cluster
     // their notifications reach the process from different nodes), so the pair is compared as a set.
-    expect(resumed.events.slice(4).map((e) => [e.event, e.id]).sort()).to.deep.equal([
+    expect(
+      resumed.events
+        .slice(4)
+        .map((e) => [e.event, e.id])
+        .sort(),
+    ).to.deep.equal([
       ['trending', String(live)],
       ['trending-cas', String(marker)],
     ]);
@@ -140,10 +145,14 @@ describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', f
     expect(refused.headers['retry-after']).to.match(/^\d+$/);
     open[0]!.close();
     // The server sees the close a moment later; until then one more is still refused.
-    const admitted = await eventually(async () => {
-      const next = await connect();
-      return next.status === 200 ? next : undefined;
-    }, 5000, 'a free place');
+    const admitted = await eventually(
+      async () => {
+        const next = await connect();
+        return next.status === 200 ? next : undefined;
+      },
+      5000,
+      'a free place',
+    );
     expect(admitted.status).to.equal(200);
   });
 
@@ -157,10 +166,14 @@ describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', f
     expect(refused.headers['retry-after']).to.match(/^\d+$/);
     expect((await connect('', { 'X-Forwarded-For': '203.0.113.8' })).status).to.equal(200);
     open[0]!.close();
-    const again = await eventually(async () => {
-      const next = await connect('', mine);
-      return next.status === 200 ? next : undefined;
-    }, 5000, 'a free place for the address');
+    const again = await eventually(
+      async () => {
+        const next = await connect('', mine);
+        return next.status === 200 ? next : undefined;
+      },
+      5000,
+      'a free place for the address',
+    );
     expect(again.status).to.equal(200);
   });
 

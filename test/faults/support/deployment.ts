@@ -87,7 +87,10 @@ export async function startDeployment(options: DeploymentOptions): Promise<Deplo
     logTail(lines = 15) {
       return [...webs, ...workers]
         .map((p) => {
-          const interesting = p.log().split('\n').filter((line) => line && !line.includes('"level":30'));
+          const interesting = p
+            .log()
+            .split('\n')
+            .filter((line) => line && !line.includes('"level":30'));
           return `--- ${p.type} ${p.pid} (${p.logFile})\n${interesting.slice(-lines).join('\n')}`;
         })
         .join('\n');

@@ -43,10 +43,16 @@ function send(agent: Agent, url: string, path: string): Promise<Outcome> {
   return new Promise((resolve) => {
     const req = request(`${url}${path}`, { agent }, (res) => {
       res.resume();
-      res.once('end', () => resolve({ at, path, status: res.statusCode ?? 0, reused: req.reusedSocket, close: res.headers.connection === 'close' }));
-      res.once('error', (error: NodeJS.ErrnoException) => resolve({ at, path, status: 0, error: error.code ?? error.message, reused: req.reusedSocket, close: false }));
+      res.once('end', () =>
+        resolve({ at, path, status: res.statusCode ?? 0, reused: req.reusedSocket, close: res.headers.connection === 'close' }),
+      );
+      res.once('error', (error: NodeJS.ErrnoException) =>
+        resolve({ at, path, status: 0, error: error.code ?? error.message, reused: req.reusedSocket, close: false }),
+      );
     });
-    req.once('error', (error: NodeJS.ErrnoException) => resolve({ at, path, status: 0, error: error.code ?? error.message, reused: req.reusedSocket, close: false }));
+    req.once('error', (error: NodeJS.ErrnoException) =>
+      resolve({ at, path, status: 0, error: error.code ?? error.message, reused: req.reusedSocket, close: false }),
+    );
     req.end();
   });
 }
@@ -92,7 +98,12 @@ export interface Summary {
 }
 
 /** Outcomes between `from` and `to` (epoch ms); `isError` decides what counts as a failure. */
-export function summarize(outcomes: readonly Outcome[], from: number, to: number, isError = (o: Outcome) => o.status >= 500 || (o.status === 0 && !noListener(o))): Summary {
+export function summarize(
+  outcomes: readonly Outcome[],
+  from: number,
+  to: number,
+  isError = (o: Outcome) => o.status >= 500 || (o.status === 0 && !noListener(o)),
+): Summary {
   const window = outcomes.filter((o) => o.at >= from && o.at <= to);
   const errors = window.filter(isError);
   const failed = window.filter((o) => isError(o) || noListener(o));

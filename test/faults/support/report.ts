@@ -29,7 +29,9 @@ export function table(): string {
   const lines = [
     '| Fault | Requests during it | Errors clients saw | Degraded (s) | Users lost | Acknowledged jobs lost | What clients saw |',
     '|---|---:|---:|---:|---:|---:|---|',
-    ...rows.map((r) => `| ${r.fault} | ${r.requests} | ${r.errors} | ${r.degradedSeconds.toFixed(1)} | ${r.usersLost} | ${r.jobsLost} | ${r.note} |`),
+    ...rows.map(
+      (r) => `| ${r.fault} | ${r.requests} | ${r.errors} | ${r.degradedSeconds.toFixed(1)} | ${r.usersLost} | ${r.jobsLost} | ${r.note} |`,
+    ),
   ];
   return lines.join('\n');
 }

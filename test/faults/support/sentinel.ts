@@ -93,7 +93,11 @@ export async function startRedisHA(): Promise<RedisHA> {
   });
   return {
     nodes,
-    env: { REDIS_SENTINELS: ports.map((port) => `127.0.0.1:${port}`).join(','), REDIS_SENTINEL_MASTER: MASTER_NAME, REDIS_PASSWORD: NODE_PASSWORD },
+    env: {
+      REDIS_SENTINELS: ports.map((port) => `127.0.0.1:${port}`).join(','),
+      REDIS_SENTINEL_MASTER: MASTER_NAME,
+      REDIS_PASSWORD: NODE_PASSWORD,
+    },
     async master() {
       const [, port] = await ask<[string, string]>(ports[0]!, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', MASTER_NAME]);
       const node = nodes.find((n) => n.port === Number(port));

@@ -1,6 +1,13 @@
 import { expect } from 'chai';
 import {
-  confidenceOf, engagementWeight, labelFor, memoizedScorer, scorePost, summarizeSentiment, type PostScorer, type ScoredPost,
+  confidenceOf,
+  engagementWeight,
+  labelFor,
+  memoizedScorer,
+  scorePost,
+  summarizeSentiment,
+  type PostScorer,
+  type ScoredPost,
 } from '../../../shared/sentiment/aggregate.js';
 import { scorePolarity } from '../../../shared/sentiment/score.js';
 import { cryptoSet } from './fixtures.js';
@@ -58,7 +65,11 @@ describe('summarizeSentiment', () => {
   it('when posts fall in each polarity class, then counts and mentions add up', () => {
     const posts = [post(BULLISH, ['SOL']), post(BULLISH, ['SOL']), post(BEARISH, ['SOL']), post(NEUTRAL, ['SOL'])];
     expect(summarizeSentiment(posts).get('SOL')).to.deep.include({
-      token: 'SOL', mentions: 4, positive: 2, neutral: 1, negative: 1,
+      token: 'SOL',
+      mentions: 4,
+      positive: 2,
+      neutral: 1,
+      negative: 1,
     });
   });
 
@@ -77,7 +88,9 @@ describe('summarizeSentiment', () => {
 
   it("when a post's own ticker is an English word, then it is neutral in that post", () => {
     expect(summarizeSentiment([post('WIN listed on Binance', ['WIN'])]).get('WIN')).to.deep.include({
-      score: 0, label: 'neutral', neutral: 1,
+      score: 0,
+      label: 'neutral',
+      neutral: 1,
     });
   });
 
@@ -86,9 +99,7 @@ describe('summarizeSentiment', () => {
   });
 
   it('when the mean is bullish, bearish or mixed, then the label follows docs/decisions.md#d2', () => {
-    const summary = summarizeSentiment([
-      post(BULLISH, ['UP']), post(BEARISH, ['DOWN']), post(NEUTRAL, ['FLAT']),
-    ]);
+    const summary = summarizeSentiment([post(BULLISH, ['UP']), post(BEARISH, ['DOWN']), post(NEUTRAL, ['FLAT'])]);
     expect(summary.get('UP')?.label).to.equal('bullish');
     expect(summary.get('DOWN')?.label).to.equal('bearish');
     expect(summary.get('FLAT')?.label).to.equal('neutral');
@@ -98,7 +109,8 @@ describe('summarizeSentiment', () => {
   it('when 10,000 posts mention two tokens each, then every mention is counted once', () => {
     const texts = cryptoSet('crypto-dev').map((item) => item.text);
     const posts = Array.from({ length: 10_000 }, (_, i) =>
-      post(texts[i % texts.length] ?? '', ['BTC', i % 2 === 0 ? 'ETH' : 'SOL'], i % 700));
+      post(texts[i % texts.length] ?? '', ['BTC', i % 2 === 0 ? 'ETH' : 'SOL'], i % 700),
+    );
     const summary = summarizeSentiment(posts);
     expect(summary.get('BTC')?.mentions).to.equal(10_000);
     expect(summary.get('ETH')?.mentions).to.equal(5_000);
@@ -120,14 +132,22 @@ describe('sample and confidence', () => {
     const agreeing = summarizeSentiment(authored(BULLISH, 300, 120)).get('SOL');
     expect(agreeing).to.deep.include({ label: 'bullish', sample: { posts: 300, authors: 120 } });
     expect(agreeing?.confidence).to.equal(0.92);
-    const split = summarizeSentiment([...authored(BULLISH, 80, 80), ...authored(BEARISH, 40, 40).map((p, i) => ({ ...p, author: `bear${i}` }))]).get('SOL');
+    const split = summarizeSentiment([
+      ...authored(BULLISH, 80, 80),
+      ...authored(BEARISH, 40, 40).map((p, i) => ({ ...p, author: `bear${i}` })),
+    ]).get('SOL');
     expect(split?.label).to.equal('bullish');
     expect(split?.confidence).to.be.lessThan(agreeing?.confidence ?? 0);
     expect(split?.confidence).to.equal(Math.round((80 / 120) * (120 / 130) * 100) / 100);
   });
 
   it('when an author posts both ways, then their posts make one vote, the class of their mean', () => {
-    const mixed = [post(BULLISH, ['SOL'], 0, 'a'), post(BULLISH, ['SOL'], 0, 'a'), post(BEARISH, ['SOL'], 0, 'a'), post(BEARISH, ['SOL'], 0, 'b')];
+    const mixed = [
+      post(BULLISH, ['SOL'], 0, 'a'),
+      post(BULLISH, ['SOL'], 0, 'a'),
+      post(BEARISH, ['SOL'], 0, 'a'),
+      post(BEARISH, ['SOL'], 0, 'b'),
+    ];
     const sol = summarizeSentiment(mixed).get('SOL');
     expect(sol?.sample).to.deep.equal({ posts: 4, authors: 2 });
     const meanOfA = (2 * scorePolarity(BULLISH) + scorePolarity(BEARISH)) / 3;
@@ -156,7 +176,9 @@ describe('memoizedScorer', () => {
   }
 
   it('when posts are summarized through it, then the records are the same as without it', () => {
-    const posts = cryptoSet('crypto-dev').slice(0, 300).map((item, i) => post(item.text, [['BTC'], ['ETH', 'SOL'], ['$win']][i % 3] ?? [], i));
+    const posts = cryptoSet('crypto-dev')
+      .slice(0, 300)
+      .map((item, i) => post(item.text, [['BTC'], ['ETH', 'SOL'], ['$win']][i % 3] ?? [], i));
     const memo = memoizedScorer(100);
     expect(summarizeSentiment(posts, memo)).to.deep.equal(summarizeSentiment(posts));
     expect(summarizeSentiment(posts, memo)).to.deep.equal(summarizeSentiment(posts));

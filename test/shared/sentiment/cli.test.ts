@@ -8,7 +8,9 @@ function runCli(input: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['tsx', 'scripts/sentiment.ts'], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] });
     let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}`))));
     child.stdin.end(input);
@@ -26,7 +28,6 @@ describe('sentiment CLI', () => {
 
   it('when input has CRLF endings and no final newline, then every line is still scored', async () => {
     const out = await runCli('BTC to the moon\r\ngot rugged\r\nlast line');
-    expect(out).to.equal(['BTC to the moon', 'got rugged', 'last line']
-      .map((line) => `${scorePolarity(line).toFixed(4)}\n`).join(''));
+    expect(out).to.equal(['BTC to the moon', 'got rugged', 'last line'].map((line) => `${scorePolarity(line).toFixed(4)}\n`).join(''));
   });
 });

@@ -1,13 +1,16 @@
 import { expect } from 'chai';
 import {
-  fromModelFile, modelFeatures, predictProbabilities, toModelFile, trainMarketModel, type MarketModelFile,
+  fromModelFile,
+  modelFeatures,
+  predictProbabilities,
+  toModelFile,
+  trainMarketModel,
+  type MarketModelFile,
   type TrainingExample,
 } from '../../../shared/sentiment/market-model.js';
 import modelFile from '../../../shared/sentiment/market-model.json' with { type: 'json' };
 import { normalizePost } from '../../../shared/sentiment/normalize.js';
-import {
-  MARKET_MODEL, modelPolarity, polarityClass, polarityOf, rulePolarity, scorePolarity,
-} from '../../../shared/sentiment/score.js';
+import { MARKET_MODEL, modelPolarity, polarityClass, polarityOf, rulePolarity, scorePolarity } from '../../../shared/sentiment/score.js';
 import { vaderAnalyzer } from '../../../shared/sentiment/vader-library.js';
 import { cryptoSet, heldoutSets, trainingDigest } from './fixtures.js';
 
@@ -68,10 +71,13 @@ describe('market model', () => {
 
   it('when an example weighs more, then it outweighs a contradicting one', () => {
     const classOf = (bullishWeight: number): number => {
-      const model = trainMarketModel([
-        { ...example('zorbly again', 'positive'), weight: bullishWeight },
-        { ...example('zorbly again', 'negative'), weight: 1 },
-      ], OPTIONS);
+      const model = trainMarketModel(
+        [
+          { ...example('zorbly again', 'positive'), weight: bullishWeight },
+          { ...example('zorbly again', 'negative'), weight: 1 },
+        ],
+        OPTIONS,
+      );
       const p = predictProbabilities(model, normalizePost('zorbly again'), 0);
       return p.indexOf(Math.max(...p));
     };

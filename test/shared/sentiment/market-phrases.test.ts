@@ -106,8 +106,11 @@ describe('market phrases', () => {
   it('when a phrase matches, then it ends at a word, never swallowing the space after it', () => {
     // A swallowed space glues the token to the next word ("diamondhandswhole"), and both score nothing.
     const texts = cryptoSet('crypto-dev').map((item) => item.text);
-    const swallowed = MARKET_PHRASES.flatMap((phrase) => texts.flatMap((text) => [...text.matchAll(phrase.pattern)]
-      .filter((match) => /\s$/.test(match[0])).map((match) => `${phrase.token}: "${match[0]}"`)));
+    const swallowed = MARKET_PHRASES.flatMap((phrase) =>
+      texts.flatMap((text) =>
+        [...text.matchAll(phrase.pattern)].filter((match) => /\s$/.test(match[0])).map((match) => `${phrase.token}: "${match[0]}"`),
+      ),
+    );
     expect(swallowed).to.deep.equal([]);
   });
 

@@ -227,8 +227,18 @@ describe('scorePolarity', () => {
   });
 
   describe('output', () => {
-    const texts = ['', ' ', 'x', 'RUG RUG RUG RUG RUG!!!!!!', 'moon '.repeat(500),
-      'not not not bearish', ':) :( <3', '💀'.repeat(200), '\t\r\n', '$$$ ### @@@'];
+    const texts = [
+      '',
+      ' ',
+      'x',
+      'RUG RUG RUG RUG RUG!!!!!!',
+      'moon '.repeat(500),
+      'not not not bearish',
+      ':) :( <3',
+      '💀'.repeat(200),
+      '\t\r\n',
+      '$$$ ### @@@',
+    ];
 
     it('when any text is scored, then the result is a number in [-1, 1] with 4 decimals', () => {
       for (const text of texts) {
@@ -241,7 +251,10 @@ describe('scorePolarity', () => {
 
     it('when texts are scored in any order, then each gets the same score', () => {
       const forward = texts.map((text) => scorePolarity(text));
-      const backward = [...texts].reverse().map((text) => scorePolarity(text)).reverse();
+      const backward = [...texts]
+        .reverse()
+        .map((text) => scorePolarity(text))
+        .reverse();
       expect(backward).to.deep.equal(forward);
     });
 

@@ -5,24 +5,49 @@ import { cryptoSet, tweetsDev } from './fixtures.js';
 
 const plain = { lexicon: loadVaderLexicon(), foldCase: false, clauseScope: false };
 
-const TRICKY = ['cat!!', 'good!!!!', '.good.', '!!', ':)', ":-) good", "don't, good", "'good'",
-  '"great"', 'good...', '-bad-', '?!?good', 'good?!?!', '(good)', 'good:)', 'love,hate', '#love',
-  '@love', '$love', 'NOT good but BAD', 'GOOD!!! but bad...', 'kind of good', 'the shit is good',
-  'at least good', 'least good', 'never so good', 'x', '', '   ', 'I ... love', 'good :( bad'];
+const TRICKY = [
+  'cat!!',
+  'good!!!!',
+  '.good.',
+  '!!',
+  ':)',
+  ':-) good',
+  "don't, good",
+  "'good'",
+  '"great"',
+  'good...',
+  '-bad-',
+  '?!?good',
+  'good?!?!',
+  '(good)',
+  'good:)',
+  'love,hate',
+  '#love',
+  '@love',
+  '$love',
+  'NOT good but BAD',
+  'GOOD!!! but bad...',
+  'kind of good',
+  'the shit is good',
+  'at least good',
+  'least good',
+  'never so good',
+  'x',
+  '',
+  '   ',
+  'I ... love',
+  'good :( bad',
+];
 
 describe('VADER engine', () => {
   it('when given the library lexicon and plain rules, then it reproduces vader-sentiment exactly', () => {
     const texts = [...tweetsDev(), ...cryptoSet('crypto-dev')].map((item) => item.text).concat(TRICKY);
-    const different = texts.filter(
-      (text) => compoundPolarity(text, plain) !== vaderAnalyzer.polarity_scores(text).compound,
-    );
+    const different = texts.filter((text) => compoundPolarity(text, plain) !== vaderAnalyzer.polarity_scores(text).compound);
     expect(different).to.deep.equal([]);
   });
 
   it('when a word carries one punctuation mark at an edge, then the mark is dropped', () => {
-    expect(wordsAndEmoticons('Wow, cat!! (dog) :) a x yes?!?')).to.deep.equal(
-      ['Wow', 'cat', '(dog)', ':)', 'yes'],
-    );
+    expect(wordsAndEmoticons('Wow, cat!! (dog) :) a x yes?!?')).to.deep.equal(['Wow', 'cat', '(dog)', ':)', 'yes']);
   });
 
   it('when the lexicon is extended, then the new words score and modifiers apply to them', () => {
@@ -43,8 +68,7 @@ describe('VADER engine', () => {
     expect(compoundPolarity("don't think it will ever, moon", wide)).to.be.greaterThan(0);
     expect(compoundPolarity('no moon', wide)).to.be.lessThan(0);
     // "no" reaches two words, except "no way", which negates its clause.
-    expect(compoundPolarity('no fud here then moon', wide))
-      .to.be.greaterThan(compoundPolarity('no fud here then no moon', wide));
+    expect(compoundPolarity('no fud here then moon', wide)).to.be.greaterThan(compoundPolarity('no fud here then no moon', wide));
     expect(compoundPolarity('no way it will moon', wide)).to.be.lessThan(0);
     // Two negators cancel.
     expect(compoundPolarity("don't think it won't moon", wide)).to.be.greaterThan(0);

@@ -35,8 +35,9 @@ describe('sentiment against plain VADER', () => {
     const ours = evaluate(tweets, score);
     const vader = evaluate(tweets, plainVader);
     expect(ours.count).to.equal(2100);
-    const figures = `scorer r ${ours.pearson.toFixed(4)} acc ${ours.accuracy.toFixed(4)}, `
-      + `vader r ${vader.pearson.toFixed(4)} acc ${vader.accuracy.toFixed(4)}`;
+    const figures =
+      `scorer r ${ours.pearson.toFixed(4)} acc ${ours.accuracy.toFixed(4)}, ` +
+      `vader r ${vader.pearson.toFixed(4)} acc ${vader.accuracy.toFixed(4)}`;
     expect(ours.pearson, figures).to.be.at.least(vader.pearson);
     expect(ours.accuracy, figures).to.be.at.least(vader.accuracy);
   });

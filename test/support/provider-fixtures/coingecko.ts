@@ -64,7 +64,11 @@ export function coingeckoRateLimited(retryAfterSeconds: number): FixtureAnswer {
 /** A Demo key sent to the Pro host: HTTP 400, the code at the top level. */
 export const COINGECKO_WRONG_HOST: FixtureAnswer = {
   status: 400,
-  body: { timestamp: '2026-11-26T03:00:00.000+00:00', error_code: 10011, status: { error_message: 'If you are using Demo API key, please change your root URL to the Demo host' } },
+  body: {
+    timestamp: '2026-11-26T03:00:00.000+00:00',
+    error_code: 10011,
+    status: { error_message: 'If you are using Demo API key, please change your root URL to the Demo host' },
+  },
 };
 
 /** What the fixture plays: `requireKey` refuses keyless calls (401, error 10002), as CoinGecko may today. */
@@ -94,7 +98,13 @@ export async function startCoinGeckoFixture(): Promise<CoinGeckoFixture> {
         return {
           status: 401,
           headers: { 'content-type': 'application/json; charset=utf-8' },
-          body: { status: { timestamp: new Date().toISOString().replace('Z', '+00:00'), error_code: 10002, error_message: "API Key Missing. Please make sure you're using the right authentication method." } },
+          body: {
+            status: {
+              timestamp: new Date().toISOString().replace('Z', '+00:00'),
+              error_code: 10002,
+              error_message: "API Key Missing. Please make sure you're using the right authentication method.",
+            },
+          },
         };
       }
       if (key === undefined || key === COINGECKO_KEY) return undefined;

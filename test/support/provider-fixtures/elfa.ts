@@ -21,7 +21,13 @@ export const ACCOUNT_POSTS: Record<string, { total: number; items: Record<string
       mention('1899000000000000003', 'ghost_acct', { likeCount: 30, repostCount: 2, replyCount: 4, quoteCount: 1, bookmarkCount: 0 }),
       mention('1899000000000000002', undefined, { likeCount: 6, repostCount: 0, replyCount: 0, quoteCount: 0, bookmarkCount: null }),
       // No count at all: no engagement figure from this one.
-      mention('1899000000000000001', 'ghost_acct', { likeCount: null, repostCount: null, replyCount: null, quoteCount: null, bookmarkCount: null }),
+      mention('1899000000000000001', 'ghost_acct', {
+        likeCount: null,
+        repostCount: null,
+        replyCount: null,
+        quoteCount: null,
+        bookmarkCount: null,
+      }),
     ],
   },
 };
@@ -88,7 +94,17 @@ function keyStatus(mode: ElfaMode['keyStatus']): Record<string, unknown> {
     newField: 'ignored',
   };
   if (mode === 'prepaid') {
-    return { ...common, tier: 'payg', billingMode: 'deposit', depositCredits: 2500, dailyRequestLimit: 0, monthlyRequestLimit: 0, usage: { monthly: 310, daily: 12 }, limits: null, remainingRequests: null };
+    return {
+      ...common,
+      tier: 'payg',
+      billingMode: 'deposit',
+      depositCredits: 2500,
+      dailyRequestLimit: 0,
+      monthlyRequestLimit: 0,
+      usage: { monthly: 310, daily: 12 },
+      limits: null,
+      remainingRequests: null,
+    };
   }
   const limits = mode === 'monthly' ? { monthly: 1000, daily: 100 } : { monthly: null, daily: null };
   return {
@@ -156,10 +172,13 @@ export async function startElfaFixture(): Promise<ElfaFixture> {
       }),
       // Retired on 28 October 2026: nothing but an error, whoever is asked for.
       '/v2/account/smart-stats': () =>
-        mode.smartStats === 410 ? { status: 410, body: { success: false, error: 'Gone' } } : { status: 404, body: { success: false, message: 'Cannot GET /v2/account/smart-stats' } },
+        mode.smartStats === 410
+          ? { status: 410, body: { success: false, error: 'Gone' } }
+          : { status: 404, body: { success: false, message: 'Cannot GET /v2/account/smart-stats' } },
       '/v2/data/keyword-mentions': (request) => {
         if (mode.accountPosts === 'gone') return { status: 404, body: { success: false, message: 'Not Found' } };
-        if (!request.query.keywords && !request.query.accountName) return { status: 400, body: { success: false, error: 'keywords or accountName is required' } };
+        if (!request.query.keywords && !request.query.accountName)
+          return { status: 400, body: { success: false, error: 'keywords or accountName is required' } };
         if (!request.query.timeWindow && !(request.query.from && request.query.to)) {
           return { status: 400, body: { success: false, error: 'You must provide either timeWindow or both from and to parameters' } };
         }
@@ -178,5 +197,9 @@ export async function startElfaFixture(): Promise<ElfaFixture> {
 
 /** Elfa's 429 as its SDK's tests record it: `{"message": ...}` and the reset in epoch seconds. */
 export function elfaRateLimited(resetInSeconds: number) {
-  return { status: 429, headers: { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + resetInSeconds) }, body: { message: 'Rate limited' } };
+  return {
+    status: 429,
+    headers: { 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + resetInSeconds) },
+    body: { message: 'Rate limited' },
+  };
 }

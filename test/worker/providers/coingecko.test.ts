@@ -44,7 +44,7 @@ describe('CoinGecko adapter against the documented wire shapes', () => {
     expect(h.fixtures.coingecko.requests[0]!.headers).to.not.have.property('x-cg-demo-api-key');
   });
 
-  it('when a key is used on the wrong host (400 with error_code 10011), then a non-retryable error with CoinGecko\'s reason and no key', async () => {
+  it("when a key is used on the wrong host (400 with error_code 10011), then a non-retryable error with CoinGecko's reason and no key", async () => {
     h = await startHarness();
     h.fixtures.coingecko.script('/coins/markets', COINGECKO_WRONG_HOST);
     const error = await rejection(h.adapters.coingecko.quotes(['SOL']));
@@ -57,7 +57,13 @@ describe('CoinGecko adapter against the documented wire shapes', () => {
     h = await startHarness({ COINGECKO_API_KEY: '' });
     h.fixtures.coingecko.script('/coins/markets', {
       status: 401,
-      body: { status: { timestamp: '2026-11-26T03:00:00.000+00:00', error_code: 10002, error_message: "API Key Missing. Please make sure you're using the right authentication method." } },
+      body: {
+        status: {
+          timestamp: '2026-11-26T03:00:00.000+00:00',
+          error_code: 10002,
+          error_message: "API Key Missing. Please make sure you're using the right authentication method.",
+        },
+      },
     });
     const error = await rejection(h.adapters.coingecko.quotes(['SOL']));
     expect(error.retryable).to.equal(false);

@@ -23,7 +23,7 @@ function describeRequest(request: RecordedRequest): string {
   return `GET ${request.path}${query ? `?${query}` : ''}  [${sent.join(', ')}]`;
 }
 
-describe('composite mode through the Procfile processes, against the providers\' fixture servers', function () {
+describe("composite mode through the Procfile processes, against the providers' fixture servers", function () {
   this.timeout(180_000);
   let fixtures: ProviderFixtures;
   let processes: ProcfileProcess[] = [];
@@ -47,9 +47,16 @@ describe('composite mode through the Procfile processes, against the providers\'
       ...fixtures.env,
     };
     processes = [startProcess('worker', env), startProcess('web', env)];
-    await eventually(async () => ((await fetch(`${apiUrl}/readyz`).catch(() => undefined))?.ok ? true : undefined), 60_000, 'the API ready');
     await eventually(
-      async () => ((await redis.exists(snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('trending-cas'), snapshotKeys.snapshot('news'))) === 3 ? true : undefined),
+      async () => ((await fetch(`${apiUrl}/readyz`).catch(() => undefined))?.ok ? true : undefined),
+      60_000,
+      'the API ready',
+    );
+    await eventually(
+      async () =>
+        (await redis.exists(snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('trending-cas'), snapshotKeys.snapshot('news'))) === 3
+          ? true
+          : undefined,
       60_000,
       'the first refreshes',
     );
@@ -83,7 +90,14 @@ describe('composite mode through the Procfile processes, against the providers\'
 
     const stats = await http(`${apiUrl}/api/market/stats/CRYPTOALICE`);
     expect(stats.status).to.equal(200);
-    expect(stats.json).to.deep.include({ username: 'CryptoAlice', indexScore: 80, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 68.7, topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'] });
+    expect(stats.json).to.deep.include({
+      username: 'CryptoAlice',
+      indexScore: 80,
+      smartMoneyRank: 1,
+      totalPosts: 3,
+      avgEngagement: 68.7,
+      topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'],
+    });
     expect((await http(`${apiUrl}/api/market/stats/bob_trades`)).json).to.deep.include({ smartMoneyRank: 2 });
     // Retired on 28 October 2026: stats are ours, from what X and Elfa still serve.
     expect(fixtures.elfa.requestsTo('/v2/account/smart-stats')).to.have.length(0);
@@ -94,7 +108,12 @@ describe('composite mode through the Procfile processes, against the providers\'
     expect(unknown.json).to.deep.equal({ error: 'Username not found in index' });
     expect(fixtures.elfa.requests.length).to.equal(elfaCallsBefore);
 
-    for (const path of ['/api/market/sentiment/SOL', '/sentiment/SOL', '/api/market/sentiment/SOL/history?interval=30m', '/api/market/tokens/SOL/history?interval=1h']) {
+    for (const path of [
+      '/api/market/sentiment/SOL',
+      '/sentiment/SOL',
+      '/api/market/sentiment/SOL/history?interval=30m',
+      '/api/market/tokens/SOL/history?interval=1h',
+    ]) {
       const answer = await http(`${apiUrl}${path}`);
       expect(answer.status, path).to.equal(200);
     }
@@ -109,26 +128,39 @@ describe('composite mode through the Procfile processes, against the providers\'
     stream.close();
 
     const asked = [...fixtures.elfa.requests, ...fixtures.coingecko.requests, ...fixtures.x.requests];
-    process.stdout.write(`      what the providers were asked:\n${asked.map((request) => `        ${describeRequest(request)}`).join('\n')}\n`);
-    for (const request of fixtures.elfa.requests) expect(request.headers['x-elfa-api-key'], request.path).to.equal(fixtures.env.ELFA_API_KEY);
-    for (const request of fixtures.coingecko.requests) expect(request.headers['x-cg-demo-api-key'], request.path).to.equal(fixtures.env.COINGECKO_API_KEY);
-    for (const request of fixtures.x.requests) expect(request.headers.authorization, request.path).to.equal(`Bearer ${fixtures.env.X_BEARER_TOKEN}`);
+    process.stdout.write(
+      `      what the providers were asked:\n${asked.map((request) => `        ${describeRequest(request)}`).join('\n')}\n`,
+    );
+    for (const request of fixtures.elfa.requests)
+      expect(request.headers['x-elfa-api-key'], request.path).to.equal(fixtures.env.ELFA_API_KEY);
+    for (const request of fixtures.coingecko.requests)
+      expect(request.headers['x-cg-demo-api-key'], request.path).to.equal(fixtures.env.COINGECKO_API_KEY);
+    for (const request of fixtures.x.requests)
+      expect(request.headers.authorization, request.path).to.equal(`Bearer ${fixtures.env.X_BEARER_TOKEN}`);
     expect(fixtures.elfa.requestsTo('/v2/key-status')).to.have.length(1);
     // A refresh that failed on a busy machine (a Redis timeout) is retried by its job, so these are "at least".
     expect(fixtures.coingecko.requestsTo('/coins/markets')).to.have.length.at.least(1);
     expect(fixtures.x.requestsTo('/2/users/by')).to.have.length.at.least(1);
   });
 
-  it('then the worker said at start which Elfa interval the credits allow, logged each refresh\'s spend, and /metrics counts it; no key anywhere', async () => {
+  it("then the worker said at start which Elfa interval the credits allow, logged each refresh's spend, and /metrics counts it; no key anywhere", async () => {
     const worker = processes[0]!;
     const log = worker.log();
-    expect(log).to.match(/elfa: 1000 credits a month \(the key status \(\/v2\/key-status\)\): trending and trending-cas refresh every 149 min, 29 credits a day/);
+    expect(log).to.match(
+      /elfa: 1000 credits a month \(the key status \(\/v2\/key-status\)\): trending and trending-cas refresh every 149 min, 29 credits a day/,
+    );
     const completed = log
       .split('\n')
       .filter((line) => line.includes('"job completed"'))
-      .map((line) => JSON.parse(line) as { job: string; result: { spend?: Record<string, { calls: number; credits: number; posts: number }> } });
+      .map(
+        (line) =>
+          JSON.parse(line) as { job: string; result: { spend?: Record<string, { calls: number; credits: number; posts: number }> } },
+      );
     const spendOf = (job: string) => completed.find((line) => line.job === job)?.result.spend;
-    expect(spendOf('refresh-trending')).to.deep.include({ elfa: { calls: 1, credits: 1, posts: 0 }, coingecko: { calls: 1, credits: 1, posts: 0 } });
+    expect(spendOf('refresh-trending')).to.deep.include({
+      elfa: { calls: 1, credits: 1, posts: 0 },
+      coingecko: { calls: 1, credits: 1, posts: 0 },
+    });
     expect(spendOf('refresh-trending-cas')).to.deep.include({ elfa: { calls: 2, credits: 2, posts: 0 } });
 
     // On a first start a trending refresh may read X before the news refresh does, and a read in

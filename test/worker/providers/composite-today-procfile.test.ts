@@ -30,11 +30,25 @@ describe('composite mode through the Procfile processes, against the providers a
     await redis.flushall();
     const port = await freePort();
     apiUrl = `http://127.0.0.1:${port}`;
-    const env = { NODE_ENV: 'development', PORT: String(port), REDIS_URL: testRedis.url, JWT_SECRET: 'composite-today-secret-'.padEnd(48, 'x'), LOG_LEVEL: 'info', ...fixtures.env };
+    const env = {
+      NODE_ENV: 'development',
+      PORT: String(port),
+      REDIS_URL: testRedis.url,
+      JWT_SECRET: 'composite-today-secret-'.padEnd(48, 'x'),
+      LOG_LEVEL: 'info',
+      ...fixtures.env,
+    };
     processes = [startProcess('worker', env), startProcess('web', env)];
-    await eventually(async () => ((await fetch(`${apiUrl}/readyz`).catch(() => undefined))?.ok ? true : undefined), 60_000, 'the API ready');
     await eventually(
-      async () => ((await redis.exists(snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('trending-cas'), snapshotKeys.snapshot('news'))) === 3 ? true : undefined),
+      async () => ((await fetch(`${apiUrl}/readyz`).catch(() => undefined))?.ok ? true : undefined),
+      60_000,
+      'the API ready',
+    );
+    await eventually(
+      async () =>
+        (await redis.exists(snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('trending-cas'), snapshotKeys.snapshot('news'))) === 3
+          ? true
+          : undefined,
       60_000,
       'the first refreshes',
     );
@@ -70,7 +84,8 @@ describe('composite mode through the Procfile processes, against the providers a
     expect(long?.tokens).to.include('TAIL');
     const searches = fixtures.x.requestsTo('/2/tweets/search/recent');
     expect(searches.length).to.be.at.least(1);
-    for (const search of searches) expect(search.query, 'the 2.167 name only').to.have.property('post.fields').and.not.have.property('tweet.fields');
+    for (const search of searches)
+      expect(search.query, 'the 2.167 name only').to.have.property('post.fields').and.not.have.property('tweet.fields');
     // The suspended account's post is not in the news: it is not searched.
     expect(news.data.map((post) => post.text)).to.not.include('$SOL to the moon, trust me');
   });
@@ -93,6 +108,8 @@ describe('composite mode through the Procfile processes, against the providers a
     expect(alice.indexScore).to.not.equal(bob.indexScore);
     expect(fixtures.elfa.requestsTo('/v2/account/smart-stats')).to.have.length(0);
     const log = processes[0]!.log();
-    expect(log).to.match(/elfa: no credit budget \(the key status names no limit, billing deposit: a prepaid key\): trending and trending-cas refresh every REFRESH_INTERVAL, 30 min, 144 credits a day/);
+    expect(log).to.match(
+      /elfa: no credit budget \(the key status names no limit, billing deposit: a prepaid key\): trending and trending-cas refresh every REFRESH_INTERVAL, 30 min, 144 credits a day/,
+    );
   });
 });

@@ -66,17 +66,36 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
   it('when stats are asked in any case, then spelled as X spells it, computed over the tracked set from the held posts, and no call to any provider, the retired smart-stats least of all', async () => {
     const { result: alice, spend } = await h.spend(() => h.provider.account('cryptoalice'));
     // Engagement (132 + 51 + 23) / 3; highest engagement and reach, influence tied: (0.4 × 0.5 + 0.35 + 0.25) × 100.
-    expect(alice).to.deep.equal({ username: 'CryptoAlice', indexScore: 80, smartMoneyRank: 1, totalPosts: 3, avgEngagement: 68.7, topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'] });
+    expect(alice).to.deep.equal({
+      username: 'CryptoAlice',
+      indexScore: 80,
+      smartMoneyRank: 1,
+      totalPosts: 3,
+      avgEngagement: 68.7,
+      topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'],
+    });
     expect(spend).to.deep.equal({});
     const bob = await h.provider.account('BOB_TRADES');
     expect(bob).to.deep.include({ username: 'bob_trades', indexScore: 20, smartMoneyRank: 2, totalPosts: 2, avgEngagement: 14.5 });
     expect(h.fixtures.elfa.requestsTo('/v2/account/smart-stats')).to.have.length(0);
   });
 
-  it('when another tracked account replies to and quotes an account, then its influence inside the set lifts its score (20 -> 40), the other one\'s falls', async () => {
+  it("when another tracked account replies to and quotes an account, then its influence inside the set lifts its score (20 -> 40), the other one's falls", async () => {
     const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
-    h.fixtures.x.addPost({ id: '1900000000000000106', author_id: '1001', created_at: hourAgo, text: '@bob_trades you called $SOL early', metrics: { like: 1, repost: 0, reply: 0, quote: 0, bookmark: 0 } });
-    h.fixtures.x.addPost({ id: '1900000000000000107', author_id: '1001', created_at: hourAgo, text: 'Read this https://x.com/bob_trades/status/1900000000000000102', metrics: { like: 1, repost: 0, reply: 0, quote: 0, bookmark: 0 } });
+    h.fixtures.x.addPost({
+      id: '1900000000000000106',
+      author_id: '1001',
+      created_at: hourAgo,
+      text: '@bob_trades you called $SOL early',
+      metrics: { like: 1, repost: 0, reply: 0, quote: 0, bookmark: 0 },
+    });
+    h.fixtures.x.addPost({
+      id: '1900000000000000107',
+      author_id: '1001',
+      created_at: hourAgo,
+      text: 'Read this https://x.com/bob_trades/status/1900000000000000102',
+      metrics: { like: 1, repost: 0, reply: 0, quote: 0, bookmark: 0 },
+    });
     await h.provider.posts(new Date(Date.now() - WINDOW_MS), 10_000);
     // Bob: top influence (0.4), lowest engagement and reach; Alice: no influence left to her, top of the rest.
     expect(await h.provider.account('bob_trades')).to.deep.include({ indexScore: 40, smartMoneyRank: 2 });
@@ -85,7 +104,14 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
 
   it("when a tracked account's posts are not held (X does not know it), then Elfa's count of its posts fills its figures, 1 credit, remembered for the hour", async () => {
     const { result: ghost, spend } = await h.spend(() => h.provider.account('ghost_acct'));
-    expect(ghost).to.deep.equal({ username: 'ghost_acct', indexScore: 50, smartMoneyRank: 2, totalPosts: 4, avgEngagement: 23, topTokens: [] });
+    expect(ghost).to.deep.equal({
+      username: 'ghost_acct',
+      indexScore: 50,
+      smartMoneyRank: 2,
+      totalPosts: 4,
+      avgEngagement: 23,
+      topTokens: [],
+    });
     expect(spend).to.deep.equal({ elfa: { calls: 1, credits: 1, posts: 0 } });
     await h.provider.account('ghost_acct');
     expect(h.fixtures.elfa.requestsTo('/v2/data/keyword-mentions')).to.have.length(1);
@@ -100,7 +126,13 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
     expect(error.retryable).to.equal(false);
     // Through the stats job: no record and no "not in the index" marker, so the API answers 503, not a zero or a 404.
     const job = { data: { username: 'ghost_acct' } } as Job<StatsJobData>;
-    const context: JobContext = { redis: h.redis, provider: h.provider, logger: createLogger({ logLevel: 'silent' }, 'test'), now: () => h.clock.now, historyMs: 0 };
+    const context: JobContext = {
+      redis: h.redis,
+      provider: h.provider,
+      logger: createLogger({ logLevel: 'silent' }, 'test'),
+      now: () => h.clock.now,
+      historyMs: 0,
+    };
     await rejection(fetchStats(job, context));
     expect(await h.redis.exists(keys.stats('ghost_acct'), keys.statsMiss('ghost_acct'))).to.equal(0);
     expect(h.fixtures.elfa.requests).to.have.length(1);
@@ -108,7 +140,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
     expect(await h.provider.account('cryptoalice')).to.deep.include({ smartMoneyRank: 1 });
   });
 
-  it('when the day\'s Elfa lookup budget is spent, then no further credit is spent on stats', async () => {
+  it("when the day's Elfa lookup budget is spent, then no further credit is spent on stats", async () => {
     const provider = h.restart({}, { elfaLookupsPerDay: 1 });
     await provider.account('ghost_acct');
     await h.redis.del(providerKeys.elfaAccountPosts());
@@ -126,7 +158,13 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
   });
 
   describe('through the refresh jobs (strict storage)', () => {
-    const context = (): JobContext => ({ redis: h.redis, provider: h.provider, logger: createLogger({ logLevel: 'silent' }, 'test'), now: () => h.clock.now, historyMs: 0 });
+    const context = (): JobContext => ({
+      redis: h.redis,
+      provider: h.provider,
+      logger: createLogger({ logLevel: 'silent' }, 'test'),
+      now: () => h.clock.now,
+      historyMs: 0,
+    });
 
     for (const [name, answer] of [
       ['no valid item', { body: { success: true, data: { data: [{ token: 7 }, { current_count: 3 }] } } }],

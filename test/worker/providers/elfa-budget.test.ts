@@ -55,21 +55,27 @@ describe('the Elfa budget the worker chooses at start (key status, ELFA_MONTHLY_
 
   it('when the key status names a monthly limit, then the refreshes are spaced to it and the log says which', async () => {
     expect((await start()).interval).to.equal(149 * MINUTE);
-    expect(budgetLine()).to.equal('elfa: 1000 credits a month (the key status (/v2/key-status)): trending and trending-cas refresh every 149 min, 29 credits a day');
+    expect(budgetLine()).to.equal(
+      'elfa: 1000 credits a month (the key status (/v2/key-status)): trending and trending-cas refresh every 149 min, 29 credits a day',
+    );
   });
 
   for (const mode of ['prepaid', 'monthly-null'] as const) {
     it(`when the key status names no monthly limit (${mode}), then it is unknown, not 0: REFRESH_INTERVAL sets the pace (not 149 minutes, not 31 days) and the log says so`, async () => {
       fixtures.elfa.mode.keyStatus = mode;
       expect((await start()).interval).to.equal(30 * MINUTE);
-      expect(budgetLine()).to.match(/^elfa: no credit budget \(the key status names no limit.*\): trending and trending-cas refresh every REFRESH_INTERVAL, 30 min, 144 credits a day; set ELFA_DAILY_CREDITS/);
+      expect(budgetLine()).to.match(
+        /^elfa: no credit budget \(the key status names no limit.*\): trending and trending-cas refresh every REFRESH_INTERVAL, 30 min, 144 credits a day; set ELFA_DAILY_CREDITS/,
+      );
     });
   }
 
   it('when ELFA_DAILY_CREDITS is set, then the refreshes fit a day of it, whatever the key status says', async () => {
     fixtures.elfa.mode.keyStatus = 'prepaid';
     expect((await start({ ELFA_DAILY_CREDITS: '30' })).interval).to.equal(160 * MINUTE);
-    expect(budgetLine()).to.equal('elfa: 30 credits a day (ELFA_DAILY_CREDITS): trending and trending-cas refresh every 160 min, 27 credits a day');
+    expect(budgetLine()).to.equal(
+      'elfa: 30 credits a day (ELFA_DAILY_CREDITS): trending and trending-cas refresh every 160 min, 27 credits a day',
+    );
     expect(fixtures.elfa.requestsTo('/v2/key-status')).to.have.length(0);
   });
 

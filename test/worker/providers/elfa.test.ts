@@ -40,11 +40,16 @@ describe('Elfa adapter against the documented wire shapes', () => {
 
   it('when the documented placeholder examples are answered, then they parse', async () => {
     h.fixtures.elfa.script('/v2/aggregations/trending-tokens', {
-      body: { success: true, data: { pageSize: 1, page: 1, total: 1, data: [{ change_percent: 1, previous_count: 1, current_count: 1, token: 'string' }] } },
+      body: {
+        success: true,
+        data: { pageSize: 1, page: 1, total: 1, data: [{ change_percent: 1, previous_count: 1, current_count: 1, token: 'string' }] },
+      },
     });
     expect(await h.adapters.elfa.trendingTokens()).to.deep.equal([{ token: 'STRING', mentions: 1 }]);
     // Without the page echo, as Elfa's own tests guard against.
-    h.fixtures.elfa.script('/v2/aggregations/trending-tokens', { body: { success: true, data: { data: [{ token: 'ETH', current_count: 2, previous_count: 0, change_percent: 0 }] } } });
+    h.fixtures.elfa.script('/v2/aggregations/trending-tokens', {
+      body: { success: true, data: { data: [{ token: 'ETH', current_count: 2, previous_count: 0, change_percent: 0 }] } },
+    });
     expect(await h.adapters.elfa.trendingTokens()).to.deep.equal([{ token: 'ETH', mentions: 2 }]);
   });
 
@@ -55,7 +60,13 @@ describe('Elfa adapter against the documented wire shapes', () => {
     // (30 + 4 + 0 + 2 × (2 + 1)) and 6, averaged; Elfa's whole match is 4.
     expect(result).to.deep.equal({ totalPosts: 4, avgEngagement: 23 });
     expect(h.fixtures.elfa.requests[0]?.path).to.equal('/v2/data/keyword-mentions');
-    expect(h.fixtures.elfa.requests[0]?.query).to.deep.equal({ accountName: 'Ghost_Acct', from: String(from.getTime() / 1000), to: String(to.getTime() / 1000), limit: '30', reposts: 'false' });
+    expect(h.fixtures.elfa.requests[0]?.query).to.deep.equal({
+      accountName: 'Ghost_Acct',
+      from: String(from.getTime() / 1000),
+      to: String(to.getTime() / 1000),
+      limit: '30',
+      reposts: 'false',
+    });
     expect(spend.elfa).to.deep.equal({ calls: 1, credits: 1, posts: 0 });
     expect(await h.adapters.elfa.accountPosts('nobody_here', from, to)).to.deep.equal({ totalPosts: 0, avgEngagement: null });
   });
@@ -84,9 +95,19 @@ describe('Elfa adapter against the documented wire shapes', () => {
   }
 
   it('when the key status is a monthly plan, a prepaid key (limits null) or names only limits.monthly: null, then an unknown limit is null, never 0', async () => {
-    expect(await h.adapters.elfa.keyStatus()).to.deep.equal({ monthlyLimit: 1000, monthlyRemaining: 880, dailyLimit: 100, billingMode: 'arrears' });
+    expect(await h.adapters.elfa.keyStatus()).to.deep.equal({
+      monthlyLimit: 1000,
+      monthlyRemaining: 880,
+      dailyLimit: 100,
+      billingMode: 'arrears',
+    });
     h.fixtures.elfa.mode.keyStatus = 'prepaid';
-    expect(await h.adapters.elfa.keyStatus()).to.deep.equal({ monthlyLimit: null, monthlyRemaining: null, dailyLimit: null, billingMode: 'deposit' });
+    expect(await h.adapters.elfa.keyStatus()).to.deep.equal({
+      monthlyLimit: null,
+      monthlyRemaining: null,
+      dailyLimit: null,
+      billingMode: 'deposit',
+    });
     h.fixtures.elfa.mode.keyStatus = 'monthly-null';
     expect(await h.adapters.elfa.keyStatus()).to.deep.include({ monthlyLimit: null, dailyLimit: null });
   });
@@ -98,7 +119,11 @@ describe('Elfa adapter against the documented wire shapes', () => {
   });
 
   it('when the key is refused (401), then one error line names ELFA_API_KEY, the job is not retried, and the key is nowhere', async () => {
-    h.fixtures.elfa.script('/v2/aggregations', { status: 401, body: { error: 'Invalid API key' } }, { status: 401, body: { message: 'Invalid API key' } });
+    h.fixtures.elfa.script(
+      '/v2/aggregations',
+      { status: 401, body: { error: 'Invalid API key' } },
+      { status: 401, body: { message: 'Invalid API key' } },
+    );
     const first = await rejection(h.adapters.elfa.trendingTokens());
     const second = await rejection(h.adapters.elfa.trendingTokens());
     expect(first.retryable).to.equal(false);
@@ -108,7 +133,8 @@ describe('Elfa adapter against the documented wire shapes', () => {
     expect(refusals).to.have.length(1);
     expect(refusals[0]!.msg).to.match(/^elfa: HTTP 401.*ELFA_API_KEY/);
     expect(h.fixtures.elfa.requests).to.have.length(2);
-    const everything = JSON.stringify(h.logs) + first.message + second.message + JSON.stringify(await h.redis.hgetall(keys.workerCounters()));
+    const everything =
+      JSON.stringify(h.logs) + first.message + second.message + JSON.stringify(await h.redis.hgetall(keys.workerCounters()));
     expect(everything).to.not.include(ELFA_KEY);
   });
 
@@ -148,7 +174,12 @@ describe('Elfa adapter against the documented wire shapes', () => {
 
   it('when the retry after the reset is rate limited again, then it fails without a third call, not retried by the job', async () => {
     const reset = { 'retry-after': '0' };
-    h.fixtures.elfa.script('/v2/aggregations/trending-tokens', { status: 429, headers: reset }, { status: 429, headers: reset }, { status: 429, headers: reset });
+    h.fixtures.elfa.script(
+      '/v2/aggregations/trending-tokens',
+      { status: 429, headers: reset },
+      { status: 429, headers: reset },
+      { status: 429, headers: reset },
+    );
     const error = await rejection(h.adapters.elfa.trendingTokens());
     expect(error.status).to.equal(429);
     expect(error.retryable).to.equal(false);

@@ -1,7 +1,12 @@
 /** A composite provider in the test process, over the fixture servers and the tests' Redis, with its log lines kept. */
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { createAdapters, createCompositeProvider, type CompositeAdapters, type CompositeOptions } from '../../../apps/worker/src/providers/composite.js';
+import {
+  createAdapters,
+  createCompositeProvider,
+  type CompositeAdapters,
+  type CompositeOptions,
+} from '../../../apps/worker/src/providers/composite.js';
 import type { MarketProvider } from '../../../apps/worker/src/providers/market-provider.js';
 import { measureSpend, type Spend } from '../../../apps/worker/src/providers/spend.js';
 import { redisCounter } from '../../../apps/worker/src/counters.js';
@@ -27,7 +32,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(env: Record<string, string> = {}, options: { timeoutMs?: number; maxRateLimitWaitMs?: number; x?: XFixtureOptions } = {}): Promise<Harness> {
+export async function startHarness(
+  env: Record<string, string> = {},
+  options: { timeoutMs?: number; maxRateLimitWaitMs?: number; x?: XFixtureOptions } = {},
+): Promise<Harness> {
   const fixtures = await startProviderFixtures({ x: options.x });
   const redis = new Redis((await sharedTestRedis()).url, { protocol: 2 });
   await redis.flushall();
@@ -36,7 +44,16 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Harness['logs'][number]) });
   const clock = { now: new Date() };
   const make = (config: ProvidersConfig, extra: Partial<CompositeOptions> = {}) => {
-    const composite: CompositeOptions = { config, redis, logger, count: redisCounter(redis), now: () => clock.now, timeoutMs: options.timeoutMs ?? 2_000, maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 5_000, ...extra };
+    const composite: CompositeOptions = {
+      config,
+      redis,
+      logger,
+      count: redisCounter(redis),
+      now: () => clock.now,
+      timeoutMs: options.timeoutMs ?? 2_000,
+      maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? 5_000,
+      ...extra,
+    };
     const adapters = createAdapters(composite);
     return { adapters, provider: createCompositeProvider(composite, adapters) };
   };
@@ -59,7 +76,9 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
 }
 
 /** The error a promise rejects with (fails the test when it resolves). */
-export async function rejection(promise: Promise<unknown>): Promise<Error & { status?: number; retryable?: boolean; retryAfterMs?: number }> {
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<Error & { status?: number; retryable?: boolean; retryAfterMs?: number }> {
   try {
     await promise;
   } catch (error) {

@@ -40,15 +40,23 @@ describe('a paid refresh is not retried blindly (INDEX_PROVIDER=composite)', fun
     queue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: { port: Number(new URL(url).port), protocol: 2 } });
     const logger = pino({ level: 'silent' });
     const options = { config: h.config, redis: h.redis, logger, count: () => {}, timeoutMs: 2_000, maxRateLimitWaitMs: 5_000 };
-    worker = await startWorker({ redis: { redisUrl: url, redisTlsInsecure: false }, provider: createCompositeProvider(options, createAdapters(options)), logger });
+    worker = await startWorker({
+      redis: { redisUrl: url, redisTlsInsecure: false },
+      provider: createCompositeProvider(options, createAdapters(options)),
+      logger,
+    });
   }
 
   /** The trending-cas refresh once its first attempt has failed, and the state it is left in. */
   async function failedRefresh(): Promise<{ job: Job; state: string }> {
-    const job = await eventually(async () => {
-      const jobs = await queue.getJobs(['failed', 'delayed', 'wait']);
-      return jobs.find((candidate) => candidate.name === 'refresh-trending-cas' && candidate.failedReason);
-    }, 15_000, 'the trending-cas refresh to fail an attempt');
+    const job = await eventually(
+      async () => {
+        const jobs = await queue.getJobs(['failed', 'delayed', 'wait']);
+        return jobs.find((candidate) => candidate.name === 'refresh-trending-cas' && candidate.failedReason);
+      },
+      15_000,
+      'the trending-cas refresh to fail an attempt',
+    );
     return { job, state: await job.getState() };
   }
 
@@ -76,7 +84,10 @@ describe('a paid refresh is not retried blindly (INDEX_PROVIDER=composite)', fun
     const { job, state } = await failedRefresh();
     expect(state, job.failedReason).to.equal('failed');
     expect(job.failedReason).to.match(/first-seen times were not stored/);
-    expect(h.fixtures.elfa.requestsTo(CAS_PATH).map((request) => request.path)).to.deep.equal([`${CAS_PATH}/twitter`, `${CAS_PATH}/telegram`]);
+    expect(h.fixtures.elfa.requestsTo(CAS_PATH).map((request) => request.path)).to.deep.equal([
+      `${CAS_PATH}/twitter`,
+      `${CAS_PATH}/telegram`,
+    ]);
   });
 
   it('when Elfa cannot be reached at all (connection refused), then nothing was billed and the refresh is retried', async () => {

@@ -3,8 +3,17 @@ import fc from 'fast-check';
 import { setPostsFromHeld, smartSetStats, type SetAccount, type SetPost } from '../../../apps/worker/src/providers/smart-set-stats.js';
 import type { NewsItem } from '../../../shared/market-types.js';
 
-const account = (key: string, followers: number | null, postsRead = true, external?: SetAccount['external']): SetAccount => ({ key, followers, postsRead, external });
-const post = (authorKey: string, engagement: number, references: Partial<Pick<SetPost, 'mentions' | 'repliesTo' | 'quotes' | 'tokens'>> = {}): SetPost => ({
+const account = (key: string, followers: number | null, postsRead = true, external?: SetAccount['external']): SetAccount => ({
+  key,
+  followers,
+  postsRead,
+  external,
+});
+const post = (
+  authorKey: string,
+  engagement: number,
+  references: Partial<Pick<SetPost, 'mentions' | 'repliesTo' | 'quotes' | 'tokens'>> = {},
+): SetPost => ({
   authorKey,
   engagement,
   tokens: [],
@@ -35,7 +44,10 @@ describe('the stats of the tracked set (indexScore, smartMoneyRank: docs/provide
       post('whale', 400, { mentions: ['sharp'] }),
     ];
     const figures = smartSetStats(accounts, posts);
-    expect(figures.get('sharp')).to.deep.include({ influence: Math.round((Math.log2(3) + Math.log2(5) + Math.log2(2)) * 1000) / 1000, smartMoneyRank: 1 });
+    expect(figures.get('sharp')).to.deep.include({
+      influence: Math.round((Math.log2(3) + Math.log2(5) + Math.log2(2)) * 1000) / 1000,
+      smartMoneyRank: 1,
+    });
     expect(figures.get('whale')?.smartMoneyRank).to.equal(2);
   });
 
@@ -43,13 +55,19 @@ describe('the stats of the tracked set (indexScore, smartMoneyRank: docs/provide
     const referrers = Array.from({ length: 10 }, (_, at) => `r${at}`);
     const figures = smartSetStats(
       [account('wide', 10), account('deep', 10), ...referrers.map((key) => account(key, 10))],
-      [...referrers.map((key) => post(key, 1, { mentions: ['wide'] })), ...Array.from({ length: 10 }, () => post('r0', 1, { mentions: ['deep'] }))],
+      [
+        ...referrers.map((key) => post(key, 1, { mentions: ['wide'] })),
+        ...Array.from({ length: 10 }, () => post('r0', 1, { mentions: ['deep'] })),
+      ],
     );
     expect(figures.get('wide')!.influence!).to.be.greaterThan(figures.get('deep')!.influence!);
   });
 
   it('when an account refers to itself, then it gains nothing', () => {
-    const figures = smartSetStats([account('a', 10), account('b', 10)], [post('a', 1, { mentions: ['a'], quotes: 'a', repliesTo: 'a' }), post('b', 1)]);
+    const figures = smartSetStats(
+      [account('a', 10), account('b', 10)],
+      [post('a', 1, { mentions: ['a'], quotes: 'a', repliesTo: 'a' }), post('b', 1)],
+    );
     expect(figures.get('a')?.influence).to.equal(0);
   });
 
@@ -66,7 +84,10 @@ describe('the stats of the tracked set (indexScore, smartMoneyRank: docs/provide
   });
 
   it("when nobody's posts were read, then influence is unknown, not 0, and the score stands on the figures known", () => {
-    const figures = smartSetStats([account('a', 10, false, { totalPosts: 3, avgEngagement: 9 }), account('b', null, false, { totalPosts: 1, avgEngagement: 1 })], []);
+    const figures = smartSetStats(
+      [account('a', 10, false, { totalPosts: 3, avgEngagement: 9 }), account('b', null, false, { totalPosts: 1, avgEngagement: 1 })],
+      [],
+    );
     // Engagement highest (1 × 0.35), reach alone in its figure (0.5 × 0.25), over 0.6 of weights.
     expect(figures.get('a')).to.deep.include({ influence: null, reach: 10, indexScore: 79.2, smartMoneyRank: 1 });
     // Reach unknown for b: engagement alone, where it is the lowest.
@@ -74,7 +95,10 @@ describe('the stats of the tracked set (indexScore, smartMoneyRank: docs/provide
   });
 
   it("when Elfa counted an account's posts we do not hold, then they fill its figures; a count without engagement is not a zero", () => {
-    const figures = smartSetStats([account('a', 10, false, { totalPosts: 4, avgEngagement: 23 }), account('b', 10, false, { totalPosts: 2, avgEngagement: null })], []);
+    const figures = smartSetStats(
+      [account('a', 10, false, { totalPosts: 4, avgEngagement: 23 }), account('b', 10, false, { totalPosts: 2, avgEngagement: null })],
+      [],
+    );
     expect(figures.get('a')).to.deep.include({ totalPosts: 4, avgEngagement: 23 });
     expect(figures.get('b')).to.deep.include({ totalPosts: 2, avgEngagement: null, smartMoneyRank: null });
   });
@@ -82,26 +106,53 @@ describe('the stats of the tracked set (indexScore, smartMoneyRank: docs/provide
   it('for any set, ranks are 1..n over the scored accounts, distinct, in indexScore order, and every score within 0-100', () => {
     const arbitraryAccount = fc.record({ followers: fc.option(fc.nat({ max: 1e7 })), postsRead: fc.boolean() });
     fc.assert(
-      fc.property(fc.array(arbitraryAccount, { minLength: 1, maxLength: 12 }), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 1000 }), fc.nat(), fc.constantFrom('mention', 'reply', 'quote', 'none')), { maxLength: 40 }), (specs, raw) => {
-        const accounts = specs.map((spec, at) => account(`k${at}`, spec.followers, spec.postsRead));
-        const key = (n: number) => `k${n % accounts.length}`;
-        const posts = raw.map(([author, engagement, target, kind]) =>
-          post(key(author), engagement, kind === 'mention' ? { mentions: [key(target)] } : kind === 'reply' ? { repliesTo: key(target) } : kind === 'quote' ? { quotes: key(target) } : {}),
-        );
-        const scored = [...smartSetStats(accounts, posts).values()].filter((entry) => entry.smartMoneyRank !== null);
-        expect(scored.map((entry) => entry.smartMoneyRank).sort((a, b) => a! - b!)).to.deep.equal(scored.map((_, at) => at + 1));
-        for (const entry of scored) expect(entry.indexScore).to.be.within(0, 100);
-        const byRank = [...scored].sort((a, b) => a.smartMoneyRank! - b.smartMoneyRank!);
-        for (let at = 1; at < byRank.length; at += 1) expect(byRank[at - 1]!.indexScore!).to.be.at.least(byRank[at]!.indexScore!);
-      }),
+      fc.property(
+        fc.array(arbitraryAccount, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat({ max: 1000 }), fc.nat(), fc.constantFrom('mention', 'reply', 'quote', 'none')), {
+          maxLength: 40,
+        }),
+        (specs, raw) => {
+          const accounts = specs.map((spec, at) => account(`k${at}`, spec.followers, spec.postsRead));
+          const key = (n: number) => `k${n % accounts.length}`;
+          const posts = raw.map(([author, engagement, target, kind]) =>
+            post(
+              key(author),
+              engagement,
+              kind === 'mention'
+                ? { mentions: [key(target)] }
+                : kind === 'reply'
+                  ? { repliesTo: key(target) }
+                  : kind === 'quote'
+                    ? { quotes: key(target) }
+                    : {},
+            ),
+          );
+          const scored = [...smartSetStats(accounts, posts).values()].filter((entry) => entry.smartMoneyRank !== null);
+          expect(scored.map((entry) => entry.smartMoneyRank).sort((a, b) => a! - b!)).to.deep.equal(scored.map((_, at) => at + 1));
+          for (const entry of scored) expect(entry.indexScore).to.be.within(0, 100);
+          const byRank = [...scored].sort((a, b) => a.smartMoneyRank! - b.smartMoneyRank!);
+          for (let at = 1; at < byRank.length; at += 1) expect(byRank[at - 1]!.indexScore!).to.be.at.least(byRank[at]!.indexScore!);
+        },
+      ),
     );
   });
 });
 
 describe('the held posts as the set sees them (references read from the text)', () => {
   const tracked = new Set(['alice', 'bob', 'carol']);
-  const keyOf = { byId: (id: string) => ({ '7': 'alice' })[id], byName: (name: string) => (tracked.has(name.toLowerCase()) ? name.toLowerCase() : undefined) };
-  const held = (author: string, text: string): NewsItem => ({ id: '1', text, author, authorFollowers: 1, publishedAt: '2026-11-27T00:00:00.000Z', tokens: [], engagementScore: 7 });
+  const keyOf = {
+    byId: (id: string) => ({ '7': 'alice' })[id],
+    byName: (name: string) => (tracked.has(name.toLowerCase()) ? name.toLowerCase() : undefined),
+  };
+  const held = (author: string, text: string): NewsItem => ({
+    id: '1',
+    text,
+    author,
+    authorFollowers: 1,
+    publishedAt: '2026-11-27T00:00:00.000Z',
+    tokens: [],
+    engagementScore: 7,
+  });
 
   it('when a post starts with handles, then the first is the account replied to and the other tracked handles are mentions', () => {
     expect(setPostsFromHeld([held('Bob', '@Alice @carol @stranger agreed, $SOL')], keyOf)).to.deep.equal([
@@ -110,14 +161,22 @@ describe('the held posts as the set sees them (references read from the text)', 
   });
 
   it("when a post links another tracked account's post, then it quotes it; handles inside the text are mentions; e-mail addresses are not", () => {
-    const [quoting] = setPostsFromHeld([held('carol', 'This, from @bob: https://x.com/Alice/status/1900000000000000105 (mail me: me@alice)')], keyOf);
+    const [quoting] = setPostsFromHeld(
+      [held('carol', 'This, from @bob: https://x.com/Alice/status/1900000000000000105 (mail me: me@alice)')],
+      keyOf,
+    );
     expect(quoting).to.deep.include({ authorKey: 'carol', mentions: ['bob'], repliesTo: undefined, quotes: 'alice' });
   });
 
   it("when X said who it replies to, mentions and quotes (the post's fields), then those count, not the text", () => {
     const quoted = { ...held('alice', 'gm'), id: '900', authorId: '7' };
     const replying = { ...held('carol', '@bob hello'), id: '901', inReplyToUserId: '7', mentions: ['bob', 'stranger'], quotes: ['900'] };
-    expect(setPostsFromHeld([quoted, replying], keyOf)[1]).to.deep.include({ authorKey: 'carol', repliesTo: 'alice', mentions: ['bob'], quotes: 'alice' });
+    expect(setPostsFromHeld([quoted, replying], keyOf)[1]).to.deep.include({
+      authorKey: 'carol',
+      repliesTo: 'alice',
+      mentions: ['bob'],
+      quotes: 'alice',
+    });
   });
 
   it('when the author is not tracked, then the post is left out', () => {

@@ -19,14 +19,25 @@ describe('X adapter against the shapes X answers today', () => {
 
     it('when the news is read, then one search for the tracked accounts with post.fields, the long post whole with the cashtags of its whole text, reposts counted', async () => {
       const { result: posts, spend } = await h.spend(() => h.provider.posts(since(), 10_000));
-      expect(posts.map((post) => post.id)).to.deep.equal(['1900000000000000105', '1900000000000000102', '1900000000000000104', '1900000000000000103', '1900000000000000101']);
+      expect(posts.map((post) => post.id)).to.deep.equal([
+        '1900000000000000105',
+        '1900000000000000102',
+        '1900000000000000104',
+        '1900000000000000103',
+        '1900000000000000101',
+      ]);
       const long = posts.find((post) => post.id === '1900000000000000104')!;
       expect(long.text).to.equal(LONG_POST_TEXT);
       expect(long.text).to.have.length(349);
       expect(long.tokens).to.deep.equal(['PEPE', 'SOL', 'TAIL']);
       // repost_count (2.167) counts as retweet_count did: 40 + 2 + 1 + 2 × (4 + 0).
       expect(long.engagementScore).to.equal(51);
-      expect(posts[0]).to.deep.include({ author: 'CryptoAlice', authorFollowers: 52000, tokens: ['SOL'], engagementScore: 100 + 5 + 3 + 2 * (10 + 2) });
+      expect(posts[0]).to.deep.include({
+        author: 'CryptoAlice',
+        authorFollowers: 52000,
+        tokens: ['SOL'],
+        engagementScore: 100 + 5 + 3 + 2 * (10 + 2),
+      });
 
       const searches = h.fixtures.x.requestsTo('/2/tweets/search/recent');
       expect(searches).to.have.length(1);
@@ -40,22 +51,38 @@ describe('X adapter against the shapes X answers today', () => {
 
     it('when an account is added to TRACKED_ACCOUNTS, then its window is read apart: the others are not read (and paid for) again', async () => {
       await h.provider.posts(since(), 10_000);
-      h.fixtures.x.addPost({ id: '1900000000000000108', author_id: '1004', created_at: new Date(Date.now() - 5 * 3_600_000).toISOString(), text: 'whale alert $BTC', cashtags: ['BTC'] });
+      h.fixtures.x.addPost({
+        id: '1900000000000000108',
+        author_id: '1004',
+        created_at: new Date(Date.now() - 5 * 3_600_000).toISOString(),
+        text: 'whale alert $BTC',
+        cashtags: ['BTC'],
+      });
       h.fixtures.reset();
       const billed = h.fixtures.x.billed.posts;
-      const posts = await h.restart({ TRACKED_ACCOUNTS: 'cryptoalice,Bob_Trades,ghost_acct,rugpull_dev,whale_watch' }).posts(since(), 10_000);
+      const posts = await h
+        .restart({ TRACKED_ACCOUNTS: 'cryptoalice,Bob_Trades,ghost_acct,rugpull_dev,whale_watch' })
+        .posts(since(), 10_000);
       expect(posts.map((post) => post.id)).to.include('1900000000000000108');
       const searches = h.fixtures.x.requestsTo('/2/tweets/search/recent').map((request) => request.query);
       expect(searches).to.have.length(2);
       expect(searches.find((query) => query.query === '(from:whale_watch) -is:retweet')).to.have.property('start_time');
-      expect(searches.find((query) => query.query === '(from:CryptoAlice OR from:bob_trades) -is:retweet')).to.include({ since_id: '1900000000000000105' });
+      expect(searches.find((query) => query.query === '(from:CryptoAlice OR from:bob_trades) -is:retweet')).to.include({
+        since_id: '1900000000000000105',
+      });
       expect(h.fixtures.x.billed.posts - billed).to.equal(1);
     });
 
     it('when read again, then only what is new (since_id), and the tracked accounts are not looked up again the same day', async () => {
       await h.provider.posts(since(), 10_000);
       h.fixtures.reset();
-      h.fixtures.x.addPost({ id: '1900000000000000106', author_id: '1002', created_at: new Date().toISOString(), text: 'New: $AXL', cashtags: ['AXL'] });
+      h.fixtures.x.addPost({
+        id: '1900000000000000106',
+        author_id: '1002',
+        created_at: new Date().toISOString(),
+        text: 'New: $AXL',
+        cashtags: ['AXL'],
+      });
       const { result: posts, spend } = await h.spend(() => h.provider.posts(since(), 10_000));
       expect(h.fixtures.x.requestsTo('/2/users')).to.have.length(0);
       expect(h.fixtures.x.requestsTo('/2/tweets/search/recent')[0]!.query).to.include({ since_id: '1900000000000000105' });
@@ -67,7 +94,9 @@ describe('X adapter against the shapes X answers today', () => {
       h.fixtures.reset();
       await h.provider.posts(since(), 10_000);
       // A day later: the known ids by id, the names never found by name.
-      expect(h.fixtures.x.requestsTo('/2/users').map((request) => request.path + ' ' + (request.query.ids ?? request.query.usernames))).to.deep.equal(['/2/users 1001,1002', '/2/users/by ghost_acct,rugpull_dev']);
+      expect(
+        h.fixtures.x.requestsTo('/2/users').map((request) => request.path + ' ' + (request.query.ids ?? request.query.usernames)),
+      ).to.deep.equal(['/2/users 1001,1002', '/2/users/by ghost_acct,rugpull_dev']);
     });
   });
 
@@ -78,14 +107,21 @@ describe('X adapter against the shapes X answers today', () => {
 
     it('when a held post is edited, then its new version replaces it (edit_history_post_ids), not beside it', async () => {
       await h.provider.posts(since(), 10_000);
-      h.fixtures.x.addPost({ id: '1900000000000000107', author_id: '1002', created_at: new Date().toISOString(), text: 'Bought more $SOL (edited)', cashtags: ['SOL'], edits: ['1900000000000000102'] });
+      h.fixtures.x.addPost({
+        id: '1900000000000000107',
+        author_id: '1002',
+        created_at: new Date().toISOString(),
+        text: 'Bought more $SOL (edited)',
+        cashtags: ['SOL'],
+        edits: ['1900000000000000102'],
+      });
       const ids = (await h.provider.posts(since(), 10_000)).map((post) => post.id);
       expect(ids).to.include('1900000000000000107');
       expect(ids).to.not.include('1900000000000000102');
     });
   });
 
-  describe('in the docs pages\' names (post.fields refused)', () => {
+  describe("in the docs pages' names (post.fields refused)", () => {
     beforeEach(async () => {
       h = await startHarness({}, { x: { dialect: 'docs' } });
     });
@@ -95,18 +131,33 @@ describe('X adapter against the shapes X answers today', () => {
       const long = posts.find((post) => post.id === '1900000000000000104')!;
       expect(long.text).to.equal(LONG_POST_TEXT);
       expect(long.engagementScore).to.equal(51);
-      const asked = h.fixtures.x.requestsTo('/2/tweets/search/recent').map((request) => Object.keys(request.query).find((key) => key.endsWith('.fields')));
+      const asked = h.fixtures.x
+        .requestsTo('/2/tweets/search/recent')
+        .map((request) => Object.keys(request.query).find((key) => key.endsWith('.fields')));
       expect(asked).to.deep.equal(['post.fields', 'tweet.fields']);
       expect(await h.redis.get(providerKeys.xFieldsDialect())).to.equal('tweet.fields');
-      expect(h.logs.some((line) => line.level === 40 && /post\.fields was refused .* X accepts tweet\.fields/.test(line.msg))).to.equal(true);
+      expect(h.logs.some((line) => line.level === 40 && /post\.fields was refused .* X accepts tweet\.fields/.test(line.msg))).to.equal(
+        true,
+      );
 
       h.fixtures.reset();
       await h.restart().posts(since(), 10_000);
-      expect(h.fixtures.x.requestsTo('/2/tweets/search/recent').map((request) => Object.keys(request.query).find((key) => key.endsWith('.fields')))).to.deep.equal(['tweet.fields']);
+      expect(
+        h.fixtures.x
+          .requestsTo('/2/tweets/search/recent')
+          .map((request) => Object.keys(request.query).find((key) => key.endsWith('.fields'))),
+      ).to.deep.equal(['tweet.fields']);
     });
 
     it('when a 400 is about something else, then it fails as a 400, without a second try', async () => {
-      h.fixtures.x.script('/2/tweets/search/recent', { status: 400, body: { errors: [{ parameters: { query: ['x'] }, message: 'bad query' }], title: 'Invalid Request', type: 'https://api.twitter.com/2/problems/invalid-request' } });
+      h.fixtures.x.script('/2/tweets/search/recent', {
+        status: 400,
+        body: {
+          errors: [{ parameters: { query: ['x'] }, message: 'bad query' }],
+          title: 'Invalid Request',
+          type: 'https://api.twitter.com/2/problems/invalid-request',
+        },
+      });
       const error = await rejection(h.provider.posts(since(), 10_000));
       expect(error.message).to.match(/HTTP 400 \(bad query\)/);
       expect(error.retryable).to.equal(false);
@@ -120,11 +171,15 @@ describe('X adapter against the shapes X answers today', () => {
     });
 
     const warnings = () => h.logs.filter((line) => line.level === 40 && typeof line.account === 'string').map((line) => line.msg);
-    const states = async () => Object.fromEntries(Object.entries(await h.redis.hgetall(providerKeys.xAccountStates())).filter(([, count]) => count !== '0'));
+    const states = async () =>
+      Object.fromEntries(Object.entries(await h.redis.hgetall(providerKeys.xAccountStates())).filter(([, count]) => count !== '0'));
 
     it('when a tracked account is suspended or unknown, then one warn line names each, once, and the states are counted for /metrics', async () => {
       await h.provider.posts(since(), 10_000);
-      expect(warnings()).to.deep.equal(['x: tracked account @ghost_acct was not found on X; its posts are not read', 'x: tracked account @rugpull_dev is suspended; its posts are not read']);
+      expect(warnings()).to.deep.equal([
+        'x: tracked account @ghost_acct was not found on X; its posts are not read',
+        'x: tracked account @rugpull_dev is suspended; its posts are not read',
+      ]);
       expect(await states()).to.deep.equal({ active: '3', not_found: '1', suspended: '1' });
       // The suspended account's post is never read: it is not in the search.
       expect(h.fixtures.x.requestsTo('/2/tweets/search/recent')[0]!.query.query).to.not.include('rugpull_dev');
@@ -143,7 +198,9 @@ describe('X adapter against the shapes X answers today', () => {
       h.fixtures.x.setState('1002', 'active');
       h.clock.now = new Date(h.clock.now.getTime() + 86_400_000 + 1);
       await h.provider.posts(since(), 10_000);
-      expect(warnings().at(-1)).to.equal('x: tracked account @whale_watch is protected (visible to its followers only); its posts are not read');
+      expect(warnings().at(-1)).to.equal(
+        'x: tracked account @whale_watch is protected (visible to its followers only); its posts are not read',
+      );
       expect(h.logs.some((line) => line.msg === 'x: tracked account @bob_trades is active again')).to.equal(true);
       expect(await states()).to.deep.equal({ active: '2', not_found: '1', suspended: '1', protected: '1' });
     });
@@ -157,14 +214,22 @@ describe('X adapter against the shapes X answers today', () => {
     it('when a tracked account is renamed, then it is found again by its id the next day, its posts (also those of the day between) still count, under its new name', async () => {
       await h.provider.posts(since(), 10_000);
       h.fixtures.x.rename('1004', 'WhaleWatcher2');
-      h.fixtures.x.addPost({ id: '1900000000000000110', author_id: '1004', created_at: new Date(Date.now() - 3_600_000).toISOString(), text: 'Renamed, still long $SOL', cashtags: ['SOL'] });
+      h.fixtures.x.addPost({
+        id: '1900000000000000110',
+        author_id: '1004',
+        created_at: new Date(Date.now() - 3_600_000).toISOString(),
+        text: 'Renamed, still long $SOL',
+        cashtags: ['SOL'],
+      });
       h.clock.now = new Date(h.clock.now.getTime() + 30 * 60_000);
       expect((await h.provider.posts(since(), 10_000)).map((post) => post.id)).to.not.include('1900000000000000110');
 
       h.clock.now = new Date(h.clock.now.getTime() + 86_400_000);
       const posts = await h.provider.posts(since(), 10_000);
       expect(posts.find((post) => post.id === '1900000000000000110')).to.deep.include({ author: 'WhaleWatcher2', authorFollowers: 30000 });
-      expect(warnings()).to.include('x: tracked account @whale_watch is now @WhaleWatcher2 on X (same id 1004); its posts still count; update TRACKED_ACCOUNTS');
+      expect(warnings()).to.include(
+        'x: tracked account @whale_watch is now @WhaleWatcher2 on X (same id 1004); its posts still count; update TRACKED_ACCOUNTS',
+      );
       expect(await states()).to.include({ renamed: '1' });
 
       for (const name of ['whale_watch', 'WHALEWATCHER2']) {
@@ -181,7 +246,17 @@ describe('X adapter against the shapes X answers today', () => {
     const names = Array.from({ length: 1000 }, (_, i) => `acct_${String(i).padStart(4, '0')}_${'x'.repeat(i % 6)}`);
     const users = names.map((username, i) => ({ id: String(5_000_000 + i), name: username, username, followers: i }));
     const posts = users.flatMap((user, i) =>
-      i % 3 === 0 ? [{ id: String(1_950_000_000_000_000_000n + BigInt(i)), author_id: user.id, created_at: new Date(Date.now() - 3_600_000).toISOString(), text: `gm from ${user.username} $SOL`, cashtags: ['SOL'] }] : [],
+      i % 3 === 0
+        ? [
+            {
+              id: String(1_950_000_000_000_000_000n + BigInt(i)),
+              author_id: user.id,
+              created_at: new Date(Date.now() - 3_600_000).toISOString(),
+              text: `gm from ${user.username} $SOL`,
+              cashtags: ['SOL'],
+            },
+          ]
+        : [],
     );
 
     beforeEach(async () => {
@@ -210,11 +285,19 @@ describe('X adapter against the shapes X answers today', () => {
 
   describe('posts past the request budget', () => {
     const author = { id: '7001', name: 'Busy', username: 'busy_bee', followers: 10 };
-    const post = (n: number, hoursAgo: number) => ({ id: String(1_960_000_000_000_000_000n + BigInt(n)), author_id: author.id, created_at: new Date(Date.now() - hoursAgo * 3_600_000).toISOString(), text: `post ${n}` });
+    const post = (n: number, hoursAgo: number) => ({
+      id: String(1_960_000_000_000_000_000n + BigInt(n)),
+      author_id: author.id,
+      created_at: new Date(Date.now() - hoursAgo * 3_600_000).toISOString(),
+      text: `post ${n}`,
+    });
 
     beforeEach(async () => {
       const backlog = Array.from({ length: 45 }, (_, n) => post(n, 10 - n / 10));
-      h = await startHarness({ TRACKED_ACCOUNTS: 'busy_bee', X_REQUESTS_PER_REFRESH: '3' }, { x: { users: [author], posts: backlog, pageSize: 10 } });
+      h = await startHarness(
+        { TRACKED_ACCOUNTS: 'busy_bee', X_REQUESTS_PER_REFRESH: '3' },
+        { x: { users: [author], posts: backlog, pageSize: 10 } },
+      );
     });
 
     it('when a refresh runs out of requests mid-search, then the next reads the new posts first and then the rest: none skipped, none read twice', async () => {
@@ -228,7 +311,9 @@ describe('X adapter against the shapes X answers today', () => {
       expect(searches[1]!.query).to.include({ until_id: post(25, 0).id });
       expect(second.result).to.have.length(41);
       const third = await h.spend(() => h.provider.posts(since(), 10_000));
-      expect(third.result.map((item) => item.id).sort()).to.deep.equal([...Array.from({ length: 45 }, (_, n) => post(n, 0).id), post(100, 0).id].sort());
+      expect(third.result.map((item) => item.id).sort()).to.deep.equal(
+        [...Array.from({ length: 45 }, (_, n) => post(n, 0).id), post(100, 0).id].sort(),
+      );
       expect(h.fixtures.x.billed.posts).to.equal(46);
     });
   });
@@ -253,7 +338,13 @@ describe('X adapter against the shapes X answers today', () => {
       h.fixtures.x.script('/2/users/by', {
         status: 429,
         headers: { 'x-rate-limit-reset': String(Math.ceil(Date.now() / 1000)) },
-        body: { title: 'UsageCapExceeded', detail: 'Usage cap exceeded: Monthly product cap', type: 'https://api.twitter.com/2/problems/usage-capped', period: 'Monthly', scope: 'Product' },
+        body: {
+          title: 'UsageCapExceeded',
+          detail: 'Usage cap exceeded: Monthly product cap',
+          type: 'https://api.twitter.com/2/problems/usage-capped',
+          period: 'Monthly',
+          scope: 'Product',
+        },
       });
       const error = await rejection(h.provider.posts(since(), 10_000));
       expect(error.retryable).to.equal(false);
@@ -265,7 +356,12 @@ describe('X adapter against the shapes X answers today', () => {
     it('when X has no credits (402 CreditsDepleted), then X is blocked for an hour', async () => {
       h.fixtures.x.script('/2/users/by', {
         status: 402,
-        body: { account_id: 1, title: 'CreditsDepleted', detail: 'Your enrolled account [1] does not have any credits to fulfill this request.', type: 'https://api.twitter.com/2/problems/credits' },
+        body: {
+          account_id: 1,
+          title: 'CreditsDepleted',
+          detail: 'Your enrolled account [1] does not have any credits to fulfill this request.',
+          type: 'https://api.twitter.com/2/problems/credits',
+        },
       });
       await rejection(h.provider.posts(since(), 10_000));
       const block = JSON.parse((await h.redis.hget(providerKeys.blocked(), 'x'))!) as { until: string };
@@ -273,7 +369,10 @@ describe('X adapter against the shapes X answers today', () => {
     });
 
     it('when the bearer token is refused (401), then the error names X_BEARER_TOKEN and not the token', async () => {
-      h.fixtures.x.script('/2/users/by', { status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } });
+      h.fixtures.x.script('/2/users/by', {
+        status: 401,
+        body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' },
+      });
       const error = await rejection(h.provider.posts(since(), 10_000));
       expect(error.message).to.match(/X_BEARER_TOKEN/);
       expect(error.message + JSON.stringify(h.logs)).to.not.include(X_TOKEN);
@@ -283,7 +382,15 @@ describe('X adapter against the shapes X answers today', () => {
       await h.provider.posts(since(), 10_000);
       h.fixtures.x.script('/2/tweets/search/recent', {
         status: 403,
-        body: { client_id: '1', detail: 'When authenticating requests to the Twitter API v2 endpoints, you must use keys and tokens from a Twitter developer App that is attached to a Project.', title: 'Client Forbidden', required_enrollment: 'Appropriate Level of API Access', reason: 'client-not-enrolled', type: 'https://api.twitter.com/2/problems/client-forbidden' },
+        body: {
+          client_id: '1',
+          detail:
+            'When authenticating requests to the Twitter API v2 endpoints, you must use keys and tokens from a Twitter developer App that is attached to a Project.',
+          title: 'Client Forbidden',
+          required_enrollment: 'Appropriate Level of API Access',
+          reason: 'client-not-enrolled',
+          type: 'https://api.twitter.com/2/problems/client-forbidden',
+        },
       });
       const error = await rejection(h.provider.posts(since(), 10_000));
       expect(error.retryable).to.equal(false);

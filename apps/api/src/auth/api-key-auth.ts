@@ -50,7 +50,10 @@ export function keyInUrl(url: string): boolean {
  * `koa` (a key to check or refuse, or a key in the URL: left to Koa). An anonymous request
  * costs two header lookups and one string search.
  */
-export function fastCredential(req: { headers: IncomingHttpHeaders; url?: string }, verifier: ApiKeyVerifier): 'anonymous' | 'verified' | 'koa' {
+export function fastCredential(
+  req: { headers: IncomingHttpHeaders; url?: string },
+  verifier: ApiKeyVerifier,
+): 'anonymous' | 'verified' | 'koa' {
   const { headers } = req;
   if (req.url !== undefined && keyInUrl(req.url)) return 'koa';
   const authorization = headers.authorization;

@@ -58,14 +58,25 @@ export class ApiKeyStore {
    * A new key for the user with this (normalised) email: returns the key (to show once) and its
    * public record, or null when there is no such user.
    */
-  async create(users: UserStore, email: string, name: string, lifetimeMs?: number): Promise<{ key: string; info: ApiKeyInfo; expiresAt: string | null } | null> {
+  async create(
+    users: UserStore,
+    email: string,
+    name: string,
+    lifetimeMs?: number,
+  ): Promise<{ key: string; info: ApiKeyInfo; expiresAt: string | null } | null> {
     const user = await users.find(email);
     if (!user) return null;
     const expiresAt = lifetimeMs === undefined ? null : new Date(this.now() + lifetimeMs).toISOString();
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const key = generateApiKey();
       const hash = hashApiKey(key);
-      const info: ApiKeyInfo = { id: `key_${randomBase62(12)}`, name, last4: lastFour(key), createdAt: new Date(this.now()).toISOString(), lastUsedAt: null };
+      const info: ApiKeyInfo = {
+        id: `key_${randomBase62(12)}`,
+        name,
+        last4: lastFour(key),
+        createdAt: new Date(this.now()).toISOString(),
+        lastUsedAt: null,
+      };
       const created = await runScript(
         this.redis,
         'createApiKey',
@@ -84,7 +95,9 @@ export class ApiKeyStore {
    */
   async use(key: string): Promise<ApiKeyRecord | null> {
     if (!isWellFormedApiKey(key)) return null;
-    const fields = (await runScript(this.redis, 'useApiKey', [keys.apiKey(hashApiKey(key))], [this.now(), LAST_USE_RESOLUTION_MS])) as (string | null)[];
+    const fields = (await runScript(this.redis, 'useApiKey', [keys.apiKey(hashApiKey(key))], [this.now(), LAST_USE_RESOLUTION_MS])) as (
+      string | null
+    )[];
     const record = toRecord(fields);
     return record && !isExpired(record, this.now()) ? record : null;
   }
@@ -119,7 +132,12 @@ export class ApiKeyStore {
     if (!record || !/^[0-9a-f]{64}$/.test(backup.sha256)) return false;
     const hash = keys.apiKey(backup.sha256);
     await execChecked(
-      this.redis.multi().del(hash).hset(hash, backup.fields).set(keys.apiKeyId(record.id), backup.sha256).sadd(keys.userApiKeys(record.email), record.id),
+      this.redis
+        .multi()
+        .del(hash)
+        .hset(hash, backup.fields)
+        .set(keys.apiKeyId(record.id), backup.sha256)
+        .sadd(keys.userApiKeys(record.email), record.id),
     );
     return true;
   }
@@ -156,8 +174,21 @@ function toRecord(fields: (string | null)[]): ApiKeyRecord | null {
   if (!id || !userId || !email || name == null || !last4 || !createdAt) return null;
   const lastUsed = lastUsedAt ? Number(lastUsedAt) : NaN;
   // An expiry that cannot be read counts as past: a damaged record must not make a key eternal.
-  const expires = expiresAt ? (Number.isFinite(Date.parse(expiresAt)) ? new Date(Date.parse(expiresAt)).toISOString() : new Date(0).toISOString()) : null;
-  return { id, userId, email, name, last4, createdAt, lastUsedAt: Number.isFinite(lastUsed) ? new Date(lastUsed).toISOString() : null, expiresAt: expires };
+  const expires = expiresAt
+    ? Number.isFinite(Date.parse(expiresAt))
+      ? new Date(Date.parse(expiresAt)).toISOString()
+      : new Date(0).toISOString()
+    : null;
+  return {
+    id,
+    userId,
+    email,
+    name,
+    last4,
+    createdAt,
+    lastUsedAt: Number.isFinite(lastUsed) ? new Date(lastUsed).toISOString() : null,
+    expiresAt: expires,
+  };
 }
 
 /** True once the key's expiry has passed. */

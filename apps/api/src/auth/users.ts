@@ -129,7 +129,12 @@ export class UserStore {
 
   private async put(record: UserRecord, overwrite: boolean): Promise<boolean> {
     const { id, email, role, passwordHash, createdAt } = record;
-    const created = await runScript(this.redis, 'putUser', [keys.user(email), keys.users()], [id, email, role, passwordHash, createdAt, overwrite ? '1' : '']);
+    const created = await runScript(
+      this.redis,
+      'putUser',
+      [keys.user(email), keys.users()],
+      [id, email, role, passwordHash, createdAt, overwrite ? '1' : ''],
+    );
     return created === 1;
   }
 }

@@ -24,7 +24,9 @@ type Present = NonNullable<unknown>;
 
 export type BoundedCache<K extends Present, V extends Present, C = unknown> = LRUCache<K, V, C>;
 
-export function boundedCache<K extends Present, V extends Present, C = unknown>(options: BoundedCacheOptions<K, V, C>): BoundedCache<K, V, C> {
+export function boundedCache<K extends Present, V extends Present, C = unknown>(
+  options: BoundedCacheOptions<K, V, C>,
+): BoundedCache<K, V, C> {
   const { max, ttlMs, load } = options;
   return new LRUCache<K, V, C>({
     max,

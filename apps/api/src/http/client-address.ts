@@ -56,7 +56,7 @@ export function clientGroup(address: string, ipv6Prefix: number = DEFAULT_IPV6_P
 function compress(groups: number[]): string {
   let bestAt = -1;
   let bestLength = 1;
-  for (let i = 0; i < groups.length; ) {
+  for (let i = 0; i < groups.length;) {
     let j = i;
     while (j < groups.length && groups[j] === 0) j += 1;
     if (j - i > bestLength) [bestAt, bestLength] = [i, j - i];

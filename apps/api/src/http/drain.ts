@@ -84,7 +84,13 @@ export function trackConnections(server: Server): DrainTracker {
           if (socket.writableLength > 0 && (!writeWatched || writeWatched.response !== response)) {
             connection.writeWatched = { response };
             socket.setTimeout(writeTimeoutMs);
-          } else if (socket.writableLength === 0 && writeWatched && response && writeWatched.response === response && !response.writableEnded) {
+          } else if (
+            socket.writableLength === 0 &&
+            writeWatched &&
+            response &&
+            writeWatched.response === response &&
+            !response.writableEnded
+          ) {
             // A stream that caught up: quiet between its events is not a stall.
             connection.writeWatched = undefined;
             socket.setTimeout(0);

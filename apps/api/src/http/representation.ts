@@ -78,7 +78,18 @@ export function replyWith(
   }
   const encoding = representation.body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(acceptEncoding) : null;
   const body = encoding ? representation.bodyIn(encoding) : representation.body;
-  headers.push('ETag', etag, 'Cache-Control', caching, 'Vary', 'Accept-Encoding', 'Content-Type', JSON_TYPE, 'Content-Length', String(body.length));
+  headers.push(
+    'ETag',
+    etag,
+    'Cache-Control',
+    caching,
+    'Vary',
+    'Accept-Encoding',
+    'Content-Type',
+    JSON_TYPE,
+    'Content-Length',
+    String(body.length),
+  );
   if (encoding) headers.push('Content-Encoding', encoding);
   return { status: 200, headers, body };
 }
@@ -112,8 +123,17 @@ const PUBLIC_READ_FIELDS: HeaderFields = Object.entries(PUBLIC_READ_HEADERS).fla
  * added here is sent by both paths. (The RateLimit fields are sent only when a lookup is charged
  * to the budget, which only Koa's path does: the fast path serves what is held in memory.)
  */
-export function readReply(answer: ReadAnswer, requestId: string, ifNoneMatch: string | undefined, acceptEncoding: string | undefined): Reply {
-  return replyWith(answer.representation, answer.maxAgeSeconds, ifNoneMatch, acceptEncoding, ['X-Request-Id', requestId, ...PUBLIC_READ_FIELDS]);
+export function readReply(
+  answer: ReadAnswer,
+  requestId: string,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+): Reply {
+  return replyWith(answer.representation, answer.maxAgeSeconds, ifNoneMatch, acceptEncoding, [
+    'X-Request-Id',
+    requestId,
+    ...PUBLIC_READ_FIELDS,
+  ]);
 }
 
 /** Sends a market read through Koa. */

@@ -57,11 +57,18 @@ const redactKeys = (url: string) => (url.includes('ms_live_') ? url.replace(/ms_
 export function recordRequest({ logger, metrics }: Observability, request: FinishedRequest): void {
   const ms = performance.now() - request.started;
   metrics.observe(request.method, request.route, request.status, ms / 1000);
-  const quietRead = request.status < 400 && ms < SLOW_REQUEST_MS && (request.method === 'GET' || request.method === 'HEAD' || request.read === true);
+  const quietRead =
+    request.status < 400 && ms < SLOW_REQUEST_MS && (request.method === 'GET' || request.method === 'HEAD' || request.read === true);
   if (quietRead && !logger.isLevelEnabled('debug')) return;
   logger[quietRead ? 'debug' : 'info'](
     // A key sent in the URL is refused (400), but this line is written anyway: not with the key.
-    { reqId: request.requestId, method: request.method, url: redactKeys(request.url), status: request.status, ms: Math.round(ms * 10) / 10 },
+    {
+      reqId: request.requestId,
+      method: request.method,
+      url: redactKeys(request.url),
+      status: request.status,
+      ms: Math.round(ms * 10) / 10,
+    },
     'request',
   );
 }

@@ -111,7 +111,12 @@ export class HistoryService {
 const HISTORY_POINTS = {
   sentiment: { withRefreshTimes: false, points: (entries, _times, interval) => bucketSentiment(entries, interval) },
   token: { withRefreshTimes: true, points: (entries, times, interval) => bucketTrending(times, entries, interval) },
-} satisfies Partial<Record<SeriesName, { withRefreshTimes: boolean; points: (entries: HistoryEntry[], times: HistoryEntry[], interval: Interval) => unknown[] }>>;
+} satisfies Partial<
+  Record<
+    SeriesName,
+    { withRefreshTimes: boolean; points: (entries: HistoryEntry[], times: HistoryEntry[], interval: Interval) => unknown[] }
+  >
+>;
 export type HistorySeries = keyof typeof HISTORY_POINTS;
 
 function preparedKey(series: HistorySeries, token: string, version: string, query: HistoryQuery): string {

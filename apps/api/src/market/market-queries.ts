@@ -68,7 +68,8 @@ export function parseTokenParam(raw: string | undefined): string {
  * The pattern alone decides validity (the document states it, and every string it admits
  * parses; a day past the month's end rolls over, as Date does).
  */
-const ISO_INSTANT = '^2\\d{3}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,3})?)?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d))?$';
+const ISO_INSTANT =
+  '^2\\d{3}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,3})?)?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d))?$';
 /** The pattern's longest match: `2999-12-31T23:59:59.999+23:59`. */
 const ISO_INSTANT_MAX_LENGTH = 29;
 const instant = (description: string) =>
@@ -82,11 +83,13 @@ const instant = (description: string) =>
 /** The history routes' query. */
 export const HistoryQuerySchema = z.object({
   from: instant('Start of the range (ISO 8601: a date, or a date and time with Z or an offset). Default: 24 h before `to`.'),
-  to: instant('End of the range. Default: the latest refresh. A range reaching beyond retention (HISTORY_DAYS) answers with what exists; `from` after `to` is a 400.'),
-  interval: z
-    .enum(HISTORY_INTERVALS)
-    .optional()
-    .meta({ description: '`30m` (default): every refresh, at its cachedAt. `1h`, `4h`, `1d`: buckets aligned to UTC, counts summed, at most 1,000 points (the newest).' }),
+  to: instant(
+    'End of the range. Default: the latest refresh. A range reaching beyond retention (HISTORY_DAYS) answers with what exists; `from` after `to` is a 400.',
+  ),
+  interval: z.enum(HISTORY_INTERVALS).optional().meta({
+    description:
+      '`30m` (default): every refresh, at its cachedAt. `1h`, `4h`, `1d`: buckets aligned to UTC, counts summed, at most 1,000 points (the newest).',
+  }),
 });
 export const HistoryPathSchema = TokenPathSchema;
 

@@ -47,7 +47,10 @@ export class MissBudget {
   private readonly windowSeconds: number;
   private readonly ipv6Prefix: number;
 
-  constructor(private readonly redis: Redis, options: MissBudgetOptions = {}) {
+  constructor(
+    private readonly redis: Redis,
+    options: MissBudgetOptions = {},
+  ) {
     this.limit = options.limit ?? STATS_MISS_BUDGET;
     this.keyLimit = options.keyLimit ?? this.limit * 10;
     this.windowSeconds = options.windowSeconds ?? STATS_MISS_WINDOW_SECONDS;

@@ -48,9 +48,7 @@ export class NewsPages {
       const slice = start < items.length ? items.slice(start, start + limit) : [];
       const pagination = JSON.stringify({ page, limit, total: items.length });
       const cachedAt = JSON.stringify(this.snapshot.cachedAt);
-      representation = new Representation(
-        Buffer.from(`{"data":[${slice.join(',')}],"pagination":${pagination},"cachedAt":${cachedAt}}`),
-      );
+      representation = new Representation(Buffer.from(`{"data":[${slice.join(',')}],"pagination":${pagination},"cachedAt":${cachedAt}}`));
       this.memo.set(key, representation);
     }
     return representation;

@@ -23,7 +23,12 @@ const VIEWS = {
   pages: (_body: Buffer, snapshot: Snapshot<unknown>) => ({ pages: new NewsPages(snapshot as Snapshot<NewsItem[]>) }),
   byToken: (_body: Buffer, snapshot: Snapshot<unknown>) => {
     const records = (snapshot as Snapshot<Record<string, SentimentRecord>>).data;
-    return { byToken: new Map(Object.entries(records).map(([token, record]) => [token, Representation.json(record)])) as ReadonlyMap<string, Representation> };
+    return {
+      byToken: new Map(Object.entries(records).map(([token, record]) => [token, Representation.json(record)])) as ReadonlyMap<
+        string,
+        Representation
+      >,
+    };
   },
 } satisfies Record<ViewKind, (body: Buffer, snapshot: Snapshot<unknown>) => object>;
 

@@ -21,8 +21,7 @@ import { toolError } from './tool-errors.js';
 import { MARKET_TOOLS, type MarketTool, type ToolCaller } from './tools.js';
 
 export type DirectRequest =
-  | { id: RequestId; method: 'tools/list' }
-  | { id: RequestId; method: 'tools/call'; name: string; args: Readonly<Record<string, unknown>> };
+  { id: RequestId; method: 'tools/list' } | { id: RequestId; method: 'tools/call'; name: string; args: Readonly<Record<string, unknown>> };
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
@@ -64,7 +63,10 @@ function resultStart(representation: Representation): Buffer {
 const resultOf = (result: object, id: RequestId) => Buffer.from(JSON.stringify({ result, jsonrpc: '2.0', id }));
 
 /** The SDK's text for an error it turns into a tool result (McpError prefixes its code). */
-const invalidParams = (message: string) => ({ content: [{ type: 'text', text: new McpError(ErrorCode.InvalidParams, message).message }], isError: true });
+const invalidParams = (message: string) => ({
+  content: [{ type: 'text', text: new McpError(ErrorCode.InvalidParams, message).message }],
+  isError: true,
+});
 
 export type DirectDispatch = (request: DirectRequest, caller: ToolCaller) => Promise<Buffer>;
 
@@ -77,7 +79,10 @@ export function createDirectDispatch(deps: ApiDeps, tools: readonly MarketTool[]
     if (!tool) return resultOf(invalidParams(`Tool ${request.name} not found`), request.id);
     const input = tool.input.safeParse(request.args);
     if (!input.success) {
-      return resultOf(invalidParams(`Input validation error: Invalid arguments for tool ${tool.name}: ${getParseErrorMessage(input.error)}`), request.id);
+      return resultOf(
+        invalidParams(`Input validation error: Invalid arguments for tool ${tool.name}: ${getParseErrorMessage(input.error)}`),
+        request.id,
+      );
     }
     try {
       const representation = await tool.answer(deps, input.data, caller);

@@ -13,13 +13,17 @@ const JsonRpcRequestSchema = z
   .looseObject({
     jsonrpc: z.literal('2.0'),
     id: z.union([z.string(), z.number()]).optional().meta({ description: 'Absent for a notification (answered 202 with no body).' }),
-    method: z.string().meta({ description: '`initialize`, `tools/list`, `tools/call`, `ping`, or a notification.', examples: ['tools/call'] }),
+    method: z
+      .string()
+      .meta({ description: '`initialize`, `tools/list`, `tools/call`, `ping`, or a notification.', examples: ['tools/call'] }),
     params: z.looseObject({}).optional(),
   })
   .meta({ id: 'JsonRpcRequest', description: 'A JSON-RPC 2.0 request or notification (MCP).' });
 
 const JsonRpcErrorObject = z.looseObject({
-  code: z.int().meta({ description: 'JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport, -32001 request timed out).' }),
+  code: z
+    .int()
+    .meta({ description: 'JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport, -32001 request timed out).' }),
   message: z.string(),
 });
 
@@ -27,7 +31,10 @@ const JsonRpcResponseSchema = z
   .looseObject({
     jsonrpc: z.literal('2.0'),
     id,
-    result: z.looseObject({}).optional().meta({ description: 'The answer: a tool call’s `content`, `structuredContent` and `isError`, the tool list, ...' }),
+    result: z
+      .looseObject({})
+      .optional()
+      .meta({ description: 'The answer: a tool call’s `content`, `structuredContent` and `isError`, the tool list, ...' }),
     error: JsonRpcErrorObject.optional(),
   })
   .meta({ id: 'JsonRpcResponse', description: 'A JSON-RPC 2.0 response (MCP).' });
@@ -59,7 +66,10 @@ export const MCP_OPERATION: ZodOpenApiOperationObject = {
   tags: ['agents'],
   requestParams: {
     header: z.object({
-      'mcp-protocol-version': z.string().optional().meta({ description: 'The negotiated protocol version (e.g. 2025-11-25); an unsupported one is 400.' }),
+      'mcp-protocol-version': z
+        .string()
+        .optional()
+        .meta({ description: 'The negotiated protocol version (e.g. 2025-11-25); an unsupported one is 400.' }),
     }),
   },
   requestBody: {
@@ -68,7 +78,10 @@ export const MCP_OPERATION: ZodOpenApiOperationObject = {
     content: { 'application/json': { schema: JsonRpcRequestSchema, examples: { toolCall: { value: TOOL_CALL_EXAMPLE } } } },
   },
   responses: {
-    '200': { description: 'The JSON-RPC response: a result, or an error such as -32001 "Request timed out".', content: json(JsonRpcResponseSchema) },
+    '200': {
+      description: 'The JSON-RPC response: a result, or an error such as -32001 "Request timed out".',
+      content: json(JsonRpcResponseSchema),
+    },
     '202': { description: 'Accepted: the body held only notifications or responses; no body.' },
     '400': transportError('The body is not JSON or not JSON-RPC, it is a batch (a JSON array), or MCP-Protocol-Version is unsupported.'),
     '403': transportError('The request has an Origin header (`null` included) that is not in MCP_ALLOWED_ORIGINS.'),

@@ -61,7 +61,11 @@ async function readBody(ctx: Context): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const TOO_LARGE = transportError(413, JSON_RPC.transportError, `Payload Too Large: Request body must not exceed ${MCP_MAX_BODY_BYTES} bytes`);
+const TOO_LARGE = transportError(
+  413,
+  JSON_RPC.transportError,
+  `Payload Too Large: Request body must not exceed ${MCP_MAX_BODY_BYTES} bytes`,
+);
 const NOT_JSON = transportError(400, JSON_RPC.parseError, 'Parse error: Invalid JSON');
 const BATCH = transportError(400, JSON_RPC.invalidRequest, BATCH_REFUSED);
 const ORIGIN_REFUSED = transportError(403, JSON_RPC.transportError, 'Forbidden: Origin not allowed');

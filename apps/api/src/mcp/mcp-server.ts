@@ -6,7 +6,12 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
-import { ListToolsRequestSchema, type CallToolResult, type ListToolsResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type ListToolsResult,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ApiDeps } from '../deps.js';
 import type { Representation } from '../http/representation.js';
 import { toolError } from './tool-errors.js';
@@ -46,7 +51,13 @@ export function registerMarketTools(server: McpServer, deps: ApiDeps, caller: To
   for (const tool of MARKET_TOOLS) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: annotations(tool) },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: annotations(tool),
+      },
       async (input: unknown): Promise<CallToolResult> => {
         try {
           const representation = await tool.answer(deps, input as never, caller);
@@ -69,8 +80,14 @@ export function listMarketTools(): ListToolsResult {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: toJsonSchemaCompat(tool.input, { strictUnions: true, pipeStrategy: 'input' }) as ListToolsResult['tools'][number]['inputSchema'],
-      outputSchema: toJsonSchemaCompat(tool.output, { strictUnions: true, pipeStrategy: 'output' }) as ListToolsResult['tools'][number]['outputSchema'],
+      inputSchema: toJsonSchemaCompat(tool.input, {
+        strictUnions: true,
+        pipeStrategy: 'input',
+      }) as ListToolsResult['tools'][number]['inputSchema'],
+      outputSchema: toJsonSchemaCompat(tool.output, {
+        strictUnions: true,
+        pipeStrategy: 'output',
+      }) as ListToolsResult['tools'][number]['outputSchema'],
       annotations: annotations(tool),
       // What registerTool sets: plain calls, not the SDK's long-running "tasks".
       execution: { taskSupport: 'forbidden' as const },

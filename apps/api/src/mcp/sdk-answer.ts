@@ -34,7 +34,13 @@ function webHeaders(headers: IncomingHttpHeaders): Headers {
  * when the headers were refused before the body was read). The server and transport are closed
  * when the answer is ready, or by `signal` (the deadline).
  */
-export async function sdkAnswer(deps: ApiDeps, caller: ToolCaller, headers: IncomingHttpHeaders, parsedBody: unknown, signal: AbortSignal): Promise<SdkAnswer> {
+export async function sdkAnswer(
+  deps: ApiDeps,
+  caller: ToolCaller,
+  headers: IncomingHttpHeaders,
+  parsedBody: unknown,
+  signal: AbortSignal,
+): Promise<SdkAnswer> {
   const server = createMcpServer(deps, caller);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   const close = () => {
@@ -47,7 +53,11 @@ export async function sdkAnswer(deps: ApiDeps, caller: ToolCaller, headers: Inco
     // The URL is not the client's (its Host is not to be trusted): the tools never read it.
     const request = new Request('http://localhost/mcp', { method: 'POST', headers: webHeaders(headers) });
     const response = await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
-    return { status: response.status, contentType: response.headers.get('content-type') ?? undefined, body: Buffer.from(await response.arrayBuffer()) };
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? undefined,
+      body: Buffer.from(await response.arrayBuffer()),
+    };
   } finally {
     signal.removeEventListener('abort', close);
     close();

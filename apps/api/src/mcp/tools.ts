@@ -50,7 +50,13 @@ function described(param: z.ZodType, extra = ''): z.ZodString {
 
 const token = described(TickerParam, ' Example: SOL or $SOL.');
 const instant = (description: string) =>
-  z.string().optional().meta({ description: `${description} ISO 8601: a date (2026-11-20) or a date and time with Z or an offset (2026-11-20T12:00:00Z).`, format: 'date-time' });
+  z
+    .string()
+    .optional()
+    .meta({
+      description: `${description} ISO 8601: a date (2026-11-20) or a date and time with Z or an offset (2026-11-20T12:00:00Z).`,
+      format: 'date-time',
+    });
 const historyInput = z.object({
   token,
   from: instant('Start of the range. Default: 24 h before `to`.'),
@@ -61,7 +67,9 @@ const historyInput = z.object({
     .meta({ description: '30m (default): one point per refresh. 1h, 4h, 1d: buckets aligned to UTC. At most 1,000 points (the newest).' }),
 });
 const atInput = z.object({
-  at: instant('Optional: answer the snapshot that was current at this instant (within the history kept, 30 days by default) instead of the latest.'),
+  at: instant(
+    'Optional: answer the snapshot that was current at this instant (within the history kept, 30 days by default) instead of the latest.',
+  ),
 });
 
 /**
@@ -93,7 +101,9 @@ async function answerRead(deps: ApiDeps, read: ReadSpec, input: Record<string, u
   if (!byServe) resolversOf.set(deps, (byServe = resolvers(deps)));
   // Tool arguments are strings and whole numbers (news' page and limit): as text they are what a URL carries.
   const values = Object.fromEntries(
-    Object.entries(input).flatMap(([name, value]) => (typeof value === 'string' || typeof value === 'number' ? [[name, String(value)]] : [])),
+    Object.entries(input).flatMap(([name, value]) =>
+      typeof value === 'string' || typeof value === 'number' ? [[name, String(value)]] : [],
+    ),
   );
   const chargeMiss = async () => void (await caller.chargeMiss());
   return (await byServe[read.serve].get(read, { params: values, query: values }, chargeMiss)).representation;

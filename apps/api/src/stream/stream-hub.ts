@@ -126,7 +126,13 @@ export class StreamHub {
    * Takes over a response: headers, the retry hint, the replay after `lastEventMs` if given,
    * then the live feed. The caller has checked refusal().
    */
-  async add(req: IncomingMessage, res: ServerResponse, topics: ReadonlySet<Topic>, lastEventMs: number | undefined, address: string): Promise<void> {
+  async add(
+    req: IncomingMessage,
+    res: ServerResponse,
+    topics: ReadonlySet<Topic>,
+    lastEventMs: number | undefined,
+    address: string,
+  ): Promise<void> {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
@@ -162,7 +168,12 @@ export class StreamHub {
 
   /** Sends every stored event after the client's cursors, merged across topics in id order, minding backpressure. */
   private async replay(client: Client): Promise<void> {
-    const queues = [...client.topics].map((topic) => ({ topic, after: client.cursor.get(topic) ?? '0-0', buffer: [] as HistoryEntry[], done: false }));
+    const queues = [...client.topics].map((topic) => ({
+      topic,
+      after: client.cursor.get(topic) ?? '0-0',
+      buffer: [] as HistoryEntry[],
+      done: false,
+    }));
     for (;;) {
       await Promise.all(
         queues

@@ -19,8 +19,6 @@ export async function fetchStats(job: Job<StatsJobData>, { redis, provider, now 
     return { found: false };
   }
   const stats: UsernameStats = { ...account, cachedAt: now().toISOString() };
-  await execChecked(
-    redis.multi().set(keys.stats(username), JSON.stringify(stats), 'EX', STATS_TTL_SECONDS).del(keys.statsMiss(username)),
-  );
+  await execChecked(redis.multi().set(keys.stats(username), JSON.stringify(stats), 'EX', STATS_TTL_SECONDS).del(keys.statsMiss(username)));
   return { found: true };
 }

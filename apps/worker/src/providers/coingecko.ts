@@ -32,11 +32,15 @@ const marketRow = z.object({
   symbol: z.string().min(1),
   name: z.string().min(1),
   market_cap_rank: lenientNumber(Number.POSITIVE_INFINITY).nullable().optional(),
-  price_change_percentage_24h: z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), z.number().finite().nullable().optional()),
+  price_change_percentage_24h: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+    z.number().finite().nullable().optional(),
+  ),
 });
 export type MarketRow = z.infer<typeof marketRow>;
 
-const rank = (row: MarketRow) => (typeof row.market_cap_rank === 'number' && Number.isFinite(row.market_cap_rank) ? row.market_cap_rank : Number.POSITIVE_INFINITY);
+const rank = (row: MarketRow) =>
+  typeof row.market_cap_rank === 'number' && Number.isFinite(row.market_cap_rank) ? row.market_cap_rank : Number.POSITIVE_INFINITY;
 
 /** A `/coins/markets` body: an array of coins, each valid row kept (nullable figures allowed). */
 export function parseMarkets(body: unknown): MarketRow[] {

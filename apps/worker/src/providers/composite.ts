@@ -137,7 +137,10 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
       return await coingecko.quotes(tickers);
     } catch (error) {
       // Elfa's credits are spent already: serve the tokens as unresolved rather than throw them away.
-      logger.warn({ provider: 'coingecko', err: (error as Error).message }, 'coingecko: no quotes this refresh; tokens keep their ticker as name and 0 as price change');
+      logger.warn(
+        { provider: 'coingecko', err: (error as Error).message },
+        'coingecko: no quotes this refresh; tokens keep their ticker as name and 0 as price change',
+      );
       return new Map();
     }
   }
@@ -151,7 +154,9 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
 
     async account(username) {
       // Only tracked accounts are in the index (by the configured spelling or X's current one): any other name costs no upstream call.
-      const known = tracked.get(username.toLowerCase()) ?? (await x.accounts()).find((account) => account.username?.toLowerCase() === username.toLowerCase())?.configured;
+      const known =
+        tracked.get(username.toLowerCase()) ??
+        (await x.accounts()).find((account) => account.username?.toLowerCase() === username.toLowerCase())?.configured;
       if (known === undefined) return null;
       return accountStats(known);
     },
@@ -173,7 +178,12 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     const from = new Date(now().getTime() - NEWS_WINDOW_MS);
     const accounts = await x.accounts();
     const byId = new Map(accounts.flatMap((account) => (account.id ? [[account.id, account.configured.toLowerCase()] as const] : [])));
-    const byName = new Map(accounts.flatMap((account) => [[account.configured.toLowerCase(), account.configured.toLowerCase()] as const, ...(account.username ? [[account.username.toLowerCase(), account.configured.toLowerCase()] as const] : [])]));
+    const byName = new Map(
+      accounts.flatMap((account) => [
+        [account.configured.toLowerCase(), account.configured.toLowerCase()] as const,
+        ...(account.username ? [[account.username.toLowerCase(), account.configured.toLowerCase()] as const] : []),
+      ]),
+    );
     const held = (await x.heldPosts()).filter((post) => Date.parse(post.publishedAt) >= from.getTime());
     const posts = setPostsFromHeld(held, { byId: (id) => byId.get(id), byName: (name) => byName.get(name.toLowerCase()) });
     // Read: its posts of the window were searched (a read state is kept per account id).
@@ -181,7 +191,12 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     const states = ids.length === 0 ? [] : await redis.hmget(providerKeys.xReads(), ...ids);
     const read = new Set(ids.filter((_, at) => states[at] !== null));
 
-    const external = await elfaFill(key, spelled, posts.some((post) => post.authorKey === key), from);
+    const external = await elfaFill(
+      key,
+      spelled,
+      posts.some((post) => post.authorKey === key),
+      from,
+    );
     const set: SetAccount[] = accounts.map((account) => ({
       key: account.configured.toLowerCase(),
       // X's count at the daily lookup; X's 0 with no other word is not taken as a reach.
@@ -192,7 +207,9 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     const figures = smartSetStats(set, posts).get(key);
     const { indexScore, smartMoneyRank, totalPosts, avgEngagement } = figures ?? {};
     if (indexScore == null || smartMoneyRank == null || totalPosts == null || avgEngagement == null) {
-      throw new UpstreamError(`stats of ${spelled}: not enough data yet (its posts were not read and Elfa could not say); not stored`, { retryable: false });
+      throw new UpstreamError(`stats of ${spelled}: not enough data yet (its posts were not read and Elfa could not say); not stored`, {
+        retryable: false,
+      });
     }
     return { username: spelled, indexScore, smartMoneyRank, totalPosts, avgEngagement, topTokens: figures?.topTokens ?? [] };
   }
@@ -219,7 +236,10 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
         await redis.hset(providerKeys.elfaAccountPosts(), key, JSON.stringify(entry));
       }
     } catch (error) {
-      logger.warn({ provider: 'elfa', err: (error as Error).message }, "elfa: no count of the account's posts this time; its stats come from X alone");
+      logger.warn(
+        { provider: 'elfa', err: (error as Error).message },
+        "elfa: no count of the account's posts this time; its stats come from X alone",
+      );
     }
     return remembered;
   }
@@ -229,7 +249,12 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     const perDay = options.elfaLookupsPerDay;
     if (perDay === undefined) return true;
     const day = providerKeys.elfaLookups(now().toISOString().slice(0, 10));
-    const [[, used] = [null, 0]] = (await redis.multi().incr(day).expire(day, 2 * 86_400).exec()) ?? [];
+    const [[, used] = [null, 0]] =
+      (await redis
+        .multi()
+        .incr(day)
+        .expire(day, 2 * 86_400)
+        .exec()) ?? [];
     return Number(used) <= perDay;
   }
 }

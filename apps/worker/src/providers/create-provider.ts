@@ -44,7 +44,13 @@ export async function createWorkerProvider(config: Config, redis: Redis, logger:
   billing.monthly = budget.period === 'month';
   const plan = elfaPlan(budget, config.refreshIntervalMs, ELFA_LIST_KINDS.join(' and '));
   logger.info(
-    { provider: 'elfa', budget, intervalMinutes: plan.intervalMs / 60_000, creditsPerDay: plan.creditsPerDay, lookupsPerDay: plan.lookupsPerDay },
+    {
+      provider: 'elfa',
+      budget,
+      intervalMinutes: plan.intervalMs / 60_000,
+      creditsPerDay: plan.creditsPerDay,
+      lookupsPerDay: plan.lookupsPerDay,
+    },
     plan.summary,
   );
   return {
@@ -66,9 +72,16 @@ async function elfaBudget(elfa: ProvidersConfig['elfa'], adapter: ElfaAdapter, l
     const status = await adapter.keyStatus();
     if (status.monthlyLimit !== null) return { period: 'month', credits: status.monthlyLimit, source: 'the key status (/v2/key-status)' };
     if (status.dailyLimit !== null) return { period: 'day', credits: status.dailyLimit, source: 'the key status (/v2/key-status)' };
-    return { period: 'none', source: `the key status names no limit${status.billingMode ? `, billing ${status.billingMode}` : ''}: a prepaid key` };
+    return {
+      period: 'none',
+      source: `the key status names no limit${status.billingMode ? `, billing ${status.billingMode}` : ''}: a prepaid key`,
+    };
   } catch (error) {
     logger.warn({ provider: 'elfa', err: (error as Error).message }, 'elfa: the key status is unavailable; assuming the free plan');
-    return { period: 'month', credits: FREE_PLAN_CREDITS, source: 'the free plan (no ELFA_MONTHLY_CREDITS or ELFA_DAILY_CREDITS, no key status)' };
+    return {
+      period: 'month',
+      credits: FREE_PLAN_CREDITS,
+      source: 'the free plan (no ELFA_MONTHLY_CREDITS or ELFA_DAILY_CREDITS, no key status)',
+    };
   }
 }

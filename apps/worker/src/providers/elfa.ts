@@ -72,7 +72,11 @@ const tokenItem = z.object({
 
 const contractItem = z.object({
   contractAddress: z.string().trim().min(20).max(100),
-  chain: z.string().trim().min(1).transform((chain) => chain.toLowerCase()),
+  chain: z
+    .string()
+    .trim()
+    .min(1)
+    .transform((chain) => chain.toLowerCase()),
   mentionCount: lenientCount(),
 });
 
@@ -123,7 +127,8 @@ function objectOf<T>(body: unknown, path: string, schema: z.ZodType<T>): T {
   const envelope = typeof body === 'object' && body !== null ? (body as { success?: unknown; data?: unknown }) : undefined;
   if (!envelope || envelope.success === false) throw new UpstreamError(`elfa ${path}: success false or no envelope`, { retryable: false });
   const parsed = schema.safeParse(envelope.data);
-  if (!parsed.success) throw new UpstreamError(`elfa ${path}: invalid data (${parsed.error.issues[0]?.message ?? 'schema'})`, { retryable: false });
+  if (!parsed.success)
+    throw new UpstreamError(`elfa ${path}: invalid data (${parsed.error.issues[0]?.message ?? 'schema'})`, { retryable: false });
   return parsed.data;
 }
 
@@ -140,7 +145,11 @@ export function parseTrendingTokens(body: unknown): ElfaToken[] {
 
 /** One network's trending-cas list. */
 export function parseTrendingContracts(body: unknown, path = '/v2/aggregations/trending-cas'): ElfaContract[] {
-  return parseItems(listOf(body, path), contractItem).valid.map((item) => ({ address: item.contractAddress, chain: item.chain, mentions: item.mentionCount }));
+  return parseItems(listOf(body, path), contractItem).valid.map((item) => ({
+    address: item.contractAddress,
+    chain: item.chain,
+    mentions: item.mentionCount,
+  }));
 }
 
 /** key-status: a limit that is absent, null or 0 is unknown (null), never a budget of 0. */
@@ -163,9 +172,14 @@ export function parseAccountPosts(body: unknown, username: string): ElfaAccountP
     (item) => !item.account || item.account.username.toLowerCase() === username.toLowerCase(),
   );
   const scores = items
-    .filter((item) => [item.likeCount, item.repostCount, item.quoteCount, item.replyCount, item.bookmarkCount].some((count) => typeof count === 'number'))
+    .filter((item) =>
+      [item.likeCount, item.repostCount, item.quoteCount, item.replyCount, item.bookmarkCount].some((count) => typeof count === 'number'),
+    )
     // Our engagementScore (docs/providers.md), as for X's posts: likes + replies + bookmarks + 2 × (reposts + quotes).
-    .map((item) => (item.likeCount ?? 0) + (item.replyCount ?? 0) + (item.bookmarkCount ?? 0) + 2 * ((item.repostCount ?? 0) + (item.quoteCount ?? 0)));
+    .map(
+      (item) =>
+        (item.likeCount ?? 0) + (item.replyCount ?? 0) + (item.bookmarkCount ?? 0) + 2 * ((item.repostCount ?? 0) + (item.quoteCount ?? 0)),
+    );
   const metadata = (body as { metadata?: { total?: unknown } }).metadata;
   const total = knownCount().safeParse(metadata?.total);
   return {
@@ -203,7 +217,13 @@ export function createElfaAdapter(http: ProviderHttp, gone?: GoneRoutes): ElfaAd
 
     async accountPosts(username, from, to) {
       if (await gone?.isGone(ACCOUNT_POSTS_PATH)) return 'gone';
-      const searchParams = { accountName: username, from: Math.floor(from.getTime() / 1000), to: Math.floor(to.getTime() / 1000), limit: 30, reposts: 'false' };
+      const searchParams = {
+        accountName: username,
+        from: Math.floor(from.getTime() / 1000),
+        to: Math.floor(to.getTime() / 1000),
+        limit: 30,
+        reposts: 'false',
+      };
       const { status, body } = await http.get(ACCOUNT_POSTS_PATH, { searchParams, timeoutMs: 3_000, accept: [404, 410] });
       // An account Elfa does not know is an empty list here: a 404 or 410 is the route, for every account.
       if (status === 404 || status === 410) {
@@ -286,7 +306,8 @@ export function elfaLists(elfa: ElfaAdapter, { redis, now, smartPosts, quotes }:
           address: contract.address,
           chain: contract.chain,
           mentions: contract.mentions,
-          smartMoneyMentions: posts.filter((post) => (needle.startsWith('0x') ? post.text.toLowerCase() : post.text).includes(needle)).length,
+          smartMoneyMentions: posts.filter((post) => (needle.startsWith('0x') ? post.text.toLowerCase() : post.text).includes(needle))
+            .length,
           firstSeenAt: typeof firstSeen[at] === 'string' ? firstSeen[at] : seenAt,
         };
       });

@@ -17,7 +17,13 @@ export interface GoneRoutes {
   markGone(path: string, status: number): Promise<void>;
 }
 
-export function goneRoutes(provider: ProviderName, redis: Redis, logger: Logger, count: CountFn, now: () => Date = () => new Date()): GoneRoutes {
+export function goneRoutes(
+  provider: ProviderName,
+  redis: Redis,
+  logger: Logger,
+  count: CountFn,
+  now: () => Date = () => new Date(),
+): GoneRoutes {
   const field = (path: string) => `${provider} ${path}`;
   return {
     async isGone(path) {
@@ -32,7 +38,10 @@ export function goneRoutes(provider: ProviderName, redis: Redis, logger: Logger,
       const entry = JSON.stringify({ since: now().toISOString(), status });
       if ((await redis.hsetnx(providerKeys.goneRoutes(), field(path), entry)) === 0) return;
       count('provider_route_gone', provider, path);
-      logger.warn({ provider, path, status }, `${provider}: ${path} answered HTTP ${status}: the route is gone; not called for 7 days, the stats are computed without it`);
+      logger.warn(
+        { provider, path, status },
+        `${provider}: ${path} answered HTTP ${status}: the route is gone; not called for 7 days, the stats are computed without it`,
+      );
     },
   };
 }

@@ -18,7 +18,14 @@ import type { Logger } from '../../../../shared/logger.js';
 import { providerKeys, type ProviderBlock, type ProviderName } from '../../../../shared/provider-keys.js';
 import type { CountFn } from '../counters.js';
 import { parseRetryAfter, UpstreamError } from '../upstream-error.js';
-import { BodyTooLargeError, createUpstreamClient, fetchBounded, MAX_LIST_ITEMS, parseBoundedJson, requestErrorCode } from '../upstream-http.js';
+import {
+  BodyTooLargeError,
+  createUpstreamClient,
+  fetchBounded,
+  MAX_LIST_ITEMS,
+  parseBoundedJson,
+  requestErrorCode,
+} from '../upstream-http.js';
 import { recordBilledCall, recordSpend } from './spend.js';
 
 /** Errors of a request that never reached the provider: nothing can have been billed. */
@@ -80,8 +87,11 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
   const scrub = (text: string) => options.secrets.reduce((out, secret) => (secret ? out.split(secret).join('***') : out), text);
   const refusedOnce = new Set<number>();
 
-  const fail = (path: string, message: string, extra: { status?: number; retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {}) =>
-    new UpstreamError(scrub(`${provider} ${path}: ${message}`), extra);
+  const fail = (
+    path: string,
+    message: string,
+    extra: { status?: number; retryable?: boolean; retryAfterMs?: number; cause?: unknown } = {},
+  ) => new UpstreamError(scrub(`${provider} ${path}: ${message}`), extra);
 
   async function blockedUntil(): Promise<ProviderBlock | undefined> {
     const raw = await redis.hget(providerKeys.blocked(), provider);
@@ -97,15 +107,24 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
     const entry: ProviderBlock = { until: until.toISOString(), reason, status };
     await redis.hset(providerKeys.blocked(), provider, JSON.stringify(entry));
     count('provider_blocked', provider, reason);
-    logger.warn({ provider, status, until: entry.until }, `${provider}: ${reason}; no call to ${provider} until ${entry.until}, the snapshots keep their cachedAt`);
+    logger.warn(
+      { provider, status, until: entry.until },
+      `${provider}: ${reason}; no call to ${provider} until ${entry.until}, the snapshots keep their cachedAt`,
+    );
   }
 
   async function once(path: string, request: ProviderRequest) {
     try {
-      const response = await fetchBounded(client, path, { searchParams: request.searchParams, timeoutMs: request.timeoutMs ?? options.timeoutMs ?? 10_000 });
+      const response = await fetchBounded(client, path, {
+        searchParams: request.searchParams,
+        timeoutMs: request.timeoutMs ?? options.timeoutMs ?? 10_000,
+      });
       const charged = Number(response.headers['x-elfa-credits']);
       recordBilledCall();
-      recordSpend(provider, { calls: 1, credits: Number.isFinite(charged) ? charged : response.statusCode < 400 ? (options.creditsPerCall ?? 0) : 0 });
+      recordSpend(provider, {
+        calls: 1,
+        credits: Number.isFinite(charged) ? charged : response.statusCode < 400 ? (options.creditsPerCall ?? 0) : 0,
+      });
       count('provider_calls', provider, String(response.statusCode));
       return response;
     } catch (error) {
@@ -190,7 +209,11 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
       }
       const parsed = parseBoundedJson(response.body);
       if (parsed === undefined && status < 400) throw fail(path, 'malformed JSON', { status, retryable: false });
-      if (parsed && parsed.cut > 0) logger.warn({ provider, path, lists: parsed.cut }, `${provider} ${path}: a list over ${MAX_LIST_ITEMS} items was cut to its first ${MAX_LIST_ITEMS}`);
+      if (parsed && parsed.cut > 0)
+        logger.warn(
+          { provider, path, lists: parsed.cut },
+          `${provider} ${path}: a list over ${MAX_LIST_ITEMS} items was cut to its first ${MAX_LIST_ITEMS}`,
+        );
       return { status, body: parsed?.json };
     },
   };
@@ -204,8 +227,18 @@ function parseBody(text: string): unknown {
  * The error line of a refused key. Keyless CoinGecko (no key header sent) answering 401 with
  * its error code 10002 ("API Key Missing") tells the operator what to do: a Demo key is free.
  */
-function refusalLine(provider: ProviderName, status: number, keyVariable: string, headers: Readonly<Record<string, string>>, body: unknown): string {
-  const code = typeof body === 'object' && body !== null ? ((body as { status?: { error_code?: unknown }; error_code?: unknown }).status?.error_code ?? (body as { error_code?: unknown }).error_code) : undefined;
+function refusalLine(
+  provider: ProviderName,
+  status: number,
+  keyVariable: string,
+  headers: Readonly<Record<string, string>>,
+  body: unknown,
+): string {
+  const code =
+    typeof body === 'object' && body !== null
+      ? ((body as { status?: { error_code?: unknown }; error_code?: unknown }).status?.error_code ??
+        (body as { error_code?: unknown }).error_code)
+      : undefined;
   if (provider === 'coingecko' && status === 401 && Object.keys(headers).length === 0 && Number(code) === 10002) {
     return 'coingecko: HTTP 401 (error 10002, API key missing): CoinGecko answers no keyless calls here; set COINGECKO_API_KEY to a free Demo key (COINGECKO_PLAN=demo, the default)';
   }
@@ -214,7 +247,12 @@ function refusalLine(provider: ProviderName, status: number, keyVariable: string
 
 /** X's monthly usage cap rides on a 429 like a rate limit; only its problem type tells them apart. */
 function isUsageCap(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && typeof (body as { type?: unknown }).type === 'string' && (body as { type: string }).type.endsWith('/usage-capped');
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    typeof (body as { type?: unknown }).type === 'string' &&
+    (body as { type: string }).type.endsWith('/usage-capped')
+  );
 }
 
 /** A short reason from any of the three providers' error bodies (message, error, detail, status.error_message). */

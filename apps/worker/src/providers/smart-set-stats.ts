@@ -176,7 +176,9 @@ export function smartSetStats(accounts: readonly SetAccount[], posts: readonly S
     entry.indexScore = Math.round((weighted / weights) * 1000) / 10;
   }
 
-  const ranked = [...figures.entries()].filter(([, entry]) => entry.indexScore !== null).sort(([aKey, a], [bKey, b]) => compare(a, b) || aKey.localeCompare(bKey));
+  const ranked = [...figures.entries()]
+    .filter(([, entry]) => entry.indexScore !== null)
+    .sort(([aKey, a], [bKey, b]) => compare(a, b) || aKey.localeCompare(bKey));
   ranked.forEach(([, entry], at) => (entry.smartMoneyRank = at + 1));
   return figures;
 }
@@ -232,7 +234,12 @@ export function setPostsFromHeld(posts: readonly HeldPostRefs[], lookup: SetLook
     if (authorKey === undefined) continue;
     const leading = LEADING_HANDLES.exec(post.text)?.[0] ?? '';
     const repliedHandle = leading ? [...leading.matchAll(HANDLE)][0]?.[1] : undefined;
-    const repliesTo = post.inReplyToUserId !== undefined ? lookup.byId(post.inReplyToUserId) : repliedHandle === undefined ? undefined : lookup.byName(repliedHandle);
+    const repliesTo =
+      post.inReplyToUserId !== undefined
+        ? lookup.byId(post.inReplyToUserId)
+        : repliedHandle === undefined
+          ? undefined
+          : lookup.byName(repliedHandle);
     const handles = post.mentions ?? [...post.text.matchAll(HANDLE)].map((match) => match[1] ?? '');
     const mentions = handles.map((handle) => lookup.byName(handle)).filter((key): key is string => key !== undefined && key !== repliesTo);
     const quotedHandle = QUOTED_LINK.exec(post.text)?.[1];

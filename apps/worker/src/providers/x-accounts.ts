@@ -61,7 +61,8 @@ const BATCH = 100;
 
 export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: Logger, now: () => Date): TrackedAccounts {
   async function held(configured: readonly string[]): Promise<TrackedAccount[]> {
-    const stored = configured.length === 0 ? [] : await redis.hmget(providerKeys.xAccounts(), ...configured.map((name) => name.toLowerCase()));
+    const stored =
+      configured.length === 0 ? [] : await redis.hmget(providerKeys.xAccounts(), ...configured.map((name) => name.toLowerCase()));
     return configured.map((name, at) => {
       const raw = stored[at];
       const known = raw ? (JSON.parse(raw) as TrackedAccount) : undefined;
@@ -69,7 +70,11 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
     });
   }
 
-  async function lookup(path: string, key: 'ids' | 'usernames', values: string[]): Promise<{ users: WireUser[]; problems: ReturnType<typeof problemsOf> }> {
+  async function lookup(
+    path: string,
+    key: 'ids' | 'usernames',
+    values: string[],
+  ): Promise<{ users: WireUser[]; problems: ReturnType<typeof problemsOf> }> {
     const { body } = await http.get(path, { searchParams: { [key]: values.join(','), 'user.fields': 'public_metrics,protected' } });
     const parsed = pageSchema.safeParse(body);
     if (!parsed.success) throw new UpstreamError(`x ${path}: invalid payload`, { retryable: false });
@@ -79,8 +84,19 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
   }
 
   function found(account: TrackedAccount, user: WireUser, at: string): TrackedAccount {
-    const state: AccountState = user.protected ? 'protected' : user.username.toLowerCase() === account.configured.toLowerCase() ? 'active' : 'renamed';
-    return { configured: account.configured, state, id: user.id, username: user.username, followers: user.public_metrics?.followers_count ?? account.followers, checkedAt: at };
+    const state: AccountState = user.protected
+      ? 'protected'
+      : user.username.toLowerCase() === account.configured.toLowerCase()
+        ? 'active'
+        : 'renamed';
+    return {
+      configured: account.configured,
+      state,
+      id: user.id,
+      username: user.username,
+      followers: user.public_metrics?.followers_count ?? account.followers,
+      checkedAt: at,
+    };
   }
 
   function report(before: TrackedAccount, after: TrackedAccount): void {
@@ -88,11 +104,20 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
     const name = `@${after.configured}`;
     const fields = { provider: 'x', account: after.configured, id: after.id, state: after.state, was: before.state };
     if (after.state === 'renamed' && before.username !== after.username) {
-      logger.warn({ ...fields, username: after.username }, `x: tracked account ${name} is now @${after.username} on X (same id ${after.id}); its posts still count; update TRACKED_ACCOUNTS`);
+      logger.warn(
+        { ...fields, username: after.username },
+        `x: tracked account ${name} is now @${after.username} on X (same id ${after.id}); its posts still count; update TRACKED_ACCOUNTS`,
+      );
     } else if (after.state === 'active') {
       if (before.state !== 'unresolved') logger.info(fields, `x: tracked account ${name} is active again`);
     } else if (after.state !== 'unresolved') {
-      const why = { suspended: 'is suspended', protected: 'is protected (visible to its followers only)', deleted: 'no longer exists (its id is gone)', not_found: 'was not found on X', renamed: 'is spelled differently' }[after.state];
+      const why = {
+        suspended: 'is suspended',
+        protected: 'is protected (visible to its followers only)',
+        deleted: 'no longer exists (its id is gone)',
+        not_found: 'was not found on X',
+        renamed: 'is spelled differently',
+      }[after.state];
       logger.warn(fields, `x: tracked account ${name} ${why}; its posts are not read`);
     }
   }
@@ -103,7 +128,9 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
       const accounts = await held(configured);
       const at = now().toISOString();
       const due = accounts.filter(
-        (account) => (only === undefined || only.has(account.configured)) && (account.checkedAt === undefined || Date.parse(account.checkedAt) < now().getTime() - RECHECK_MS),
+        (account) =>
+          (only === undefined || only.has(account.configured)) &&
+          (account.checkedAt === undefined || Date.parse(account.checkedAt) < now().getTime() - RECHECK_MS),
       );
       const byId = due.filter((account) => account.id !== undefined);
       const byName = due.filter((account) => account.id === undefined);
@@ -117,7 +144,11 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
       try {
         for (let start = 0; start < byId.length && spend(); start += BATCH) {
           const batch = byId.slice(start, start + BATCH);
-          const { users, problems } = await lookup('/2/users', 'ids', batch.map((account) => account.id!));
+          const { users, problems } = await lookup(
+            '/2/users',
+            'ids',
+            batch.map((account) => account.id!),
+          );
           for (const account of batch) {
             const user = users.find((candidate) => candidate.id === account.id);
             const problem = problems.find((candidate) => (candidate.resource_id ?? candidate.value) === account.id);
@@ -128,7 +159,11 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
         }
         for (let start = 0; start < byName.length && spend(); start += BATCH) {
           const batch = byName.slice(start, start + BATCH);
-          const { users, problems } = await lookup('/2/users/by', 'usernames', batch.map((account) => account.configured));
+          const { users, problems } = await lookup(
+            '/2/users/by',
+            'usernames',
+            batch.map((account) => account.configured),
+          );
           for (const account of batch) {
             const name = account.configured.toLowerCase();
             const user = users.find((candidate) => candidate.username.toLowerCase() === name);
@@ -148,7 +183,11 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
         const next = updated.get(account.configured);
         if (next) report(account, next);
       }
-      if (updated.size > 0) await redis.hset(providerKeys.xAccounts(), Object.fromEntries([...updated.values()].map((account) => [account.configured.toLowerCase(), JSON.stringify(account)])));
+      if (updated.size > 0)
+        await redis.hset(
+          providerKeys.xAccounts(),
+          Object.fromEntries([...updated.values()].map((account) => [account.configured.toLowerCase(), JSON.stringify(account)])),
+        );
       await writeStates(redis, result);
       if (failure !== undefined && !result.some(readable)) throw failure;
       return result;

@@ -52,11 +52,16 @@ export function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-export const minId = (ids: readonly (string | undefined)[]): string | undefined => (ids.some((id) => id === undefined) ? undefined : ids.reduce((a, b) => (compareIds(a!, b!) <= 0 ? a : b)));
-export const maxId = (ids: readonly string[]): string | undefined => (ids.length === 0 ? undefined : ids.reduce((a, b) => (compareIds(a, b) >= 0 ? a : b)));
+export const minId = (ids: readonly (string | undefined)[]): string | undefined =>
+  ids.some((id) => id === undefined) ? undefined : ids.reduce((a, b) => (compareIds(a!, b!) <= 0 ? a : b));
+export const maxId = (ids: readonly string[]): string | undefined =>
+  ids.length === 0 ? undefined : ids.reduce((a, b) => (compareIds(a, b) >= 0 ? a : b));
 
 /** The lower bound of a search over `states`: `since_id` when every member has one within the window, else `start_time` (the window's start). */
-export function lowerBound(bounds: readonly { id?: string; at?: string }[], windowStart: Date): { since_id: string } | { start_time: string } {
+export function lowerBound(
+  bounds: readonly { id?: string; at?: string }[],
+  windowStart: Date,
+): { since_id: string } | { start_time: string } {
   const within = bounds.every((bound) => bound.id !== undefined && bound.at !== undefined && Date.parse(bound.at) >= windowStart.getTime());
   const since = within ? minId(bounds.map((bound) => bound.id)) : undefined;
   return since ? { since_id: since } : { start_time: windowStart.toISOString().replace(/\.\d{3}Z$/, 'Z') };
@@ -67,5 +72,9 @@ export function mergeHole(existing: ReadState['hole'], added: NonNullable<ReadSt
   if (!existing) return added;
   const after = minId([existing.after, added.after]);
   const later = compareIds(existing.before, added.before) >= 0 ? existing : added;
-  return { ...(after ? { after, afterAt: after === existing.after ? existing.afterAt : added.afterAt } : {}), before: later.before, beforeAt: later.beforeAt };
+  return {
+    ...(after ? { after, afterAt: after === existing.after ? existing.afterAt : added.afterAt } : {}),
+    before: later.before,
+    beforeAt: later.beforeAt,
+  };
 }

@@ -42,7 +42,10 @@ export function createPostFieldsClient(http: ProviderHttp, redis: Redis, logger:
         response = await ask(path, params, second);
         if (response.status !== 400) {
           await redis.set(providerKeys.xFieldsDialect(), second);
-          logger.warn({ provider: 'x', refused: first, accepted: second }, `x: ${first} was refused (HTTP 400); X accepts ${second}, remembered for every worker`);
+          logger.warn(
+            { provider: 'x', refused: first, accepted: second },
+            `x: ${first} was refused (HTTP 400); X accepts ${second}, remembered for every worker`,
+          );
         }
       }
       if (response.status === 400) throw invalidRequest(path, response.body);
@@ -53,7 +56,14 @@ export function createPostFieldsClient(http: ProviderHttp, redis: Redis, logger:
 
 /** A 400 we did not expect: our request is wrong, so it is not retried; the reason X gave is kept. */
 function invalidRequest(path: string, body: unknown): UpstreamError {
-  const problem = problemsOf(typeof body === 'object' && body !== null && Array.isArray((body as { errors?: unknown }).errors) ? (body as { errors: unknown[] }).errors : [])[0];
+  const problem = problemsOf(
+    typeof body === 'object' && body !== null && Array.isArray((body as { errors?: unknown }).errors)
+      ? (body as { errors: unknown[] }).errors
+      : [],
+  )[0];
   const detail = problem?.message ?? (typeof body === 'object' && body !== null ? (body as { detail?: unknown }).detail : undefined);
-  return new UpstreamError(`x ${path}: HTTP 400${typeof detail === 'string' ? ` (${detail.slice(0, 200)})` : ''}`, { status: 400, retryable: false });
+  return new UpstreamError(`x ${path}: HTTP 400${typeof detail === 'string' ? ` (${detail.slice(0, 200)})` : ''}`, {
+    status: 400,
+    retryable: false,
+  });
 }

@@ -54,8 +54,17 @@ type WirePost = z.infer<typeof postSchema>;
 
 export const pageSchema = z.object({
   data: z.array(z.unknown()).optional(),
-  includes: z.object({ users: z.array(z.unknown()).optional(), posts: z.array(z.unknown()).optional(), tweets: z.array(z.unknown()).optional() }).optional(),
-  meta: z.object({ newest_id: id.optional(), oldest_id: id.optional(), next_token: z.string().optional(), result_count: lenientCount().optional() }).optional(),
+  includes: z
+    .object({ users: z.array(z.unknown()).optional(), posts: z.array(z.unknown()).optional(), tweets: z.array(z.unknown()).optional() })
+    .optional(),
+  meta: z
+    .object({
+      newest_id: id.optional(),
+      oldest_id: id.optional(),
+      next_token: z.string().optional(),
+      result_count: lenientCount().optional(),
+    })
+    .optional(),
   errors: z.array(z.unknown()).optional(),
 });
 export type WirePage = z.infer<typeof pageSchema>;
@@ -159,7 +168,9 @@ export function accountProblem(problem: XProblem): 'suspended' | 'not_found' | '
 export function refusesParameter(body: unknown, name: string): boolean {
   if (typeof body !== 'object' || body === null) return false;
   const errors = (body as { errors?: unknown }).errors;
-  return problemsOf(Array.isArray(errors) ? errors : []).some((problem) => (problem.parameters !== undefined && name in problem.parameters) || (problem.message ?? '').includes(`[${name}]`));
+  return problemsOf(Array.isArray(errors) ? errors : []).some(
+    (problem) => (problem.parameters !== undefined && name in problem.parameters) || (problem.message ?? '').includes(`[${name}]`),
+  );
 }
 
 /**
@@ -194,7 +205,14 @@ export function readPostPage(body: unknown): { posts: ReadPost[]; next: string |
   const parsed = pageSchema.safeParse(body);
   if (!parsed.success) return undefined;
   return {
-    posts: postsOf(parsed.data).posts.map((post) => ({ id: post.id, authorId: post.authorId, text: post.text, createdAt: post.createdAt, tokens: tokensOf(post), engagementScore: engagementScore(post.metrics) })),
+    posts: postsOf(parsed.data).posts.map((post) => ({
+      id: post.id,
+      authorId: post.authorId,
+      text: post.text,
+      createdAt: post.createdAt,
+      tokens: tokensOf(post),
+      engagementScore: engagementScore(post.metrics),
+    })),
     next: parsed.data.meta?.next_token,
     problems: problemsOf(parsed.data.errors),
   };

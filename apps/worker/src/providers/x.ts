@@ -86,7 +86,13 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
 
   async function searchPage(query: string, range: Record<string, string>, token: string | undefined, budget: RequestBudget): Promise<Page> {
     budget.left -= 1;
-    const { body } = await fields.get(SEARCH, { query, max_results: 100, sort_order: 'recency', ...range, ...(token ? { next_token: token } : {}) });
+    const { body } = await fields.get(SEARCH, {
+      query,
+      max_results: 100,
+      sort_order: 'recency',
+      ...range,
+      ...(token ? { next_token: token } : {}),
+    });
     const parsed = pageSchema.safeParse(body);
     if (!parsed.success) throw new UpstreamError(`x ${SEARCH}: invalid payload`, { retryable: false });
     const { posts, included } = postsOf(parsed.data);
@@ -102,7 +108,12 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
     if (ids.length === 0) return new Map();
     const [stored, legacy] = await Promise.all([redis.hmget(providerKeys.xReads(), ...ids), redis.hmget(providerKeys.xSinceIds(), ...ids)]);
     // A since_id written before x-reads existed has no time: it is used as is, once (within the window or not, X still takes it).
-    return new Map(ids.map((id, at) => [id, stored[at] ? (JSON.parse(stored[at]) as ReadState) : legacy[at] ? { since: legacy[at], sinceAt: now().toISOString() } : {}]));
+    return new Map(
+      ids.map((id, at) => [
+        id,
+        stored[at] ? (JSON.parse(stored[at]) as ReadState) : legacy[at] ? { since: legacy[at], sinceAt: now().toISOString() } : {},
+      ]),
+    );
   }
 
   function hold(post: XPost, account: TrackedAccount): HeldPost {
@@ -133,9 +144,13 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
       const known = state(member.id);
       return known.since !== undefined && known.sinceAt !== undefined && Date.parse(known.sinceAt) >= since.getTime();
     };
-    const batches = [...batchesOf(members.filter((member) => !hasSince(member)), options.queryMaxLength), ...batchesOf(members.filter(hasSince), options.queryMaxLength)].sort(
-      (a, b) => readAt(a) - readAt(b),
-    );
+    const batches = [
+      ...batchesOf(
+        members.filter((member) => !hasSince(member)),
+        options.queryMaxLength,
+      ),
+      ...batchesOf(members.filter(hasSince), options.queryMaxLength),
+    ].sort((a, b) => readAt(a) - readAt(b));
     const read: XPost[] = [];
     const changed = new Set<string>();
     const update = (id: string, next: ReadState) => {
@@ -148,7 +163,10 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
     for (const batch of batches) {
       if (budget.left <= 0) break;
       const query = batchQuery(batch.map((member) => member.username));
-      const range = lowerBound(batch.map((member) => ({ id: state(member.id).since, at: state(member.id).sinceAt })), since);
+      const range = lowerBound(
+        batch.map((member) => ({ id: state(member.id).since, at: state(member.id).sinceAt })),
+        since,
+      );
       const page = await searchPage(query, range, undefined, budget);
       read.push(...page.posts);
       heads.push({ batch, query, range, page, top: page.top });
@@ -168,7 +186,8 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
           const after = head.range.since_id ? { after: head.range.since_id, afterAt: sinceAt } : {};
           next.hole = mergeHole(previous.hole, { ...after, before: head.page.bottom.id, beforeAt: head.page.bottom.at });
         }
-        if (head.top && (!previous.since || compareIds(head.top.id, previous.since) > 0)) Object.assign(next, { since: head.top.id, sinceAt: head.top.at });
+        if (head.top && (!previous.since || compareIds(head.top.id, previous.since) > 0))
+          Object.assign(next, { since: head.top.id, sinceAt: head.top.at });
         update(member.id, next);
       }
     }
@@ -183,7 +202,13 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
       if (holed.length === 0 || budget.left <= 0) continue;
       const holes = holed.map((member) => state(member.id).hole!);
       const query = batchQuery(batch.map((member) => member.username));
-      const range = { ...lowerBound(holes.map((hole) => ({ id: hole.after, at: hole.afterAt })), since), until_id: maxId(holes.map((hole) => hole.before))! };
+      const range = {
+        ...lowerBound(
+          holes.map((hole) => ({ id: hole.after, at: hole.afterAt })),
+          since,
+        ),
+        until_id: maxId(holes.map((hole) => hole.before))!,
+      };
       let page: Page = { posts: [] };
       let bottom: Page['bottom'];
       do {
@@ -193,16 +218,23 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
       } while (page.next && budget.left > 0);
       for (const member of holed) {
         const hole = state(member.id).hole!;
-        update(member.id, { ...state(member.id), hole: page.next && bottom ? { ...hole, before: bottom.id, beforeAt: bottom.at } : undefined });
+        update(member.id, {
+          ...state(member.id),
+          hole: page.next && bottom ? { ...hole, before: bottom.id, beforeAt: bottom.at } : undefined,
+        });
       }
     }
 
     const unread = batches.length - heads.length;
     const holesLeft = members.filter((member) => state(member.id).hole !== undefined).length;
     if (unread > 0 || holesLeft > 0) {
-      logger.info({ provider: 'x', budget: options.requestsPerRefresh, batches: batches.length, unread, holesLeft }, `x: the request budget (${options.requestsPerRefresh} a refresh) ran out; ${unread} batch(es) and ${holesLeft} account range(s) wait for the next refresh`);
+      logger.info(
+        { provider: 'x', budget: options.requestsPerRefresh, batches: batches.length, unread, holesLeft },
+        `x: the request budget (${options.requestsPerRefresh} a refresh) ran out; ${unread} batch(es) and ${holesLeft} account range(s) wait for the next refresh`,
+      );
     }
-    if (changed.size > 0) await redis.hset(providerKeys.xReads(), Object.fromEntries([...changed].map((id) => [id, JSON.stringify(states.get(id))])));
+    if (changed.size > 0)
+      await redis.hset(providerKeys.xReads(), Object.fromEntries([...changed].map((id) => [id, JSON.stringify(states.get(id))])));
     return read;
   }
 
@@ -216,7 +248,12 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
       const account = post.authorId ? byId.get(post.authorId) : bySpelling.get(post.author.toLowerCase());
       // Matched by id: a renamed account's posts still count, a post from an account no longer tracked does not.
       if (!account) continue;
-      result.push({ ...post, authorId: account.id, author: account.username ?? account.configured, authorFollowers: account.followers ?? post.authorFollowers });
+      result.push({
+        ...post,
+        authorId: account.id,
+        author: account.username ?? account.configured,
+        authorFollowers: account.followers ?? post.authorFollowers,
+      });
     }
     return result;
   }
@@ -229,13 +266,22 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
       const wanted = new Set(usernames.map((name) => name.toLowerCase()));
       const only = new Set(configured.filter((name) => wanted.has(name.toLowerCase())));
       const accounts = await tracked.resolve(configured, { only });
-      const known = accounts.filter((account) => only.has(account.configured) && account.id !== undefined && account.username !== undefined && account.state !== 'suspended' && account.state !== 'deleted');
+      const known = accounts.filter(
+        (account) =>
+          only.has(account.configured) &&
+          account.id !== undefined &&
+          account.username !== undefined &&
+          account.state !== 'suspended' &&
+          account.state !== 'deleted',
+      );
       return new Map(known.map((account) => [account.configured.toLowerCase(), { id: account.id!, username: account.username! }]));
     },
 
     async account(username) {
       const name = username.toLowerCase();
-      const known = (await tracked.held(configured)).find((account) => account.configured.toLowerCase() === name || account.username?.toLowerCase() === name);
+      const known = (await tracked.held(configured)).find(
+        (account) => account.configured.toLowerCase() === name || account.username?.toLowerCase() === name,
+      );
       if (!known || known.state !== 'unresolved') return known;
       const resolved = await tracked.resolve(configured, { only: new Set([known.configured]) });
       return resolved.find((account) => account.configured === known.configured);
@@ -267,7 +313,15 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
 
 /** A held post as the news shows it: the fields of NewsItem only. */
 function newsItem(post: HeldPost): NewsItem {
-  return { id: post.id, text: post.text, author: post.author, authorFollowers: post.authorFollowers, publishedAt: post.publishedAt, tokens: post.tokens, engagementScore: post.engagementScore };
+  return {
+    id: post.id,
+    text: post.text,
+    author: post.author,
+    authorFollowers: post.authorFollowers,
+    publishedAt: post.publishedAt,
+    tokens: post.tokens,
+    engagementScore: post.engagementScore,
+  };
 }
 
 function referencedOf(post: XPost): Pick<HeldPost, 'quotes' | 'repliesTo'> {

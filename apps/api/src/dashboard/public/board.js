@@ -34,9 +34,16 @@ function sentimentBadge(label) {
  */
 export function renderBoard(list, openToken) {
   const rows = list.data.map((item, index) => {
-    const ticker = el('button', { className: 'ticker', text: item.token, attrs: { type: 'button', 'aria-label': `${item.token}: sentiment and history` } });
+    const ticker = el('button', {
+      className: 'ticker',
+      text: item.token,
+      attrs: { type: 'button', 'aria-label': `${item.token}: sentiment and history` },
+    });
     ticker.addEventListener('click', () => openToken(item.token));
-    const change = el('span', { className: item.priceChange24h > 0 ? 'up' : item.priceChange24h < 0 ? 'down' : '', text: percent(item.priceChange24h) });
+    const change = el('span', {
+      className: item.priceChange24h > 0 ? 'up' : item.priceChange24h < 0 ? 'down' : '',
+      text: percent(item.priceChange24h),
+    });
     const row = el('tr', { attrs: { 'data-token': item.token } }, [
       cell('Rank', String(index + 1), 'rank'),
       cell('Ticker', ticker),

@@ -14,7 +14,11 @@ function renderPost(post) {
   const when = el('time');
   setAgo(when, post.publishedAt);
   const tokens = post.tokens.map((token) => {
-    const chip = el('button', { className: 'chip', text: `$${token}`, attrs: { type: 'button', 'aria-label': `Only posts about ${token}` } });
+    const chip = el('button', {
+      className: 'chip',
+      text: `$${token}`,
+      attrs: { type: 'button', 'aria-label': `Only posts about ${token}` },
+    });
     chip.addEventListener('click', () => void showNews(token));
     return el('li', {}, [chip]);
   });

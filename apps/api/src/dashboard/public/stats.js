@@ -35,6 +35,9 @@ export function setUpStats() {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const username = byId('stats-username', HTMLInputElement).value.trim();
-    if (username) void lookUp(username).catch((error) => byId('stats-result', HTMLDivElement).replaceChildren(el('p', { className: 'error', text: String(error) })));
+    if (username)
+      void lookUp(username).catch((error) =>
+        byId('stats-result', HTMLDivElement).replaceChildren(el('p', { className: 'error', text: String(error) })),
+      );
   });
 }

@@ -117,7 +117,9 @@ async function load(token, refreshedAt) {
     return;
   }
   drawCharts(trending.data, sentiment.data);
-  status(`${trending.data.points.length} points of trending history, ${sentiment.data.points.length} of sentiment (interval ${query.interval}).`);
+  status(
+    `${trending.data.points.length} points of trending history, ${sentiment.data.points.length} of sentiment (interval ${query.interval}).`,
+  );
 }
 
 /**
@@ -166,7 +168,8 @@ export function setUpTokenView() {
   });
   // Charts follow the page's width (a phone turned, a window resized).
   window.addEventListener('resize', () => {
-    for (const chart of charts) chart.setSize({ width: widthOf(/** @type {HTMLElement} */ (chart.root.parentElement)), height: CHART_HEIGHT });
+    for (const chart of charts)
+      chart.setSize({ width: widthOf(/** @type {HTMLElement} */ (chart.root.parentElement)), height: CHART_HEIGHT });
   });
 }
 

@@ -29,7 +29,10 @@ export { LoginResponseSchema, UserSchema, type LoginResponse, type PublicUser } 
 export const ApiKeyCredentialSchema = z
   .object({
     type: z.literal('api-key').meta({ description: 'The credential was an API key.' }),
-    id: z.string().regex(/^key_[0-9A-Za-z]{12}$/).meta({ description: 'Public id of the key (what `users key revoke` takes).' }),
+    id: z
+      .string()
+      .regex(/^key_[0-9A-Za-z]{12}$/)
+      .meta({ description: 'Public id of the key (what `users key revoke` takes).' }),
     name: z.string().max(64).meta({ description: 'The label given at creation; empty when none was.' }),
     last4: z.string().length(4).meta({ description: 'The last four characters of the key.' }),
     createdAt: z.iso.datetime().meta({ description: 'When the key was created.' }),
@@ -38,7 +41,9 @@ export const ApiKeyCredentialSchema = z
   .meta({ id: 'ApiKeyCredential', description: 'The API key a request was authenticated with.' });
 
 export const MeResponseSchema = UserSchema.extend({
-  credential: ApiKeyCredentialSchema.optional().meta({ description: 'Present when the request was authenticated with an API key (absent for a JWT).' }),
+  credential: ApiKeyCredentialSchema.optional().meta({
+    description: 'Present when the request was authenticated with an API key (absent for a JWT).',
+  }),
 }).meta({ id: 'Me', description: 'The authenticated user, and the API key when one was used.' });
 export type MeResponse = z.infer<typeof MeResponseSchema>;
 
@@ -52,7 +57,10 @@ export const UsageSchema = z
       .meta({ description: 'Whose budget this is: the API key the request carried, else the client address.' }),
     statsMisses: z
       .object({
-        limit: z.int().min(1).meta({ description: 'Misses allowed per window (STATS_MISS_BUDGET, or API_KEY_STATS_MISS_BUDGET for a key).' }),
+        limit: z
+          .int()
+          .min(1)
+          .meta({ description: 'Misses allowed per window (STATS_MISS_BUDGET, or API_KEY_STATS_MISS_BUDGET for a key).' }),
         used: z.int().min(0).meta({ description: 'Misses spent in the current window.' }),
         remaining: z.int().min(0).meta({ description: 'Misses left in the current window.' }),
         windowSeconds: z.int().min(1).meta({ description: 'Length of a window in seconds.' }),

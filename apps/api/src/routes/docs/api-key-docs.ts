@@ -23,7 +23,8 @@ export const API_KEY_SECURITY_SCHEMES: Record<string, oas31.SecuritySchemeObject
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'API key (ms_live_…)',
-    description: 'The same API key as `Authorization: Bearer <key>`: a Bearer value that starts with `ms_` is read as a key, anything else as a JWT.',
+    description:
+      'The same API key as `Authorization: Bearer <key>`: a Bearer value that starts with `ms_` is read as a key, anything else as a JWT.',
   },
 };
 
@@ -36,16 +37,26 @@ const KEY_CASES = {
     [KEY_IN_URL, 'the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key)'],
     [TWO_KEYS, 'X-Api-Key and Authorization: Bearer carry two different API keys'],
   ],
-  '401': [[INVALID_API_KEY, 'an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed']],
+  '401': [
+    [
+      INVALID_API_KEY,
+      'an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed',
+    ],
+  ],
   '503': [['Service unavailable', 'an API key is presented and Redis is unreachable (the key cannot be checked)']],
 } as const;
 
 /** Adds `cases` to the response for `status`, or creates it: its description names every message, each is an example. */
-function addCases(operation: oas31.OperationObject, status: keyof typeof KEY_CASES, summary: string, headers: Record<string, oas31.HeaderObject>): void {
+function addCases(
+  operation: oas31.OperationObject,
+  status: keyof typeof KEY_CASES,
+  summary: string,
+  headers: Record<string, oas31.HeaderObject>,
+): void {
   const responses = (operation.responses ??= {});
   const existing = responses[status] as oas31.ResponseObject | undefined;
   const response: oas31.ResponseObject = existing ?? { description: summary, content: { 'application/json': { schema: ERROR_REF } } };
-  const media = (response.content ??= {})['application/json'] ??= { schema: ERROR_REF };
+  const media = ((response.content ??= {})['application/json'] ??= { schema: ERROR_REF });
   const examples = (media.examples ??= {});
   const cases = KEY_CASES[status].filter(([message]) => !(message in examples));
   if (cases.length === 0) return;
@@ -74,7 +85,8 @@ export function documentApiKeys<Document extends object>(generated: Document): D
       operation.security = operation.security?.length ? [...operation.security, ...keySecurity] : [{}, ...keySecurity];
       // The stats route's budget: per key for a keyed client.
       if ((operation.responses?.['429'] as oas31.ResponseObject | undefined)?.headers?.RateLimit) {
-        operation.description = `${operation.description ?? ''} With an API key the key's own budget is charged instead of the address's: API_KEY_STATS_MISS_BUDGET, default 600 per 10 minutes (GET /api/auth/usage shows it).`.trim();
+        operation.description =
+          `${operation.description ?? ''} With an API key the key's own budget is charged instead of the address's: API_KEY_STATS_MISS_BUDGET, default 600 per 10 minutes (GET /api/auth/usage shows it).`.trim();
       }
       addCases(operation, '400', 'Bad request', {});
       addCases(operation, '401', 'Unauthorized', { 'WWW-Authenticate': WWW_AUTHENTICATE });

@@ -39,7 +39,9 @@ function errorResponse(summary: string, cases: readonly ErrorCase[], headers?: R
   return { description, ...(headers ? { headers } : {}), content: json(ErrorSchema, examples) };
 }
 
-const INTERNAL_ERROR = errorResponse('Unexpected failure', [['Internal server error', 'anything unexpected happens (never a stack trace)']]);
+const INTERNAL_ERROR = errorResponse('Unexpected failure', [
+  ['Internal server error', 'anything unexpected happens (never a stack trace)'],
+]);
 const REDIS_DOWN: ErrorCase = ['Service unavailable', 'Redis is unreachable (answered within 1 second)'];
 const SERVICE_UNAVAILABLE = errorResponse('Temporarily unavailable', [REDIS_DOWN], { 'Retry-After': RETRY_AFTER });
 const NOT_MODIFIED: Response = {
@@ -50,7 +52,10 @@ const UNAUTHORIZED = errorResponse(
   'Unauthorized',
   [
     ['Missing token', 'no `Authorization: Bearer <token>` header is sent'],
-    ['Invalid token', 'the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists'],
+    [
+      'Invalid token',
+      'the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists',
+    ],
     ['Token expired', 'the token is past its `exp`'],
   ],
   { 'WWW-Authenticate': WWW_AUTHENTICATE },
@@ -91,13 +96,18 @@ function marketOperation(name: ReadName, read: ReadSpec): ZodOpenApiOperationObj
   if (errors[404]) responses['404'] = errorResponse('Not found', errors[404], read.rateLimited ? RATE_LIMIT : undefined);
   if (errors[429]) responses['429'] = errorResponse('Throttled', errors[429], { 'Retry-After': RETRY_AFTER, ...limit });
   responses['500'] = INTERNAL_ERROR;
-  responses['503'] = errorResponse('Temporarily unavailable', [...(errors[503] ?? [SNAPSHOT_ABSENT]), REDIS_DOWN], { 'Retry-After': RETRY_AFTER, ...limit });
+  responses['503'] = errorResponse('Temporarily unavailable', [...(errors[503] ?? [SNAPSHOT_ABSENT]), REDIS_DOWN], {
+    'Retry-After': RETRY_AFTER,
+    ...limit,
+  });
   return {
     operationId: operationId(name),
     summary: read.summary,
     description: read.description,
     tags: ['market'],
-    ...(read.params || read.query ? { requestParams: { ...(read.params ? { path: read.params } : {}), ...(read.query ? { query: read.query } : {}) } } : {}),
+    ...(read.params || read.query
+      ? { requestParams: { ...(read.params ? { path: read.params } : {}), ...(read.query ? { query: read.query } : {}) } }
+      : {}),
     responses,
   };
 }
@@ -127,17 +137,27 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
     '200': {
       description: 'The event stream; it does not end until the client leaves or the server shuts down.',
       headers: {
-        'X-Accel-Buffering': { description: 'Always `no`: a proxy must pass each event on at once.', schema: { type: 'string', const: 'no' } },
+        'X-Accel-Buffering': {
+          description: 'Always `no`: a proxy must pass each event on at once.',
+          schema: { type: 'string', const: 'no' },
+        },
       },
-      content: { 'text/event-stream': { schema: z.string(), examples: { trending: { summary: 'A trending event', value: EVENT_EXAMPLE } } } },
+      content: {
+        'text/event-stream': { schema: z.string(), examples: { trending: { summary: 'A trending event', value: EVENT_EXAMPLE } } },
+      },
     },
-    '400': errorResponse('Bad request', [['Invalid query parameter: topics', '`topics` names an unknown kind, is empty, or is longer than every kind named once']]),
+    '400': errorResponse('Bad request', [
+      ['Invalid query parameter: topics', '`topics` names an unknown kind, is empty, or is longer than every kind named once'],
+    ]),
     '500': INTERNAL_ERROR,
     '503': errorResponse(
       'Unavailable',
       [
         ['Too many stream clients', 'the process already holds STREAM_MAX_CLIENTS streams'],
-        ['Too many stream clients from this address', 'the process already holds STREAM_MAX_CLIENTS_PER_ADDRESS streams of this client address'],
+        [
+          'Too many stream clients from this address',
+          'the process already holds STREAM_MAX_CLIENTS_PER_ADDRESS streams of this client address',
+        ],
         ['Service unavailable', 'the process is shutting down'],
       ],
       { 'Retry-After': RETRY_AFTER },
@@ -145,214 +165,238 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
   },
 };
 
-export const openApiDocument = createDocument({
-  openapi: '3.1.0',
-  // The service is deployed at hosts it does not know (a Heroku app, a container, localhost): a
-  // relative URL resolves against wherever this document was fetched, so "Try it" in /docs and
-  // generated clients call the deployment that served it.
-  servers: [{ url: '/', description: 'This deployment (production, staging or local): the host that serves this document.', 'x-internal': false }],
-  info: {
-    title: 'Market Signals API',
-    version: '0.1.0',
-    description:
-      'Read-only market and social-signal data about crypto tokens, contract addresses and social-network accounts, ' +
-      'derived from an upstream index of smart money accounts, plus a login that issues a signed JWT. ' +
-      'Every error body is JSON `{ "error": string }`. Unknown paths answer 404 "Not found"; a known path with a wrong ' +
-      'method answers 405 "Method not allowed" with an Allow header; a request the framework rejects for another client ' +
-      'error answers 400 "Bad request". ' +
-      'Integrators may send an API key (`ms_live_…`) as `X-Api-Key` or `Authorization: Bearer` on any route but /metrics: ' +
-      'it acts as its user and has its own budget of stats misses; an invalid one is 401 everywhere, and a key in the URL is 400.',
-  },
-  tags: [
-    { name: 'auth', description: 'Login and bearer-protected routes.' },
-    { name: 'market', description: 'Public, cached market reads (no authentication).' },
-    { name: 'operations', description: 'Liveness, readiness, metrics and documentation.' },
-    { name: 'agents', description: 'The market reads as MCP tools, for AI agents (public, like the market routes).' },
-  ],
-  paths: {
-    '/api/auth/login': {
-      post: {
-        operationId: 'login',
-        summary: 'Exchange an email and password for a signed JWT',
-        description:
-          'Emails are trimmed and compared case-insensitively. More than 10 failures for one email, or more than 50 ' +
-          'from one client address (counted only with TRUST_PROXY), within 15 minutes are throttled with 429. ' +
-          'A gzip, deflate or br body that does not decompress is `Invalid JSON body`; another encoding is 415.',
-        tags: ['auth'],
-        requestBody: {
-          required: true,
-          description: 'A JSON object with a non-empty `email` and `password` (at most 16 KiB).',
-          content: json(LoginRequestSchema, { login: { value: { email: 'demo@example.com', password: 'demo-password' } } }),
-        },
-        responses: {
-          '200': { description: 'The signed token and its lifetime in seconds (86400).', content: json(LoginResponseSchema) },
-          '400': errorResponse('Bad request', [
-            ['Missing fields', '`email` or `password` is missing, not a string, or empty'],
-            ['Invalid JSON body', 'the body is malformed JSON, or its Content-Encoding does not decompress'],
-          ]),
-          '401': errorResponse('Unauthorized', [['Invalid credentials', 'the email is unknown or the password is wrong']], {
-            'WWW-Authenticate': WWW_AUTHENTICATE,
-          }),
-          '413': errorResponse('Payload too large', [['Payload too large', 'the body is over 16 KiB']]),
-          '415': errorResponse('Unsupported media type', [['Unsupported media type', 'the Content-Type is not JSON, or the Content-Encoding is not gzip, deflate or br']]),
-          '429': errorResponse('Throttled', [['Too many login attempts', 'too many failures for the email or the client address in 15 minutes']], {
-            'Retry-After': RETRY_AFTER,
-          }),
-          '500': INTERNAL_ERROR,
-          '503': SERVICE_UNAVAILABLE,
-        },
-      },
+export const openApiDocument = createDocument(
+  {
+    openapi: '3.1.0',
+    // The service is deployed at hosts it does not know (a Heroku app, a container, localhost): a
+    // relative URL resolves against wherever this document was fetched, so "Try it" in /docs and
+    // generated clients call the deployment that served it.
+    servers: [
+      { url: '/', description: 'This deployment (production, staging or local): the host that serves this document.', 'x-internal': false },
+    ],
+    info: {
+      title: 'Market Signals API',
+      version: '0.1.0',
+      description:
+        'Read-only market and social-signal data about crypto tokens, contract addresses and social-network accounts, ' +
+        'derived from an upstream index of smart money accounts, plus a login that issues a signed JWT. ' +
+        'Every error body is JSON `{ "error": string }`. Unknown paths answer 404 "Not found"; a known path with a wrong ' +
+        'method answers 405 "Method not allowed" with an Allow header; a request the framework rejects for another client ' +
+        'error answers 400 "Bad request". ' +
+        'Integrators may send an API key (`ms_live_…`) as `X-Api-Key` or `Authorization: Bearer` on any route but /metrics: ' +
+        'it acts as its user and has its own budget of stats misses; an invalid one is 401 everywhere, and a key in the URL is 400.',
     },
-    '/api/auth/me': {
-      get: {
-        operationId: 'me',
-        summary: 'The user the bearer token or API key belongs to',
-        description: 'With an API key the answer also names the key (`credential`: its id, label, last four characters, creation and last use; never the key).',
-        tags: ['auth'],
-        security: [{ bearerAuth: [] }],
-        responses: {
-          '200': { description: 'The authenticated user.', content: json(MeResponseSchema) },
-          '401': UNAUTHORIZED,
-          '500': INTERNAL_ERROR,
-          '503': SERVICE_UNAVAILABLE,
-        },
-      },
-    },
-    '/api/auth/usage': {
-      get: {
-        operationId: 'usage',
-        summary: 'The caller’s budget of stats misses and what is left of it',
-        description:
-          'With an API key, the key’s own budget (API_KEY_STATS_MISS_BUDGET, default 600 per 10 minutes); without one, the ' +
-          'client address’s (STATS_MISS_BUDGET, default 60). Spends nothing and shows no secret: a key is named by its id, label ' +
-          'and last four characters.',
-        tags: ['auth'],
-        responses: {
-          '200': { description: 'Whose budget it is, and its state.', content: json(UsageSchema) },
-          '500': INTERNAL_ERROR,
-          '503': SERVICE_UNAVAILABLE,
-        },
-      },
-    },
-    '/api/admin/refresh': {
-      post: {
-        operationId: 'adminRefresh',
-        summary: 'Refresh the shared snapshots now (role admin)',
-        tags: ['auth'],
-        // The role it takes (OpenAPI 3.1 lets a non-OAuth requirement list roles): what sets it apart from /api/auth/me.
-        security: [{ bearerAuth: ['admin'] }],
-        responses: {
-          '202': { description: 'The refresh of the shared snapshots was requested.', content: json(RefreshAcknowledgementSchema) },
-          '401': UNAUTHORIZED,
-          '403': errorResponse('Forbidden', [['Forbidden', 'the user does not have the role admin']]),
-          '500': INTERNAL_ERROR,
-          '503': SERVICE_UNAVAILABLE,
-        },
-      },
-    },
-    ...MARKET_PATHS,
-    '/api/market/stream': { get: STREAM_OPERATION },
-    '/mcp': { post: { ...MCP_OPERATION, responses: { ...MCP_OPERATION.responses, '500': INTERNAL_ERROR } } },
-    '/healthz': {
-      get: {
-        operationId: 'healthz',
-        summary: 'Liveness',
-        tags: ['operations'],
-        responses: { '200': { description: 'The process is alive.', content: json(operationStatus('Liveness.', 'ok')) }, '500': INTERNAL_ERROR },
-      },
-    },
-    '/readyz': {
-      get: {
-        operationId: 'readyz',
-        summary: 'Readiness: Redis answers and the shared snapshots exist',
-        tags: ['operations'],
-        responses: {
-          '200': { description: 'Ready to serve.', content: json(operationStatus('Readiness.', 'ready')) },
-          '503': errorResponse(
-            'Not ready',
-            [
-              ['Not ready: no snapshot yet for <names>', 'a shared snapshot does not exist yet'],
-              [USER_STORE_EMPTY, 'NODE_ENV is production and the user store is empty (users come back only from a backup)'],
-              REDIS_DOWN,
-            ],
-            { 'Retry-After': RETRY_AFTER },
-          ),
-          '500': INTERNAL_ERROR,
-        },
-      },
-    },
-    '/metrics': {
-      get: {
-        operationId: 'metrics',
-        summary: 'Prometheus metrics',
-        description: 'Public unless METRICS_TOKEN is set; then only `Authorization: Bearer <METRICS_TOKEN>` is answered (API keys do not apply here).',
-        tags: ['operations'],
-        security: [{}, { metricsToken: [] }],
-        responses: {
-          '200': {
-            description: 'Metrics in the Prometheus text exposition format.',
-            content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: z.string() } },
+    tags: [
+      { name: 'auth', description: 'Login and bearer-protected routes.' },
+      { name: 'market', description: 'Public, cached market reads (no authentication).' },
+      { name: 'operations', description: 'Liveness, readiness, metrics and documentation.' },
+      { name: 'agents', description: 'The market reads as MCP tools, for AI agents (public, like the market routes).' },
+    ],
+    paths: {
+      '/api/auth/login': {
+        post: {
+          operationId: 'login',
+          summary: 'Exchange an email and password for a signed JWT',
+          description:
+            'Emails are trimmed and compared case-insensitively. More than 10 failures for one email, or more than 50 ' +
+            'from one client address (counted only with TRUST_PROXY), within 15 minutes are throttled with 429. ' +
+            'A gzip, deflate or br body that does not decompress is `Invalid JSON body`; another encoding is 415.',
+          tags: ['auth'],
+          requestBody: {
+            required: true,
+            description: 'A JSON object with a non-empty `email` and `password` (at most 16 KiB).',
+            content: json(LoginRequestSchema, { login: { value: { email: 'demo@example.com', password: 'demo-password' } } }),
           },
-          '401': errorResponse(
-            'Unauthorized',
-            [
-              ['Missing token', 'METRICS_TOKEN is set and no `Authorization: Bearer` header is sent'],
-              ['Invalid metrics token', 'METRICS_TOKEN is set and the Bearer value is not it'],
-            ],
-            { 'WWW-Authenticate': WWW_AUTHENTICATE },
-          ),
-          '500': INTERNAL_ERROR,
+          responses: {
+            '200': { description: 'The signed token and its lifetime in seconds (86400).', content: json(LoginResponseSchema) },
+            '400': errorResponse('Bad request', [
+              ['Missing fields', '`email` or `password` is missing, not a string, or empty'],
+              ['Invalid JSON body', 'the body is malformed JSON, or its Content-Encoding does not decompress'],
+            ]),
+            '401': errorResponse('Unauthorized', [['Invalid credentials', 'the email is unknown or the password is wrong']], {
+              'WWW-Authenticate': WWW_AUTHENTICATE,
+            }),
+            '413': errorResponse('Payload too large', [['Payload too large', 'the body is over 16 KiB']]),
+            '415': errorResponse('Unsupported media type', [
+              ['Unsupported media type', 'the Content-Type is not JSON, or the Content-Encoding is not gzip, deflate or br'],
+            ]),
+            '429': errorResponse(
+              'Throttled',
+              [['Too many login attempts', 'too many failures for the email or the client address in 15 minutes']],
+              {
+                'Retry-After': RETRY_AFTER,
+              },
+            ),
+            '500': INTERNAL_ERROR,
+            '503': SERVICE_UNAVAILABLE,
+          },
+        },
+      },
+      '/api/auth/me': {
+        get: {
+          operationId: 'me',
+          summary: 'The user the bearer token or API key belongs to',
+          description:
+            'With an API key the answer also names the key (`credential`: its id, label, last four characters, creation and last use; never the key).',
+          tags: ['auth'],
+          security: [{ bearerAuth: [] }],
+          responses: {
+            '200': { description: 'The authenticated user.', content: json(MeResponseSchema) },
+            '401': UNAUTHORIZED,
+            '500': INTERNAL_ERROR,
+            '503': SERVICE_UNAVAILABLE,
+          },
+        },
+      },
+      '/api/auth/usage': {
+        get: {
+          operationId: 'usage',
+          summary: 'The caller’s budget of stats misses and what is left of it',
+          description:
+            'With an API key, the key’s own budget (API_KEY_STATS_MISS_BUDGET, default 600 per 10 minutes); without one, the ' +
+            'client address’s (STATS_MISS_BUDGET, default 60). Spends nothing and shows no secret: a key is named by its id, label ' +
+            'and last four characters.',
+          tags: ['auth'],
+          responses: {
+            '200': { description: 'Whose budget it is, and its state.', content: json(UsageSchema) },
+            '500': INTERNAL_ERROR,
+            '503': SERVICE_UNAVAILABLE,
+          },
+        },
+      },
+      '/api/admin/refresh': {
+        post: {
+          operationId: 'adminRefresh',
+          summary: 'Refresh the shared snapshots now (role admin)',
+          tags: ['auth'],
+          // The role it takes (OpenAPI 3.1 lets a non-OAuth requirement list roles): what sets it apart from /api/auth/me.
+          security: [{ bearerAuth: ['admin'] }],
+          responses: {
+            '202': { description: 'The refresh of the shared snapshots was requested.', content: json(RefreshAcknowledgementSchema) },
+            '401': UNAUTHORIZED,
+            '403': errorResponse('Forbidden', [['Forbidden', 'the user does not have the role admin']]),
+            '500': INTERNAL_ERROR,
+            '503': SERVICE_UNAVAILABLE,
+          },
+        },
+      },
+      ...MARKET_PATHS,
+      '/api/market/stream': { get: STREAM_OPERATION },
+      '/mcp': { post: { ...MCP_OPERATION, responses: { ...MCP_OPERATION.responses, '500': INTERNAL_ERROR } } },
+      '/healthz': {
+        get: {
+          operationId: 'healthz',
+          summary: 'Liveness',
+          tags: ['operations'],
+          responses: {
+            '200': { description: 'The process is alive.', content: json(operationStatus('Liveness.', 'ok')) },
+            '500': INTERNAL_ERROR,
+          },
+        },
+      },
+      '/readyz': {
+        get: {
+          operationId: 'readyz',
+          summary: 'Readiness: Redis answers and the shared snapshots exist',
+          tags: ['operations'],
+          responses: {
+            '200': { description: 'Ready to serve.', content: json(operationStatus('Readiness.', 'ready')) },
+            '503': errorResponse(
+              'Not ready',
+              [
+                ['Not ready: no snapshot yet for <names>', 'a shared snapshot does not exist yet'],
+                [USER_STORE_EMPTY, 'NODE_ENV is production and the user store is empty (users come back only from a backup)'],
+                REDIS_DOWN,
+              ],
+              { 'Retry-After': RETRY_AFTER },
+            ),
+            '500': INTERNAL_ERROR,
+          },
+        },
+      },
+      '/metrics': {
+        get: {
+          operationId: 'metrics',
+          summary: 'Prometheus metrics',
+          description:
+            'Public unless METRICS_TOKEN is set; then only `Authorization: Bearer <METRICS_TOKEN>` is answered (API keys do not apply here).',
+          tags: ['operations'],
+          security: [{}, { metricsToken: [] }],
+          responses: {
+            '200': {
+              description: 'Metrics in the Prometheus text exposition format.',
+              content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: z.string() } },
+            },
+            '401': errorResponse(
+              'Unauthorized',
+              [
+                ['Missing token', 'METRICS_TOKEN is set and no `Authorization: Bearer` header is sent'],
+                ['Invalid metrics token', 'METRICS_TOKEN is set and the Bearer value is not it'],
+              ],
+              { 'WWW-Authenticate': WWW_AUTHENTICATE },
+            ),
+            '500': INTERNAL_ERROR,
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'openApiDocument',
+          summary: 'This OpenAPI 3.1 document',
+          tags: ['operations'],
+          responses: {
+            '200': {
+              description: 'The OpenAPI document, with ETag and Cache-Control (max-age 3600).',
+              headers: { ETag: ETAG },
+              content: json(
+                z.looseObject({}).meta({
+                  description: 'An OpenAPI 3.1.0 document.',
+                  override: ({ jsonSchema }) => {
+                    delete jsonSchema.properties;
+                    delete jsonSchema.additionalProperties;
+                  },
+                }),
+              ),
+            },
+            '304': NOT_MODIFIED,
+            '500': INTERNAL_ERROR,
+          },
+        },
+      },
+      '/docs': {
+        get: {
+          operationId: 'docs',
+          summary: 'Human-readable documentation of this API',
+          tags: ['operations'],
+          responses: {
+            '200': {
+              description: 'An interactive reference page rendered from this document (Scalar, served by the API itself).',
+              content: { 'text/html; charset=utf-8': { schema: z.string() } },
+            },
+            '500': INTERNAL_ERROR,
+          },
         },
       },
     },
-    '/openapi.json': {
-      get: {
-        operationId: 'openApiDocument',
-        summary: 'This OpenAPI 3.1 document',
-        tags: ['operations'],
-        responses: {
-          '200': {
-            description: 'The OpenAPI document, with ETag and Cache-Control (max-age 3600).',
-            headers: { ETag: ETAG },
-            content: json(z.looseObject({}).meta({ description: 'An OpenAPI 3.1.0 document.', override: ({ jsonSchema }) => { delete jsonSchema.properties; delete jsonSchema.additionalProperties; } })),
-          },
-          '304': NOT_MODIFIED,
-          '500': INTERNAL_ERROR,
+    components: {
+      // The stream's event payloads: not a response body of their own, so named here.
+      schemas: { NewsEvent: NewsEventSchema, SentimentEvent: SentimentEventSchema },
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'The token from POST /api/auth/login, as `Authorization: Bearer <token>`. Verified as RFC8725 (JSON Web Token Best Current ' +
+            'Practices) asks: the algorithm is pinned to HS256 (`none` and every other `alg` are refused), the key is at least ' +
+            '32 bytes, the issuer is checked, every claim is required, and a token that claims more than a 24 h life is refused.',
         },
-      },
-    },
-    '/docs': {
-      get: {
-        operationId: 'docs',
-        summary: 'Human-readable documentation of this API',
-        tags: ['operations'],
-        responses: {
-          '200': {
-            description: 'An interactive reference page rendered from this document (Scalar, served by the API itself).',
-            content: { 'text/html; charset=utf-8': { schema: z.string() } },
-          },
-          '500': INTERNAL_ERROR,
-        },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'GET /metrics only: METRICS_TOKEN, when it is set.' },
       },
     },
   },
-  components: {
-    // The stream's event payloads: not a response body of their own, so named here.
-    schemas: { NewsEvent: NewsEventSchema, SentimentEvent: SentimentEventSchema },
-    securitySchemes: {
-      bearerAuth: {
-        type: 'http',
-        scheme: 'bearer',
-        bearerFormat: 'JWT',
-        description:
-          'The token from POST /api/auth/login, as `Authorization: Bearer <token>`. Verified as RFC8725 (JSON Web Token Best Current ' +
-          'Practices) asks: the algorithm is pinned to HS256 (`none` and every other `alg` are refused), the key is at least ' +
-          '32 bytes, the issuer is checked, every claim is required, and a token that claims more than a 24 h life is refused.',
-      },
-      metricsToken: { type: 'http', scheme: 'bearer', description: 'GET /metrics only: METRICS_TOKEN, when it is set.' },
-    },
-  },
-}, { override: tidySchema });
+  { override: tidySchema },
+);
 // Issue 21: the API-key check that runs before routing, on every operation it applies to.
 documentApiKeys(openApiDocument);
 // The CORS header of the public reads, on every answer of theirs (errors too), after the key check added its own.

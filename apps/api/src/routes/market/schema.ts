@@ -19,7 +19,12 @@ export const StreamQuerySchema = z.object({
     }),
 });
 export const StreamHeaderSchema = z.object({
-  'last-event-id': z.string().max(15).regex(/^\d{1,15}$/).optional().meta({ description: 'The id of the last event received: resume after it (within retention).' }),
+  'last-event-id': z
+    .string()
+    .max(15)
+    .regex(/^\d{1,15}$/)
+    .optional()
+    .meta({ description: 'The id of the last event received: resume after it (within retention).' }),
 });
 
 /** `?topics=trending,news`: the event kinds to send, all when absent; an unknown one is a 400. */
