@@ -13,13 +13,17 @@ import { eventually } from '../support/stack.js';
 /** 64 MiB: far more than the kernel's socket buffers take, so most of it stays in this process until read. */
 const LARGE = Buffer.alloc(64 * 1024 * 1024, 'x');
 
-const listener = (req: { url?: string }, res: { writeHead(status: number, headers: Record<string, string>): void; end(body: Buffer | string): void }) => {
+const listener = (
+  req: { url?: string },
+  res: { writeHead(status: number, headers: Record<string, string>): void; end(body: Buffer | string): void },
+) => {
   const body = req.url === '/large' ? LARGE : 'ok';
   res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(body.length) });
   res.end(body);
 };
 
-const openConnections = (server: Server) => new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+const openConnections = (server: Server) =>
+  new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
 
 describe('web server limits', function () {
   this.timeout(30_000);
