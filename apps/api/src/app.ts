@@ -11,6 +11,7 @@ import type { ApiDeps } from './deps.js';
 import { publicCors } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { fastReads } from './http/fast-reads.js';
+import { pacedBodies } from './http/paced-body.js';
 import { requestContext } from './http/request-context.js';
 import { mcpRoutes } from './mcp/mcp-route.js';
 import { authRoutes } from './routes/auth/auth.js';
@@ -44,6 +45,8 @@ export function createApp(deps: ApiDeps): Koa {
   // Errors are rendered and logged by errorHandler; Koa's own printer would only add noise.
   app.silent = true;
 
+  // Outermost: it sends the final body, a large one in slices (http/paced-body.ts).
+  app.use(pacedBodies);
   app.use(requestContext(deps));
   app.use(errorHandler(deps.logger));
   app.use(publicCors());

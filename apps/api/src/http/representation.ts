@@ -8,6 +8,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'koa';
 import { boundedCache } from '../cache/bounded-cache.js';
+import { endPaced } from './paced-body.js';
 import { PUBLIC_READ_HEADERS } from './public-read-headers.js';
 
 /** Bodies below this are sent as they are: compressing them saves nothing worth the CPU. */
@@ -148,7 +149,7 @@ export function sendRead(ctx: Context, answer: ReadAnswer): void {
 /** Writes a market read straight to node:http (the fast path): the same reply. */
 export function writeRead(res: ServerResponse, reply: Reply): void {
   res.writeHead(reply.status, reply.headers as string[]);
-  res.end(reply.body ?? undefined);
+  endPaced(res, reply.body ?? undefined);
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` is ignored, `*` matches. */

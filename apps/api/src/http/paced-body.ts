@@ -1,0 +1,49 @@
+/**
+ * Large bodies go out in slices, each written when the client has taken the one before.
+ *
+ * The write timeout (drain.ts) is Node's socket timeout, which counts a write's completion as
+ * progress, not the kernel taking part of it: one 3 MB write (/docs' script, a long history) to a
+ * slow but steady reader completes only at its end, so after the timeout it looked stalled and
+ * was cut. Slices complete as the client reads, and each completion is progress. Bodies up to a
+ * slice, nearly every answer, are written in one call as before.
+ */
+import type { ServerResponse } from 'node:http';
+import { Readable, Stream, pipeline } from 'node:stream';
+import type { Middleware } from 'koa';
+
+/** Bytes per write: far less than a socket takes in the time of any write timeout. */
+export const SLICE_BYTES = 64 * 1024;
+
+function* slices(body: Buffer): Generator<Buffer> {
+  for (let at = 0; at < body.length; at += SLICE_BYTES) yield body.subarray(at, at + SLICE_BYTES);
+}
+
+/** A body as a stream of slices, for Koa or pipeline (a client gone ends it; nothing to report). */
+function sliced(body: Buffer): Readable {
+  return Readable.from(slices(body), { objectMode: false });
+}
+
+/** Ends `res` (its head written) with `body`: one write, or slices when it is larger than one. */
+export function endPaced(res: ServerResponse, body: Buffer | undefined): void {
+  if (body === undefined || body.length <= SLICE_BYTES) res.end(body);
+  else pipeline(sliced(body), res, () => {});
+}
+
+/**
+ * Koa's responses the same way: a buffer, string or JSON body larger than a slice is sent as a
+ * stream of slices, with its Content-Length kept. Registered outermost, so it sees the final body.
+ */
+export const pacedBodies: Middleware = async (ctx, next) => {
+  await next();
+  const body: unknown = ctx.body;
+  if (ctx.respond === false || body === null || body === undefined || body instanceof Stream) return;
+  // JSON is stringified here, once, as Koa would have: its length decides.
+  const text = Buffer.isBuffer(body) || typeof body === 'string' ? body : JSON.stringify(body);
+  const length = Buffer.byteLength(text);
+  if (length <= SLICE_BYTES) {
+    if (text !== body) ctx.body = text;
+    return;
+  }
+  ctx.body = sliced(Buffer.isBuffer(text) ? text : Buffer.from(text));
+  ctx.length = length;
+};
