@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { endPaced } from '../../apps/api/src/http/paced-body.js';
 import { startWebServer, stopWebServer, type WebServerLimits } from '../../apps/api/src/server.js';
 import { parseResponse } from '../support/raw-http.js';
@@ -21,6 +22,8 @@ const listener = (req: IncomingMessage, res: ServerResponse) => {
   endPaced(res, body);
 };
 
+const hasIpv6Loopback = Object.values(networkInterfaces()).some((entries) => entries?.some((entry) => entry.address === '::1'));
+
 const openConnections = (server: Server) =>
   new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
 
@@ -29,13 +32,13 @@ describe('web server limits', function () {
   let server: Server;
   const sockets: Socket[] = [];
 
-  const start = async (limits: WebServerLimits) => {
-    server = await startWebServer(listener, 0, '127.0.0.1', limits);
+  const start = async (limits: WebServerLimits, host = '127.0.0.1', peerOf?: (socket: Socket) => string) => {
+    server = await startWebServer(listener, 0, host, limits, peerOf);
   };
   /** A raw connection from `localAddress` (any 127.x.y.z is this machine's loopback on Linux). */
   const open = async (localAddress = '127.0.0.1'): Promise<Socket> => {
-    const { port } = server.address() as AddressInfo;
-    const socket = connect({ port, host: '127.0.0.1', localAddress });
+    const { port, address: host } = server.address() as AddressInfo;
+    const socket = connect({ port, host, localAddress });
     socket.on('error', () => {});
     sockets.push(socket);
     await new Promise((resolve) => socket.once('connect', resolve));
@@ -73,6 +76,30 @@ describe('web server limits', function () {
     admitted.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(parseResponse(await firstBytes(admitted)).status).to.equal(200);
   });
+
+  (hasIpv6Loopback ? it : it.skip)(
+    'when connections come over IPv6 from different addresses of one /64, then they share MAX_CONNECTIONS_PER_ADDRESS, and another /64 has its own',
+    async () => {
+      // Loopback has one IPv6 address: each connection over ::1 is given its own address (its port) in `network`.
+      let network = '2001:db8:1:2';
+      const peers: string[] = [];
+      await start({ maxConnections: 100, maxConnectionsPerAddress: 3, writeTimeoutMs: 30_000 }, '::1', (socket) => {
+        const peer = `${network}::${socket.remotePort!.toString(16)}`;
+        peers.push(`${socket.remoteAddress} as ${peer}`);
+        return peer;
+      });
+      await Promise.all([open('::1'), open('::1'), open('::1')]);
+      const refused = parseResponse(await firstBytes(await open('::1')));
+      expect(refused.status).to.equal(503);
+      expect(new Set(peers).size, 'four different addresses').to.equal(4);
+      expect(peers.every((peer) => peer.startsWith('::1 as 2001:db8:1:2::'))).to.equal(true);
+
+      network = '2001:db8:1:3';
+      const other = await open('::1');
+      other.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(parseResponse(await firstBytes(other)).status).to.equal(200);
+    },
+  );
 
   it('when a client asks for a large answer and never reads it, then the connection is cut after the write timeout', async () => {
     await start({ maxConnections: 100, maxConnectionsPerAddress: 100, writeTimeoutMs: 1000 });

@@ -102,6 +102,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     logger,
     maxClients: config.streamMaxClients,
     maxClientsPerAddress: config.streamMaxClientsPerAddress,
+    ipv6Prefix: config.ipv6SubnetPrefix,
   });
   snapshots.start();
   const ready = Promise.all([watch.start(), stream.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]).then(

@@ -2,6 +2,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Config } from '../../../shared/config.js';
+import { clientGroup, DEFAULT_IPV6_PREFIX } from './http/client-address.js';
 import { installClientErrorHandler } from './http/client-errors.js';
 import { trackConnections, type DrainOptions, type DrainTracker } from './http/drain.js';
 
@@ -9,10 +10,13 @@ export interface WebServerLimits {
   /** Open connections per process; one more is answered 503 and closed. */
   maxConnections: number;
   /**
-   * Open connections per client address (the socket's peer), the same way; undefined for no such
-   * cap (behind a proxy every connection comes from the proxy).
+   * Open connections per client (the socket's peer: an IPv4 address or an IPv6 network, as
+   * clientGroup counts it), the same way; undefined for no such cap (behind a proxy every
+   * connection comes from the proxy).
    */
   maxConnectionsPerAddress?: number | undefined;
+  /** IPV6_SUBNET_PREFIX: the IPv6 network one client is counted by. Default /64. */
+  ipv6Prefix?: number;
   /** A response whose client takes none of its bytes for this long is cut (DrainTracker.watchWrites). */
   writeTimeoutMs: number;
 }
@@ -21,12 +25,13 @@ export const DEFAULT_LIMITS: WebServerLimits = { maxConnections: 4096, maxConnec
 
 /** The limits the configuration sets. */
 export function limitsFrom(
-  config: Pick<Config, 'maxConnections' | 'maxConnectionsPerAddress' | 'writeTimeoutMs' | 'trustProxy'>,
+  config: Pick<Config, 'maxConnections' | 'maxConnectionsPerAddress' | 'writeTimeoutMs' | 'trustProxy' | 'ipv6SubnetPrefix'>,
 ): WebServerLimits {
   return {
     maxConnections: config.maxConnections,
     // Behind a proxy every connection comes from the proxy: a per-address cap would be the proxy's.
     maxConnectionsPerAddress: config.trustProxy ? undefined : config.maxConnectionsPerAddress,
+    ipv6Prefix: config.ipv6SubnetPrefix,
     writeTimeoutMs: config.writeTimeoutMs,
   };
 }
@@ -41,11 +46,16 @@ const OVERLOADED = Buffer.from(
     'Retry-After: 1\r\nConnection: close\r\n\r\n{"error":"Service unavailable"}',
 );
 
+/**
+ * `peerOf`: a connection's client address; tests give loopback connections the addresses it
+ * cannot have (several of one IPv6 network).
+ */
 export async function startWebServer(
   listener: RequestListener,
   port: number,
   host?: string,
   limits: WebServerLimits = DEFAULT_LIMITS,
+  peerOf: (socket: Socket) => string = (socket) => socket.remoteAddress ?? '',
 ): Promise<Server> {
   const server = createServer({
     // Slowloris: a request's headers must arrive within 10 s and the whole request within 30 s
@@ -64,6 +74,7 @@ export async function startWebServer(
   trackers.set(server, tracker);
   server.on('request', tracker.wrap(listener));
   tracker.watchWrites(limits.writeTimeoutMs);
+  /** Open connections per client group. */
   const perAddress = new Map<string, number>();
   // Answer rather than drop: node's own maxConnections would reset the socket without a word.
   server.on('connection', (socket: Socket) => {
@@ -73,7 +84,7 @@ export async function startWebServer(
     }
     const { maxConnectionsPerAddress } = limits;
     if (maxConnectionsPerAddress === undefined) return;
-    const address = socket.remoteAddress ?? '';
+    const address = clientGroup(peerOf(socket), limits.ipv6Prefix ?? DEFAULT_IPV6_PREFIX);
     const open = (perAddress.get(address) ?? 0) + 1;
     perAddress.set(address, open);
     socket.once('close', () => {

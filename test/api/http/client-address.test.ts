@@ -26,6 +26,7 @@ describe('clients counted by address or IPv6 network', function () {
       ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', 128, '2001:db8:1:2:aaaa:bbbb:cccc:dddd/128'],
       ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', 60, '2001:db8:1::/60'],
       ['fe80::1%eth0', 64, 'fe80::/64'],
+      ['::1', 64, '::/64'],
     ];
     for (const [address, prefix, group] of cases) {
       it(`when the address is ${address} and the prefix /${prefix}, then the client is ${group}`, () => {

@@ -177,6 +177,19 @@ describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', f
     expect(again.status).to.equal(200);
   });
 
+  it('when streams come from different addresses of one IPv6 /64, then they share STREAM_MAX_CLIENTS_PER_ADDRESS, and another /64 has its own', async () => {
+    // The previous tests' streams are gone first: the process-wide cap (6) is not what refuses here.
+    await eventually(() => (stack.deps.stream.size === 0 ? true : undefined), 5000, 'the earlier streams closed');
+    const open = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => connect('', { 'X-Forwarded-For': `2001:db8:5:1:${i + 1}::${(i * 7 + 3).toString(16)}` })),
+    );
+    for (const client of open) expect(client.status).to.equal(200);
+    const refused = await connect('', { 'X-Forwarded-For': '2001:db8:5:1:ffff::9' });
+    expect(refused.status).to.equal(503);
+    expect(JSON.parse(refused.body)).to.deep.equal({ error: 'Too many stream clients from this address' });
+    expect((await connect('', { 'X-Forwarded-For': '2001:db8:5:2::1' })).status).to.equal(200);
+  });
+
   it('when the API shuts down, then every stream ends at once and the server drains in well under its 20 s deadline', async () => {
     const open = await Promise.all(Array.from({ length: 3 }, () => connect()));
     const started = Date.now();

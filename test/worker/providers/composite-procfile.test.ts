@@ -4,15 +4,11 @@
  * fixture servers; every market route read through the API.
  */
 import { expect } from 'chai';
+import { startCompositeProcfile, type CompositeProcfile } from '../../support/composite-procfile.js';
 import { http } from '../../support/http.js';
-import { freePort, sharedTestRedis } from '../../support/redis-server.js';
-import { SseClient } from '../../support/sse.js';
-import { eventually } from '../../support/stack.js';
-import { startProcess, type ProcfileProcess } from '../../faults/support/procfile.js';
-import { startProviderFixtures, type ProviderFixtures } from '../../support/provider-fixtures/index.js';
+import type { ProviderFixtures } from '../../support/provider-fixtures/index.js';
 import type { RecordedRequest } from '../../support/provider-fixtures/fixture-server.js';
-import { snapshotKeys } from '../../../shared/snapshot-keys.js';
-import { Redis } from 'ioredis';
+import { SseClient } from '../../support/sse.js';
 
 const KEY_HEADERS = ['x-elfa-api-key', 'x-cg-demo-api-key', 'x-cg-pro-api-key', 'authorization'];
 
@@ -25,48 +21,17 @@ function describeRequest(request: RecordedRequest): string {
 
 describe("composite mode through the Procfile processes, against the providers' fixture servers", function () {
   this.timeout(180_000);
+  let stack: CompositeProcfile;
   let fixtures: ProviderFixtures;
-  let processes: ProcfileProcess[] = [];
   let apiUrl: string;
-  let redis: Redis;
 
   before(async () => {
-    fixtures = await startProviderFixtures();
-    const testRedis = await sharedTestRedis();
-    redis = new Redis(testRedis.url, { protocol: 2 });
-    await redis.flushall();
-    const port = await freePort();
-    apiUrl = `http://127.0.0.1:${port}`;
-    const env = {
-      NODE_ENV: 'development',
-      PORT: String(port),
-      REDIS_URL: testRedis.url,
-      JWT_SECRET: 'composite-procfile-secret-'.padEnd(48, 'x'),
-      // Each refresh's spend is in its "job completed" line, logged at debug.
-      LOG_LEVEL: 'debug',
-      ...fixtures.env,
-    };
-    processes = [startProcess('worker', env), startProcess('web', env)];
-    await eventually(
-      async () => ((await fetch(`${apiUrl}/readyz`).catch(() => undefined))?.ok ? true : undefined),
-      60_000,
-      'the API ready',
-    );
-    await eventually(
-      async () =>
-        (await redis.exists(snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('trending-cas'), snapshotKeys.snapshot('news'))) === 3
-          ? true
-          : undefined,
-      60_000,
-      'the first refreshes',
-    );
+    // Each refresh's spend is in its "job completed" line, logged at debug.
+    stack = await startCompositeProcfile({ env: { LOG_LEVEL: 'debug' } });
+    ({ fixtures, apiUrl } = stack);
   });
 
-  after(async () => {
-    await Promise.all(processes.map((process) => process.stop('SIGTERM', 10_000)));
-    redis?.disconnect();
-    await fixtures?.close();
-  });
+  after(() => stack?.close());
 
   it('then every market route answers 200 with the fields filled by the providers, and each provider was asked with its key header', async () => {
     const trending = await http(`${apiUrl}/api/market/trending`);
@@ -144,8 +109,7 @@ describe("composite mode through the Procfile processes, against the providers' 
   });
 
   it("then the worker said at start which Elfa interval the credits allow, logged each refresh's spend, and /metrics counts it; no key anywhere", async () => {
-    const worker = processes[0]!;
-    const log = worker.log();
+    const log = stack.worker.log();
     expect(log).to.match(
       /elfa: 1000 credits a month \(the key status \(\/v2\/key-status\)\): trending and trending-cas refresh every 149 min, 29 credits a day/,
     );
@@ -173,7 +137,7 @@ describe("composite mode through the Procfile processes, against the providers' 
     expect(counted('market_provider_spend_total{provider="x",unit="posts"}')).to.be.at.least(5);
     expect(counted('market_provider_spend_total{provider="elfa",unit="credits"}')).to.be.at.least(3);
     for (const secret of [fixtures.env.ELFA_API_KEY!, fixtures.env.X_BEARER_TOKEN!, fixtures.env.COINGECKO_API_KEY!]) {
-      expect(log + processes[1]!.log() + metrics).to.not.include(secret);
+      expect(log + stack.web.log() + metrics).to.not.include(secret);
     }
   });
 });

@@ -6,59 +6,26 @@
  * status without limits).
  */
 import { expect } from 'chai';
-import { Redis } from 'ioredis';
-import { snapshotKeys } from '../../../shared/snapshot-keys.js';
-import { startProcess, type ProcfileProcess } from '../../faults/support/procfile.js';
+import { startCompositeProcfile, type CompositeProcfile } from '../../support/composite-procfile.js';
 import { http } from '../../support/http.js';
-import { startProviderFixtures, type ProviderFixtures } from '../../support/provider-fixtures/index.js';
+import type { ProviderFixtures } from '../../support/provider-fixtures/index.js';
 import { LONG_POST_TEXT } from '../../support/provider-fixtures/x.js';
-import { freePort, sharedTestRedis } from '../../support/redis-server.js';
-import { eventually } from '../../support/stack.js';
 
 describe('composite mode through the Procfile processes, against the providers as they answer today', function () {
   this.timeout(180_000);
+  let stack: CompositeProcfile;
   let fixtures: ProviderFixtures;
-  let processes: ProcfileProcess[] = [];
   let apiUrl: string;
-  let redis: Redis;
 
   before(async () => {
-    fixtures = await startProviderFixtures({ x: { dialect: '2.167' } });
-    fixtures.elfa.mode.keyStatus = 'prepaid';
-    const testRedis = await sharedTestRedis();
-    redis = new Redis(testRedis.url, { protocol: 2 });
-    await redis.flushall();
-    const port = await freePort();
-    apiUrl = `http://127.0.0.1:${port}`;
-    const env = {
-      NODE_ENV: 'development',
-      PORT: String(port),
-      REDIS_URL: testRedis.url,
-      JWT_SECRET: 'composite-today-secret-'.padEnd(48, 'x'),
-      LOG_LEVEL: 'info',
-      ...fixtures.env,
-    };
-    processes = [startProcess('worker', env), startProcess('web', env)];
-    await eventually(
-      async () => ((await fetch(`${apiUrl}/readyz`).catch(() => undefined))?.ok ? true : undefined),
-      60_000,
-      'the API ready',
-    );
-    await eventually(
-      async () =>
-        (await redis.exists(snapshotKeys.snapshot('trending'), snapshotKeys.snapshot('trending-cas'), snapshotKeys.snapshot('news'))) === 3
-          ? true
-          : undefined,
-      60_000,
-      'the first refreshes',
-    );
+    stack = await startCompositeProcfile({
+      x: { dialect: '2.167' },
+      arrange: (arranged) => (arranged.elfa.mode.keyStatus = 'prepaid'),
+    });
+    ({ fixtures, apiUrl } = stack);
   });
 
-  after(async () => {
-    await Promise.all(processes.map((child) => child.stop('SIGTERM', 10_000)));
-    redis?.disconnect();
-    await fixtures?.close();
-  });
+  after(() => stack?.close());
 
   it('then every market route answers 200', async () => {
     for (const path of [
@@ -91,7 +58,7 @@ describe('composite mode through the Procfile processes, against the providers a
   });
 
   it('then the suspended account is named in one warn line, counted by state in /metrics, and the users read are spend', async () => {
-    const log = processes[0]!.log();
+    const log = stack.worker.log();
     expect(log.match(/x: tracked account @rugpull_dev is suspended; its posts are not read/g)).to.have.length(1);
     const metrics = await (await fetch(`${apiUrl}/metrics`)).text();
     const sample = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(metrics)?.[1] ?? NaN);
@@ -107,7 +74,7 @@ describe('composite mode through the Procfile processes, against the providers a
     expect([alice.smartMoneyRank, bob.smartMoneyRank].sort()).to.deep.equal([1, 2]);
     expect(alice.indexScore).to.not.equal(bob.indexScore);
     expect(fixtures.elfa.requestsTo('/v2/account/smart-stats')).to.have.length(0);
-    const log = processes[0]!.log();
+    const log = stack.worker.log();
     expect(log).to.match(
       /elfa: no credit budget \(the key status names no limit, billing deposit: a prepaid key\): trending and trending-cas refresh every REFRESH_INTERVAL, 30 min, 144 credits a day/,
     );

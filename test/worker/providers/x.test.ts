@@ -281,6 +281,15 @@ describe('X adapter against the shapes X answers today', () => {
       const third = await h.spend(() => h.provider.posts(since(), 10_000));
       expect(third.spend.x).to.deep.equal({ calls: batches, credits: 0, posts: 0 });
     });
+
+    it('when the name remembered is tweet.fields, which 2.167 refuses, then the refused request and its post.fields retry are in the 50 too', async () => {
+      await h.redis.set(providerKeys.xFieldsDialect(), 'tweet.fields');
+      await h.provider.posts(since(), 10_000);
+      const searches = h.fixtures.x.requestsTo('/2/tweets/search/recent');
+      expect(searches.filter((search) => search.query['tweet.fields'] !== undefined)).to.have.length(1);
+      expect(h.fixtures.x.requests).to.have.length(50);
+      expect(await h.redis.get(providerKeys.xFieldsDialect())).to.equal('post.fields');
+    });
   });
 
   describe('posts past the request budget', () => {
@@ -315,6 +324,35 @@ describe('X adapter against the shapes X answers today', () => {
         [...Array.from({ length: 45 }, (_, n) => post(n, 0).id), post(100, 0).id].sort(),
       );
       expect(h.fixtures.x.billed.posts).to.equal(46);
+    });
+  });
+
+  describe("the post fields name refused on the budget's last request", () => {
+    const author = { id: '7001', name: 'Busy', username: 'busy_bee', followers: 10 };
+    const posts = Array.from({ length: 15 }, (_, n) => ({
+      id: String(1_960_000_000_000_000_000n + BigInt(n)),
+      author_id: author.id,
+      created_at: new Date(Date.now() - (10 - n / 10) * 3_600_000).toISOString(),
+      text: `post ${n}`,
+    }));
+
+    beforeEach(async () => {
+      h = await startHarness({ TRACKED_ACCOUNTS: 'busy_bee', X_REQUESTS_PER_REFRESH: '2' }, { x: { users: [author], posts } });
+      await h.redis.set(providerKeys.xFieldsDialect(), 'tweet.fields');
+    });
+
+    it('when tweet.fields is refused with no request left, then no retry that refresh, and the next asks with post.fields first', async () => {
+      const first = await h.provider.posts(since(), 10_000);
+      // The lookup and the refused search: the budget of 2.
+      expect(h.fixtures.x.requests.map((request) => request.path)).to.deep.equal(['/2/users/by', '/2/tweets/search/recent']);
+      expect(first).to.have.length(0);
+
+      h.fixtures.reset();
+      const second = await h.provider.posts(since(), 10_000);
+      expect(h.fixtures.x.requests.map((request) => Object.keys(request.query).find((key) => key.endsWith('.fields')))).to.deep.equal([
+        'post.fields',
+      ]);
+      expect(second.map((post) => post.id).sort()).to.deep.equal(posts.map((post) => post.id).sort());
     });
   });
 

@@ -1,8 +1,9 @@
 /**
- * The client a per-address limit counts (the login throttle, the stats miss budget): one IPv4
- * address, or one IPv6 subnet. A single IPv6 host is usually handed a whole /64, so counting raw
- * IPv6 addresses gave one client 2^64 budgets; an IPv4-mapped address (`::ffff:192.0.2.1`,
- * what a dual-stack socket reports for an IPv4 peer) is the IPv4 address it maps.
+ * The client a per-address limit counts (the login throttle, the stats miss budget, the
+ * connection and event stream caps): one IPv4 address, or one IPv6 subnet. A single IPv6 host
+ * is usually handed a whole /64, so counting raw IPv6 addresses gave one client 2^64 budgets;
+ * an IPv4-mapped address (`::ffff:192.0.2.1`, what a dual-stack socket reports for an IPv4
+ * peer) is the IPv4 address it maps.
  *
  * The result is short whatever comes in: an address that is no IP (a proxy's odd
  * X-Forwarded-For) is reduced to a fixed-length digest, so a limit's Redis key stays bounded.

@@ -17,6 +17,7 @@ import { lastId, readAfter, type HistoryEntry } from '../../../../shared/history
 import { historyKeys } from '../../../../shared/snapshot-keys.js';
 import type { Logger } from '../../../../shared/logger.js';
 import { SNAPSHOTS, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import { clientGroup, DEFAULT_IPV6_PREFIX } from '../http/client-address.js';
 import type { SnapshotWatch } from '../market/snapshot-watch.js';
 
 /** Each snapshot kind is a topic of the stream, its events read from the kind's events stream. */
@@ -34,8 +35,10 @@ export interface StreamHubOptions {
   logger: Logger;
   /** STREAM_MAX_CLIENTS. */
   maxClients: number;
-  /** STREAM_MAX_CLIENTS_PER_ADDRESS: streams one client address may hold. Default no cap of its own. */
+  /** STREAM_MAX_CLIENTS_PER_ADDRESS: streams one client (clientGroup: IPv6 by network) may hold. Default no cap of its own. */
   maxClientsPerAddress?: number;
+  /** IPV6_SUBNET_PREFIX: the IPv6 network one client is counted by. Default /64. */
+  ipv6Prefix?: number;
   /** A comment line this often: Heroku's router cuts a connection idle for 55 s. Default 15 s. */
   keepAliveMs?: number;
   /** The `retry:` hint, ms before a client reconnects. Default 2000. */
@@ -77,7 +80,7 @@ function frame(topic: Topic, entry: HistoryEntry): Frame {
 
 export class StreamHub {
   private readonly clients = new Set<Client>();
-  /** Open streams per client address. */
+  /** Open streams per client group. */
   private readonly perAddress = new Map<string, number>();
   private readonly lastIds = new Map<Topic, string>();
   private readonly pulls = new Map<Topic, Promise<void>>();
@@ -98,7 +101,11 @@ export class StreamHub {
   refusal(address: string): 'closing' | 'full' | 'address-full' | null {
     if (this.closed) return 'closing';
     if (this.clients.size >= this.options.maxClients) return 'full';
-    return (this.perAddress.get(address) ?? 0) >= (this.options.maxClientsPerAddress ?? Infinity) ? 'address-full' : null;
+    return (this.perAddress.get(this.groupOf(address)) ?? 0) >= (this.options.maxClientsPerAddress ?? Infinity) ? 'address-full' : null;
+  }
+
+  private groupOf(address: string): string {
+    return clientGroup(address, this.options.ipv6Prefix ?? DEFAULT_IPV6_PREFIX);
   }
 
   /**
@@ -146,12 +153,13 @@ export class StreamHub {
     const cursor = new Map([...topics].map((topic) => [topic, replaying ? `${lastEventMs}-0` : (this.lastIds.get(topic) ?? '0-0')]));
     const client: Client = { res, topics, cursor, pending: replaying ? [] : null };
     this.clients.add(client);
-    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
+    const group = this.groupOf(address);
+    this.perAddress.set(group, (this.perAddress.get(group) ?? 0) + 1);
     res.once('close', () => {
       this.clients.delete(client);
-      const left = (this.perAddress.get(address) ?? 1) - 1;
-      if (left === 0) this.perAddress.delete(address);
-      else this.perAddress.set(address, left);
+      const left = (this.perAddress.get(group) ?? 1) - 1;
+      if (left === 0) this.perAddress.delete(group);
+      else this.perAddress.set(group, left);
     });
     if (!replaying) return;
     try {

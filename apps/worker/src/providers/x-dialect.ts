@@ -4,13 +4,16 @@
  * older deployments `tweet.fields` (`note_tweet`). X refuses an unknown query parameter with a
  * 400 that names it, and a 400 costs nothing, so: ask in the name that worked last (Redis, so
  * every worker process and a restart agree; `post.fields` the first time), and on a 400 naming
- * that parameter ask once more in the other name and remember it when it is accepted.
+ * that parameter ask once more in the other name and remember it when it is accepted. Both
+ * requests come out of the refresh's budget: a 400 bills nothing but counts against X's rate
+ * limit, and X_REQUESTS_PER_REFRESH is what the operator allows.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import { UpstreamError } from '../upstream-error.js';
 import type { ProviderHttp, ProviderResponse } from './provider-http.js';
+import type { RequestBudget } from './x-accounts.js';
 import { problemsOf, refusesParameter } from './x-wire.js';
 
 export type FieldsParameter = 'post.fields' | 'tweet.fields';
@@ -24,8 +27,12 @@ const FIELDS: Record<FieldsParameter, string> = {
 const other = (name: FieldsParameter): FieldsParameter => (name === 'post.fields' ? 'tweet.fields' : 'post.fields');
 
 export interface PostFieldsClient {
-  /** GET `path` with `params` and the post fields in the dialect X accepts. */
-  get(path: string, params: Readonly<Record<string, string | number>>): Promise<ProviderResponse>;
+  /**
+   * GET `path` with `params` and the post fields in the dialect X accepts, each request taken
+   * from `budget` (the caller has checked one is left). Undefined when X refused the name and no
+   * request is left to ask in the other: the next read asks in the other first.
+   */
+  get(path: string, params: Readonly<Record<string, string | number>>, budget: RequestBudget): Promise<ProviderResponse | undefined>;
 }
 
 export function createPostFieldsClient(http: ProviderHttp, redis: Redis, logger: Logger): PostFieldsClient {
@@ -33,12 +40,24 @@ export function createPostFieldsClient(http: ProviderHttp, redis: Redis, logger:
     http.get(path, { searchParams: { ...params, [name]: FIELDS[name] }, accept: [400] });
 
   return {
-    async get(path, params) {
+    async get(path, params, budget) {
       const remembered = await redis.get(providerKeys.xFieldsDialect());
       const first: FieldsParameter = remembered === 'tweet.fields' ? 'tweet.fields' : 'post.fields';
+      budget.left -= 1;
       let response = await ask(path, params, first);
       if (response.status === 400 && refusesParameter(response.body, first)) {
         const second = other(first);
+        if (budget.left <= 0) {
+          // X has said it refuses `first`: unconfirmed, `second` is still the better first try,
+          // and without it a budget that always ends here would never learn the name.
+          await redis.set(providerKeys.xFieldsDialect(), second);
+          logger.warn(
+            { provider: 'x', refused: first, next: second },
+            `x: ${first} was refused (HTTP 400) and the request budget is spent; the next read asks with ${second}`,
+          );
+          return undefined;
+        }
+        budget.left -= 1;
         response = await ask(path, params, second);
         if (response.status !== 400) {
           await redis.set(providerKeys.xFieldsDialect(), second);

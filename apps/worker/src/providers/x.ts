@@ -84,15 +84,20 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
   const tracked = createTrackedAccounts(http, redis, logger, now);
   const fields = createPostFieldsClient(http, redis, logger);
 
-  async function searchPage(query: string, range: Record<string, string>, token: string | undefined, budget: RequestBudget): Promise<Page> {
-    budget.left -= 1;
-    const { body } = await fields.get(SEARCH, {
-      query,
-      max_results: 100,
-      sort_order: 'recency',
-      ...range,
-      ...(token ? { next_token: token } : {}),
-    });
+  /** One page of a search, or undefined when the budget ran out before X took the request (x-dialect.ts). */
+  async function searchPage(
+    query: string,
+    range: Record<string, string>,
+    token: string | undefined,
+    budget: RequestBudget,
+  ): Promise<Page | undefined> {
+    const response = await fields.get(
+      SEARCH,
+      { query, max_results: 100, sort_order: 'recency', ...range, ...(token ? { next_token: token } : {}) },
+      budget,
+    );
+    if (!response) return undefined;
+    const { body } = response;
     const parsed = pageSchema.safeParse(body);
     if (!parsed.success) throw new UpstreamError(`x ${SEARCH}: invalid payload`, { retryable: false });
     const { posts, included } = postsOf(parsed.data);
@@ -168,12 +173,14 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
         since,
       );
       const page = await searchPage(query, range, undefined, budget);
+      if (!page) break;
       read.push(...page.posts);
       heads.push({ batch, query, range, page, top: page.top });
     }
     for (const head of heads) {
       while (head.page.next && budget.left > 0) {
         const page = await searchPage(head.query, head.range, head.page.next, budget);
+        if (!page) break;
         read.push(...page.posts);
         head.page = { ...page, bottom: page.bottom ?? head.page.bottom };
       }
@@ -209,13 +216,17 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
         ),
         until_id: maxId(holes.map((hole) => hole.before))!,
       };
-      let page: Page = { posts: [] };
-      let bottom: Page['bottom'];
-      do {
-        page = await searchPage(query, range, page.next, budget);
+      let page = await searchPage(query, range, undefined, budget);
+      if (!page) break; // the budget is spent before X took the request: the holes stay as they are
+      read.push(...page.posts);
+      let bottom = page.bottom;
+      while (page.next && budget.left > 0) {
+        const next = await searchPage(query, range, page.next, budget);
+        if (!next) break;
+        page = next;
         read.push(...page.posts);
         bottom = page.bottom ?? bottom;
-      } while (page.next && budget.left > 0);
+      }
       for (const member of holed) {
         const hole = state(member.id).hole!;
         update(member.id, {
