@@ -82,8 +82,9 @@ for (const candidate of CANDIDATES) {
 }
 /**
  * The committed settings are the best candidate that keeps the scorer's behaviour tests green
- * (test/shared/sentiment: negation, intensifiers, market phrases): heavier tagged weights or L2
- * score up to 1.5 points higher here but read "extremely bearish on eth" as bullish.
+ * (test/shared/sentiment: negation, intensifiers, market phrases, tweets-dev against VADER):
+ * heavier tagged weights, L2 or character n-grams score up to 2 points higher here but break
+ * them (docs/decisions.md#d2).
  */
 const committed = CANDIDATES.find(
   (candidate) => candidate.tagged === TAGGED_POSTS_WEIGHT && JSON.stringify(candidate.options) === JSON.stringify(TRAINING_DEFAULTS),
