@@ -1,6 +1,6 @@
 /**
- * The learned layer for market posts: a three-class logistic regression (softmax) over the words
- * and word pairs of the normalized post. The normalizer has already done the domain work (tickers
+ * The learned layer for market posts: a three-class logistic regression (softmax) over the words,
+ * word pairs and (optionally) the character n-grams of the normalized post's words. The normalizer has already done the domain work (tickers
  * out, idioms joined into tokens such as `notbearish`, emoji named), so the model only learns how
  * much each of those tokens, and each pair of them, says about a stance. Hand-written rules reach
  * about 0.85 on crypto authors they were not written from; weights learned from ~6,000 labelled
@@ -37,12 +37,16 @@ export interface MarketModelFile {
   /** Author-tagged posts kept outside the repository (see dev/train-sentiment.ts). */
   sources?: TrainingSource[];
   features: string[];
+  /** Length of the character n-grams among the features; absent: none. */
+  charGrams?: number;
   /** Flat: weights[3 * i + c] is feature i's weight for class c. */
   weights: number[];
 }
 
 export interface MarketModel {
   readonly weights: ReadonlyMap<string, readonly [number, number, number]>;
+  /** The weights were learned with these features, so prediction must read posts the same way. */
+  readonly charGrams: number;
 }
 
 export interface TrainingOptions {
@@ -51,9 +55,14 @@ export interface TrainingOptions {
   epochs: number;
   /** A feature must occur in at least this many training posts. */
   minCount: number;
+  /**
+   * Length of the character n-grams of each word (0: none). Real traders misspell and inflect
+   * ("bullsh", "dumpin", "reeekt"): n-grams give those the weights of the words they share letters with.
+   */
+  charGrams: number;
 }
 
-export const TRAINING_DEFAULTS: TrainingOptions = Object.freeze({ l2: 3e-5, epochs: 200, minCount: 2 });
+export const TRAINING_DEFAULTS: TrainingOptions = Object.freeze({ l2: 3e-5, epochs: 200, minCount: 2, charGrams: 0 });
 
 // '#' never occurs in a word feature, so a post saying "bias" or "rule" cannot overwrite these.
 const BIAS = '#bias';
@@ -101,16 +110,17 @@ const ASSET_NAMES: ReadonlySet<string> = new Set(
 );
 
 /** Changes when `modelFeatures` reads a post differently, so the committed weights go stale. */
-export const FEATURES_VERSION = 2;
+export const FEATURES_VERSION = 3;
 
 /**
  * Features of a normalized post, name -> value: the bias, its words and adjacent word pairs (1
- * each), the words in a negation's reach marked as such (`neg:bearish` in "not that bearish"), and
- * the rules' reading of it (`rule` is their compound score in [-1, 1], `rule+` and `rule-` their
- * class). The rules carry what a few hundred posts cannot teach a model: VADER's negation,
- * intensifiers and the crypto lexicon, for short posts like "NOT bearish".
+ * each), with `charGrams` > 0 the character n-grams of each word bounded by `<` and `>`
+ * (`c:<bul`, `c:bull`, ...; `n:` in a negation's reach), the words in a negation's reach marked as such (`neg:bearish` in
+ * "not that bearish"), and the rules' reading of it (`rule` is their compound score in [-1, 1],
+ * `rule+` and `rule-` their class). The rules carry what a few hundred posts cannot teach a model:
+ * VADER's negation, intensifiers and the crypto lexicon, for short posts like "NOT bearish".
  */
-export function modelFeatures(normalized: string, rulePolarity: number): Map<string, number> {
+export function modelFeatures(normalized: string, rulePolarity: number, charGrams = 0): Map<string, number> {
   const words = normalized.toLowerCase().match(WORD) ?? [];
   const features = new Map<string, number>([
     [BIAS, 1],
@@ -120,7 +130,11 @@ export function modelFeatures(normalized: string, rulePolarity: number): Map<str
   if (rulePolarity <= -0.05) features.set(RULE_NEGATIVE, 1);
   let negated = 0;
   words.forEach((word, i) => {
-    if (!ASSET_NAMES.has(word)) features.set(word, 1);
+    if (!ASSET_NAMES.has(word)) {
+      features.set(word, 1);
+      // In a negation's reach the n-grams are negated too, or "not bullish" would read bullish by its letters.
+      if (charGrams > 0) addCharGrams(features, negated > 0 ? 'n:' : 'c:', word, charGrams);
+    }
     const next = words[i + 1];
     if (next !== undefined && !ASSET_NAMES.has(word) && !ASSET_NAMES.has(next)) features.set(`${word} ${next}`, 1);
     if (negated > 0) {
@@ -132,11 +146,16 @@ export function modelFeatures(normalized: string, rulePolarity: number): Map<str
   return features;
 }
 
+function addCharGrams(features: Map<string, number>, prefix: string, word: string, n: number): void {
+  const bounded = `<${word}>`;
+  for (let at = 0; at + n <= bounded.length; at++) features.set(`${prefix}${bounded.slice(at, at + n)}`, 1);
+}
+
 export function predictProbabilities(model: MarketModel, normalized: string, rulePolarity: number): ClassProbabilities {
   let negative = 0;
   let neutral = 0;
   let positive = 0;
-  for (const [feature, value] of modelFeatures(normalized, rulePolarity)) {
+  for (const [feature, value] of modelFeatures(normalized, rulePolarity, model.charGrams)) {
     const w = model.weights.get(feature);
     if (w === undefined) continue;
     negative += w[0] * value;
@@ -169,7 +188,7 @@ export interface TrainingExample {
  * minute on one core.
  */
 export function trainMarketModel(examples: readonly TrainingExample[], options: TrainingOptions = TRAINING_DEFAULTS): MarketModel {
-  const rows = examples.map((example) => modelFeatures(example.normalized, example.rulePolarity));
+  const rows = examples.map((example) => modelFeatures(example.normalized, example.rulePolarity, options.charGrams));
   const counts = new Map<string, number>();
   for (const row of rows) for (const [feature] of row) counts.set(feature, (counts.get(feature) ?? 0) + 1);
   const index = new Map<string, number>();
@@ -238,7 +257,7 @@ export function trainMarketModel(examples: readonly TrainingExample[], options: 
   }
   const weights = new Map<string, readonly [number, number, number]>();
   for (const [feature, i] of index) weights.set(feature, [w[3 * i] ?? 0, w[3 * i + 1] ?? 0, w[3 * i + 2] ?? 0]);
-  return { weights };
+  return { weights, charGrams: options.charGrams };
 }
 
 /** Weights rounded to 4 decimals (the file stays small; accuracy is unchanged at that precision). */
@@ -249,7 +268,15 @@ export function toModelFile(model: MarketModel, trainedOn: string, examples: num
     features.push(feature);
     for (const weight of triple) weights.push(Math.round(weight * 1e4) / 1e4);
   }
-  return { format: 1, trainedOn, examples, ...(sources === undefined ? {} : { sources }), features, weights };
+  return {
+    format: 1,
+    trainedOn,
+    examples,
+    ...(sources === undefined ? {} : { sources }),
+    ...(model.charGrams > 0 ? { charGrams: model.charGrams } : {}),
+    features,
+    weights,
+  };
 }
 
 export function fromModelFile(file: MarketModelFile): MarketModel {
@@ -260,5 +287,5 @@ export function fromModelFile(file: MarketModelFile): MarketModel {
   file.features.forEach((feature, i) => {
     weights.set(feature, [file.weights[3 * i] ?? 0, file.weights[3 * i + 1] ?? 0, file.weights[3 * i + 2] ?? 0]);
   });
-  return { weights };
+  return { weights, charGrams: file.charGrams ?? 0 };
 }

@@ -32,7 +32,7 @@ const TINY: TrainingExample[] = [
   example('slides from the call are posted', 'neutral'),
   example('the call moved to friday', 'neutral'),
 ];
-const OPTIONS = { l2: 1e-4, epochs: 150, minCount: 1 };
+const OPTIONS = { l2: 1e-4, epochs: 150, minCount: 1, charGrams: 0 };
 
 describe('market model', () => {
   it('when a post is turned into features, then they are its words, word pairs, a bias and the rules', () => {
@@ -43,6 +43,27 @@ describe('market model', () => {
     expect(features.get('#rule')).to.equal(-0.4);
     expect(features.has('#rule-')).to.equal(true);
     expect(features.has('#rule+')).to.equal(false);
+  });
+
+  it('when character n-grams are on, then each word adds its n-grams bounded by < and >', () => {
+    const features = modelFeatures('rekt', 0, 4);
+    expect([...features.keys()].filter((name) => name.startsWith('c:'))).to.deep.equal(['c:<rek', 'c:rekt', 'c:ekt>']);
+    expect([...modelFeatures('rekt', 0).keys()].some((name) => name.startsWith('c:'))).to.equal(false);
+    // Asset names stay out in every form: their n-grams would bring back "eth was bullish that week".
+    expect([...modelFeatures('eth', 0, 3).keys()].some((name) => name.startsWith('c:'))).to.equal(false);
+  });
+
+  it("when trained with character n-grams, then a misspelling the model never saw takes its word's side", () => {
+    const withGrams = trainMarketModel(TINY, { ...OPTIONS, charGrams: 4 });
+    const withoutGrams = trainMarketModel(TINY, OPTIONS);
+    const classOf = (model: typeof withGrams, text: string): number => {
+      const p = predictProbabilities(model, normalizePost(text), 0);
+      return p.indexOf(Math.max(...p));
+    };
+    expect(classOf(withGrams, 'teleporting')).to.equal(2);
+    expect(classOf(withGrams, 'stalls')).to.equal(0);
+    // Without them the unseen words say nothing, so the prior decides both the same way.
+    expect(classOf(withoutGrams, 'teleporting')).to.equal(classOf(withoutGrams, 'stalls'));
   });
 
   it('when a post says "rule" or "bias", then those words do not overwrite the rules\' reading or the bias', () => {
@@ -86,8 +107,9 @@ describe('market model', () => {
   });
 
   it('when weights go through the file format, then predictions are unchanged', () => {
-    const model = trainMarketModel(TINY, OPTIONS);
+    const model = trainMarketModel(TINY, { ...OPTIONS, charGrams: 4 });
     const reloaded = fromModelFile(JSON.parse(JSON.stringify(toModelFile(model, 'x', TINY.length))) as MarketModelFile);
+    expect(reloaded.charGrams).to.equal(model.charGrams);
     const text = normalizePost('teleport stalled on the call');
     const before = predictProbabilities(model, text, 0.2);
     const after = predictProbabilities(reloaded, text, 0.2);

@@ -5,8 +5,8 @@
  *
  * The learned layer trains on crypto-dev (14,993 generated posts, so its 0.930 is in-sample) and on
  * 4,352 real StockTwits posts tagged by their authors, kept outside the repository (see
- * dev/train-sentiment.ts): on those, 5-fold cross-validation reads 0.734 (plain VADER 0.380), neutral
- * on 0.3 % (`npm run sentiment:cv -- train.tsv dev.tsv`). Training on real posts cost the generated
+ * dev/train-sentiment.ts): their cross-validation table is in docs/decisions.md#d2
+ * (`npm run sentiment:cv -- train.tsv dev.tsv`). Training on real posts cost the generated
  * held-out sets a point (0.953 -> 0.944 over 746 posts): the model takes a side more readily.
  *
  * Held-out generated sets, written by five authors who never saw the scorer, committed at 14699f2
