@@ -23,6 +23,7 @@ import { createAuthServices, type AuthServices } from './auth/auth-services.js';
 import { HistoryService } from './market/history-service.js';
 import { JobWaiter } from './market/job-waiter.js';
 import { MissBudget } from './market/miss-budget.js';
+import { resolvers, type Resolvers } from './market/read-resolvers.js';
 import { refreshRequests } from './market/refresh-requests.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { SnapshotWatch } from './market/snapshot-watch.js';
@@ -53,6 +54,8 @@ export interface ApiDeps {
   keyVerifier: ApiKeyVerifier;
   /** Time series and past snapshots (docs/decisions.md#d11). */
   history: HistoryService;
+  /** How each kind of market read is answered: Koa's routes, the fast path and the MCP tools share them. */
+  reads: Resolvers;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
   stream: StreamHub;
   /** Asks the worker to refresh every shared snapshot now (deduplicated); does not wait. */
@@ -118,6 +121,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
 
   const auth = createAuthServices(config, redis, logger);
   const apiKeys = new ApiKeyStore(redis);
+  const history = new HistoryService(redis, snapshots, config.historyDays * 86_400_000);
   return {
     config,
     logger,
@@ -129,7 +133,8 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
       keyLimit: config.apiKeyStatsMissBudget,
       ipv6Prefix: config.ipv6SubnetPrefix,
     }),
-    history: new HistoryService(redis, snapshots, config.historyDays * 86_400_000),
+    history,
+    reads: resolvers({ snapshots, stats, history }),
     stream,
     metrics,
     auth,

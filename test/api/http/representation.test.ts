@@ -9,6 +9,18 @@ describe('representation helpers', () => {
     expect(new Representation(Buffer.from('{"a":2}')).etag).to.not.equal(a.etag);
   });
 
+  it('a form of the body is made once per representation and per function, from that body', () => {
+    let made = 0;
+    const length = (body: Buffer) => ({ length: body.length, call: ++made });
+    const upper = (body: Buffer) => body.toString('utf8').toUpperCase();
+    const a = new Representation(Buffer.from('{"a":1}'));
+    const b = new Representation(Buffer.from('{"bb":2}'));
+    expect(a.formOf(length)).to.equal(a.formOf(length)).and.deep.equal({ length: 7, call: 1 });
+    expect(a.formOf(upper)).to.equal('{"A":1}');
+    expect(b.formOf(length)).to.deep.equal({ length: 8, call: 2 });
+    expect(made).to.equal(2);
+  });
+
   it('If-None-Match: lists, W/ prefixes and * match; others do not', () => {
     expect(matchesEtag('"x"', '"x"')).to.equal(true);
     expect(matchesEtag('"y", "x"', '"x"')).to.equal(true);

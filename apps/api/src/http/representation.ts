@@ -18,6 +18,8 @@ export type Encoding = 'br' | 'gzip';
 export class Representation {
   readonly etag: string;
   private readonly encoded = new Map<Encoding, Buffer>();
+  /** Other forms of the body (the MCP answer's), by the function that makes each: made on first use. */
+  private forms: Map<(body: Buffer) => unknown, unknown> | undefined;
 
   constructor(readonly body: Buffer) {
     this.etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
@@ -25,6 +27,19 @@ export class Representation {
 
   static json(value: unknown): Representation {
     return new Representation(Buffer.from(JSON.stringify(value)));
+  }
+
+  /**
+   * `make(body)`, made once and kept with the body (as its compressed forms are): the same `make`
+   * answers the same value for as long as the representation is served. `make` must be one
+   * function (a module's), not one made per call, or nothing is ever found.
+   */
+  formOf<T>(make: (body: Buffer) => T): T {
+    this.forms ??= new Map();
+    if (this.forms.has(make)) return this.forms.get(make) as T;
+    const form = make(this.body);
+    this.forms.set(make, form);
+    return form;
   }
 
   /** The body in `encoding`, compressed on first use (Brotli at a quality that stays cheap). */
