@@ -146,6 +146,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     async close() {
       stream.close();
       watch.stop();
+      auth.passwords.close();
       await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close()]);
       await Promise.all([redis, subscriber, ...Object.values(bullConnections)].map(closeRedis));
     },
