@@ -28,6 +28,7 @@ import { refreshRequests } from './market/refresh-requests.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { SnapshotWatch } from './market/snapshot-watch.js';
 import { StatsService } from './market/stats-service.js';
+import { EncodingNegotiator } from './http/representation.js';
 import { HttpMetrics } from './metrics.js';
 import { StreamHub } from './stream/stream-hub.js';
 import { registerOpsMetrics } from './ops-metrics.js';
@@ -56,6 +57,8 @@ export interface ApiDeps {
   history: HistoryService;
   /** How each kind of market read is answered: Koa's routes, the fast path and the MCP tools share them. */
   reads: Resolvers;
+  /** Which compressed form each Accept-Encoding gets: every representation sent uses it. */
+  encodings: EncodingNegotiator;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
   stream: StreamHub;
   /** Asks the worker to refresh every shared snapshot now (deduplicated); does not wait. */
@@ -135,6 +138,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     }),
     history,
     reads: resolvers({ snapshots, stats, history }),
+    encodings: new EncodingNegotiator(),
     stream,
     metrics,
     auth,

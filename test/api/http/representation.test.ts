@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { matchesEtag, preferredEncoding, Representation } from '../../../apps/api/src/http/representation.js';
+import { EncodingNegotiator, matchesEtag, Representation } from '../../../apps/api/src/http/representation.js';
 
 describe('representation helpers', () => {
   it('a strong ETag that changes with the bytes and only with them', () => {
@@ -30,7 +30,9 @@ describe('representation helpers', () => {
     expect(matchesEtag('x', '"x"')).to.equal(false);
   });
 
-  it('Accept-Encoding: br before gzip, q=0 refuses, * counts', () => {
+  it('Accept-Encoding: br before gzip, q=0 refuses, * counts; the same answer when asked again', () => {
+    const negotiator = new EncodingNegotiator();
+    const preferredEncoding = (value: string) => negotiator.preferred(value);
     expect(preferredEncoding('')).to.equal(null);
     expect(preferredEncoding('gzip, deflate, br')).to.equal('br');
     expect(preferredEncoding('gzip')).to.equal('gzip');
@@ -38,5 +40,7 @@ describe('representation helpers', () => {
     expect(preferredEncoding('*')).to.equal('br');
     expect(preferredEncoding('*;q=0')).to.equal(null);
     expect(preferredEncoding('identity')).to.equal(null);
+    expect(preferredEncoding('br;q=0, gzip;q=0.5')).to.equal('gzip');
+    expect(preferredEncoding('*;q=0')).to.equal(null);
   });
 });

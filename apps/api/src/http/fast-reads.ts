@@ -65,7 +65,7 @@ function compile(resolve: Resolvers) {
   };
 }
 
-export function fastReads(deps: Pick<ApiDeps, 'reads' | 'logger' | 'metrics' | 'keyVerifier'>): FastReads {
+export function fastReads(deps: Pick<ApiDeps, 'reads' | 'encodings' | 'logger' | 'metrics' | 'keyVerifier'>): FastReads {
   const match = compile(deps.reads);
 
   return (req, res) => {
@@ -91,7 +91,7 @@ export function fastReads(deps: Pick<ApiDeps, 'reads' | 'logger' | 'metrics' | '
 
     const sentId = req.headers['x-request-id'];
     const requestId = requestIdFor(typeof sentId === 'string' ? sentId : undefined);
-    const reply = readReply(answer, requestId, req.headers['if-none-match'], req.headers['accept-encoding']);
+    const reply = readReply(answer, requestId, req.headers['if-none-match'], req.headers['accept-encoding'], deps.encodings);
     writeRead(res, reply);
     recordRequest(deps, { requestId, method: 'GET', url, route: route.read.path, status: reply.status, started });
     return true;

@@ -83,6 +83,7 @@ export function replyWith(
   maxAgeSeconds: number,
   ifNoneMatch: string | undefined,
   acceptEncoding: string | undefined,
+  encodings: EncodingNegotiator,
   headers: string[] = [],
 ): Reply {
   const { etag } = representation;
@@ -91,7 +92,7 @@ export function replyWith(
     headers.push('ETag', etag, 'Cache-Control', caching, 'Vary', 'Accept-Encoding');
     return { status: 304, headers, body: null };
   }
-  const encoding = representation.body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(acceptEncoding) : null;
+  const encoding = representation.body.length >= COMPRESS_MIN_BYTES ? encodings.preferred(acceptEncoding) : null;
   const body = encoding ? representation.bodyIn(encoding) : representation.body;
   headers.push(
     'ETag',
@@ -115,8 +116,13 @@ export function setHeaders(ctx: Context, headers: HeaderFields): void {
 }
 
 /** Sends a representation through Koa (the fast path writes the same Reply to node:http). */
-export function sendRepresentation(ctx: Context, representation: Representation, maxAgeSeconds: number): void {
-  const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
+export function sendRepresentation(
+  ctx: Context,
+  representation: Representation,
+  maxAgeSeconds: number,
+  encodings: EncodingNegotiator,
+): void {
+  const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
   // Headers first: Koa only infers a Content-Type for a Buffer body when none is set.
   setHeaders(ctx, reply.headers);
   ctx.status = reply.status;
@@ -143,8 +149,9 @@ export function readReply(
   requestId: string,
   ifNoneMatch: string | undefined,
   acceptEncoding: string | undefined,
+  encodings: EncodingNegotiator,
 ): Reply {
-  return replyWith(answer.representation, answer.maxAgeSeconds, ifNoneMatch, acceptEncoding, [
+  return replyWith(answer.representation, answer.maxAgeSeconds, ifNoneMatch, acceptEncoding, encodings, [
     'X-Request-Id',
     requestId,
     ...PUBLIC_READ_FIELDS,
@@ -152,9 +159,9 @@ export function readReply(
 }
 
 /** Sends a market read through Koa. */
-export function sendRead(ctx: Context, answer: ReadAnswer): void {
+export function sendRead(ctx: Context, answer: ReadAnswer, encodings: EncodingNegotiator): void {
   const requestId = typeof ctx.state.requestId === 'string' ? ctx.state.requestId : ctx.response.get('X-Request-Id');
-  const reply = readReply(answer, requestId, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
+  const reply = readReply(answer, requestId, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
   setHeaders(ctx, reply.headers);
   ctx.status = reply.status;
   if (reply.body) ctx.body = reply.body;
@@ -175,18 +182,23 @@ export function matchesEtag(header: string, etag: string): boolean {
   return false;
 }
 
-/** Clients send the same few Accept-Encoding values over and over: remember the answers. */
-const negotiated = boundedCache<string, Encoding | 'identity'>({ max: 256 });
+/**
+ * br, then gzip, unless the client refuses them with q=0: cheaper than full negotiation. Clients
+ * send the same few Accept-Encoding values over and over, so the answers are remembered (one
+ * negotiator per API process: deps.ts makes it).
+ */
+export class EncodingNegotiator {
+  private readonly remembered = boundedCache<string, Encoding | 'identity'>({ max: 256 });
 
-/** br, then gzip, unless the client refuses them with q=0. Cheaper than full negotiation. */
-export function preferredEncoding(acceptEncoding: string | undefined): Encoding | null {
-  if (!acceptEncoding) return null;
-  let encoding = negotiated.get(acceptEncoding);
-  if (encoding === undefined) {
-    encoding = negotiate(acceptEncoding) ?? 'identity';
-    negotiated.set(acceptEncoding, encoding);
+  preferred(acceptEncoding: string | undefined): Encoding | null {
+    if (!acceptEncoding) return null;
+    let encoding = this.remembered.get(acceptEncoding);
+    if (encoding === undefined) {
+      encoding = negotiate(acceptEncoding) ?? 'identity';
+      this.remembered.set(acceptEncoding, encoding);
+    }
+    return encoding === 'identity' ? null : encoding;
   }
-  return encoding === 'identity' ? null : encoding;
 }
 
 function negotiate(acceptEncoding: string): Encoding | null {

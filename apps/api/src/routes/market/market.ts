@@ -15,7 +15,7 @@ export function marketRoutes(deps: ApiDeps, router = new Router()): Router {
         // Set at once: the RateLimit fields go with the answer, or with the error that follows.
         ctx.set(await missBudget.charge(ctx.ip, apiKeyOf(ctx)?.key.id));
       });
-      sendRead(ctx, answer);
+      sendRead(ctx, answer, deps.encodings);
     });
   }
   return router;
