@@ -29,6 +29,7 @@ import { SnapshotCache } from './market/snapshot-cache.js';
 import { SnapshotWatch } from './market/snapshot-watch.js';
 import { StatsService } from './market/stats-service.js';
 import { EncodingNegotiator } from './http/representation.js';
+import { RequestIds } from './http/request-context.js';
 import { HttpMetrics } from './metrics.js';
 import { StreamHub } from './stream/stream-hub.js';
 import { registerOpsMetrics } from './ops-metrics.js';
@@ -59,6 +60,8 @@ export interface ApiDeps {
   reads: Resolvers;
   /** Which compressed form each Accept-Encoding gets: every representation sent uses it. */
   encodings: EncodingNegotiator;
+  /** The X-Request-Id of each request this process answers. */
+  requestIds: RequestIds;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
   stream: StreamHub;
   /** Asks the worker to refresh every shared snapshot now (deduplicated); does not wait. */
@@ -139,6 +142,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     history,
     reads: resolvers({ snapshots, stats, history }),
     encodings: new EncodingNegotiator(),
+    requestIds: new RequestIds(),
     stream,
     metrics,
     auth,

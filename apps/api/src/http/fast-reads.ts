@@ -18,7 +18,7 @@ import { fastCredential } from '../auth/api-key-auth.js';
 import type { ApiDeps } from '../deps.js';
 import type { Resolver, Resolvers } from '../market/read-resolvers.js';
 import { readReply, writeRead } from './representation.js';
-import { recordRequest, requestIdFor } from './request-context.js';
+import { recordRequest } from './request-context.js';
 
 /** Answers the request and returns true, or returns false having touched nothing. */
 export type FastReads = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -65,7 +65,7 @@ function compile(resolve: Resolvers) {
   };
 }
 
-export function fastReads(deps: Pick<ApiDeps, 'reads' | 'encodings' | 'logger' | 'metrics' | 'keyVerifier'>): FastReads {
+export function fastReads(deps: Pick<ApiDeps, 'reads' | 'encodings' | 'requestIds' | 'logger' | 'metrics' | 'keyVerifier'>): FastReads {
   const match = compile(deps.reads);
 
   return (req, res) => {
@@ -90,7 +90,7 @@ export function fastReads(deps: Pick<ApiDeps, 'reads' | 'encodings' | 'logger' |
     if (!answer) return false;
 
     const sentId = req.headers['x-request-id'];
-    const requestId = requestIdFor(typeof sentId === 'string' ? sentId : undefined);
+    const requestId = deps.requestIds.for(typeof sentId === 'string' ? sentId : undefined);
     const reply = readReply(answer, requestId, req.headers['if-none-match'], req.headers['accept-encoding'], deps.encodings);
     writeRead(res, reply);
     recordRequest(deps, { requestId, method: 'GET', url, route: route.read.path, status: reply.status, started });
