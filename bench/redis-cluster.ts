@@ -16,7 +16,7 @@ import { UserStore } from '../apps/api/src/auth/users.js';
 import { fetchStats } from '../apps/worker/src/jobs/fetch-stats.js';
 import type { JobContext } from '../apps/worker/src/jobs/job-context.js';
 import { refreshList } from '../apps/worker/src/jobs/refresh-list.js';
-import { refreshNews } from '../apps/worker/src/jobs/refresh-news.js';
+import { refreshNews, newsScorer } from '../apps/worker/src/jobs/refresh-news.js';
 import { createIndexClient } from '../apps/worker/src/index-client.js';
 import { startSimulator } from '../apps/index-sim/src/server.js';
 import { loadConfig } from '../shared/config.js';
@@ -56,6 +56,7 @@ async function seed(form: Form, simUrl: string, username: string): Promise<void>
     logger: createLogger({ logLevel: 'warn' }, 'bench-seed'),
     now: () => new Date(),
     historyMs: 30 * 86_400_000,
+    scorePost: newsScorer(),
   };
   await refreshList(context, 'trending');
   await refreshList(context, 'trending-cas');

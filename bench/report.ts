@@ -1,11 +1,11 @@
 /** Renders a run's results: the markdown tables and a hand-written SVG bar chart of the ratios. */
 import { renderXCost } from './phases/x-cost.js';
-import { formatInterval, medianInterval, pairedRatios } from './lib/interval.js';
-import { cpuUs, cpuWithRedisUs, find, type BenchResults, type Verdict } from './lib/results.js';
+import { formatInterval, medianInterval, pairedRatios, type Verdict } from './lib/interval.js';
+import { find, type BenchResults } from './lib/results.js';
 import { mean, median } from './lib/numbers.js';
 import { dashboardTable } from './phases/dashboard.js';
 import { mcpTable } from './phases/mcp.js';
-import type { ServerKind } from './phases/reads.js';
+import { cpuUs, cpuWithRedisUs, type ServerKind } from './phases/reads.js';
 
 const SERVER_LABEL = { raw: '(a) node:http', koa: '(b) Koa + router', naive: '(c) naive', api: '(d) API' } as const;
 const MB = 1024 * 1024;

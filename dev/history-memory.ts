@@ -8,7 +8,7 @@
 import { startSimulator } from '../apps/index-sim/src/server.js';
 import { createIndexClient } from '../apps/worker/src/index-client.js';
 import type { JobContext } from '../apps/worker/src/jobs/job-context.js';
-import { refreshNews } from '../apps/worker/src/jobs/refresh-news.js';
+import { refreshNews, newsScorer } from '../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../apps/worker/src/jobs/refresh-list.js';
 import { createLogger } from '../shared/logger.js';
 import { createRedis } from '../shared/redis.js';
@@ -30,6 +30,7 @@ const context: JobContext = {
   // The retention is measured against the refresh times, as in production where they are "now".
   now: () => new Date(clock),
   historyMs: 30 * DAY,
+  scorePost: newsScorer(),
 };
 
 /** Bytes of every history key (`ms:{<refresh job>}:history:*`), and how many keys. */

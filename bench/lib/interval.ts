@@ -28,6 +28,13 @@ export interface Interval {
 
 export type Decision = 'PASS' | 'FAIL' | 'INCONCLUSIVE';
 
+/** One target's line in the results: what was measured and the decision (or 'info' for a figure with no target). */
+export interface Verdict {
+  target: string;
+  measured: string;
+  verdict: Decision | 'info';
+}
+
 /** P(Bin(n, 1/2) <= j), in log space so n in the thousands does not underflow. */
 function binomialHalfCdf(n: number, j: number): number {
   let logCoefficient = 0;

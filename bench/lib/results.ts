@@ -14,11 +14,11 @@ import type { DashboardOutcome } from '../phases/dashboard.js';
 import type { FanOutOutcome, HistoryReadsOutcome } from '../phases/history.js';
 import type { LoginOutcome } from '../phases/login.js';
 import type { McpOutcome } from '../phases/mcp.js';
-import type { ReadsOutcome, RoundSample, ServerKind } from '../phases/reads.js';
+import { cpuUs, cpuWithRedisUs, type ReadsOutcome, type RoundSample, type ServerKind } from '../phases/reads.js';
 import type { SentimentOutcome } from '../phases/sentiment.js';
 import type { StatsOutcome } from '../phases/stats.js';
 import type { WorkerOutcome, WorkerSummary } from '../phases/worker.js';
-import { decide, formatInterval, medianInterval, pairedRatios, type Decision, type Interval } from './interval.js';
+import { decide, formatInterval, medianInterval, pairedRatios, type Interval, type Verdict } from './interval.js';
 import { mean } from './numbers.js';
 import type { Settings } from './settings.js';
 
@@ -45,12 +45,6 @@ export interface SampleSummary {
   p99: number;
   cpuUsPerRequest: number;
   maxRssBytes: number;
-}
-
-export interface Verdict {
-  target: string;
-  measured: string;
-  verdict: Decision | 'info';
 }
 
 export interface BenchResults {
@@ -85,16 +79,6 @@ export interface BenchResults {
   /** Issue 27: X requests and dollars a day for 100 and 1,000 tracked accounts. */
   xCost?: XCostRow[];
   verdicts: Verdict[];
-}
-
-/** Server CPU per response in one round, µs. */
-export function cpuUs(sample: RoundSample): number {
-  return sample.load.responses > 0 ? (sample.server.cpuMs * 1000) / sample.load.responses : NaN;
-}
-
-/** The server's CPU plus Redis's per response, µs: what a read costs the machine's services. */
-export function cpuWithRedisUs(sample: RoundSample): number {
-  return sample.load.responses > 0 ? ((sample.server.cpuMs + (sample.server.redisCpuMs ?? 0)) * 1000) / sample.load.responses : NaN;
 }
 
 export function summarizeSamples(samples: RoundSample[]): SampleSummary {

@@ -13,7 +13,7 @@ import { UserStore } from '../../apps/api/src/auth/users.js';
 import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import { fetchStats } from '../../apps/worker/src/jobs/fetch-stats.js';
 import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
-import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
+import { refreshNews, newsScorer } from '../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../apps/worker/src/jobs/refresh-list.js';
 import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
@@ -58,6 +58,7 @@ export async function startStack(): Promise<Stack> {
     logger: createLogger({ logLevel: 'warn' }, 'bench-seed'),
     now: () => new Date(),
     historyMs: HISTORY_MS,
+    scorePost: newsScorer(),
   };
   const historyRefreshes = await seedSentimentHistory(context, 30, Date.now());
   await refreshList(context, 'trending');

@@ -16,8 +16,8 @@ import { mean, quantile } from '../lib/numbers.js';
 import { rssOf, startNode, type NodeProcess } from '../lib/processes.js';
 import { roundLength, type Settings } from '../lib/settings.js';
 import { HISTORY_MS, startApi, type AppProcess, type Stack } from '../lib/stack.js';
-import type { RoundSample } from './reads.js';
-import type { Verdict } from '../lib/results.js';
+import { cpuUs, type RoundSample } from './reads.js';
+import type { Verdict } from '../lib/interval.js';
 
 export interface HistoryReadsOutcome {
   url: string;
@@ -232,7 +232,6 @@ export async function measureFanOut(
 }
 
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
-const cpuUs = (s: RoundSample) => (s.load.responses > 0 ? (s.server.cpuMs * 1000) / s.load.responses : NaN);
 
 /**
  * History reads are judged on the API's CPU per request (req/s on two shared cores is mostly

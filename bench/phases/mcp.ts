@@ -8,10 +8,9 @@
 import { expectStatus, rawRequest } from '../lib/http.js';
 import { formatInterval, medianInterval, pairedRatios } from '../lib/interval.js';
 import { assertClean, watchServer, type LoadGenerator } from '../lib/load.js';
-import { cpuUs } from '../lib/results.js';
 import { roundLength, type Settings } from '../lib/settings.js';
 import type { AppProcess, Stack } from '../lib/stack.js';
-import { busiestToken, type RoundSample } from './reads.js';
+import { busiestToken, cpuUs, type RoundSample } from './reads.js';
 
 /** Concurrent connections of every round here: a few agents' worth, far below saturation's queueing. */
 const MCP_CONNECTIONS = 4;

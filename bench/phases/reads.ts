@@ -40,6 +40,16 @@ export interface RoundSample {
   server: ServerSide;
 }
 
+/** Server CPU per response in one round, µs. */
+export function cpuUs(sample: RoundSample): number {
+  return sample.load.responses > 0 ? (sample.server.cpuMs * 1000) / sample.load.responses : NaN;
+}
+
+/** The server's CPU plus Redis's per response, µs: what a read costs the machine's services. */
+export function cpuWithRedisUs(sample: RoundSample): number {
+  return sample.load.responses > 0 ? ((sample.server.cpuMs + (sample.server.redisCpuMs ?? 0)) * 1000) / sample.load.responses : NaN;
+}
+
 export interface ReadMeasurement {
   row: string;
   server: ServerKind;

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { decide, formatInterval, medianInterval, pairedRatios } from '../lib/interval.js';
 import { allOutput, buildRevision, startNode } from '../lib/processes.js';
-import type { Verdict } from '../lib/results.js';
+import type { Verdict } from '../lib/interval.js';
 import type { Settings } from '../lib/settings.js';
 
 /** main when issue 30 began: the scorer trained on generated posts only. */

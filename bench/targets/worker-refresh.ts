@@ -9,7 +9,7 @@
  */
 import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
-import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
+import { refreshNews, newsScorer } from '../../apps/worker/src/jobs/refresh-news.js';
 import { createLogger } from '../../shared/logger.js';
 import { createRedis } from '../../shared/redis.js';
 import type { RefreshSample } from '../lib/types.js';
@@ -24,6 +24,7 @@ const context: JobContext = {
   logger: createLogger({ logLevel: 'warn' }, 'bench-worker'),
   now: () => new Date(),
   historyMs: HISTORY_MS,
+  scorePost: newsScorer(),
 };
 
 const samples: RefreshSample[] = [];

@@ -15,19 +15,11 @@ import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../apps/api/src/mark
 import { stopWebServer } from '../../apps/api/src/server.js';
 import { REFRESH_JOBS, SNAPSHOTS } from '../../shared/snapshot-kinds.js';
 import { http, rawGet } from '../support/http.js';
+import { pathOf, toolArguments } from '../support/read-paths.js';
 import { pinnedJobs, type PinnedJobs } from '../support/pinned-jobs.js';
 import { SseClient } from '../support/sse.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
 import { callTool, connectMcp } from './mcp/helpers.js';
-
-/** The read's path with each `:param` filled from `values` (a read with a parameter no example names fails here). */
-function pathOf(read: ReadSpec, values: Readonly<Record<string, string>>): string {
-  return read.path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`no example value for :${name} of ${read.path}: add one to the test's examples`);
-    return encodeURIComponent(value);
-  });
-}
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -113,9 +105,8 @@ describe('the tables: every read and every kind gets its route, fast path, tool 
       expect(tools.map((tool) => tool.name).sort()).to.deep.equal(withTool.map((name) => MARKET_READS[name].tool!.name).sort());
       for (const name of withTool) {
         const read: ReadSpec = MARKET_READS[name];
-        const params = Object.fromEntries(Object.keys(read.params?.shape ?? {}).map((param) => [param, examples[param]]));
         const rest = await http(`${stack.apiUrl}${pathOf(read, examples)}`);
-        const result = await callTool(mcp, read.tool!.name, params);
+        const result = await callTool(mcp, read.tool!.name, toolArguments(read, examples));
         expect(result.isError ?? false, name).to.equal(false);
         expect(result.structuredContent, name).to.deep.equal(rest.json);
       }

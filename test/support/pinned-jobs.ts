@@ -4,7 +4,7 @@ import { createIndexClient } from '../../apps/worker/src/index-client.js';
 import type { Job } from 'bullmq';
 import { handlers } from '../../apps/worker/src/jobs/handlers.js';
 import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
-import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
+import { refreshNews, newsScorer } from '../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../apps/worker/src/jobs/refresh-list.js';
 import { createLogger } from '../../shared/logger.js';
 import { createRedis, type RedisConfig } from '../../shared/redis.js';
@@ -28,6 +28,7 @@ export function pinnedJobs(redisConfig: RedisConfig, simUrl: string): PinnedJobs
     logger: createLogger({ logLevel: 'silent' }, 'test'),
     now: () => new Date(clock),
     historyMs: 30 * 86_400_000,
+    scorePost: newsScorer(),
   };
   return {
     context,

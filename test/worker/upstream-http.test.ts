@@ -16,6 +16,7 @@ import { MAX_BODY_BYTES, MAX_LIST_ITEMS } from '../../apps/worker/src/upstream-h
 import { UpstreamError } from '../../apps/worker/src/upstream-error.js';
 import { readSnapshot } from '../../shared/snapshot-store.js';
 import { sharedTestRedis } from '../support/redis-server.js';
+import { newsScorer } from '../../apps/worker/src/jobs/refresh-news.js';
 
 const KEY = 'upstream-secret-key-1234';
 
@@ -169,6 +170,7 @@ describe('bounded upstream answers (docs/providers.md, "Bounded answers")', () =
       logger: pino({ level: 'silent' }),
       now: () => new Date(),
       historyMs: 0,
+      scorePost: newsScorer(),
     };
     await refreshList(context, 'trending');
     const stored = await readSnapshot(redis, 'trending');

@@ -34,8 +34,8 @@ export function apiRouter(deps: ApiDeps): Router {
   streamRoutes(deps, router);
   authRoutes(deps, router);
   healthRoutes(deps, router);
-  docsRoutes(router);
-  dashboardRoutes(router);
+  docsRoutes(deps.encodings, router);
+  dashboardRoutes(deps.encodings, router);
   mcpRoutes(deps, router);
   return router;
 }

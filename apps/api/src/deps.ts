@@ -23,10 +23,13 @@ import { createAuthServices, type AuthServices } from './auth/auth-services.js';
 import { HistoryService } from './market/history-service.js';
 import { JobWaiter } from './market/job-waiter.js';
 import { MissBudget } from './market/miss-budget.js';
+import { resolvers, type Resolvers } from './market/read-resolvers.js';
 import { refreshRequests } from './market/refresh-requests.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { SnapshotWatch } from './market/snapshot-watch.js';
 import { StatsService } from './market/stats-service.js';
+import { EncodingNegotiator } from './http/representation.js';
+import { RequestIds } from './http/request-context.js';
 import { HttpMetrics } from './metrics.js';
 import { StreamHub } from './stream/stream-hub.js';
 import { registerOpsMetrics } from './ops-metrics.js';
@@ -53,6 +56,12 @@ export interface ApiDeps {
   keyVerifier: ApiKeyVerifier;
   /** Time series and past snapshots (docs/decisions.md#d11). */
   history: HistoryService;
+  /** How each kind of market read is answered: Koa's routes, the fast path and the MCP tools share them. */
+  reads: Resolvers;
+  /** Which compressed form each Accept-Encoding gets: every representation sent uses it. */
+  encodings: EncodingNegotiator;
+  /** The X-Request-Id of each request this process answers. */
+  requestIds: RequestIds;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
   stream: StreamHub;
   /** Asks the worker to refresh every shared snapshot now (deduplicated); does not wait. */
@@ -119,6 +128,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
 
   const auth = createAuthServices(config, redis, logger);
   const apiKeys = new ApiKeyStore(redis);
+  const history = new HistoryService(redis, snapshots, config.historyDays * 86_400_000);
   return {
     config,
     logger,
@@ -130,7 +140,10 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
       keyLimit: config.apiKeyStatsMissBudget,
       ipv6Prefix: config.ipv6SubnetPrefix,
     }),
-    history: new HistoryService(redis, snapshots, config.historyDays * 86_400_000),
+    history,
+    reads: resolvers({ snapshots, stats, history }),
+    encodings: new EncodingNegotiator(),
+    requestIds: new RequestIds(),
     stream,
     metrics,
     auth,
@@ -142,6 +155,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     async close() {
       stream.close();
       watch.stop();
+      auth.passwords.close();
       await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close()]);
       await Promise.all([redis, subscriber, ...Object.values(bullConnections)].map(closeRedis));
     },

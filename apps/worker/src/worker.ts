@@ -25,6 +25,7 @@ import type { JobContext } from './jobs/job-context.js';
 import { refreshOutcomes } from './refresh-outcomes.js';
 import { keepSchedules } from './schedules.js';
 import { UpstreamError } from './upstream-error.js';
+import { newsScorer } from './jobs/refresh-news.js';
 
 const DAY_MS = 86_400_000;
 
@@ -67,6 +68,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     logger,
     now: options.now ?? (() => new Date()),
     historyMs: (options.historyDays ?? 30) * DAY_MS,
+    scorePost: newsScorer(),
   };
 
   const refreshEveryMs = options.refreshEveryMs ?? REFRESH_EVERY_MS;

@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hashPassword } from '../../../apps/api/src/auth/passwords.js';
-import { UserStore, type Role, type UserRecord } from '../../../apps/api/src/auth/users.js';
+import type { Role } from '../../../apps/api/src/auth/types.js';
+import { UserStore, type UserRecord } from '../../../apps/api/src/auth/users.js';
 import { keysEverywhere } from '../../support/redis-keys.js';
 import { http, type HttpAnswer } from '../../support/http.js';
 import type { Stack } from '../../support/stack.js';
@@ -19,7 +19,7 @@ export async function seedUser(
   passwordHash?: string,
 ): Promise<UserRecord> {
   const users = new UserStore(stack.redis);
-  const user = await users.create({ email, role, passwordHash: passwordHash ?? (await hashPassword(password)) });
+  const user = await users.create({ email, role, passwordHash: passwordHash ?? (await stack.deps.auth.passwords.hash(password)) });
   if (!user) throw new Error(`${email} exists already`);
   return user;
 }

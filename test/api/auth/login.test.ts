@@ -1,7 +1,6 @@
 import argon2 from 'argon2';
 import { expect } from 'chai';
 import { jwtVerify } from 'jose';
-import { verifyPassword } from '../../../apps/api/src/auth/passwords.js';
 import { UserStore } from '../../../apps/api/src/auth/users.js';
 import { emailFailuresKey } from '../../../apps/api/src/auth/throttle.js';
 import { startStack, type Stack } from '../../support/stack.js';
@@ -188,7 +187,7 @@ describe('POST /api/auth/login, through HTTP against Redis', () => {
       ] as const) {
         const digest = (await users.find(email))?.passwordHash ?? '';
         expect(digest).to.match(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
-        expect(await verifyPassword(digest, pw)).to.equal(true);
+        expect(await stack.deps.auth.passwords.verify(digest, pw)).to.equal(true);
       }
     });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BUSY_SHARE, restAfterHash } from '../../../apps/api/src/auth/read-priority.js';
+import { BUSY_SHARE, ReadPriority } from '../../../apps/api/src/auth/read-priority.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -16,6 +16,10 @@ async function busyFor(ms: number): Promise<void> {
 }
 
 describe('read priority: argon2 rationed while the event loop is busy', () => {
+  const priority = new ReadPriority();
+  after(() => priority.stop());
+  const restAfterHash = (tookMs: number) => priority.restAfterHash(tookMs);
+
   it('when the API is idle, then hashing does not rest', async () => {
     restAfterHash(0); // starts the sampler
     await sleep(350);

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { createIndexClient } from '../../../apps/worker/src/index-client.js';
 import type { JobContext } from '../../../apps/worker/src/jobs/job-context.js';
-import { refreshNews } from '../../../apps/worker/src/jobs/refresh-news.js';
+import { refreshNews, newsScorer } from '../../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
 import { writeRefresh } from '../../../shared/history/history-store.js';
 import { trendingEntries } from '../../../shared/history/refresh-entries.js';
@@ -56,6 +56,7 @@ describe('history: series and past snapshots written with each refresh (docs/dec
       logger: createLogger({ logLevel: 'silent' }, 'test'),
       now: () => new Date(clock),
       historyMs: 30 * DAY,
+      scorePost: newsScorer(),
     };
     const first = Math.floor((Date.now() - 4 * 3_600_000) / 3_600_000) * 3_600_000;
     for (let i = 0; i < 6; i += 1) {

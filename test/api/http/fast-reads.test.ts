@@ -7,15 +7,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../../apps/api/src/app.js';
 import { fastReads } from '../../../apps/api/src/http/fast-reads.js';
+import { MARKET_READS, READ_NAMES } from '../../../apps/api/src/market/reads.js';
 import { stopWebServer } from '../../../apps/api/src/server.js';
 import { http, rawGet } from '../../support/http.js';
+import { pathOf } from '../../support/read-paths.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 
 type RawAnswer = Awaited<ReturnType<typeof rawGet>>;
 
-/** History reads, each prepared by a first read through Koa, then answered by the fast path. */
-const HISTORY_READS = [
-  '/api/market/sentiment/BTC/history',
+/** History reads with a query, each prepared by a first read through Koa, then answered by the fast path. */
+const HISTORY_QUERIES = [
   '/api/market/sentiment/BTC/history?interval=1h&from=2026-01-01T00:00:00Z',
   '/api/market/tokens/BTC/history?interval=1d',
 ];
@@ -69,15 +70,8 @@ describe('fast path for cached reads', () => {
     koaUrl = await listen(koaOnly);
     username = stack.sim.trackedUsernames()[0] ?? 'none';
     // The copies in memory are made by a first read through the API, as in production.
-    for (const path of [
-      'trending',
-      'trending-cas',
-      'news',
-      'sentiment/BTC',
-      `stats/${username}`,
-      ...HISTORY_READS.map((p) => p.slice('/api/market/'.length)),
-    ]) {
-      expect((await http(`${koaUrl}/api/market/${path}`)).status, path).to.equal(200);
+    for (const path of [...tableReads(), ...HISTORY_QUERIES]) {
+      expect((await http(`${koaUrl}${path}`)).status, path).to.equal(200);
     }
   });
   after(async () => {
@@ -98,22 +92,22 @@ describe('fast path for cached reads', () => {
     return { fast, koa, tookFast };
   }
 
+  /** Every read of the table with example parameters: a new read is checked here without a new test. */
+  const tableReads = () => READ_NAMES.map((name) => pathOf(MARKET_READS[name], { token: 'BTC', username }));
+
+  /** The table's reads, then queries and spellings of the same reads. */
   const reads = () => [
-    ...HISTORY_READS,
+    ...tableReads(),
+    ...HISTORY_QUERIES,
     '/api/market/sentiment/%24btc/history',
-    '/api/market/trending',
-    '/api/market/trending-cas',
-    '/api/market/news',
     '/api/market/news?page=3&limit=50',
     '/api/market/news?limit=500',
     '/api/market/news?page=9999',
     '/api/market/news?token=btc&limit=5',
     '/api/market/news?token=%24BTC&page=2&limit=3',
     '/api/market/news?token=ZZZZZZZZ',
-    '/api/market/sentiment/BTC',
     '/api/market/sentiment/%24btc',
     '/sentiment/eth',
-    `/api/market/stats/${username}`,
     `/api/market/stats/@${username.toUpperCase()}`,
   ];
 

@@ -7,21 +7,16 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'chai';
 import type { oas31 } from 'zod-openapi';
+import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../../apps/api/src/market/reads.js';
 import { MARKET_TOOLS } from '../../../apps/api/src/mcp/tools.js';
 import { http } from '../../support/http.js';
 import { servedDocument } from '../../support/openapi-response.js';
+import { pathOf, toolArguments } from '../../support/read-paths.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 import { callTool, connectMcp, textOf, toolErrorOf } from './helpers.js';
 
-const TOOL_NAMES = [
-  'trending_tokens',
-  'trending_contracts',
-  'news',
-  'username_stats',
-  'token_sentiment',
-  'sentiment_history',
-  'token_history',
-];
+/** The MCP tools' reads, from the table: a new read with a tool is listed and called here without a new test. */
+const TOOL_READS: readonly ReadSpec[] = READ_NAMES.map((name): ReadSpec => MARKET_READS[name]).filter((read) => read.tool);
 
 describe('MCP: POST /mcp with the SDK client', function () {
   this.timeout(60_000);
@@ -47,9 +42,9 @@ describe('MCP: POST /mcp with the SDK client', function () {
   });
 
   describe('tools/list', () => {
-    it('lists the seven read-only tools, without a common prefix, each with input and output schemas', async () => {
+    it('lists the read-only tool of every read that has one, in the table’s order, without a common prefix, each with input and output schemas', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).to.deep.equal(TOOL_NAMES);
+      expect(tools.map((tool) => tool.name)).to.deep.equal(TOOL_READS.map((read) => read.tool!.name));
       for (const tool of tools) {
         expect(tool.annotations, tool.name).to.include({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
         expect(tool.description?.length ?? 0, tool.name).to.be.greaterThan(80);
@@ -84,19 +79,25 @@ describe('MCP: POST /mcp with the SDK client', function () {
   });
 
   describe('tools/call answers what the REST route answers', () => {
-    const cases = (): [string, Record<string, unknown>, string][] => [
-      ['trending_tokens', {}, '/api/market/trending'],
-      ['trending_contracts', {}, '/api/market/trending-cas'],
-      ['news', {}, '/api/market/news'],
-      ['news', { page: 2, limit: 7 }, '/api/market/news?page=2&limit=7'],
-      ['news', { token: token.toLowerCase(), limit: 5 }, `/api/market/news?token=${token}&limit=5`],
-      ['news', { token: 'ZZZZZZZZ' }, '/api/market/news?token=ZZZZZZZZ'],
-      ['token_sentiment', { token: `$${token.toLowerCase()}` }, `/api/market/sentiment/${token}`],
-      ['sentiment_history', { token, interval: '1h' }, `/api/market/sentiment/${token}/history?interval=1h`],
-      ['token_history', { token }, `/api/market/tokens/${token}/history`],
-    ];
+    const cases = (): [string, Record<string, unknown>, string][] => {
+      const username = stack.sim.trackedUsernames()[3]!;
+      return [
+        // Each tool with its read's example parameters, from the table; then arguments REST spells otherwise.
+        ...TOOL_READS.map((read): [string, Record<string, unknown>, string] => [
+          read.tool!.name,
+          toolArguments(read, { token, username }),
+          pathOf(read, { token, username }),
+        ]),
+        ['username_stats', { username: `@${username.toUpperCase()}` }, `/api/market/stats/${username}`],
+        ['news', { page: 2, limit: 7 }, '/api/market/news?page=2&limit=7'],
+        ['news', { token: token.toLowerCase(), limit: 5 }, `/api/market/news?token=${token}&limit=5`],
+        ['news', { token: 'ZZZZZZZZ' }, '/api/market/news?token=ZZZZZZZZ'],
+        ['token_sentiment', { token: `$${token.toLowerCase()}` }, `/api/market/sentiment/${token}`],
+        ['sentiment_history', { token, interval: '1h' }, `/api/market/sentiment/${token}/history?interval=1h`],
+      ];
+    };
 
-    it('every snapshot and history tool: structuredContent is the REST body, the text its bytes, the same cachedAt', async () => {
+    it('every tool: structuredContent is the REST body, the text its bytes, the same cachedAt', async () => {
       for (const [name, args, path] of cases()) {
         const answer = await rest(path);
         expect(answer.status, path).to.equal(200);
@@ -109,20 +110,9 @@ describe('MCP: POST /mcp with the SDK client', function () {
       }
     });
 
-    it('username_stats: the entry REST cached, with its cachedAt', async () => {
-      const username = stack.sim.trackedUsernames()[3]!;
-      const answer = await rest(`/api/market/stats/${username}`);
-      expect(answer.status).to.equal(200);
-      const result = await callTool(client, 'username_stats', { username: `@${username.toUpperCase()}` });
-      expect(result.structuredContent).to.deep.equal(answer.json);
-      expect(textOf(result)).to.equal(answer.body.toString('utf8'));
-    });
-
-    it('trending_tokens and trending_contracts with `at`: the snapshot REST answers for ?at=', async () => {
-      for (const [name, path] of [
-        ['trending_tokens', '/api/market/trending'],
-        ['trending_contracts', '/api/market/trending-cas'],
-      ] as const) {
+    it('each list kind’s tool with `at`: the snapshot REST answers for ?at=', async () => {
+      for (const { tool, path } of TOOL_READS.filter((read) => read.serve === 'list')) {
+        const name = tool!.name;
         const { cachedAt } = (await rest(path)).json as { cachedAt: string };
         const at = new Date(Date.parse(cachedAt) + 1000).toISOString();
         const answer = await rest(`${path}?at=${encodeURIComponent(at)}`);

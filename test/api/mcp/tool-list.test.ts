@@ -5,6 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { expect } from 'chai';
 import type { ApiDeps } from '../../../apps/api/src/deps.js';
 import { createMcpServer, MCP_SERVER_INFO, registerMarketTools } from '../../../apps/api/src/mcp/mcp-server.js';
+import { MARKET_TOOLS } from '../../../apps/api/src/mcp/tools.js';
 
 async function listed(server: McpServer): Promise<unknown> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -25,6 +26,6 @@ describe('MCP: the tool list held per process', () => {
     registerMarketTools(sdk, deps, caller);
     const sdkList = await listed(sdk);
     expect(await listed(createMcpServer(deps, caller))).to.deep.equal(sdkList);
-    expect(sdkList).to.have.length(7);
+    expect(sdkList).to.have.length(MARKET_TOOLS.length);
   });
 });

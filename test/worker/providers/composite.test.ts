@@ -10,6 +10,7 @@ import { providerKeys } from '../../../shared/provider-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { ETH_CA, SOL_CA } from '../../support/provider-fixtures/elfa.js';
 import { rejection, startHarness, type Harness } from './helpers.js';
+import { newsScorer } from '../../../apps/worker/src/jobs/refresh-news.js';
 
 const WINDOW_MS = 72 * 3_600_000;
 
@@ -132,6 +133,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
       logger: createLogger({ logLevel: 'silent' }, 'test'),
       now: () => h.clock.now,
       historyMs: 0,
+      scorePost: newsScorer(),
     };
     await rejection(fetchStats(job, context));
     expect(await h.redis.exists(keys.stats('ghost_acct'), keys.statsMiss('ghost_acct'))).to.equal(0);
@@ -164,6 +166,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
       logger: createLogger({ logLevel: 'silent' }, 'test'),
       now: () => h.clock.now,
       historyMs: 0,
+      scorePost: newsScorer(),
     });
 
     for (const [name, answer] of [

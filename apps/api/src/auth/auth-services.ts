@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../../../shared/config.js';
 import { AuthError } from '../../../../shared/errors.js';
 import type { Logger } from '../../../../shared/logger.js';
-import { dummyHash, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import { needsRehash, PasswordHasher } from './passwords.js';
 import type { LoginResponse } from './types.js';
 import { LoginThrottle } from './throttle.js';
 import { createTokenService, TOKEN_LIFETIME_SECONDS, type TokenService } from './tokens.js';
@@ -19,6 +19,8 @@ export interface AuthServices {
   users: UserStore;
   tokens: TokenService;
   throttle: LoginThrottle;
+  /** argon2 for logins and rehashes; deps.ts closes it. */
+  passwords: PasswordHasher;
   /**
    * docs/decisions.md#d4: 429 when throttled (`clientAddress` counts only with TRUST_PROXY), the same 401
    * `Invalid credentials` (after the same argon2 work) for an unknown email and a wrong
@@ -35,13 +37,14 @@ export function createAuthServices(
   const users = new UserStore(redis);
   const tokens = createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer });
   const throttle = new LoginThrottle(redis, config.ipv6SubnetPrefix);
+  const passwords = new PasswordHasher();
   // Made now, so the first unknown email does not pay for it (and stand out by its timing).
-  dummyHash().catch((error: unknown) => logger.error({ err: error }, 'cannot make the dummy password hash'));
+  passwords.dummyHash().catch((error: unknown) => logger.error({ err: error }, 'cannot make the dummy password hash'));
 
   /** Rehashing is a bonus: if it fails the login still succeeds, with the old digest kept. */
   async function upgradeHash(email: string, oldHash: string, password: string): Promise<void> {
     try {
-      await users.setPasswordHash(email, await hashPassword(password), oldHash);
+      await users.setPasswordHash(email, await passwords.hash(password), oldHash);
     } catch (error) {
       logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'password rehash failed');
     }
@@ -51,6 +54,7 @@ export function createAuthServices(
     users,
     tokens,
     throttle,
+    passwords,
     async login(rawEmail, password, clientAddress) {
       const email = normaliseEmail(rawEmail);
       // No user can have it (`users add` takes plausible addresses only): refused as any wrong
@@ -63,7 +67,7 @@ export function createAuthServices(
       let valid: boolean;
       try {
         user = await users.find(email);
-        valid = await verifyPassword(user ? user.passwordHash : await dummyHash(), password);
+        valid = await passwords.verify(user ? user.passwordHash : await passwords.dummyHash(), password);
       } catch (error) {
         // Not the client's failure (argon2 overloaded or crashed, Redis): give the attempt back.
         await throttle.cancel(reservation).catch(() => {});

@@ -10,7 +10,8 @@ import { apiKeyOf, type ApiKeyPrincipal } from './api-key-auth.js';
 import type { AuthServices } from './auth-services.js';
 import { bearerCredential } from './authorization.js';
 import type { TokenClaims } from './tokens.js';
-import { toPublicUser, type PublicUser, type Role } from './users.js';
+import type { Role } from './types.js';
+import { toPublicUser, type PublicUser } from './users.js';
 
 export interface Authenticated {
   user: PublicUser;

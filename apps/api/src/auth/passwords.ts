@@ -9,7 +9,7 @@ import argon2 from 'argon2';
 import { Argon2Helper } from './argon2-client.js';
 import { UnavailableError } from '../../../../shared/errors.js';
 import { createLimiter } from './limiter.js';
-import { restAfterHash } from './read-priority.js';
+import { ReadPriority } from './read-priority.js';
 
 /** OWASP's minimum for argon2id: 19 MiB, 2 iterations, 1 lane (~30 ms per verification here). */
 export const ARGON2_OPTIONS = Object.freeze({
@@ -26,23 +26,54 @@ export const ARGON2_OPTIONS = Object.freeze({
 const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
 /** Logins waiting for argon2 beyond this are refused (503) rather than queued for seconds. */
 const MAX_WAITING_HASHES = 16;
-const limited = createLimiter(MAX_CONCURRENT_HASHES, {
-  pauseAfter: restAfterHash,
-  maxWaiting: MAX_WAITING_HASHES,
-  refuse: () => new UnavailableError('Service unavailable', 1),
-});
-const helper = new Argon2Helper();
-
-export function hashPassword(password: string): Promise<string> {
-  return limited(() => helper.hash(password, ARGON2_OPTIONS));
-}
-
 /**
- * False for a wrong password and for a stored digest argon2 cannot read (never throws for
- * those); throws when the helper process failed, so a crash is a 500, never a wrong password.
+ * The argon2 work of one API process (deps.ts makes it, through createAuthServices): its helper
+ * process, the limit on computations at once, their rationing while reads are busy, and the
+ * dummy digest. Scripts that hash a password make their own.
  */
-export function verifyPassword(digest: string, password: string): Promise<boolean> {
-  return limited(() => helper.verify(digest, password));
+export class PasswordHasher {
+  private readonly helper = new Argon2Helper();
+  private readonly priority = new ReadPriority();
+  private readonly limited = createLimiter(MAX_CONCURRENT_HASHES, {
+    pauseAfter: (tookMs) => this.priority.restAfterHash(tookMs),
+    maxWaiting: MAX_WAITING_HASHES,
+    refuse: () => new UnavailableError('Service unavailable', 1),
+  });
+  private dummy: Promise<string> | undefined;
+
+  hash(password: string): Promise<string> {
+    return this.limited(() => this.helper.hash(password, ARGON2_OPTIONS));
+  }
+
+  /**
+   * False for a wrong password and for a stored digest argon2 cannot read (never throws for
+   * those); throws when the helper process failed, so a crash is a 500, never a wrong password.
+   */
+  verify(digest: string, password: string): Promise<boolean> {
+    return this.limited(() => this.helper.verify(digest, password));
+  }
+
+  /**
+   * A digest of a random password, made once. An unknown email is verified against it, so its
+   * answer costs the same argon2 work, through the same helper, as a wrong password (docs/decisions.md#d4).
+   */
+  dummyHash(): Promise<string> {
+    if (!this.dummy) {
+      const dummy = this.hash(`dummy-${randomUUID()}`);
+      this.dummy = dummy;
+      // A failed attempt is forgotten, so the next login tries again.
+      dummy.catch(() => {
+        if (this.dummy === dummy) this.dummy = undefined;
+      });
+    }
+    return this.dummy;
+  }
+
+  /** Stops the helper process and the sampling (a later call starts them again). */
+  close(): void {
+    this.helper.stop();
+    this.priority.stop();
+  }
 }
 
 /** True when the stored digest was made with other parameters or another variant than today's. */
@@ -55,19 +86,12 @@ export function needsRehash(digest: string): boolean {
   }
 }
 
-let dummy: Promise<string> | undefined;
-
-/**
- * A digest of a random password, made once per process. An unknown email is verified against
- * it, so its answer costs the same argon2 work, through the same helper, as a wrong password (docs/decisions.md#d4).
- */
-export function dummyHash(): Promise<string> {
-  if (!dummy) {
-    dummy = hashPassword(`dummy-${randomUUID()}`);
-    // A failed attempt is forgotten, so the next login tries again.
-    dummy.catch(() => {
-      dummy = undefined;
-    });
+/** One digest, for the scripts and tools that hash outside the API: a hasher of its own, closed after. */
+export async function hashPassword(password: string): Promise<string> {
+  const hasher = new PasswordHasher();
+  try {
+    return await hasher.hash(password);
+  } finally {
+    hasher.close();
   }
-  return dummy;
 }

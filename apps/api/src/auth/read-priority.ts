@@ -14,22 +14,32 @@ const BUSY_ELU = 0.3;
 export const BUSY_SHARE = 0.1;
 const SAMPLE_MS = 100;
 
-let last = performance.eventLoopUtilization();
-let busy = false;
-let sampler: NodeJS.Timeout | undefined;
+/** The event loop's recent load, sampled while hashing goes on (one per password hasher, so one per API process). */
+export class ReadPriority {
+  private last = performance.eventLoopUtilization();
+  private busy = false;
+  private sampler: NodeJS.Timeout | undefined;
 
-/** Starts sampling (once per process; the timer never holds the process open). */
-function sample(): void {
-  if (sampler) return;
-  sampler = setInterval(() => {
-    const now = performance.eventLoopUtilization();
-    busy = performance.eventLoopUtilization(now, last).utilization > BUSY_ELU;
-    last = now;
-  }, SAMPLE_MS).unref();
-}
+  /** How long a hashing slot rests after a computation that took `tookMs`. */
+  restAfterHash(tookMs: number): number {
+    this.sample();
+    return this.busy ? (tookMs * (1 - BUSY_SHARE)) / BUSY_SHARE : 0;
+  }
 
-/** How long a hashing slot rests after a computation that took `tookMs`. */
-export function restAfterHash(tookMs: number): number {
-  sample();
-  return busy ? (tookMs * (1 - BUSY_SHARE)) / BUSY_SHARE : 0;
+  /** Stops sampling; the next computation starts it again. */
+  stop(): void {
+    clearInterval(this.sampler);
+    this.sampler = undefined;
+  }
+
+  /** Starts sampling on first need (the timer never holds the process open). */
+  private sample(): void {
+    if (this.sampler) return;
+    this.last = performance.eventLoopUtilization();
+    this.sampler = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      this.busy = performance.eventLoopUtilization(now, this.last).utilization > BUSY_ELU;
+      this.last = now;
+    }, SAMPLE_MS).unref();
+  }
 }

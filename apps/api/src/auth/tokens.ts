@@ -6,7 +6,7 @@
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AuthError } from '../../../../shared/errors.js';
-import type { Role } from './users.js';
+import type { Role } from './types.js';
 
 /** Token lifetime in seconds, also the login response's `expiresIn`. */
 export const TOKEN_LIFETIME_SECONDS = 86_400;

@@ -3,7 +3,9 @@
  * document is generated from them, so the domain never imports a route module.
  */
 import { z } from 'zod';
-import { ROLES } from './users.js';
+
+export const ROLES = ['admin', 'user'] as const;
+export type Role = (typeof ROLES)[number];
 
 export const LoginResponseSchema = z
   .object({

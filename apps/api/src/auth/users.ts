@@ -9,10 +9,7 @@ import type { Redis } from 'ioredis';
 import { keys } from '../../../../shared/keyspace.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import { runScript } from '../../../../shared/redis-scripts.js';
-import type { PublicUser } from './types.js';
-
-export const ROLES = ['admin', 'user'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type PublicUser, type Role } from './types.js';
 
 export interface UserRecord {
   /** Random UUID, the token's `sub`; a user removed and added again gets a new one. */

@@ -7,7 +7,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { replyWith, setHeaders, type Representation } from '../http/representation.js';
+import { replyWith, setHeaders, type EncodingNegotiator, type Representation } from '../http/representation.js';
 import { loadDashboardAssets, type DashboardAssets } from './dashboard-assets.js';
 
 const ASSET_MAX_AGE_SECONDS = 365 * 24 * 3600;
@@ -24,7 +24,7 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function dashboardRoutes(router = new Router()): Router {
+export function dashboardRoutes(encodings: EncodingNegotiator, router = new Router()): Router {
   // Read on first request: a process that never serves the page never holds its files.
   let assets: DashboardAssets | undefined;
   const load = () => (assets ??= loadDashboardAssets());
@@ -33,14 +33,14 @@ export function dashboardRoutes(router = new Router()): Router {
     ctx.set('Content-Security-Policy', DASHBOARD_CSP);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
-    send(ctx, load().page, 0, 'text/html; charset=utf-8');
+    send(ctx, load().page, 0, 'text/html; charset=utf-8', encodings);
   });
 
   router.get('/assets/:version/:file', (ctx) => {
     const asset = load().asset(ctx.params.version ?? '', ctx.params.file ?? '');
     if (!asset) return; // an unknown file or another build's version: 404 from the error contract
     ctx.set('X-Content-Type-Options', 'nosniff');
-    send(ctx, asset.representation, ASSET_MAX_AGE_SECONDS, asset.contentType);
+    send(ctx, asset.representation, ASSET_MAX_AGE_SECONDS, asset.contentType, encodings);
     // The URL names this content for good: browsers need not even revalidate it on reload.
     ctx.set('Cache-Control', `public, max-age=${ASSET_MAX_AGE_SECONDS}, immutable`);
   });
@@ -49,8 +49,14 @@ export function dashboardRoutes(router = new Router()): Router {
 }
 
 /** ETag/304, Cache-Control and br/gzip as for the market reads (docs/decisions.md#d9), with the file's own type. */
-function send(ctx: Context, representation: Representation, maxAgeSeconds: number, contentType: string): void {
-  const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
+function send(
+  ctx: Context,
+  representation: Representation,
+  maxAgeSeconds: number,
+  contentType: string,
+  encodings: EncodingNegotiator,
+): void {
+  const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
   setHeaders(ctx, reply.headers);
   ctx.status = reply.status;
   if (reply.body) {

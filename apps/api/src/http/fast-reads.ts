@@ -16,9 +16,9 @@ import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import { MARKET_READS, READ_NAMES, type ReadSpec } from '../market/reads.js';
 import { fastCredential } from '../auth/api-key-auth.js';
 import type { ApiDeps } from '../deps.js';
-import { resolvers, type Resolver } from '../market/read-resolvers.js';
+import type { Resolver, Resolvers } from '../market/read-resolvers.js';
 import { readReply, writeRead } from './representation.js';
-import { recordRequest, requestIdFor } from './request-context.js';
+import { recordRequest } from './request-context.js';
 
 /** Answers the request and returns true, or returns false having touched nothing. */
 export type FastReads = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -40,7 +40,7 @@ const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
  * parameter for the others. A path it does not match exactly (a trailing slash, another case)
  * is left to Koa's router, which answers it the same way.
  */
-function compile(resolve: Readonly<Record<ReadSpec['serve'], Resolver>>) {
+function compile(resolve: Resolvers) {
   const exact = new Map<string, Route>();
   const withParam: Route[] = [];
   for (const name of READ_NAMES) {
@@ -65,8 +65,8 @@ function compile(resolve: Readonly<Record<ReadSpec['serve'], Resolver>>) {
   };
 }
 
-export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'history' | 'logger' | 'metrics' | 'keyVerifier'>): FastReads {
-  const match = compile(resolvers(deps));
+export function fastReads(deps: Pick<ApiDeps, 'reads' | 'encodings' | 'requestIds' | 'logger' | 'metrics' | 'keyVerifier'>): FastReads {
+  const match = compile(deps.reads);
 
   return (req, res) => {
     const url = req.url;
@@ -90,8 +90,8 @@ export function fastReads(deps: Pick<ApiDeps, 'snapshots' | 'stats' | 'history' 
     if (!answer) return false;
 
     const sentId = req.headers['x-request-id'];
-    const requestId = requestIdFor(typeof sentId === 'string' ? sentId : undefined);
-    const reply = readReply(answer, requestId, req.headers['if-none-match'], req.headers['accept-encoding']);
+    const requestId = deps.requestIds.for(typeof sentId === 'string' ? sentId : undefined);
+    const reply = readReply(answer, requestId, req.headers['if-none-match'], req.headers['accept-encoding'], deps.encodings);
     writeRead(res, reply);
     recordRequest(deps, { requestId, method: 'GET', url, route: route.read.path, status: reply.status, started });
     return true;

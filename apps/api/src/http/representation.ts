@@ -19,6 +19,8 @@ export type Encoding = 'br' | 'gzip';
 export class Representation {
   readonly etag: string;
   private readonly encoded = new Map<Encoding, Buffer>();
+  /** Other forms of the body (the MCP answer's), by the function that makes each: made on first use. */
+  private forms: Map<(body: Buffer) => unknown, unknown> | undefined;
 
   constructor(readonly body: Buffer) {
     this.etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
@@ -26,6 +28,19 @@ export class Representation {
 
   static json(value: unknown): Representation {
     return new Representation(Buffer.from(JSON.stringify(value)));
+  }
+
+  /**
+   * `make(body)`, made once and kept with the body (as its compressed forms are): the same `make`
+   * answers the same value for as long as the representation is served. `make` must be one
+   * function (a module's), not one made per call, or nothing is ever found.
+   */
+  formOf<T>(make: (body: Buffer) => T): T {
+    this.forms ??= new Map();
+    if (this.forms.has(make)) return this.forms.get(make) as T;
+    const form = make(this.body);
+    this.forms.set(make, form);
+    return form;
   }
 
   /** The body in `encoding`, compressed on first use (Brotli at a quality that stays cheap). */
@@ -69,6 +84,7 @@ export function replyWith(
   maxAgeSeconds: number,
   ifNoneMatch: string | undefined,
   acceptEncoding: string | undefined,
+  encodings: EncodingNegotiator,
   headers: string[] = [],
 ): Reply {
   const { etag } = representation;
@@ -77,7 +93,7 @@ export function replyWith(
     headers.push('ETag', etag, 'Cache-Control', caching, 'Vary', 'Accept-Encoding');
     return { status: 304, headers, body: null };
   }
-  const encoding = representation.body.length >= COMPRESS_MIN_BYTES ? preferredEncoding(acceptEncoding) : null;
+  const encoding = representation.body.length >= COMPRESS_MIN_BYTES ? encodings.preferred(acceptEncoding) : null;
   const body = encoding ? representation.bodyIn(encoding) : representation.body;
   headers.push(
     'ETag',
@@ -101,8 +117,13 @@ export function setHeaders(ctx: Context, headers: HeaderFields): void {
 }
 
 /** Sends a representation through Koa (the fast path writes the same Reply to node:http). */
-export function sendRepresentation(ctx: Context, representation: Representation, maxAgeSeconds: number): void {
-  const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
+export function sendRepresentation(
+  ctx: Context,
+  representation: Representation,
+  maxAgeSeconds: number,
+  encodings: EncodingNegotiator,
+): void {
+  const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
   // Headers first: Koa only infers a Content-Type for a Buffer body when none is set.
   setHeaders(ctx, reply.headers);
   ctx.status = reply.status;
@@ -129,8 +150,9 @@ export function readReply(
   requestId: string,
   ifNoneMatch: string | undefined,
   acceptEncoding: string | undefined,
+  encodings: EncodingNegotiator,
 ): Reply {
-  return replyWith(answer.representation, answer.maxAgeSeconds, ifNoneMatch, acceptEncoding, [
+  return replyWith(answer.representation, answer.maxAgeSeconds, ifNoneMatch, acceptEncoding, encodings, [
     'X-Request-Id',
     requestId,
     ...PUBLIC_READ_FIELDS,
@@ -138,9 +160,9 @@ export function readReply(
 }
 
 /** Sends a market read through Koa. */
-export function sendRead(ctx: Context, answer: ReadAnswer): void {
+export function sendRead(ctx: Context, answer: ReadAnswer, encodings: EncodingNegotiator): void {
   const requestId = typeof ctx.state.requestId === 'string' ? ctx.state.requestId : ctx.response.get('X-Request-Id');
-  const reply = readReply(answer, requestId, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
+  const reply = readReply(answer, requestId, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
   setHeaders(ctx, reply.headers);
   ctx.status = reply.status;
   if (reply.body) ctx.body = reply.body;
@@ -161,18 +183,23 @@ export function matchesEtag(header: string, etag: string): boolean {
   return false;
 }
 
-/** Clients send the same few Accept-Encoding values over and over: remember the answers. */
-const negotiated = boundedCache<string, Encoding | 'identity'>({ max: 256 });
+/**
+ * br, then gzip, unless the client refuses them with q=0: cheaper than full negotiation. Clients
+ * send the same few Accept-Encoding values over and over, so the answers are remembered (one
+ * negotiator per API process: deps.ts makes it).
+ */
+export class EncodingNegotiator {
+  private readonly remembered = boundedCache<string, Encoding | 'identity'>({ max: 256 });
 
-/** br, then gzip, unless the client refuses them with q=0. Cheaper than full negotiation. */
-export function preferredEncoding(acceptEncoding: string | undefined): Encoding | null {
-  if (!acceptEncoding) return null;
-  let encoding = negotiated.get(acceptEncoding);
-  if (encoding === undefined) {
-    encoding = negotiate(acceptEncoding) ?? 'identity';
-    negotiated.set(acceptEncoding, encoding);
+  preferred(acceptEncoding: string | undefined): Encoding | null {
+    if (!acceptEncoding) return null;
+    let encoding = this.remembered.get(acceptEncoding);
+    if (encoding === undefined) {
+      encoding = negotiate(acceptEncoding) ?? 'identity';
+      this.remembered.set(acceptEncoding, encoding);
+    }
+    return encoding === 'identity' ? null : encoding;
   }
-  return encoding === 'identity' ? null : encoding;
 }
 
 function negotiate(acceptEncoding: string): Encoding | null {

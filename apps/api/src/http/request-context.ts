@@ -1,7 +1,7 @@
 /**
  * Outermost middleware: a request id (echoed when the client sent a sane one), one log line
  * and one metrics observation per request. The fast path (fast-reads.ts) does the same through
- * the two functions exported here.
+ * RequestIds and recordRequest.
  */
 import { randomBytes } from 'node:crypto';
 import type { Middleware } from 'koa';
@@ -10,18 +10,21 @@ import type { HttpMetrics } from '../metrics.js';
 
 const SANE_ID = /^[\w.:@/+=-]{1,128}$/;
 
-/** Random per process, so ids made by different replicas (and restarts) never collide. */
-const PROCESS_TAG = randomBytes(9).toString('base64url');
-let made = 0;
+/** The request ids one API process makes (deps.ts makes one); Koa's middleware and the fast path share it. */
+export class RequestIds {
+  /** Random per process, so ids made by different replicas (and restarts) never collide. */
+  private readonly tag = randomBytes(9).toString('base64url');
+  private made = 0;
 
-/**
- * The client's X-Request-Id when it is sane, else a new one: this process's tag and a count
- * (`<12 characters>-<base 36>`), unique without a UUID's random bytes per request.
- */
-export function requestIdFor(sent: string | undefined): string {
-  if (sent !== undefined && SANE_ID.test(sent)) return sent;
-  made += 1;
-  return `${PROCESS_TAG}-${made.toString(36)}`;
+  /**
+   * The client's X-Request-Id when it is sane, else a new one: this process's tag and a count
+   * (`<12 characters>-<base 36>`), unique without a UUID's random bytes per request.
+   */
+  for(sent: string | undefined): string {
+    if (sent !== undefined && SANE_ID.test(sent)) return sent;
+    this.made += 1;
+    return `${this.tag}-${this.made.toString(36)}`;
+  }
 }
 
 export interface Observability {
@@ -73,10 +76,11 @@ export function recordRequest({ logger, metrics }: Observability, request: Finis
   );
 }
 
-export function requestContext(observability: Observability): Middleware {
+export function requestContext(observability: Observability & { requestIds: RequestIds }): Middleware {
+  const { requestIds } = observability;
   return async (ctx, next) => {
     const started = performance.now();
-    const requestId = requestIdFor(ctx.get('X-Request-Id') || undefined);
+    const requestId = requestIds.for(ctx.get('X-Request-Id') || undefined);
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     try {

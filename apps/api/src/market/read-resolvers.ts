@@ -8,12 +8,11 @@ import type { ParsedUrlQuery } from 'node:querystring';
 import { NotFoundError } from '../../../../shared/errors.js';
 import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from './market-queries.js';
 import type { ListKind, SnapshotName } from '../../../../shared/snapshot-kinds.js';
-import type { HistorySeries } from './history-service.js';
+import type { HistorySeries, HistoryService } from './history-service.js';
 import type { ReadSpec, ServeKind } from './reads.js';
-import type { ApiDeps } from '../deps.js';
 import type { ReadAnswer } from '../http/representation.js';
-import { secondsLeft } from './snapshot-cache.js';
-import type { ChargeMiss } from './stats-service.js';
+import { secondsLeft, type SnapshotCache } from './snapshot-cache.js';
+import type { ChargeMiss, StatsService } from './stats-service.js';
 
 export interface ReadInput {
   /** The route's parameters, decoded. */
@@ -26,7 +25,12 @@ export interface Resolver {
   get(read: ReadSpec, input: ReadInput, chargeMiss: ChargeMiss): Promise<ReadAnswer>;
 }
 
-type Deps = Pick<ApiDeps, 'snapshots' | 'stats' | 'history'>;
+/** The services the reads are answered from (deps.ts builds the resolvers from them, once per process). */
+interface Deps {
+  snapshots: SnapshotCache;
+  stats: StatsService;
+  history: HistoryService;
+}
 
 /** The snapshot a read names; the table gives one to every read whose `serve` needs it. */
 function snapshotOf(read: ReadSpec): SnapshotName {
@@ -34,7 +38,9 @@ function snapshotOf(read: ReadSpec): SnapshotName {
   return read.snapshot;
 }
 
-export function resolvers({ snapshots, stats, history }: Deps): Readonly<Record<ServeKind, Resolver>> {
+export type Resolvers = Readonly<Record<ServeKind, Resolver>>;
+
+export function resolvers({ snapshots, stats, history }: Deps): Resolvers {
   const whole = (name: SnapshotName): ReadAnswer | undefined => {
     const snapshot = snapshots.peek(name as ListKind);
     return snapshot && { representation: snapshot.view.representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };

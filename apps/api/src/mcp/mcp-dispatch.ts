@@ -14,9 +14,8 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { getParseErrorMessage } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { ApiDeps } from '../deps.js';
-import type { Representation } from '../http/representation.js';
 import { resultEnd, type RequestId } from './json-rpc.js';
-import { listMarketTools } from './mcp-server.js';
+import { MARKET_TOOL_LIST } from './mcp-server.js';
 import { toolError } from './tool-errors.js';
 import { MARKET_TOOLS, type MarketTool, type ToolCaller } from './tools.js';
 
@@ -47,16 +46,9 @@ export function asDirectRequest(message: unknown): DirectRequest | undefined {
 }
 
 /** `{"result":{"content":[{"type":"text","text":<body as a string>}],"structuredContent":<body>}`, made once per representation. */
-const resultStarts = new WeakMap<Representation, Buffer>();
-
-function resultStart(representation: Representation): Buffer {
-  let start = resultStarts.get(representation);
-  if (!start) {
-    const body = representation.body.toString('utf8');
-    start = Buffer.from(`{"result":{"content":[{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}}`);
-    resultStarts.set(representation, start);
-  }
-  return start;
+function resultStart(bytes: Buffer): Buffer {
+  const body = bytes.toString('utf8');
+  return Buffer.from(`{"result":{"content":[{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}}`);
 }
 
 /** A result the SDK would have built from an object: serialised as it serialises one. */
@@ -72,7 +64,7 @@ export type DirectDispatch = (request: DirectRequest, caller: ToolCaller) => Pro
 
 export function createDirectDispatch(deps: ApiDeps, tools: readonly MarketTool[] = MARKET_TOOLS): DirectDispatch {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listStart = Buffer.from(`{"result":${JSON.stringify(listMarketTools())}`);
+  const listStart = Buffer.from(`{"result":${JSON.stringify(MARKET_TOOL_LIST)}`);
   return async (request, caller) => {
     if (request.method === 'tools/list') return Buffer.concat([listStart, resultEnd(request.id)]);
     const tool = byName.get(request.name);
@@ -86,7 +78,7 @@ export function createDirectDispatch(deps: ApiDeps, tools: readonly MarketTool[]
     }
     try {
       const representation = await tool.answer(deps, input.data, caller);
-      return Buffer.concat([resultStart(representation), resultEnd(request.id)]);
+      return Buffer.concat([representation.formOf(resultStart), resultEnd(request.id)]);
     } catch (error) {
       return resultOf(toolError(error, deps.logger, tool.name), request.id);
     }

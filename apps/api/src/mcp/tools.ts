@@ -14,7 +14,6 @@ import { MARKET_READS, READ_NAMES, type ReadName, type ReadSpec, type ServeKind 
 import type { ApiDeps } from '../deps.js';
 import type { Representation } from '../http/representation.js';
 import { INTERVALS, type Interval } from '../market/history-buckets.js';
-import { resolvers, type Resolver } from '../market/read-resolvers.js';
 
 type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 /** The REST operations (operationId in /openapi.json: the read's name in camelCase) the tools mirror. */
@@ -92,13 +91,8 @@ const TOOL_INPUTS: Readonly<Record<ServeKind, z.ZodObject>> = {
   history: historyInput,
 };
 
-/** One resolver map per deps (the REST routes make theirs once too). */
-const resolversOf = new WeakMap<ApiDeps, Readonly<Record<ServeKind, Resolver>>>();
-
 /** The read answered as its REST route answers: the tool's arguments are the route's parameters and query, as strings. */
 async function answerRead(deps: ApiDeps, read: ReadSpec, input: Record<string, unknown>, caller: ToolCaller): Promise<Representation> {
-  let byServe = resolversOf.get(deps);
-  if (!byServe) resolversOf.set(deps, (byServe = resolvers(deps)));
   // Tool arguments are strings and whole numbers (news' page and limit): as text they are what a URL carries.
   const values = Object.fromEntries(
     Object.entries(input).flatMap(([name, value]) =>
@@ -106,7 +100,7 @@ async function answerRead(deps: ApiDeps, read: ReadSpec, input: Record<string, u
     ),
   );
   const chargeMiss = async () => void (await caller.chargeMiss());
-  return (await byServe[read.serve].get(read, { params: values, query: values }, chargeMiss)).representation;
+  return (await deps.reads[read.serve].get(read, { params: values, query: values }, chargeMiss)).representation;
 }
 
 /** Every tool's answer carries strings the providers wrote: said in every description, for the agent's model to read. */

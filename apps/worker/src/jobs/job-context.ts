@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
+import type { PostScorer } from '../../../../shared/sentiment/aggregate.js';
 import type { MarketProvider } from '../providers/market-provider.js';
 
 /** What every job handler gets besides its job. */
@@ -12,4 +13,6 @@ export interface JobContext {
   now: () => Date;
   /** How long history is kept (HISTORY_DAYS in ms); 0 writes snapshots only. */
   historyMs: number;
+  /** Scores the news posts, remembering the last window's (newsScorer()): one per worker, kept across refreshes. */
+  scorePost: PostScorer;
 }

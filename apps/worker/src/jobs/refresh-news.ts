@@ -1,5 +1,5 @@
 import type { NewsItem, SentimentRecord } from '../../../../shared/market-types.js';
-import { memoizedScorer, summarizeSentiment } from '../../../../shared/sentiment/aggregate.js';
+import { memoizedScorer, summarizeSentiment, type PostScorer } from '../../../../shared/sentiment/aggregate.js';
 import { writeRefresh } from '../../../../shared/history/history-store.js';
 import { newsEntries } from '../../../../shared/history/refresh-entries.js';
 import { boundProviderText } from '../../../../shared/provider-text.js';
@@ -13,11 +13,11 @@ export const NEWS_WINDOW_MS = 72 * 3600 * 1000;
 export const NEWS_MAX_POSTS = 10_000;
 
 /**
- * A window's worth and a fifth: a refresh finds nearly all of the previous window's posts again,
+ * The scorer a worker keeps across its news refreshes (in its JobContext), remembering a window's worth and a fifth: a refresh finds nearly all of the previous window's posts again,
  * and posts that left the window are the least recently used. Twice the window kept the worker's
  * RSS climbing for 200 refreshes before it filled; this fills within the first 100.
  */
-const scorePost = memoizedScorer(NEWS_MAX_POSTS + NEWS_MAX_POSTS / 5);
+export const newsScorer = (): PostScorer => memoizedScorer(NEWS_MAX_POSTS + NEWS_MAX_POSTS / 5);
 
 /** News and per-token sentiment come from the same posts, so they are written together, with their history. */
 export async function refreshNews(context: JobContext): Promise<{ items: number; tokens: number }> {
@@ -30,7 +30,7 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   const cachedAt = at.toISOString();
 
   const sentiment: Record<string, SentimentRecord> = {};
-  for (const [token, summary] of summarizeSentiment(posts, scorePost)) sentiment[token] = { ...summary, cachedAt };
+  for (const [token, summary] of summarizeSentiment(posts, context.scorePost)) sentiment[token] = { ...summary, cachedAt };
 
   const snapshots = [
     { name: 'news', body: JSON.stringify({ data: posts, cachedAt }), version: cachedAt },

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { Representation, replyWith, sendRepresentation, setHeaders } from '../../http/representation.js';
+import { Representation, replyWith, sendRepresentation, setHeaders, type EncodingNegotiator } from '../../http/representation.js';
 import { openApiDocument } from './openapi.js';
 
 const MAX_AGE_SECONDS = 3600;
@@ -72,7 +72,7 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-export function docsRoutes(router = new Router()): Router {
+export function docsRoutes(encodings: EncodingNegotiator, router = new Router()): Router {
   const document = Representation.json(openApiDocument);
   const init = new Representation(Buffer.from(SCALAR_INIT));
   // Read on first request: a process that never serves /docs never holds the 4 MB bundle.
@@ -84,7 +84,7 @@ export function docsRoutes(router = new Router()): Router {
   };
 
   router.get('/openapi.json', (ctx) => {
-    sendRepresentation(ctx, document, MAX_AGE_SECONDS);
+    sendRepresentation(ctx, document, MAX_AGE_SECONDS, encodings);
   });
 
   router.get('/docs', (ctx) => {
@@ -98,14 +98,14 @@ export function docsRoutes(router = new Router()): Router {
   router.get('/docs/assets/:file', (ctx) => {
     const representation = asset(ctx.params.file ?? '');
     if (!representation) return; // 404 from the error contract
-    sendScript(ctx, representation);
+    sendScript(ctx, representation, encodings);
   });
 
   return router;
 }
 
-function sendScript(ctx: Context, representation: Representation): void {
-  const reply = replyWith(representation, MAX_AGE_SECONDS, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'));
+function sendScript(ctx: Context, representation: Representation, encodings: EncodingNegotiator): void {
+  const reply = replyWith(representation, MAX_AGE_SECONDS, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
   setHeaders(ctx, reply.headers);
   ctx.status = reply.status;
   if (reply.body) {

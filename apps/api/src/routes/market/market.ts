@@ -4,20 +4,18 @@ import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../market/reads.js';
 import { apiKeyOf } from '../../auth/api-key-auth.js';
 import type { ApiDeps } from '../../deps.js';
 import { sendRead } from '../../http/representation.js';
-import { resolvers } from '../../market/read-resolvers.js';
 
 export function marketRoutes(deps: ApiDeps, router = new Router()): Router {
   const { missBudget } = deps;
-  const resolve = resolvers(deps);
   for (const name of READ_NAMES) {
     const read: ReadSpec = MARKET_READS[name];
-    const resolver = resolve[read.serve];
+    const resolver = deps.reads[read.serve];
     router.get(read.path, async (ctx) => {
       const answer = await resolver.get(read, { params: ctx.params, query: ctx.query }, async () => {
         // Set at once: the RateLimit fields go with the answer, or with the error that follows.
         ctx.set(await missBudget.charge(ctx.ip, apiKeyOf(ctx)?.key.id));
       });
-      sendRead(ctx, answer);
+      sendRead(ctx, answer, deps.encodings);
     });
   }
   return router;
