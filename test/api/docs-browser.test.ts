@@ -4,27 +4,13 @@
  * console must call trending on the same origin and show the 200 and its data, with no console
  * error and no request leaving 127.0.0.1. Screenshots go to test/artifacts/ (git-ignored).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { ARTIFACTS, launchChromium } from '../support/chromium.js';
 import type { oas31 } from 'zod-openapi';
 import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'artifacts');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('GET /docs in headless Chromium (Scalar, served offline)', function () {
   this.timeout(120_000);
@@ -37,11 +23,10 @@ describe('GET /docs in headless Chromium (Scalar, served offline)', function () 
   const sameOrigin: string[] = [];
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     stack = await startStack({ workers: 1 });
     await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 30_000, 'ready');
     document = (await http(`${stack.apiUrl}/openapi.json`)).json as oas31.OpenAPIObject;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());

@@ -6,28 +6,15 @@
  * page), dashboard-token.png, dashboard-news.png, dashboard-phone.png and dashboard.png (the
  * window with a token view open, which docs/images/dashboard.png copies).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ARTIFACTS, launchChromium } from '../../support/chromium.js';
 import type { NewsItem, TrendingToken } from '../../../shared/market-types.js';
 import { http } from '../../support/http.js';
 import { pinnedJobs, type PinnedJobs } from '../../support/pinned-jobs.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'artifacts');
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const HALF_HOUR = 30 * 60_000;
 /** Refreshes written before the page opens: a few hours of history, within the default 24 h range. */
 const PAST_REFRESHES = 8;
@@ -81,7 +68,6 @@ describe('GET / (the dashboard) in headless Chromium', function () {
     tab.evaluate<string[]>(`[...document.querySelectorAll('#board-rows tr')].map((row) => row.dataset.token)`);
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     stack = await startStack({ workers: 0 });
     jobs = pinnedJobs(stack.config, stack.sim.url);
     for (let i = 0; i < PAST_REFRESHES; i += 1) {
@@ -89,7 +75,7 @@ describe('GET / (the dashboard) in headless Chromium', function () {
       clock += HALF_HOUR;
     }
     await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 15_000, 'ready');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
     ({ context, page } = await openPage({ viewport: { width: 1280, height: 1000 } }));
   });
 
