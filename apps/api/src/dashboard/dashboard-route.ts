@@ -6,8 +6,7 @@
  * ETags; the page itself is revalidated on every visit, so a deploy is seen at once.
  */
 import Router from '@koa/router';
-import type { Context } from 'koa';
-import { replyWith, setHeaders, type EncodingNegotiator, type Representation } from '../http/representation.js';
+import { sendRepresentation, type EncodingNegotiator } from '../http/representation.js';
 import { loadDashboardAssets, type DashboardAssets } from './dashboard-assets.js';
 
 const ASSET_MAX_AGE_SECONDS = 365 * 24 * 3600;
@@ -33,34 +32,18 @@ export function dashboardRoutes(encodings: EncodingNegotiator, router = new Rout
     ctx.set('Content-Security-Policy', DASHBOARD_CSP);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
-    send(ctx, load().page, 0, 'text/html; charset=utf-8', encodings);
+    // ETag/304, Cache-Control and br/gzip as for the market reads (docs/decisions.md#d9), with the file's own type.
+    sendRepresentation(ctx, load().page, 0, encodings, 'text/html; charset=utf-8');
   });
 
   router.get('/assets/:version/:file', (ctx) => {
     const asset = load().asset(ctx.params.version ?? '', ctx.params.file ?? '');
     if (!asset) return; // an unknown file or another build's version: 404 from the error contract
     ctx.set('X-Content-Type-Options', 'nosniff');
-    send(ctx, asset.representation, ASSET_MAX_AGE_SECONDS, asset.contentType, encodings);
+    sendRepresentation(ctx, asset.representation, ASSET_MAX_AGE_SECONDS, encodings, asset.contentType);
     // The URL names this content for good: browsers need not even revalidate it on reload.
     ctx.set('Cache-Control', `public, max-age=${ASSET_MAX_AGE_SECONDS}, immutable`);
   });
 
   return router;
-}
-
-/** ETag/304, Cache-Control and br/gzip as for the market reads (docs/decisions.md#d9), with the file's own type. */
-function send(
-  ctx: Context,
-  representation: Representation,
-  maxAgeSeconds: number,
-  contentType: string,
-  encodings: EncodingNegotiator,
-): void {
-  const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
-  setHeaders(ctx, reply.headers);
-  ctx.status = reply.status;
-  if (reply.body) {
-    ctx.set('Content-Type', contentType);
-    ctx.body = reply.body;
-  }
 }

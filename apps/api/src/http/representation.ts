@@ -116,18 +116,24 @@ export function setHeaders(ctx: Context, headers: HeaderFields): void {
   for (let i = 0; i < headers.length; i += 2) ctx.set(headers[i]!, headers[i + 1]!);
 }
 
-/** Sends a representation through Koa (the fast path writes the same Reply to node:http). */
+/**
+ * Sends a representation through Koa (the fast path writes the same Reply to node:http), with
+ * `contentType` when it is not JSON (a page or a file of the dashboard's).
+ */
 export function sendRepresentation(
   ctx: Context,
   representation: Representation,
   maxAgeSeconds: number,
   encodings: EncodingNegotiator,
+  contentType?: string,
 ): void {
   const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
   // Headers first: Koa only infers a Content-Type for a Buffer body when none is set.
   setHeaders(ctx, reply.headers);
   ctx.status = reply.status;
-  if (reply.body) ctx.body = reply.body;
+  if (!reply.body) return;
+  if (contentType) ctx.set('Content-Type', contentType);
+  ctx.body = reply.body;
 }
 
 /** A market read's answer: the prepared body and how long it may be cached. */
