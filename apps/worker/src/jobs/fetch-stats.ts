@@ -5,6 +5,7 @@ import type { StatsJobData } from '../../../../shared/queues.js';
 import { boundProviderText } from '../../../../shared/provider-text.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import type { JobContext } from './job-context.js';
+import { storeFetched } from './store-fetched.js';
 
 /**
  * One username's stats, stored as the response body with a 1-hour expiry; a username the
@@ -15,10 +16,14 @@ export async function fetchStats(job: Job<StatsJobData>, { redis, provider, now 
   const found = await provider.account(username);
   const account = found && boundProviderText(found);
   if (!account) {
-    await execChecked(redis.multi().set(keys.statsMiss(username), '1', 'EX', MISS_TTL_SECONDS).del(keys.stats(username)));
+    await storeFetched(() =>
+      execChecked(redis.multi().set(keys.statsMiss(username), '1', 'EX', MISS_TTL_SECONDS).del(keys.stats(username))),
+    );
     return { found: false };
   }
   const stats: UsernameStats = { ...account, cachedAt: now().toISOString() };
-  await execChecked(redis.multi().set(keys.stats(username), JSON.stringify(stats), 'EX', STATS_TTL_SECONDS).del(keys.statsMiss(username)));
+  await storeFetched(() =>
+    execChecked(redis.multi().set(keys.stats(username), JSON.stringify(stats), 'EX', STATS_TTL_SECONDS).del(keys.statsMiss(username))),
+  );
   return { found: true };
 }

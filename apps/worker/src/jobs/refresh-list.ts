@@ -4,6 +4,7 @@ import { boundProviderText } from '../../../../shared/provider-text.js';
 import type { ListKind } from '../../../../shared/snapshot-kinds.js';
 import { listCall } from '../providers/market-provider.js';
 import type { JobContext } from './job-context.js';
+import { storeFetched } from './store-fetched.js';
 
 /**
  * A ranked list snapshot (a list kind of shared/snapshot-kinds.ts): fetched whole, stored as the exact
@@ -15,7 +16,7 @@ export async function refreshList({ redis, provider, now, historyMs, logger }: J
   const cachedAt = at.toISOString();
   const body = JSON.stringify({ data, cachedAt });
   const write = { atMs: at.getTime(), snapshots: [{ name, body, version: cachedAt }], entries: listEntries(name, body, data) };
-  const written = await writeRefresh(redis, write, historyMs);
+  const written = await storeFetched(() => writeRefresh(redis, write, historyMs));
   if (!written) logger.warn({ cachedAt }, `${name}: a newer refresh is already stored; this one was dropped`);
   return { items: data.length };
 }

@@ -6,6 +6,7 @@ import { boundProviderText } from '../../../../shared/provider-text.js';
 import { historyKeys, snapshotKeys } from '../../../../shared/snapshot-keys.js';
 import { UpstreamError } from '../upstream-error.js';
 import type { JobContext } from './job-context.js';
+import { storeFetched } from './store-fetched.js';
 
 /** The window of posts the news feed and the sentiment records are built from. */
 export const NEWS_WINDOW_MS = 72 * 3600 * 1000;
@@ -37,20 +38,22 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
     { name: 'sentiment', body: JSON.stringify({ data: sentiment, cachedAt }), version: cachedAt },
   ] as const;
   if (historyMs <= 0) {
-    await writeRefresh(redis, { atMs: at.getTime(), snapshots, entries: [] }, 0);
+    await storeFetched(() => writeRefresh(redis, { atMs: at.getTime(), snapshots, entries: [] }, 0));
     return { items: posts.length, tokens: Object.keys(sentiment).length };
   }
-  const previous = await previousRefresh(context);
-  const written = await writeRefresh(
-    redis,
-    {
-      atMs: at.getTime(),
-      snapshots,
-      values: [{ key: historyKeys.newsIds(), value: posts.map((post) => post.id).join('\n') }],
-      entries: newsEntries({ cachedAt, posts, sentiment, ...previous }),
-    },
-    historyMs,
-  );
+  const written = await storeFetched(async () => {
+    const previous = await previousRefresh(context);
+    return writeRefresh(
+      redis,
+      {
+        atMs: at.getTime(),
+        snapshots,
+        values: [{ key: historyKeys.newsIds(), value: posts.map((post) => post.id).join('\n') }],
+        entries: newsEntries({ cachedAt, posts, sentiment, ...previous }),
+      },
+      historyMs,
+    );
+  });
   if (!written) logger.warn({ cachedAt }, 'news: a newer refresh is already stored; this one was dropped');
   return { items: posts.length, tokens: Object.keys(sentiment).length };
 }
