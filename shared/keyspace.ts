@@ -73,6 +73,11 @@ export const keys = {
    * never copied (scripts/redis-migrate.ts).
    */
   migrationLedger: () => `${P}:{migrate}:ledger`,
+  /**
+   * One attempt of a refresh job, claimed before it calls the upstream (apps/worker/src/run-claims.ts);
+   * in BullMQ's slot, so that a WAIT after it covers the job's start on the same master.
+   */
+  refreshClaim: (jobId: string, attempt: number) => `${P}:${QUEUE_PREFIX}:refresh-claim:${jobId}:${attempt}`,
   /** Counters the worker keeps for the API's /metrics (workers have no port to scrape): hash field -> count. */
   workerCounters: () => `${P}:metrics:worker`,
 } as const;

@@ -11,6 +11,7 @@ import { REFRESH_JOBS, type RefreshJobName } from '../../../shared/queues.js';
 import { clearRefreshBackoff, recordRefreshFailure } from '../../../shared/refresh-backoff.js';
 import type { Redis } from 'ioredis';
 import type { CountFn } from './counters.js';
+import { claimAttempt } from './run-claims.js';
 
 export interface RefreshOutcomeOptions {
   redis: Redis;
@@ -24,12 +25,21 @@ export interface RefreshOutcomeOptions {
 
 const isRefreshJob = (name: string): name is RefreshJobName => (REFRESH_JOBS as readonly string[]).includes(name);
 
-/** Runs a job; when it is a refresh, counts its attempt and keeps its backoff. Rethrows what `run` threw. */
-export function refreshOutcomes(options: RefreshOutcomeOptions): <T>(job: Job, run: () => Promise<T>) => Promise<T> {
+/** What a refresh run handed out twice returns (run-claims.ts): it did not fetch. */
+export interface RunSkipped {
+  skipped: 'handed out twice';
+}
+
+/**
+ * Runs a job; when it is a refresh, claims its attempt first (run-claims.ts), counts it and keeps
+ * its backoff. Rethrows what `run` threw.
+ */
+export function refreshOutcomes(options: RefreshOutcomeOptions): <T>(job: Job, run: () => Promise<T>) => Promise<T | RunSkipped> {
   const { redis, logger, count } = options;
   return async (job, run) => {
     const name = job.name;
     if (!isRefreshJob(name)) return run();
+    if (!(await claimAttempt(redis, job, 2 * options.intervalMs(name), logger))) return { skipped: 'handed out twice' };
     let result;
     try {
       result = await run();
