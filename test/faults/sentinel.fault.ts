@@ -59,6 +59,11 @@ describe('Redis Sentinel failover', function () {
     const misses = watch(async () => (await api(`/api/market/stats/${unknownName()}`)).status === 404);
     await sleep(3 * PERIOD_MS);
 
+    // The kill lands while a scheduled refresh is fetching (the index answers trending in 1 s):
+    // its answer must be written on the new master, not fetched again by a retry.
+    deployment.sim.setFaults({ latencyMs: 1000, paths: ['/v1/trending'] });
+    const fetching = runs.length;
+    await until(async () => runs.length > fetching, 2 * PERIOD_MS, 'a scheduled refresh fetching');
     const master = await ha.master();
     const killedAt = Date.now();
     await master.stop('SIGKILL');
