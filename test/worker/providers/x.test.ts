@@ -356,6 +356,40 @@ describe('X adapter against the shapes X answers today', () => {
     });
   });
 
+  describe('a 429 within the request budget', () => {
+    const author = { id: '7001', name: 'Busy', username: 'busy_bee', followers: 10 };
+    const posts = Array.from({ length: 5 }, (_, n) => ({
+      id: String(1_960_000_000_000_000_000n + BigInt(n)),
+      author_id: author.id,
+      created_at: new Date(Date.now() - (10 - n) * 3_600_000).toISOString(),
+      text: `post ${n}`,
+    }));
+    const rateLimited = () => ({
+      status: 429,
+      headers: { 'x-rate-limit-reset': String(Math.ceil(Date.now() / 1000)) },
+      body: { title: 'Too Many Requests', detail: 'Too Many Requests', type: 'about:blank', status: 429 },
+    });
+
+    it('when the search is rate limited with a request left, then the retry after the reset is that request', async () => {
+      h = await startHarness({ TRACKED_ACCOUNTS: 'busy_bee', X_REQUESTS_PER_REFRESH: '3' }, { x: { users: [author], posts } });
+      h.fixtures.x.script('/2/tweets/search/recent', rateLimited());
+      const read = await h.provider.posts(since(), 10_000);
+      expect(read.map((post) => post.id).sort()).to.deep.equal(posts.map((post) => post.id).sort());
+      expect(h.fixtures.x.requests.map((request) => request.path)).to.deep.equal([
+        '/2/users/by',
+        '/2/tweets/search/recent',
+        '/2/tweets/search/recent',
+      ]);
+    });
+
+    it("when the search is rate limited on the budget's last request, then it is not retried: X sees no more requests than X_REQUESTS_PER_REFRESH", async () => {
+      h = await startHarness({ TRACKED_ACCOUNTS: 'busy_bee', X_REQUESTS_PER_REFRESH: '2' }, { x: { users: [author], posts } });
+      h.fixtures.x.script('/2/tweets/search/recent', rateLimited());
+      expect((await rejection(h.provider.posts(since(), 10_000))).message).to.include('no request left');
+      expect(h.fixtures.x.requests.map((request) => request.path)).to.deep.equal(['/2/users/by', '/2/tweets/search/recent']);
+    });
+  });
+
   describe('errors', () => {
     beforeEach(async () => {
       h = await startHarness();

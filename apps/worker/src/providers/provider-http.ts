@@ -4,7 +4,8 @@
  * (docs/providers.md, "Errors and quotas"):
  * - a provider blocked in Redis (402, X's usage cap) is not called at all before its reset;
  * - 429: wait until the reset the provider names (`x-ratelimit-reset`, `x-rate-limit-reset`:
- *   epoch seconds; `Retry-After`: seconds or a date) and try once more; never a second time;
+ *   epoch seconds; `Retry-After`: seconds or a date) and try once more, out of the caller's request
+ *   budget when it has one; never a second time;
  * - 402: block the provider until its reset, one warning line, a /metrics gauge;
  * - 401/403: one error line naming the provider and the variable (or what the provider says
  *   is missing, when it is not the key), not retried;
@@ -69,6 +70,11 @@ export interface ProviderRequest {
   timeoutMs?: number;
   /** Statuses the caller handles itself (smart-stats' 404); their body is parsed when JSON. */
   accept?: readonly number[];
+  /**
+   * The caller's request budget (X_REQUESTS_PER_REFRESH), the first request already taken from
+   * it: the retry after a 429 takes one more, and with none left the 429 fails the call.
+   */
+  budget?: { left: number };
 }
 
 export interface ProviderHttp {
@@ -171,6 +177,16 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
             retryable: false,
             ...(wait === undefined ? {} : { retryAfterMs: wait }),
           });
+        }
+        if (request.budget) {
+          if (request.budget.left <= 0) {
+            throw fail(path, 'HTTP 429, and no request left in the budget to try again', {
+              status: 429,
+              retryable: false,
+              retryAfterMs: wait,
+            });
+          }
+          request.budget.left -= 1;
         }
         logger.info({ provider, waitMs: wait }, `${provider}: rate limited; trying once more after the reset`);
         await new Promise((resolve) => setTimeout(resolve, wait));

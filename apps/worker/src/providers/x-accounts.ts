@@ -74,8 +74,12 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
     path: string,
     key: 'ids' | 'usernames',
     values: string[],
+    budget: RequestBudget | undefined,
   ): Promise<{ users: WireUser[]; problems: ReturnType<typeof problemsOf> }> {
-    const { body } = await http.get(path, { searchParams: { [key]: values.join(','), 'user.fields': 'public_metrics,protected' } });
+    const { body } = await http.get(path, {
+      searchParams: { [key]: values.join(','), 'user.fields': 'public_metrics,protected' },
+      ...(budget ? { budget } : {}),
+    });
     const parsed = pageSchema.safeParse(body);
     if (!parsed.success) throw new UpstreamError(`x ${path}: invalid payload`, { retryable: false });
     const users = parseItems(parsed.data.data ?? [], userSchema).valid;
@@ -148,6 +152,7 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
             '/2/users',
             'ids',
             batch.map((account) => account.id!),
+            budget,
           );
           for (const account of batch) {
             const user = users.find((candidate) => candidate.id === account.id);
@@ -163,6 +168,7 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
             '/2/users/by',
             'usernames',
             batch.map((account) => account.configured),
+            budget,
           );
           for (const account of batch) {
             const name = account.configured.toLowerCase();

@@ -36,15 +36,15 @@ export interface PostFieldsClient {
 }
 
 export function createPostFieldsClient(http: ProviderHttp, redis: Redis, logger: Logger): PostFieldsClient {
-  const ask = (path: string, params: Readonly<Record<string, string | number>>, name: FieldsParameter) =>
-    http.get(path, { searchParams: { ...params, [name]: FIELDS[name] }, accept: [400] });
+  const ask = (path: string, params: Readonly<Record<string, string | number>>, name: FieldsParameter, budget: RequestBudget) =>
+    http.get(path, { searchParams: { ...params, [name]: FIELDS[name] }, accept: [400], budget });
 
   return {
     async get(path, params, budget) {
       const remembered = await redis.get(providerKeys.xFieldsDialect());
       const first: FieldsParameter = remembered === 'tweet.fields' ? 'tweet.fields' : 'post.fields';
       budget.left -= 1;
-      let response = await ask(path, params, first);
+      let response = await ask(path, params, first, budget);
       if (response.status === 400 && refusesParameter(response.body, first)) {
         const second = other(first);
         if (budget.left <= 0) {
@@ -58,7 +58,7 @@ export function createPostFieldsClient(http: ProviderHttp, redis: Redis, logger:
           return undefined;
         }
         budget.left -= 1;
-        response = await ask(path, params, second);
+        response = await ask(path, params, second, budget);
         if (response.status !== 400) {
           await redis.set(providerKeys.xFieldsDialect(), second);
           logger.warn(
