@@ -63,7 +63,7 @@ describe('Redis Sentinel failover', function () {
     // its answer must be written on the new master, not fetched again by a retry.
     deployment.sim.setFaults({ latencyMs: 1000, paths: ['/v1/trending'] });
     const fetching = runs.length;
-    await until(async () => runs.length > fetching, 2 * PERIOD_MS, 'a scheduled refresh fetching');
+    await until(() => Promise.resolve(runs.length > fetching), 2 * PERIOD_MS, 'a scheduled refresh fetching');
     const master = await ha.master();
     const killedAt = Date.now();
     await master.stop('SIGKILL');
