@@ -27,9 +27,12 @@ interface Candidate {
   stance?: StanceOptions;
 }
 
+const STANCE_WORDS: TrainingOptions = { ...TRAINING_DEFAULTS, l2: 1e-3 };
 /**
  * The features (words and pairs alone, or with character n-grams of a length), the L2 penalty and
- * the tagged posts' weight vary; epochs and the feature count floor stay.
+ * the tagged posts' weight vary; epochs and the feature count floor stay. Then a stance model
+ * beside the committed layer: its features, penalty, weight (mix), the generated posts' weight in
+ * it and NBSVM scaling vary.
  */
 const CANDIDATES: readonly Candidate[] = [
   { options: { ...TRAINING_DEFAULTS, charGrams: 0, l2: 3e-5 }, tagged: 1 },
@@ -40,11 +43,15 @@ const CANDIDATES: readonly Candidate[] = [
   { options: { ...TRAINING_DEFAULTS, charGrams: 5, l2: 3e-4 }, tagged: 3 },
   { options: { ...TRAINING_DEFAULTS, charGrams: 4, l2: 3e-4 }, tagged: 10 },
   // The main model as committed, with a stance model trained on the tagged posts beside it.
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...TRAINING_DEFAULTS, l2: 1e-3 }, mix: 3, generated: 0 } },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...TRAINING_DEFAULTS, l2: 1e-3 }, mix: 3, generated: 0.1 } },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...TRAINING_DEFAULTS, l2: 1e-3 }, mix: 5, generated: 0.1 } },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...TRAINING_DEFAULTS, l2: 3e-3 }, mix: 3, generated: 0.1 } },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...TRAINING_DEFAULTS, charGrams: 4, l2: 1e-3 }, mix: 5, generated: 0.1 } },
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: STANCE_WORDS, mix: 3, generated: 0, naiveBayes: 0 } },
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: STANCE_WORDS, mix: 3, generated: 0.1, naiveBayes: 0 } },
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: STANCE_WORDS, mix: 5, generated: 0.1, naiveBayes: 0 } },
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...STANCE_WORDS, l2: 3e-3 }, mix: 3, generated: 0.1, naiveBayes: 0 } },
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: STANCE_WORDS, mix: 3, generated: 0.1, naiveBayes: 1 } },
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: STANCE_WORDS, mix: 5, generated: 0.1, naiveBayes: 1 } },
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...STANCE_WORDS, l2: 3e-3 }, mix: 5, generated: 0.1, naiveBayes: 1 } },
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 5, generated: 0.1, naiveBayes: 0 } },
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 5, generated: 0.1, naiveBayes: 1 } },
 ];
 
 const args = process.argv.slice(2);
@@ -65,7 +72,8 @@ function name({ options, tagged, stance }: Candidate): string {
   const main = `${grams(options.charGrams)}, tagged x${tagged}, l2 ${options.l2}`;
   return stance === undefined
     ? main
-    : `${main} + stance ${grams(stance.options.charGrams)}, l2 ${stance.options.l2}, mix ${stance.mix}, generated x${stance.generated}`;
+    : `${main} + stance ${grams(stance.options.charGrams)}${stance.naiveBayes > 0 ? ' nb' : ''}, l2 ${stance.options.l2}, mix ${stance.mix}, ` +
+        `generated x${stance.generated}`;
 }
 
 /** Accuracy and neutral share of one trained scorer on `posts`. */

@@ -91,18 +91,27 @@ export interface StanceOptions {
    * regulariser that teaches the stance model negation and the lexicon's words, not a source.
    */
   generated: number;
+  /**
+   * NBSVM (Wang & Manning 2012): each word or pair is scaled by how unevenly it falls between
+   * bullish and bearish posts (its naive-Bayes log-count ratio, smoothed by this count) before
+   * the regression, so the penalty spares the words that separate the sides. 0: off.
+   */
+  naiveBayes: number;
 }
 
 /**
  * Chosen by cross-validation on the author-tagged posts (`npm run sentiment:cv`, docs/decisions.md#d2)
  * among the settings that keep the behaviour tests green: character 4-grams cross-validate a point
  * higher but read "extremely bearish on eth" as bullish (in tagged posts "bears" is mostly mocked
- * by bulls, and its letters carry that over to "bearish").
+ * by bulls, and its letters carry that over to "bearish"); NBSVM scaling cross-validates 0.4 to 0.8
+ * point higher but flips negated posts ("I'm not bullish on $DOT anymore" reads bullish): it
+ * scales up the plain words, which are frequent, against their negated forms, which are rare.
  */
 export const STANCE_DEFAULTS: StanceOptions = Object.freeze({
   options: Object.freeze({ ...TRAINING_DEFAULTS, charGrams: 0, l2: 1e-3 }),
   mix: 3,
   generated: 0.1,
+  naiveBayes: 0,
 });
 
 // '#' never occurs in a word feature, so a post saying "bias" or "rule" cannot overwrite these.
@@ -252,8 +261,17 @@ export interface TrainingExample {
  * two passes over flat memory: 4,000-odd real posts and 15,000 generated ones train in about a
  * minute on one core.
  */
-export function trainMarketModel(examples: readonly TrainingExample[], options: TrainingOptions = TRAINING_DEFAULTS): MarketModel {
+export function trainMarketModel(
+  examples: readonly TrainingExample[],
+  options: TrainingOptions = TRAINING_DEFAULTS,
+  /**
+   * Per feature, a factor its value is multiplied by in training (from the examples' feature rows;
+   * absent: 1); the learned weights are multiplied by it too, so prediction reads raw values.
+   */
+  scale?: (rows: ReadonlyArray<ReadonlyMap<string, number>>) => ReadonlyMap<string, number>,
+): MarketModel {
   const rows = examples.map((example) => modelFeatures(example.normalized, example.rulePolarity, options.charGrams));
+  const scales = scale?.(rows);
   const counts = new Map<string, number>();
   for (const row of rows) for (const [feature] of row) counts.set(feature, (counts.get(feature) ?? 0) + 1);
   const index = new Map<string, number>();
@@ -265,7 +283,7 @@ export function trainMarketModel(examples: readonly TrainingExample[], options: 
   rows.forEach((row, i) => {
     for (const [feature, value] of row) {
       const at = index.get(feature);
-      if (at !== undefined) entries.push([at, value]);
+      if (at !== undefined) entries.push([at, value * (scales?.get(feature) ?? 1)]);
     }
     starts[i + 1] = entries.length;
   });
@@ -321,7 +339,10 @@ export function trainMarketModel(examples: readonly TrainingExample[], options: 
     }
   }
   const weights = new Map<string, readonly [number, number, number]>();
-  for (const [feature, i] of index) weights.set(feature, [w[3 * i] ?? 0, w[3 * i + 1] ?? 0, w[3 * i + 2] ?? 0]);
+  for (const [feature, i] of index) {
+    const k = scales?.get(feature) ?? 1;
+    weights.set(feature, [k * (w[3 * i] ?? 0), k * (w[3 * i + 1] ?? 0), k * (w[3 * i + 2] ?? 0)]);
+  }
   return { weights, charGrams: options.charGrams };
 }
 
@@ -393,11 +414,47 @@ export function fromModelFile(file: MarketModelFile): MarketModel {
 export function trainStanceModel(
   tagged: readonly TrainingExample[],
   generatedPosts: readonly TrainingExample[],
-  { options, mix, generated }: StanceOptions = STANCE_DEFAULTS,
+  { options, mix, generated, naiveBayes }: StanceOptions = STANCE_DEFAULTS,
 ): StanceModel {
   const sided = generated > 0 ? generatedPosts.filter((example) => example.label !== 'neutral') : [];
-  const model = trainMarketModel([...tagged, ...sided.map((example) => ({ ...example, weight: generated }))], options);
+  const examples = [...tagged, ...sided.map((example) => ({ ...example, weight: generated }))];
+  const model = trainMarketModel(examples, options, naiveBayes > 0 ? (rows) => naiveBayesRatios(rows, examples, naiveBayes) : undefined);
   const weights = new Map<string, number>();
   for (const [feature, [negative, , positive]] of model.weights) weights.set(feature, positive - negative);
   return { weights, charGrams: options.charGrams, mix };
+}
+
+/**
+ * NBSVM's scaling (Wang & Manning 2012): each sparse feature times the log-ratio of its smoothed
+ * weighted frequency in bullish and in bearish posts, so the penalty spares the features that
+ * separate the sides. The dense ones (bias, the rules) stay 1.
+ */
+function naiveBayesRatios(
+  rows: ReadonlyArray<ReadonlyMap<string, number>>,
+  examples: readonly TrainingExample[],
+  alpha: number,
+): Map<string, number> {
+  const positive = new Map<string, number>();
+  const negative = new Map<string, number>();
+  let positiveTotal = 0;
+  let negativeTotal = 0;
+  rows.forEach((row, i) => {
+    const example = examples[i];
+    if (example === undefined || example.label === 'neutral') return;
+    const counts = example.label === 'positive' ? positive : negative;
+    const weight = example.weight ?? 1;
+    for (const [feature] of row) {
+      if (DENSE.has(feature)) continue;
+      counts.set(feature, (counts.get(feature) ?? 0) + weight);
+      if (example.label === 'positive') positiveTotal += weight;
+      else negativeTotal += weight;
+    }
+  });
+  const ratios = new Map<string, number>();
+  for (const feature of new Set([...positive.keys(), ...negative.keys()])) {
+    const p = ((positive.get(feature) ?? 0) + alpha) / (positiveTotal + alpha);
+    const q = ((negative.get(feature) ?? 0) + alpha) / (negativeTotal + alpha);
+    ratios.set(feature, Math.abs(Math.log(p / q)));
+  }
+  return ratios;
 }

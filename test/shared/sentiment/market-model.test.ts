@@ -133,7 +133,7 @@ describe('market model', () => {
 
   it('when a stance model is beside it, then it decides posts the model is torn on, and counts less where the model is sure', () => {
     const main = trainMarketModel(TINY, OPTIONS);
-    const model = { ...main, stance: trainStanceModel(STANCE_POSTS, [], { options: OPTIONS, mix: 3, generated: 0 }) };
+    const model = { ...main, stance: trainStanceModel(STANCE_POSTS, [], { options: OPTIONS, mix: 3, generated: 0, naiveBayes: 0 }) };
     expect(classOf(model, 'zorbly')).to.equal(2);
     expect(classOf(model, 'flumph')).to.equal(0);
     // Torn (TINY never saw it) against sure ("stalled" is bearish in TINY): the same stance margin
@@ -154,7 +154,7 @@ describe('market model', () => {
   it('when a stance model goes through the file format, then predictions are unchanged', () => {
     const model = {
       ...trainMarketModel(TINY, OPTIONS),
-      stance: trainStanceModel(STANCE_POSTS, TINY, { options: OPTIONS, mix: 3, generated: 0.1 }),
+      stance: trainStanceModel(STANCE_POSTS, TINY, { options: OPTIONS, mix: 3, generated: 0.1, naiveBayes: 1 }),
     };
     const reloaded = fromModelFile(JSON.parse(JSON.stringify(toModelFile(model, 'x', TINY.length))) as MarketModelFile);
     expect(reloaded.stance?.mix).to.equal(3);
