@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseLabelledPosts, parseRatedTweets, type RatedText } from '../shared/sentiment/evaluation.js';
-import { FEATURES_VERSION, TRAINING_DEFAULTS, type TrainingExample } from '../shared/sentiment/market-model.js';
+import { FEATURES_VERSION, STANCE_DEFAULTS, TRAINING_DEFAULTS, type TrainingExample } from '../shared/sentiment/market-model.js';
 import { normalizePost } from '../shared/sentiment/normalize.js';
 import { rulePolarity } from '../shared/sentiment/score.js';
 
@@ -89,7 +89,7 @@ export function fileSha256(path: string): string {
  */
 export function trainingDigest(examples: readonly TrainingExample[] = trainingExamples()): string {
   const hash = createHash('sha256').update(
-    JSON.stringify({ ...TRAINING_DEFAULTS, tagged: TAGGED_POSTS_WEIGHT, features: FEATURES_VERSION }),
+    JSON.stringify({ ...TRAINING_DEFAULTS, tagged: TAGGED_POSTS_WEIGHT, features: FEATURES_VERSION, stance: STANCE_DEFAULTS }),
   );
   for (const example of examples) {
     hash.update(`${example.label}\t${example.rulePolarity}\t${example.normalized}\n`);

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { trainMarketModel, toModelFile } from '../shared/sentiment/market-model.js';
+import { STANCE_DEFAULTS, trainMarketModel, trainStanceModel, toModelFile } from '../shared/sentiment/market-model.js';
 import { fileSha256, readTaggedPosts, repoRoot, taggedExamples, trainingDigest, trainingExamples } from './sentiment-data.js';
 
 const paths = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
@@ -17,13 +17,17 @@ if (paths.length === 0) {
 }
 const repository = trainingExamples();
 const tagged = paths.map((path) => ({ path, posts: readTaggedPosts(path) }));
-const examples = [...repository, ...taggedExamples(tagged.flatMap(({ posts }) => posts))];
+const taggedPosts = taggedExamples(tagged.flatMap(({ posts }) => posts));
+const examples = [...repository, ...taggedPosts];
 const started = performance.now();
-const model = trainMarketModel(examples);
+const main = trainMarketModel(examples);
+// The stance model learns from the tagged posts, the generated ones only regularise it (see MarketModel.stance).
+const model = STANCE_DEFAULTS.mix > 0 ? { ...main, stance: trainStanceModel(taggedPosts, repository) } : main;
 const sources = tagged.map(({ path, posts }) => ({ file: basename(path), sha256: fileSha256(path), examples: posts.length }));
 const file = toModelFile(model, trainingDigest(repository), examples.length, sources);
 writeFileSync(resolve(repoRoot, 'shared/sentiment/market-model.json'), `${JSON.stringify(file)}\n`);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(
-  `trained on ${repository.length} repository posts and ${examples.length - repository.length} tagged posts in ${seconds} s: ${file.features.length} features`,
+  `trained on ${repository.length} repository posts and ${taggedPosts.length} tagged posts in ${seconds} s: ${file.features.length} features` +
+    (file.stance === undefined ? '' : `, stance model ${file.stance.features.length} features (mix ${file.stance.mix})`),
 );

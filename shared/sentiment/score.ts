@@ -73,14 +73,14 @@ export function scorePolarityWith(model: MarketModel, text: string, options?: Sc
   if (isMarketPost(text)) return modelPolarity(model, normalized, rulePolarity(normalized));
   if (!hasMarketContext(normalized)) return generalPolarity(general);
   const rules = rulePolarity(normalized);
-  const market = hasMarketStance(normalized) ? round4((rules + modelPolarity(model, normalized, rules)) / 2) : rules;
+  const market = hasMarketStance(normalized) ? round4((rules + modelPolarity(model, normalized, rules, false)) / 2) : rules;
   const vader = plainVaderPolarity(text);
   return polarityClass(market) === polarityClass(vader) ? vader : market;
 }
 
 /** The learned layer's polarity for a normalized post the rules scored `rules`. */
-export function modelPolarity(model: MarketModel, normalized: string, rules: number): number {
-  return polarityOf(predictProbabilities(model, normalized, rules), rules);
+export function modelPolarity(model: MarketModel, normalized: string, rules: number, withStance = true): number {
+  return polarityOf(predictProbabilities(model, normalized, rules, withStance), rules);
 }
 
 const VADER_LEXICON: ReadonlyMap<string, number> = loadVaderLexicon();

@@ -5,6 +5,8 @@ import {
   predictProbabilities,
   toModelFile,
   trainMarketModel,
+  trainStanceModel,
+  type MarketModel,
   type MarketModelFile,
   type TrainingExample,
 } from '../../../shared/sentiment/market-model.js';
@@ -114,6 +116,52 @@ describe('market model', () => {
     const before = predictProbabilities(model, text, 0.2);
     const after = predictProbabilities(reloaded, text, 0.2);
     after.forEach((p, i) => expect(p).to.be.closeTo(before[i] ?? 0, 1e-3));
+  });
+
+  // Written for this test: "zorbly" and "flumph" are nowhere in TINY, "stalled" is bearish there.
+  const STANCE_POSTS: TrainingExample[] = [
+    example('zorbly again', 'positive'),
+    example('zorbly stalled', 'positive'),
+    example('so zorbly', 'positive'),
+    example('flumph again', 'negative'),
+    example('so flumph', 'negative'),
+  ];
+  const classOf = (model: MarketModel, text: string): number => {
+    const p = predictProbabilities(model, normalizePost(text), 0);
+    return p.indexOf(Math.max(...p));
+  };
+
+  it('when a stance model is beside it, then it decides posts the model is torn on, and counts less where the model is sure', () => {
+    const main = trainMarketModel(TINY, OPTIONS);
+    const model = { ...main, stance: trainStanceModel(STANCE_POSTS, [], { options: OPTIONS, mix: 3, generated: 0, naiveBayes: 0 }) };
+    expect(classOf(model, 'zorbly')).to.equal(2);
+    expect(classOf(model, 'flumph')).to.equal(0);
+    // Torn (TINY never saw it) against sure ("stalled" is bearish in TINY): the same stance margin
+    // moves the first further; by the torn share 2 x min(bearish, bullish).
+    const shift = (text: string, margin: number): number => {
+      const stanceOnly = { ...main, stance: { weights: new Map([[text, margin]]), charGrams: 0, mix: 1 } };
+      const [before, after] = [main, stanceOnly].map((m) => predictProbabilities(m, normalizePost(text), 0));
+      return Math.log((after?.[2] ?? 0) / (after?.[0] ?? 1)) - Math.log((before?.[2] ?? 0) / (before?.[0] ?? 1));
+    };
+    expect(shift('stalled', 1)).to.be.lessThan(shift('zorbly', 1));
+    // Without it the words it taught say nothing.
+    expect(classOf(main, 'zorbly')).to.equal(classOf(main, 'flumph'));
+    // Asked without the stance model (general English), the model reads alone.
+    const alone = predictProbabilities(main, normalizePost('zorbly'), 0);
+    predictProbabilities(model, normalizePost('zorbly'), 0, false).forEach((p, i) => expect(p).to.equal(alone[i]));
+  });
+
+  it('when a stance model goes through the file format, then predictions are unchanged', () => {
+    const model = {
+      ...trainMarketModel(TINY, OPTIONS),
+      stance: trainStanceModel(STANCE_POSTS, TINY, { options: OPTIONS, mix: 3, generated: 0.1, naiveBayes: 1 }),
+    };
+    const reloaded = fromModelFile(JSON.parse(JSON.stringify(toModelFile(model, 'x', TINY.length))) as MarketModelFile);
+    expect(reloaded.stance?.mix).to.equal(3);
+    for (const text of ['zorbly stalled', 'flumph teleport', 'the call']) {
+      const before = predictProbabilities(model, normalizePost(text), 0.1);
+      predictProbabilities(reloaded, normalizePost(text), 0.1).forEach((p, i) => expect(p, text).to.be.closeTo(before[i] ?? 0, 1e-3));
+    }
   });
 
   it('when the weights file is malformed, then loading it fails loudly', () => {

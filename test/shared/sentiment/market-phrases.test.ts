@@ -27,8 +27,9 @@ const EXAMPLES: ReadonlyArray<readonly [string, PolarityClass]> = [
   ['funding deeply negative while we grind higher', 'positive'],
   ['funding is through the roof, careful', 'negative'],
   ['team minted another 500 million tokens', 'negative'],
-  // Negative before the model learned from real tagged posts, which rarely mention unlocks: a known loss.
-  ['huge unlock next month for $STRK', 'neutral'],
+  // The phrase table reads a big unlock as dilution (new supply for sale), and so do traders; it was
+  // read neutral only while the learned layer barely weighed real tagged posts.
+  ['huge unlock next month for $STRK', 'negative'],
   ['spot ETF approved', 'positive'],
   ['SEC sued the exchange this morning', 'negative'],
   ['lawsuit dismissed!', 'positive'],

@@ -8,7 +8,10 @@
  * 14,993; held-out b 147/150, c 141/150, d 139/148, e 145/148, i 139/150. Training the learned
  * layer on 4,352 real author-tagged posts as well (issue 30: real posts 0.51 -> 0.73 in
  * cross-validation) cost a few of these generated posts: crypto-dev 14,546, b 146, c 137, e 143
- * (d and i unchanged). The floors below are today's counts.
+ * (d and i unchanged). A stance model trained on the tagged posts beside the learned layer
+ * (issue 30: 5-fold cross-validation 0.734 -> 0.743, dev 0.717 -> 0.720) moved crypto-dev, which the
+ * layer trains on, from 14,546 to 14,514 (-0.2 %) while the held-out sets kept or gained posts
+ * (c 137 -> 138, e 143 -> 144). The floors below are today's counts.
  */
 import { expect } from 'chai';
 import { evaluate } from '../../../shared/sentiment/evaluation.js';
@@ -21,11 +24,11 @@ const plainVader = (text: string): number => vaderAnalyzer.polarity_scores(text)
 
 /** Correct posts per crypto set (see above). */
 const CRYPTO_CORRECT_BEFORE: Readonly<Record<string, number>> = {
-  'crypto-dev': 14546,
+  'crypto-dev': 14514,
   'crypto-heldout-b': 146,
-  'crypto-heldout-c': 137,
+  'crypto-heldout-c': 138,
   'crypto-heldout-d': 139,
-  'crypto-heldout-e': 143,
+  'crypto-heldout-e': 144,
   'crypto-heldout-i': 139,
 };
 
