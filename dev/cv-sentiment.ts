@@ -5,7 +5,7 @@
  * (normalizer, rules, model); a neutral score counts as a miss, since every tagged post has a
  * stance. Folds are fixed (post i goes to fold i mod k) and training is deterministic, so a rerun
  * prints the same figures. The first file also trains a model that scores the second ("dev").
- * Usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5]
+ * Usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>,...]
  */
 import { evaluate, type RatedText } from '../shared/sentiment/evaluation.js';
 import {
@@ -17,7 +17,7 @@ import {
   type TrainingOptions,
 } from '../shared/sentiment/market-model.js';
 import { plainVaderPolarity, polarityClass, scorePolarityWith } from '../shared/sentiment/score.js';
-import { readTaggedPosts, TAGGED_POSTS_WEIGHT, taggedExamples, trainingExamples } from './sentiment-data.js';
+import { cryptoSet, readTaggedPosts, TAGGED_POSTS_WEIGHT, taggedExamples, trainingExamples } from './sentiment-data.js';
 
 interface Candidate {
   options: TrainingOptions;
@@ -52,14 +52,62 @@ const CANDIDATES: readonly Candidate[] = [
   { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...STANCE_WORDS, l2: 3e-3 }, mix: 5, generated: 0.1, naiveBayes: 1 } },
   { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 5, generated: 0.1, naiveBayes: 0 } },
   { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 5, generated: 0.1, naiveBayes: 1 } },
+  // Gated: where the rules read the post at least this strongly, the stance model only reinforces their side.
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: { options: STANCE_WORDS, mix: 3, generated: 0.1, naiveBayes: 0, gate: 0.3 } },
+  {
+    options: TRAINING_DEFAULTS,
+    tagged: 1,
+    stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 5, generated: 0.1, naiveBayes: 0, gate: 0.3 },
+  },
+  {
+    options: TRAINING_DEFAULTS,
+    tagged: 1,
+    stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 5, generated: 0.1, naiveBayes: 0, gate: 0.5 },
+  },
+  {
+    options: TRAINING_DEFAULTS,
+    tagged: 1,
+    stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 5, generated: 0.1, naiveBayes: 1, gate: 0.3 },
+  },
+  {
+    options: TRAINING_DEFAULTS,
+    tagged: 1,
+    stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 3, generated: 0.1, naiveBayes: 0, gate: 0.05 },
+  },
+  {
+    options: TRAINING_DEFAULTS,
+    tagged: 1,
+    stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 3, generated: 0.1, naiveBayes: 1, gate: 0.05 },
+  },
+  {
+    options: TRAINING_DEFAULTS,
+    tagged: 1,
+    stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 5, generated: 0.3, naiveBayes: 0, gate: 0.05 },
+  },
+  {
+    options: TRAINING_DEFAULTS,
+    tagged: 1,
+    stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 3, generated: 0.3, naiveBayes: 1, gate: 0.05 },
+  },
+  {
+    options: TRAINING_DEFAULTS,
+    tagged: 1,
+    stance: { options: { ...STANCE_WORDS, charGrams: 4 }, mix: 4, generated: 0.3, naiveBayes: 1, gate: 0.05 },
+  },
 ];
 
 const args = process.argv.slice(2);
 const paths = args.filter((arg) => !arg.startsWith('--'));
+// --only=a,b: only the candidates whose name holds one of these (the committed one is still measured on dev).
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
+  .filter((part) => part !== '');
 const folds = Number(args.find((arg) => arg.startsWith('--folds='))?.slice('--folds='.length) ?? 5);
 const [trainPath, devPath] = paths;
 if (trainPath === undefined || devPath === undefined || !Number.isInteger(folds) || folds < 2) {
-  console.error('usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5]');
+  console.error('usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>,...]');
   process.exit(2);
 }
 const train = readTaggedPosts(trainPath);
@@ -72,7 +120,7 @@ function name({ options, tagged, stance }: Candidate): string {
   const main = `${grams(options.charGrams)}, tagged x${tagged}, l2 ${options.l2}`;
   return stance === undefined
     ? main
-    : `${main} + stance ${grams(stance.options.charGrams)}${stance.naiveBayes > 0 ? ' nb' : ''}, l2 ${stance.options.l2}, mix ${stance.mix}, ` +
+    : `${main} + stance ${grams(stance.options.charGrams)}${stance.naiveBayes > 0 ? ' nb' : ''}${(stance.gate ?? 0) > 0 ? ` gate ${stance.gate}` : ''}, l2 ${stance.options.l2}, mix ${stance.mix}, ` +
         `generated x${stance.generated}`;
 }
 
@@ -85,6 +133,17 @@ function measure(trainOn: readonly RatedText[], candidate: Candidate, posts: rea
   const model = stance === undefined ? main : { ...main, stance: trainStanceModel(taggedExamples(trainOn), repository, stance) };
   const score = (text: string): number => scorePolarityWith(model, text);
   return { accuracy: evaluate(posts, score, false).accuracy, neutral: neutralShare(posts, score) };
+}
+
+/** Repository posts right when trained on both files (the floor in test/shared/sentiment/versus-vader.test.ts). */
+function repositoryRight(candidate: Candidate): number {
+  const tagged = taggedExamples(all, candidate.tagged);
+  const main = trainMarketModel([...repository, ...tagged], candidate.options);
+  const stance = candidate.stance;
+  const model = stance === undefined ? main : { ...main, stance: trainStanceModel(taggedExamples(all), repository, stance) };
+  const posts = cryptoSet('crypto-dev');
+  const result = evaluate(posts, (text) => scorePolarityWith(model, text), false);
+  return result.count - result.misses.length;
 }
 
 function neutralShare(posts: readonly RatedText[], score: (text: string) => number): number {
@@ -103,12 +162,15 @@ console.log(
 console.log(`${'plain vader'.padEnd(width)} folds ${vaderFolds.map(f3).join(' ')}  mean ${f3(mean(vaderFolds))}`);
 
 let best: { candidate: Candidate; accuracy: number } | undefined;
-for (const candidate of CANDIDATES) {
+const chosen = only === undefined ? CANDIDATES : CANDIDATES.filter((candidate) => only.some((part) => name(candidate).includes(part)));
+for (const candidate of chosen) {
   const results = foldPosts.map((posts, f) => measure(foldPosts.filter((_, g) => g !== f).flat(), candidate, posts));
   const accuracy = mean(results.map((result) => result.accuracy));
   console.log(
     `${name(candidate).padEnd(width)} folds ${results.map((result) => f3(result.accuracy)).join(' ')}  mean ${f3(accuracy)}` +
-      `  neutral ${f3(mean(results.map((result) => result.neutral)))}`,
+      `  neutral ${f3(mean(results.map((result) => result.neutral)))}` +
+      // A focused run also scores dev with each candidate trained on the first file alone.
+      (only === undefined ? '' : `  dev ${f3(measure(train, candidate, dev).accuracy)}  repository right ${repositoryRight(candidate)}`),
   );
   if (best === undefined || accuracy > best.accuracy) best = { candidate, accuracy };
 }

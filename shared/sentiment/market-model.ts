@@ -42,7 +42,7 @@ export interface MarketModelFile {
   /** Flat: weights[3 * i + c] is feature i's weight for class c. */
   weights: number[];
   /** The stance model (see `MarketModel.stance`); absent: none. */
-  stance?: { mix: number; charGrams?: number; features: string[]; weights: number[] };
+  stance?: { mix: number; charGrams?: number; gate?: number; features: string[]; weights: number[] };
 }
 
 export interface MarketModel {
@@ -64,6 +64,12 @@ export interface StanceModel {
   readonly weights: ReadonlyMap<string, number>;
   readonly charGrams: number;
   readonly mix: number;
+  /**
+   * Where the rules read the post at least this strongly (|compound|), the stance model may only
+   * push towards the rules' side: an explicit stance word ("extremely bearish") is not overturned
+   * by what its letters or neighbours mean in other traders' posts. 0: no gate.
+   */
+  readonly gate?: number;
 }
 
 export interface TrainingOptions {
@@ -97,6 +103,8 @@ export interface StanceOptions {
    * the regression, so the penalty spares the words that separate the sides. 0: off.
    */
   naiveBayes: number;
+  /** See `StanceModel.gate`; 0: off. */
+  gate?: number;
 }
 
 /**
@@ -215,10 +223,13 @@ export function predictProbabilities(model: MarketModel, normalized: string, rul
   }
   const stance = withStance ? model.stance : undefined;
   if (stance === undefined || stance.mix === 0) return softmax([negative, neutral, positive]);
-  const margin = stanceMargin(
+  let margin = stanceMargin(
     stance,
     stance.charGrams === model.charGrams ? features : modelFeatures(normalized, rulePolarity, stance.charGrams),
   );
+  // The gate: a confident reading of the rules is not overturned, only reinforced.
+  const gate = stance.gate ?? 0;
+  if (gate > 0 && Math.abs(rulePolarity) >= gate && margin * rulePolarity < 0) margin = 0;
   // It counts as far as this model is torn between bullish and bearish (2 x the smaller of the two
   // probabilities): where the generated posts already settle a post (negation, intensity, neutral
   // news) it stays out, where they leave real traders' idiom undecided it decides.
@@ -369,6 +380,7 @@ export function toModelFile(model: MarketModel, trainedOn: string, examples: num
           stance: {
             mix: stance.mix,
             ...(stance.charGrams > 0 ? { charGrams: stance.charGrams } : {}),
+            ...((stance.gate ?? 0) > 0 ? { gate: stance.gate } : {}),
             // A weight that rounds to 0 says nothing: left out.
             features: [...stance.weights].filter(([, weight]) => round4(weight) !== 0).map(([feature]) => feature),
             weights: [...stance.weights.values()].map(round4).filter((weight) => weight !== 0),
@@ -400,6 +412,7 @@ export function fromModelFile(file: MarketModelFile): MarketModel {
           stance: {
             mix: stance.mix,
             charGrams: stance.charGrams ?? 0,
+            ...(stance.gate === undefined ? {} : { gate: stance.gate }),
             weights: new Map(stance.features.map((feature, i) => [feature, stance.weights[i] ?? 0])),
           },
         }),
@@ -414,14 +427,14 @@ export function fromModelFile(file: MarketModelFile): MarketModel {
 export function trainStanceModel(
   tagged: readonly TrainingExample[],
   generatedPosts: readonly TrainingExample[],
-  { options, mix, generated, naiveBayes }: StanceOptions = STANCE_DEFAULTS,
+  { options, mix, generated, naiveBayes, gate = 0 }: StanceOptions = STANCE_DEFAULTS,
 ): StanceModel {
   const sided = generated > 0 ? generatedPosts.filter((example) => example.label !== 'neutral') : [];
   const examples = [...tagged, ...sided.map((example) => ({ ...example, weight: generated }))];
   const model = trainMarketModel(examples, options, naiveBayes > 0 ? (rows) => naiveBayesRatios(rows, examples, naiveBayes) : undefined);
   const weights = new Map<string, number>();
   for (const [feature, [negative, , positive]] of model.weights) weights.set(feature, positive - negative);
-  return { weights, charGrams: options.charGrams, mix };
+  return { weights, charGrams: options.charGrams, mix, gate };
 }
 
 /**
