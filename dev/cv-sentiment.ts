@@ -178,7 +178,8 @@ for (const candidate of chosen) {
  * The committed settings are the best candidate that keeps the scorer's behaviour tests green
  * (test/shared/sentiment: negation, intensifiers, market phrases, tweets-dev against VADER):
  * heavier tagged weights, L2 or character n-grams in the main model score up to 2 points higher
- * here but break them, and so do character n-grams in the stance model (docs/decisions.md#d2).
+ * here but break them, and so do character n-grams in the stance model unless the gate holds them
+ * to the rules' side (docs/decisions.md#d2).
  */
 const committed = CANDIDATES.find(
   (candidate) =>
