@@ -5,7 +5,7 @@
  * (normalizer, rules, model); a neutral score counts as a miss, since every tagged post has a
  * stance. Folds are fixed (post i goes to fold i mod k) and training is deterministic, so a rerun
  * prints the same figures. The first file also trains a model that scores the second ("dev").
- * Usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>,...]
+ * Usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>|...]
  */
 import { evaluate, type RatedText } from '../shared/sentiment/evaluation.js';
 import {
@@ -98,16 +98,16 @@ const CANDIDATES: readonly Candidate[] = [
 
 const args = process.argv.slice(2);
 const paths = args.filter((arg) => !arg.startsWith('--'));
-// --only=a,b: only the candidates whose name holds one of these (the committed one is still measured on dev).
+// --only=a|b: only the candidates whose name holds one of these (names hold commas, so '|' separates them); the committed one is still measured on dev.
 const only = args
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
-  .split(',')
+  .split('|')
   .filter((part) => part !== '');
 const folds = Number(args.find((arg) => arg.startsWith('--folds='))?.slice('--folds='.length) ?? 5);
 const [trainPath, devPath] = paths;
 if (trainPath === undefined || devPath === undefined || !Number.isInteger(folds) || folds < 2) {
-  console.error('usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>,...]');
+  console.error('usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>|...]');
   process.exit(2);
 }
 const train = readTaggedPosts(trainPath);
