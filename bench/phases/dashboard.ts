@@ -11,22 +11,11 @@
  * No target: the table is for reading. Skipped, with a line saying so, when Chromium is absent.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Page, type Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
+import { CHROMIUM, launchHeadlessChromium } from '../../dev/chromium.js';
 import { median } from '../lib/numbers.js';
 import type { Settings } from '../lib/settings.js';
 import type { AppProcess } from '../lib/stack.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface DashboardVisit {
   /** Page, scripts and styles: headers and bodies as sent. */
@@ -100,7 +89,7 @@ async function visit(page: Page, load: () => Promise<unknown>): Promise<{ measur
 export async function measureDashboard(api: AppProcess, settings: Settings, log: (line: string) => void): Promise<DashboardOutcome> {
   const outcome: DashboardOutcome = { first: [], repeat: [], assetIdentityBytes: 0 };
   if (!existsSync(CHROMIUM)) return { ...outcome, skipped: `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)` };
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await launchHeadlessChromium();
   try {
     const visits = settings.quick ? 2 : 9;
     for (let i = 0; i < visits; i += 1) {
