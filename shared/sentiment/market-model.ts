@@ -10,6 +10,8 @@
  * weights on every machine; the weights are committed (`market-model.json`).
  */
 
+import { hasMarketStance } from './market-context.js';
+
 /** Class order of every probability triple. */
 export const MODEL_CLASSES = ['negative', 'neutral', 'positive'] as const;
 export type ModelClass = (typeof MODEL_CLASSES)[number];
@@ -42,7 +44,7 @@ export interface MarketModelFile {
   /** Flat: weights[3 * i + c] is feature i's weight for class c. */
   weights: number[];
   /** The stance model (see `MarketModel.stance`); absent: none. */
-  stance?: { mix: number; charGrams?: number; gate?: number; features: string[]; weights: number[] };
+  stance?: { mix: number; charGrams?: number; gate?: number; generalGate?: number; features: string[]; weights: number[] };
 }
 
 export interface MarketModel {
@@ -52,8 +54,9 @@ export interface MarketModel {
   /**
    * A second model trained on the author-tagged posts (bullish or bearish, no neutral class; the
    * generated posts only regularise it), whose bullish-minus-bearish margin, times `mix` and times
-   * how torn this model is between the two sides, is added to this model's: the tagged posts teach
-   * how real traders write without outweighing the generated posts that teach neutral, negation and
+   * a share, is added to this model's: where the post holds a market word, how torn this model is
+   * between the two sides, elsewhere how far it takes a side at all. The tagged posts teach how real
+   * traders write without outweighing the generated posts that teach neutral, negation and
    * intensity. It reads the same features, with its own character n-grams.
    */
   readonly stance?: StanceModel;
@@ -65,11 +68,17 @@ export interface StanceModel {
   readonly charGrams: number;
   readonly mix: number;
   /**
-   * Where the rules read the post at least this strongly (|compound|), the stance model may only
-   * push towards the rules' side: an explicit stance word ("extremely bearish") is not overturned
-   * by what its letters or neighbours mean in other traders' posts. 0: no gate.
+   * Where the post holds a market word (the crypto lexicon's) and the rules read it at least this
+   * strongly (|compound|), the stance model may only push towards the rules' side: an explicit
+   * stance word ("extremely bearish") is not overturned by what its letters or neighbours mean in
+   * other traders' posts. 0: no gate.
    */
   readonly gate?: number;
+  /**
+   * The same where the post holds no market word, only general ones ("good luck", "love it"), which
+   * traders use in mockery as often as not: only a reading this strong gates. 0: no gate.
+   */
+  readonly generalGate?: number;
 }
 
 export interface TrainingOptions {
@@ -105,6 +114,8 @@ export interface StanceOptions {
   naiveBayes: number;
   /** See `StanceModel.gate`; 0: off. */
   gate?: number;
+  /** See `StanceModel.generalGate`; 0: off. */
+  generalGate?: number;
 }
 
 /**
@@ -112,16 +123,18 @@ export interface StanceOptions {
  * among the settings that keep the behaviour tests green. Ungated, character 4-grams read "extremely
  * bearish on eth" as bullish (in tagged posts "bears" is mostly mocked by bulls, and its letters
  * carry that over to "bearish") and NBSVM scaling flips negated posts ("I'm not bullish on $DOT
- * anymore" reads bullish). The gate keeps both to the rules' side wherever the rules take one
- * (|compound| >= 0.05); a higher gate (0.3, 0.5) or mix 5 costs the repository's own posts (the
- * versus-vader floor), which the generated posts at 0.3 each, rather than 0.1, hold up.
+ * anymore" reads bullish). The gate keeps both to the rules' side wherever a market word takes one
+ * (|compound| >= 0.05); without one, only a strong reading of general words (0.5) gates, or general
+ * tweets the market reading catches ("dev", "bags") turn. The generated posts at 0.5 each hold up
+ * the repository's own posts (the versus-vader floor) at mix 5.
  */
 export const STANCE_DEFAULTS: StanceOptions = Object.freeze({
-  options: Object.freeze({ ...TRAINING_DEFAULTS, charGrams: 4, l2: 1e-3 }),
-  mix: 3,
-  generated: 0.3,
+  options: Object.freeze({ ...TRAINING_DEFAULTS, charGrams: 4, l2: 3e-4 }),
+  mix: 5,
+  generated: 0.5,
   naiveBayes: 1,
   gate: 0.05,
+  generalGate: 0.5,
 });
 
 // '#' never occurs in a word feature, so a post saying "bias" or "rule" cannot overwrite these.
@@ -229,14 +242,16 @@ export function predictProbabilities(model: MarketModel, normalized: string, rul
     stance,
     stance.charGrams === model.charGrams ? features : modelFeatures(normalized, rulePolarity, stance.charGrams),
   );
-  // The gate: a confident reading of the rules is not overturned, only reinforced.
-  const gate = stance.gate ?? 0;
+  const [pn, p0, pp] = softmax([negative, neutral, positive]);
+  const stanceWord = hasMarketStance(normalized);
+  // The gate: where the rules read a side confidently, that side is not overturned, only reinforced.
+  const gate = (stanceWord ? stance.gate : stance.generalGate) ?? 0;
   if (gate > 0 && Math.abs(rulePolarity) >= gate && margin * rulePolarity < 0) margin = 0;
-  // It counts as far as this model is torn between bullish and bearish (2 x the smaller of the two
-  // probabilities): where the generated posts already settle a post (negation, intensity, neutral
-  // news) it stays out, where they leave real traders' idiom undecided it decides.
-  const [pn, , pp] = softmax([negative, neutral, positive]);
-  const share = 2 * Math.min(pn, pp);
+  // How far it counts. With a market word: as far as this model is torn between bullish and bearish
+  // (2 x the smaller of the two), so where the generated posts settle a post (negation, intensity)
+  // it stays out. Without one, the generated posts can tell news from a stance but not which side
+  // traders' own idiom takes ("see you all at 100k"): it counts as far as the post takes one.
+  const share = stanceWord ? 2 * Math.min(pn, pp) : (1 - p0) ** 2;
   negative -= (share * stance.mix * margin) / 2;
   positive += (share * stance.mix * margin) / 2;
   return softmax([negative, neutral, positive]);
@@ -383,6 +398,7 @@ export function toModelFile(model: MarketModel, trainedOn: string, examples: num
             mix: stance.mix,
             ...(stance.charGrams > 0 ? { charGrams: stance.charGrams } : {}),
             ...((stance.gate ?? 0) > 0 ? { gate: stance.gate } : {}),
+            ...((stance.generalGate ?? 0) > 0 ? { generalGate: stance.generalGate } : {}),
             // A weight that rounds to 0 says nothing: left out.
             features: [...stance.weights].filter(([, weight]) => round4(weight) !== 0).map(([feature]) => feature),
             weights: [...stance.weights.values()].map(round4).filter((weight) => weight !== 0),
@@ -415,6 +431,7 @@ export function fromModelFile(file: MarketModelFile): MarketModel {
             mix: stance.mix,
             charGrams: stance.charGrams ?? 0,
             ...(stance.gate === undefined ? {} : { gate: stance.gate }),
+            ...(stance.generalGate === undefined ? {} : { generalGate: stance.generalGate }),
             weights: new Map(stance.features.map((feature, i) => [feature, stance.weights[i] ?? 0])),
           },
         }),
@@ -429,14 +446,14 @@ export function fromModelFile(file: MarketModelFile): MarketModel {
 export function trainStanceModel(
   tagged: readonly TrainingExample[],
   generatedPosts: readonly TrainingExample[],
-  { options, mix, generated, naiveBayes, gate = 0 }: StanceOptions = STANCE_DEFAULTS,
+  { options, mix, generated, naiveBayes, gate = 0, generalGate = 0 }: StanceOptions = STANCE_DEFAULTS,
 ): StanceModel {
   const sided = generated > 0 ? generatedPosts.filter((example) => example.label !== 'neutral') : [];
   const examples = [...tagged, ...sided.map((example) => ({ ...example, weight: generated }))];
   const model = trainMarketModel(examples, options, naiveBayes > 0 ? (rows) => naiveBayesRatios(rows, examples, naiveBayes) : undefined);
   const weights = new Map<string, number>();
   for (const [feature, [negative, , positive]] of model.weights) weights.set(feature, positive - negative);
-  return { weights, charGrams: options.charGrams, mix, gate };
+  return { weights, charGrams: options.charGrams, mix, gate, generalGate };
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type TrainingExample,
 } from '../../../shared/sentiment/market-model.js';
 import modelFile from '../../../shared/sentiment/market-model.json' with { type: 'json' };
+import { hasMarketStance } from '../../../shared/sentiment/market-context.js';
 import { normalizePost } from '../../../shared/sentiment/normalize.js';
 import { MARKET_MODEL, modelPolarity, polarityClass, polarityOf, rulePolarity, scorePolarity } from '../../../shared/sentiment/score.js';
 import { vaderAnalyzer } from '../../../shared/sentiment/vader-library.js';
@@ -131,19 +132,11 @@ describe('market model', () => {
     return p.indexOf(Math.max(...p));
   };
 
-  it('when a stance model is beside it, then it decides posts the model is torn on, and counts less where the model is sure', () => {
+  it('when a stance model is beside it, then it decides posts the main model cannot', () => {
     const main = trainMarketModel(TINY, OPTIONS);
     const model = { ...main, stance: trainStanceModel(STANCE_POSTS, [], { options: OPTIONS, mix: 3, generated: 0, naiveBayes: 0 }) };
     expect(classOf(model, 'zorbly')).to.equal(2);
     expect(classOf(model, 'flumph')).to.equal(0);
-    // Torn (TINY never saw it) against sure ("stalled" is bearish in TINY): the same stance margin
-    // moves the first further; by the torn share 2 x min(bearish, bullish).
-    const shift = (text: string, margin: number): number => {
-      const stanceOnly = { ...main, stance: { weights: new Map([[text, margin]]), charGrams: 0, mix: 1 } };
-      const [before, after] = [main, stanceOnly].map((m) => predictProbabilities(m, normalizePost(text), 0));
-      return Math.log((after?.[2] ?? 0) / (after?.[0] ?? 1)) - Math.log((before?.[2] ?? 0) / (before?.[0] ?? 1));
-    };
-    expect(shift('stalled', 1)).to.be.lessThan(shift('zorbly', 1));
     // Without it the words it taught say nothing.
     expect(classOf(main, 'zorbly')).to.equal(classOf(main, 'flumph'));
     // Asked without the stance model (general English), the model reads alone.
@@ -151,13 +144,61 @@ describe('market model', () => {
     predictProbabilities(model, normalizePost('zorbly'), 0, false).forEach((p, i) => expect(p).to.equal(alone[i]));
   });
 
+  // A hand-set main model, so each post's probabilities are known: "moon" and "pump" are market
+  // words of the crypto lexicon, "teleport", "zorbly" and "call" are not.
+  const HAND_SET: MarketModel = {
+    charGrams: 0,
+    weights: new Map<string, readonly [number, number, number]>([
+      ['moon', [0, 0, 3]],
+      ['teleport', [0, 0, 3]],
+      ['call', [0, 3, 0]],
+    ]),
+  };
+  /** How far a stance margin of 1 for `text` moves its bullish-vs-bearish log-odds, with the rules reading `rules`. */
+  const shift = (text: string, rules = 0, gates: { gate?: number; generalGate?: number } = {}): number => {
+    const withStance = { ...HAND_SET, stance: { weights: new Map([[text.split(' ')[0] ?? text, 1]]), charGrams: 0, mix: 1, ...gates } };
+    const [before, after] = [HAND_SET, withStance].map((m) => predictProbabilities(m, text, rules));
+    return Math.log((after?.[2] ?? 0) / (after?.[0] ?? 1)) - Math.log((before?.[2] ?? 0) / (before?.[0] ?? 1));
+  };
+
+  it('when a post holds a market word, then the stance model counts as far as the main model is torn between the sides', () => {
+    expect(hasMarketStance('pump') && hasMarketStance('moon') && !hasMarketStance('zorbly')).to.equal(true);
+    // "pump": no weights, torn; "moon": surely bullish. The lexicon, negation and intensity the
+    // generated posts taught are not overturned.
+    expect(shift('pump')).to.be.greaterThan(5 * shift('moon'));
+  });
+
+  it('when a post holds no market word, then the stance model counts as far as the post takes a side at all', () => {
+    // "call": surely neutral news, stays neutral; "zorbly": undecided; "teleport": surely a side, which traders' idiom may still turn.
+    expect(shift('call')).to.be.lessThan(0.05);
+    expect(shift('zorbly')).to.be.greaterThan(5 * shift('call'));
+    expect(shift('teleport')).to.be.greaterThan(shift('zorbly'));
+  });
+
+  it('when the rules read a side, then the stance model cannot overturn it: with a market word from the gate, without one only from the general gate', () => {
+    const gates = { gate: 0.05, generalGate: 0.5 };
+    expect(shift('pump', -0.1, gates)).to.equal(0);
+    expect(shift('pump', 0.1, gates)).to.be.greaterThan(0);
+    // General words ("good luck") are read in mockery as often as not: a mild reading does not gate.
+    expect(shift('zorbly', -0.3, gates)).to.be.greaterThan(0);
+    expect(shift('zorbly', -0.6, gates)).to.equal(0);
+  });
+
   it('when a stance model goes through the file format, then predictions are unchanged', () => {
     const model = {
       ...trainMarketModel(TINY, OPTIONS),
-      stance: trainStanceModel(STANCE_POSTS, TINY, { options: OPTIONS, mix: 3, generated: 0.1, naiveBayes: 1 }),
+      stance: trainStanceModel(STANCE_POSTS, TINY, {
+        options: OPTIONS,
+        mix: 3,
+        generated: 0.1,
+        naiveBayes: 1,
+        gate: 0.05,
+        generalGate: 0.5,
+      }),
     };
     const reloaded = fromModelFile(JSON.parse(JSON.stringify(toModelFile(model, 'x', TINY.length))) as MarketModelFile);
     expect(reloaded.stance?.mix).to.equal(3);
+    expect([reloaded.stance?.gate, reloaded.stance?.generalGate]).to.deep.equal([0.05, 0.5]);
     for (const text of ['zorbly stalled', 'flumph teleport', 'the call']) {
       const before = predictProbabilities(model, normalizePost(text), 0.1);
       predictProbabilities(reloaded, normalizePost(text), 0.1).forEach((p, i) => expect(p, text).to.be.closeTo(before[i] ?? 0, 1e-3));
