@@ -44,16 +44,18 @@ const stance = (l2: number, generated: number, mix: number, generalGate: number)
 });
 const CANDIDATES: readonly Candidate[] = [
   { options: TRAINING_DEFAULTS, tagged: 1 },
-  // The settings committed before, under the market-word gate: general words never gate, or only from 0.5.
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: stance(1e-3, 0.3, 3, 0) },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: stance(1e-3, 0.3, 3, 0.5) },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: stance(1e-3, 0.5, 5, 0.5) },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: stance(3e-4, 0.3, 5, 0.5) },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: stance(3e-4, 0.5, 3, 0.5) },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: stance(3e-4, 0.5, 5, 0.5) },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: stance(3e-4, 0.5, 8, 0.5) },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: stance(3e-4, 0.5, 5, 0.3) },
-  { options: TRAINING_DEFAULTS, tagged: 1, stance: stance(3e-4, 0.5, 5, 0.7) },
+  ...[
+    // The settings committed before, under the market-word gate: general words never gate, or only from 0.5.
+    stance(1e-3, 0.3, 3, 0),
+    stance(1e-3, 0.3, 3, 0.5),
+    stance(1e-3, 0.5, 5, 0.5),
+    stance(3e-4, 0.3, 5, 0.5),
+    stance(3e-4, 0.5, 3, 0.5),
+    stance(3e-4, 0.5, 5, 0.5),
+    stance(3e-4, 0.5, 8, 0.5),
+    stance(3e-4, 0.5, 5, 0.3),
+    stance(3e-4, 0.5, 5, 0.7),
+  ].map((options) => ({ options: TRAINING_DEFAULTS, tagged: 1, stance: options })),
 ];
 
 const args = process.argv.slice(2);
