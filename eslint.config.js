@@ -4,8 +4,9 @@ import tseslint from 'typescript-eslint';
 
 /*
  * Layers: the API and the worker share code only through shared/, shared/
- * depends on no app, only tests import test/, and the API's domain modules do not import its HTTP
- * routes. The code imports relatively ('../../../shared/x.js'), so each pattern starts with `**`.
+ * depends on no app, only tests import test/ (bench/ and dev/ included), the API's domain modules do
+ * not import its HTTP routes, http/ imports no domain folder, and routes/ and mcp/ see deps.ts as a type.
+ * The code imports relatively ('../../../shared/x.js'), so each pattern starts with `**`.
  * A files block replaces the rule's options of an earlier block, so each block lists all of its groups.
  */
 const NO_TEST = { group: ['**/test/**'], message: 'Only tests import test/: product code must not depend on test helpers.' };
@@ -21,6 +22,26 @@ const NO_APPS = { group: ['**/apps/**'], message: 'shared/ depends on no app: mo
 const NO_ROUTES = {
   group: ['**/routes/**'],
   message: 'A domain module does not import an HTTP route module: move the shared type or schema into the domain.',
+};
+const NO_DOMAIN = {
+  group: [
+    '**/auth/**',
+    '**/market/**',
+    '**/stream/**',
+    '**/mcp/**',
+    '**/routes/**',
+    '**/dashboard/**',
+    '**/deps.js',
+    '**/app.js',
+    '**/metrics.js',
+  ],
+  allowTypeImports: true,
+  message: 'http/ is the floor every route stands on: it imports no domain folder, route or wiring (types excepted).',
+};
+const DEPS_TYPE_ONLY = {
+  group: ['**/deps.js'],
+  allowTypeImports: true,
+  message: 'Routes and MCP take their dependencies as an argument: import ApiDeps as a type only.',
 };
 const layer = (files, ...patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 const DOMAIN = ['auth', 'market', 'stream', 'mcp', 'cache'].map((dir) => `apps/api/src/${dir}/**`);
@@ -63,4 +84,7 @@ export default tseslint.config(
   layer(['apps/worker/**'], NO_TEST, NO_API),
   layer(['shared/**'], NO_TEST, NO_APPS),
   layer(DOMAIN, NO_TEST, NO_WORKER, NO_ROUTES),
+  layer(['apps/api/src/http/**'], NO_TEST, NO_WORKER, NO_DOMAIN),
+  layer(['apps/api/src/routes/**'], NO_TEST, NO_WORKER, DEPS_TYPE_ONLY),
+  layer(['apps/api/src/mcp/**'], NO_TEST, NO_WORKER, NO_ROUTES, DEPS_TYPE_ONLY),
 );

@@ -17,7 +17,7 @@ import { fetchStats } from '../apps/worker/src/jobs/fetch-stats.js';
 import type { JobContext } from '../apps/worker/src/jobs/job-context.js';
 import { refreshList } from '../apps/worker/src/jobs/refresh-list.js';
 import { refreshNews, newsScorer } from '../apps/worker/src/jobs/refresh-news.js';
-import { createIndexClient } from '../apps/worker/src/index-client.js';
+import { createIndexClient } from '../apps/worker/src/providers/index-client.js';
 import { startSimulator } from '../apps/index-sim/src/server.js';
 import { loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';

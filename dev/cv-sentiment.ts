@@ -7,7 +7,7 @@
  * prints the same figures. The first file also trains a model that scores the second ("dev").
  * Usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>|...]
  */
-import { evaluate, type RatedText } from '../shared/sentiment/evaluation.js';
+import { evaluate, type RatedText } from './sentiment-evaluation.js';
 import {
   STANCE_DEFAULTS,
   TRAINING_DEFAULTS,
@@ -15,8 +15,8 @@ import {
   trainStanceModel,
   type StanceOptions,
   type TrainingOptions,
-} from '../shared/sentiment/market-model.js';
-import { plainVaderPolarity, polarityClass, scorePolarityWith } from '../shared/sentiment/score.js';
+} from '../apps/worker/src/sentiment/market-model.js';
+import { plainVaderPolarity, polarityClass, scorePolarityWith } from '../apps/worker/src/sentiment/score.js';
 import { cryptoSet, readTaggedPosts, TAGGED_POSTS_WEIGHT, taggedExamples, trainingExamples } from './sentiment-data.js';
 
 interface Candidate {
@@ -97,7 +97,7 @@ function measure(trainOn: readonly RatedText[], candidate: Candidate, posts: rea
   return { accuracy: evaluate(posts, score, false).accuracy, neutral: neutralShare(posts, score) };
 }
 
-/** Repository posts right when trained on both files (the floor in test/shared/sentiment/versus-vader.test.ts). */
+/** Repository posts right when trained on both files (the floor in test/worker/sentiment/versus-vader.test.ts). */
 function repositoryRight(candidate: Candidate): number {
   const tagged = taggedExamples(all, candidate.tagged);
   const main = trainMarketModel([...repository, ...tagged], candidate.options);
@@ -138,7 +138,7 @@ for (const candidate of chosen) {
 }
 /**
  * The committed settings are the best candidate that keeps the scorer's behaviour tests green
- * (test/shared/sentiment: negation, intensifiers, market phrases, the generated posts' floor,
+ * (test/worker/sentiment: negation, intensifiers, market phrases, the generated posts' floor,
  * tweets-dev against VADER): the candidates that score higher here lose generated posts below
  * their floor or turn general tweets (docs/decisions.md#d2).
  */

@@ -12,17 +12,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { summarizeSentiment, type ScoredPost } from '../shared/sentiment/aggregate.js';
-import {
-  evaluate,
-  isLabelledLine,
-  parseLabelledPosts,
-  parseRatedTweets,
-  type Evaluation,
-  type RatedText,
-} from '../shared/sentiment/evaluation.js';
-import type { PolarityClass } from '../shared/sentiment/score.js';
-import { plainVaderPolarity, scorePolarity } from '../shared/sentiment/score.js';
+import { summarizeSentiment, type ScoredPost } from '../apps/worker/src/sentiment/aggregate.js';
+import { evaluate, isLabelledLine, parseLabelledPosts, parseRatedTweets, type Evaluation, type RatedText } from './sentiment-evaluation.js';
+import type { PolarityClass } from '../apps/worker/src/sentiment/score.js';
+import { plainVaderPolarity, scorePolarity } from '../apps/worker/src/sentiment/score.js';
 import { cryptoSet, heldoutSets, tweetsDevPath } from './sentiment-data.js';
 
 const args = process.argv.slice(2);

@@ -6,7 +6,7 @@
  * Prints the memory of the history keys (MEMORY USAGE, every entry counted) after each day.
  */
 import { startSimulator } from '../apps/index-sim/src/server.js';
-import { createIndexClient } from '../apps/worker/src/index-client.js';
+import { createIndexClient } from '../apps/worker/src/providers/index-client.js';
 import type { JobContext } from '../apps/worker/src/jobs/job-context.js';
 import { refreshNews, newsScorer } from '../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../apps/worker/src/jobs/refresh-list.js';

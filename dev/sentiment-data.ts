@@ -3,10 +3,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseLabelledPosts, parseRatedTweets, type RatedText } from '../shared/sentiment/evaluation.js';
-import { FEATURES_VERSION, STANCE_DEFAULTS, TRAINING_DEFAULTS, type TrainingExample } from '../shared/sentiment/market-model.js';
-import { normalizePost } from '../shared/sentiment/normalize.js';
-import { rulePolarity } from '../shared/sentiment/score.js';
+import { parseLabelledPosts, parseRatedTweets, type RatedText } from './sentiment-evaluation.js';
+import { FEATURES_VERSION, STANCE_DEFAULTS, TRAINING_DEFAULTS, type TrainingExample } from '../apps/worker/src/sentiment/market-model.js';
+import { normalizePost } from '../apps/worker/src/sentiment/normalize.js';
+import { rulePolarity } from '../apps/worker/src/sentiment/score.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

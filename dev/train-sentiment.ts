@@ -1,12 +1,12 @@
 /**
  * Trains the learned layer of the polarity scorer on the repository's labelled crypto posts and on
  * posts tagged bullish/bearish by their own authors, and writes its weights, with the sha256 of
- * each tagged file, to shared/sentiment/market-model.json. Held-out sets are never read here.
+ * each tagged file, to apps/worker/src/sentiment/market-model.json. Held-out sets are never read here.
  * Usage: npm run sentiment:train -- <tagged.tsv> [<tagged.tsv> ...]   (label<TAB>text, pos/neg)
  */
 import { writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { STANCE_DEFAULTS, trainMarketModel, trainStanceModel, toModelFile } from '../shared/sentiment/market-model.js';
+import { STANCE_DEFAULTS, trainMarketModel, trainStanceModel, toModelFile } from '../apps/worker/src/sentiment/market-model.js';
 import { fileSha256, readTaggedPosts, repoRoot, taggedExamples, trainingDigest, trainingExamples } from './sentiment-data.js';
 
 const paths = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
@@ -25,7 +25,7 @@ const main = trainMarketModel(examples);
 const model = STANCE_DEFAULTS.mix > 0 ? { ...main, stance: trainStanceModel(taggedPosts, repository) } : main;
 const sources = tagged.map(({ path, posts }) => ({ file: basename(path), sha256: fileSha256(path), examples: posts.length }));
 const file = toModelFile(model, trainingDigest(repository), examples.length, sources);
-writeFileSync(resolve(repoRoot, 'shared/sentiment/market-model.json'), `${JSON.stringify(file)}\n`);
+writeFileSync(resolve(repoRoot, 'apps/worker/src/sentiment/market-model.json'), `${JSON.stringify(file)}\n`);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(
   `trained on ${repository.length} repository posts and ${taggedPosts.length} tagged posts in ${seconds} s: ${file.features.length} features` +

@@ -22,7 +22,7 @@ import {
 import { errorDetail } from '../apps/worker/src/providers/provider-http.js';
 import { parseItems } from '../apps/worker/src/providers/tolerant.js';
 import { engagementScore, pageSchema, postsOf, problemsOf, tokensOf, userSchema, xRefusal } from '../apps/worker/src/providers/x-wire.js';
-import { parseRetryAfter } from '../apps/worker/src/upstream-error.js';
+import { parseRetryAfter } from '../apps/worker/src/providers/upstream-error.js';
 
 type Provider = 'elfa' | 'coingecko' | 'x';
 

@@ -4,7 +4,7 @@
  */
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { scorePolarity } from '../shared/sentiment/score.js';
+import { scorePolarity } from '../apps/worker/src/sentiment/score.js';
 
 // A closed reader (`| head`) is a normal way to stop, not an error worth a stack trace.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

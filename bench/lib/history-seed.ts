@@ -8,7 +8,7 @@ import { writeRefresh } from '../../shared/history/history-store.js';
 import { newsEntries } from '../../shared/history/refresh-entries.js';
 import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import type { SentimentRecord } from '../../shared/market-types.js';
-import { labelFor } from '../../shared/sentiment/aggregate.js';
+import { labelFor } from '../../apps/worker/src/sentiment/aggregate.js';
 import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
 import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
 

@@ -10,7 +10,7 @@ import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.
 import { hashPassword } from '../../apps/api/src/auth/passwords.js';
 import { ApiKeyStore } from '../../apps/api/src/auth/api-keys.js';
 import { UserStore } from '../../apps/api/src/auth/users.js';
-import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
 import { fetchStats } from '../../apps/worker/src/jobs/fetch-stats.js';
 import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
 import { refreshNews, newsScorer } from '../../apps/worker/src/jobs/refresh-news.js';

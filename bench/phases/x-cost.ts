@@ -12,9 +12,8 @@ import { pino } from 'pino';
 import { createAdapters } from '../../apps/worker/src/providers/composite.js';
 import { measureSpend } from '../../apps/worker/src/providers/spend.js';
 import { loadConfig } from '../../shared/config.js';
-// The measurement is against the tests' X fixture server by design (issue 27): the one bench file that imports test/.
-// eslint-disable-next-line no-restricted-imports
-import { startXFixture, X_TOKEN, type FixturePost, type XFixtureUser } from '../../test/support/provider-fixtures/x.js';
+// The measurement is against the X fixture server the tests use too (dev/provider-fixtures), by design (issue 27).
+import { startXFixture, X_TOKEN, type FixturePost, type XFixtureUser } from '../../dev/provider-fixtures/x.js';
 
 /** X pay-per-use prices (docs.x.com pricing, as quoted in docs/providers.md): per resource read, once a UTC day. */
 export const X_PRICES = { postRead: 0.005, userRead: 0.01 } as const;

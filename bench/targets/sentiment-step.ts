@@ -7,7 +7,7 @@
  * argv[2]: JSON `{ posts, passes }`. The texts are the repository's labelled crypto posts.
  */
 import { readFileSync } from 'node:fs';
-import { summarizeSentiment } from '../../shared/sentiment/aggregate.js';
+import { summarizeSentiment } from '../../apps/worker/src/sentiment/aggregate.js';
 
 const { posts: count, passes } = JSON.parse(process.argv[2] ?? '{}') as { posts: number; passes: number };
 const texts = readFileSync('data/sentiment/crypto-dev.tsv', 'utf8')

@@ -7,7 +7,7 @@
  *
  * argv[2]: JSON `{ redisUrl, simUrl, refreshes }`.
  */
-import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
 import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
 import { refreshNews, newsScorer } from '../../apps/worker/src/jobs/refresh-news.js';
 import { createLogger } from '../../shared/logger.js';

@@ -49,6 +49,27 @@ describe('lint: layer imports and promises', function () {
     ['a script imports test/', 'scripts/users.ts', "import '../test/support/eventually.js';", 'Only tests import test/'],
     ['the bench imports test/', 'bench/run.ts', "import '../test/support/eventually.js';", 'Only tests import test/'],
     ['a dev tool imports test/', 'dev/demo-user.ts', "import '../test/support/eventually.js';", 'Only tests import test/'],
+    ['a bench phase imports test/', 'bench/phases/x-cost.ts', "import '../../test/support/eventually.js';", 'Only tests import test/'],
+    ['http/ imports a market module', 'apps/api/src/http/cors.ts', "import '../market/reads.js';", 'http/ is the floor'],
+    ['http/ imports a route module', 'apps/api/src/http/drain.ts', "import '../routes/market/market.js';", 'http/ is the floor'],
+    [
+      'http/ imports the wiring',
+      'apps/api/src/http/representation.ts',
+      "import { createApiDeps } from '../deps.js';",
+      'http/ is the floor',
+    ],
+    [
+      'a route imports the wiring as a value',
+      'apps/api/src/routes/market/market.ts',
+      "import { createApiDeps } from '../../deps.js';",
+      'import ApiDeps as a type only',
+    ],
+    [
+      'MCP imports the wiring as a value',
+      'apps/api/src/mcp/tools.ts',
+      "import { createApiDeps } from '../deps.js';",
+      'import ApiDeps as a type only',
+    ],
   ];
   for (const [what, filePath, code, message] of offending) {
     it(`when ${what} (${filePath}), then no-restricted-imports reports it`, async () => {
@@ -60,6 +81,15 @@ describe('lint: layer imports and promises', function () {
   it('when a route imports its domain and the domain imports shared/, then no import is reported', async () => {
     expect(await ruleIds('apps/api/src/routes/auth/schema.ts', "import '../../auth/types.js';\n")).to.not.include('no-restricted-imports');
     expect(await ruleIds('apps/api/src/auth/users.ts', "import { keys } from '../../../../shared/keyspace.js';\n")).to.not.include(
+      'no-restricted-imports',
+    );
+  });
+
+  it('when http/ imports a domain type, or a route imports ApiDeps as a type, then no import is reported', async () => {
+    expect(await ruleIds('apps/api/src/http/request-context.ts', "import type { HttpMetrics } from '../metrics.js';\n")).to.not.include(
+      'no-restricted-imports',
+    );
+    expect(await ruleIds('apps/api/src/routes/market/market.ts', "import type { ApiDeps } from '../../deps.js';\n")).to.not.include(
       'no-restricted-imports',
     );
   });

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.js';
-import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
 import { startWorker } from '../../apps/worker/src/worker.js';
 import type { Logger } from '../../shared/logger.js';
 import { QUEUE_PREFIX, UNTAGGED_USERS_KEY } from '../../shared/keyspace.js';

@@ -8,8 +8,8 @@ import { Redis } from 'ioredis';
 import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { startProcess, type ProcfileProcess } from '../faults/support/procfile.js';
 import { eventually } from './eventually.js';
-import { startProviderFixtures, type ProviderFixtures } from './provider-fixtures/index.js';
-import type { XFixtureOptions } from './provider-fixtures/x.js';
+import { startProviderFixtures, type ProviderFixtures } from '../../dev/provider-fixtures/index.js';
+import type { XFixtureOptions } from '../../dev/provider-fixtures/x.js';
 import { freePort, sharedTestRedis } from './redis-server.js';
 
 export interface CompositeProcfileOptions {

@@ -1,6 +1,6 @@
 /** The worker's real job functions run from a test at pinned times (history and events need increasing cachedAt). */
 import type { Redis } from 'ioredis';
-import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
 import type { Job } from 'bullmq';
 import { handlers } from '../../apps/worker/src/jobs/handlers.js';
 import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';

@@ -10,7 +10,7 @@ import { startSimulator, type Simulator, type SimulatorOptions } from '../../app
 import { createRequestListener } from '../../apps/api/src/app.js';
 import { createApiDeps, type ApiDeps } from '../../apps/api/src/deps.js';
 import { limitsFrom, startWebServer, stopWebServer } from '../../apps/api/src/server.js';
-import { createIndexClient } from '../../apps/worker/src/index-client.js';
+import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
 import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';

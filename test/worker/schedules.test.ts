@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Queue } from 'bullmq';
-import { WIRE_LISTS } from '../../apps/worker/src/wire-schemas.js';
+import { WIRE_LISTS } from '../../apps/worker/src/providers/wire-schemas.js';
 import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { REFRESH_EVERY_MS, REFRESH_QUEUE } from '../../shared/queues.js';
 import { LIST_KINDS, REFRESH_JOBS, SNAPSHOTS } from '../../shared/snapshot-kinds.js';

@@ -9,8 +9,9 @@ import { apiKeyAuth } from './auth/api-key-auth.js';
 import { dashboardRoutes } from './dashboard/dashboard-route.js';
 import type { ApiDeps } from './deps.js';
 import { publicCors } from './http/cors.js';
+import { PUBLIC_PREFIXES } from './market/reads.js';
 import { errorHandler } from './http/error-handler.js';
-import { fastReads } from './http/fast-reads.js';
+import { fastReads } from './routes/market/fast-reads.js';
 import { pacedBodies } from './http/paced-body.js';
 import { requestContext } from './http/request-context.js';
 import { mcpRoutes } from './mcp/mcp-route.js';
@@ -49,7 +50,7 @@ export function createApp(deps: ApiDeps): Koa {
   app.use(pacedBodies);
   app.use(requestContext(deps));
   app.use(errorHandler(deps.logger));
-  app.use(publicCors());
+  app.use(publicCors(PUBLIC_PREFIXES));
   // Before routing: a presented API key is checked on every route (auth/api-key-auth.ts).
   app.use(apiKeyAuth(deps.keyVerifier));
   const router = apiRouter(deps);

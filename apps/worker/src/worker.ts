@@ -24,7 +24,7 @@ import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
 import type { JobContext } from './jobs/job-context.js';
 import { refreshOutcomes } from './refresh-outcomes.js';
 import { keepSchedules } from './schedules.js';
-import { UpstreamError } from './upstream-error.js';
+import { UpstreamError } from './providers/upstream-error.js';
 import { newsScorer } from './jobs/refresh-news.js';
 
 const DAY_MS = 86_400_000;

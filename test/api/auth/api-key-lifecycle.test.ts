@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { startSimulator, type Simulator } from '../../../apps/index-sim/src/server.js';
-import { createIndexClient } from '../../../apps/worker/src/index-client.js';
+import { createIndexClient } from '../../../apps/worker/src/providers/index-client.js';
 import { startWorker, type RunningWorker } from '../../../apps/worker/src/worker.js';
 import { snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { createLogger } from '../../../shared/logger.js';

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import { createIndexClient } from '../../../apps/worker/src/index-client.js';
+import { createIndexClient } from '../../../apps/worker/src/providers/index-client.js';
 import type { JobContext } from '../../../apps/worker/src/jobs/job-context.js';
 import { refreshNews, newsScorer } from '../../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';

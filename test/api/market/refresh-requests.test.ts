@@ -13,7 +13,7 @@ import { startWorker, type RunningWorker } from '../../../apps/worker/src/worker
 import { refreshSlotKeys } from '../../../shared/keyspace.js';
 import { createRedis } from '../../../shared/redis.js';
 import { http, type HttpAnswer } from '../../support/http.js';
-import { startProviderFixtures, type ProviderFixtures } from '../../support/provider-fixtures/index.js';
+import { startProviderFixtures, type ProviderFixtures } from '../../../dev/provider-fixtures/index.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 
 const POLL_FOR_MS = 15_000;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { providerKeys } from '../../../shared/provider-keys.js';
-import { COINGECKO_KEY, COINGECKO_WRONG_HOST, coingeckoRateLimited } from '../../support/provider-fixtures/coingecko.js';
+import { COINGECKO_KEY, COINGECKO_WRONG_HOST, coingeckoRateLimited } from '../../../dev/provider-fixtures/coingecko.js';
 import { rejection, startHarness, type Harness } from './helpers.js';
 
 describe('CoinGecko adapter against the documented wire shapes', () => {

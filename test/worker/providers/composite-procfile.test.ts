@@ -6,8 +6,8 @@
 import { expect } from 'chai';
 import { startCompositeProcfile, type CompositeProcfile } from '../../support/composite-procfile.js';
 import { http } from '../../support/http.js';
-import type { ProviderFixtures } from '../../support/provider-fixtures/index.js';
-import type { RecordedRequest } from '../../support/provider-fixtures/fixture-server.js';
+import type { ProviderFixtures } from '../../../dev/provider-fixtures/index.js';
+import type { RecordedRequest } from '../../../dev/provider-fixtures/fixture-server.js';
 import { SseClient } from '../../support/sse.js';
 
 const KEY_HEADERS = ['x-elfa-api-key', 'x-cg-demo-api-key', 'x-cg-pro-api-key', 'authorization'];

@@ -8,8 +8,8 @@
 import { expect } from 'chai';
 import { startCompositeProcfile, type CompositeProcfile } from '../../support/composite-procfile.js';
 import { http } from '../../support/http.js';
-import type { ProviderFixtures } from '../../support/provider-fixtures/index.js';
-import { LONG_POST_TEXT } from '../../support/provider-fixtures/x.js';
+import type { ProviderFixtures } from '../../../dev/provider-fixtures/index.js';
+import { LONG_POST_TEXT } from '../../../dev/provider-fixtures/x.js';
 
 describe('composite mode through the Procfile processes, against the providers as they answer today', function () {
   this.timeout(180_000);

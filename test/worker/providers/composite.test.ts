@@ -8,7 +8,7 @@ import type { StatsJobData } from '../../../shared/queues.js';
 import { snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { providerKeys } from '../../../shared/provider-keys.js';
 import { createLogger } from '../../../shared/logger.js';
-import { ETH_CA, SOL_CA } from '../../support/provider-fixtures/elfa.js';
+import { ETH_CA, SOL_CA } from '../../../dev/provider-fixtures/elfa.js';
 import { rejection, startHarness, type Harness } from './helpers.js';
 import { newsScorer } from '../../../apps/worker/src/jobs/refresh-news.js';
 

@@ -6,7 +6,7 @@ import { createWorkerProvider } from '../../../apps/worker/src/providers/create-
 import { elfaSchedule } from '../../../apps/worker/src/providers/elfa-budget.js';
 import { loadConfig } from '../../../shared/config.js';
 import { providerKeys } from '../../../shared/provider-keys.js';
-import { startProviderFixtures, type ProviderFixtures } from '../../support/provider-fixtures/index.js';
+import { startProviderFixtures, type ProviderFixtures } from '../../../dev/provider-fixtures/index.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
 import { rejection } from './helpers.js';
 

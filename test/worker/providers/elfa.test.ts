@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { keys } from '../../../shared/keyspace.js';
 import { providerKeys } from '../../../shared/provider-keys.js';
-import { ELFA_KEY, elfaRateLimited, ETH_CA, SOL_CA } from '../../support/provider-fixtures/elfa.js';
+import { ELFA_KEY, elfaRateLimited, ETH_CA, SOL_CA } from '../../../dev/provider-fixtures/elfa.js';
 import { rejection, startHarness, type Harness } from './helpers.js';
 
 describe('Elfa adapter against the documented wire shapes', () => {

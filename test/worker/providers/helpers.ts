@@ -13,8 +13,8 @@ import { redisCounter } from '../../../apps/worker/src/counters.js';
 import { loadConfig } from '../../../shared/config.js';
 import type { ProvidersConfig } from '../../../shared/provider-config.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
-import { startProviderFixtures, type ProviderFixtures } from '../../support/provider-fixtures/index.js';
-import type { XFixtureOptions } from '../../support/provider-fixtures/x.js';
+import { startProviderFixtures, type ProviderFixtures } from '../../../dev/provider-fixtures/index.js';
+import type { XFixtureOptions } from '../../../dev/provider-fixtures/x.js';
 
 export interface Harness {
   fixtures: ProviderFixtures;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { providerKeys } from '../../../shared/provider-keys.js';
-import { LONG_POST_TEXT, X_TOKEN } from '../../support/provider-fixtures/x.js';
+import { LONG_POST_TEXT, X_TOKEN } from '../../../dev/provider-fixtures/x.js';
 import { rejection, startHarness, type Harness } from './helpers.js';
 
 const WINDOW_MS = 72 * 3_600_000;

@@ -45,7 +45,7 @@ export function keyInUrl(url: string): boolean {
 }
 
 /**
- * For the fast path (http/fast-reads.ts), what a request's credential allows: `anonymous` (no
+ * For the fast path (routes/market/fast-reads.ts), what a request's credential allows: `anonymous` (no
  * key), `verified` (a key Redis found good moments ago: served as an anonymous read is), or
  * `koa` (a key to check or refuse, or a key in the URL: left to Koa). An anonymous request
  * costs two header lookups and one string search.

@@ -1,6 +1,6 @@
 /**
  * Checks a presented API key against Redis, and remembers for a moment which keys it found good,
- * so the fast path (http/fast-reads.ts) can answer a keyed cached read from memory like an
+ * so the fast path (routes/market/fast-reads.ts) can answer a keyed cached read from memory like an
  * anonymous one: bots poll with keys, and a Redis round trip (two, with the owner) per read made
  * a keyed read cost 3x the anonymous one.
  *

@@ -3,7 +3,7 @@
  * the other intervals are buckets aligned to UTC (epoch multiples of the interval, so `1d`
  * starts at midnight UTC), each point at its bucket's start.
  */
-import { labelFor } from '../../../../shared/sentiment/label.js';
+import { labelFor } from '../../../../shared/sentiment-label.js';
 import type { HistoryEntry } from '../../../../shared/history/history-store.js';
 import type { SentimentPoint, TrendingPoint } from '../../../../shared/market-types.js';
 import type { Interval } from './market-queries.js';

@@ -270,3 +270,18 @@ export const MARKET_READS = {
 
 export type ReadName = keyof typeof MARKET_READS;
 export const READ_NAMES = Object.keys(MARKET_READS) as readonly ReadName[];
+
+/** A read path's directory: up to the `/` before its last static segment (`/api/market/stats/:username` -> `/api/market/stats/`). */
+function directoryOf(path: string): string {
+  const firstParam = path.indexOf(':');
+  return path.slice(0, path.lastIndexOf('/', firstParam === -1 ? path.length : firstParam) + 1);
+}
+
+/**
+ * The public reads' paths start so (today `/api/market/`, which the stream shares, and `/sentiment/`):
+ * the reads' directories, each under no other. The OpenAPI document declares the CORS header on
+ * each of their answers from this list.
+ */
+export const PUBLIC_PREFIXES: readonly string[] = [...new Set(READ_NAMES.map((name) => directoryOf(MARKET_READS[name].path)))]
+  .sort((a, b) => a.length - b.length)
+  .filter((prefix, index, all) => !all.slice(0, index).some((shorter) => prefix.startsWith(shorter)));

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
-import type { PostScorer } from '../../../../shared/sentiment/aggregate.js';
+import type { PostScorer } from '../sentiment/aggregate.js';
 import type { MarketProvider } from '../providers/market-provider.js';
 
 /** What every job handler gets besides its job. */

@@ -1,17 +1,13 @@
 import type { NewsItem, SentimentRecord } from '../../../../shared/market-types.js';
-import { memoizedScorer, summarizeSentiment, type PostScorer } from '../../../../shared/sentiment/aggregate.js';
+import { memoizedScorer, summarizeSentiment, type PostScorer } from '../sentiment/aggregate.js';
 import { writeRefresh } from '../../../../shared/history/history-store.js';
 import { newsEntries } from '../../../../shared/history/refresh-entries.js';
 import { boundProviderText } from '../../../../shared/provider-text.js';
 import { historyKeys, snapshotKeys } from '../../../../shared/snapshot-keys.js';
-import { UpstreamError } from '../upstream-error.js';
+import { NEWS_MAX_POSTS, NEWS_WINDOW_MS } from '../providers/market-provider.js';
+import { UpstreamError } from '../providers/upstream-error.js';
 import type { JobContext } from './job-context.js';
 import { storeFetched } from './store-fetched.js';
-
-/** The window of posts the news feed and the sentiment records are built from. */
-export const NEWS_WINDOW_MS = 72 * 3600 * 1000;
-/** Bounds memory and the API's page assembly whatever the upstream sends. */
-export const NEWS_MAX_POSTS = 10_000;
 
 /**
  * The scorer a worker keeps across its news refreshes (in its JobContext), remembering a window's worth and a fifth: a refresh finds nearly all of the previous window's posts again,

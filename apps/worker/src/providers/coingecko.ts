@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import type { ProviderHttp } from './provider-http.js';
 import { lenientNumber, parseItems } from './tolerant.js';
-import { UpstreamError } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
 
 export interface CoinQuote {
   /** The coin's name, e.g. "Solana". */

@@ -10,7 +10,7 @@ import type { ProvidersConfig } from '../../../../shared/provider-config.js';
 import type { RefreshJobName } from '../../../../shared/queues.js';
 import { SNAPSHOT_KINDS } from '../../../../shared/snapshot-kinds.js';
 import type { CountFn } from '../counters.js';
-import { createIndexClient } from '../index-client.js';
+import { createIndexClient } from './index-client.js';
 import { createAdapters, createCompositeProvider } from './composite.js';
 import { ELFA_LIST_KINDS, elfaPlan, type ElfaBudget } from './elfa-budget.js';
 import type { ElfaAdapter } from './elfa.js';

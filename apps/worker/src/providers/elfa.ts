@@ -17,7 +17,7 @@ import type { GoneRoutes } from './gone-routes.js';
 import type { ListCalls } from './market-provider.js';
 import type { ProviderHttp } from './provider-http.js';
 import { lenientCount, parseItems } from './tolerant.js';
-import { UpstreamError } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
 
 /** The window Elfa counts mentions over: the trending lists are "the last 24 hours". */
 export const ELFA_WINDOW = '24h';

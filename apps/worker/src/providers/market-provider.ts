@@ -7,6 +7,11 @@
 import type { NewsItem, UsernameStats } from '../../../../shared/market-types.js';
 import { listOf, type ListItem, type ListKind, type ListUpstream } from '../../../../shared/snapshot-kinds.js';
 
+/** The window of posts the news feed and the sentiment records are built from. */
+export const NEWS_WINDOW_MS = 72 * 3600 * 1000;
+/** Bounds memory and the API's page assembly whatever the upstream sends. */
+export const NEWS_MAX_POSTS = 10_000;
+
 /** One account's figures; the job adds cachedAt when it stores them. */
 export type AccountStats = Omit<UsernameStats, 'cachedAt'>;
 

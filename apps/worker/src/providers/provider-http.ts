@@ -18,7 +18,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
 import { providerKeys, type ProviderBlock, type ProviderName } from '../../../../shared/provider-keys.js';
 import type { CountFn } from '../counters.js';
-import { parseRetryAfter, UpstreamError } from '../upstream-error.js';
+import { parseRetryAfter, UpstreamError } from './upstream-error.js';
 import {
   BodyTooLargeError,
   createUpstreamClient,
@@ -26,7 +26,7 @@ import {
   MAX_LIST_ITEMS,
   parseBoundedJson,
   requestErrorCode,
-} from '../upstream-http.js';
+} from './upstream-http.js';
 import { recordBilledCall, recordSpend } from './spend.js';
 
 /** Errors of a request that never reached the provider: nothing can have been billed. */

@@ -11,7 +11,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
-import { UpstreamError } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
 import type { ProviderHttp, ProviderResponse } from './provider-http.js';
 import type { RequestBudget } from './x-accounts.js';
 import { problemsOf, refusesParameter } from './x-wire.js';

@@ -10,7 +10,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
 import type { NewsItem } from '../../../../shared/market-types.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
-import { UpstreamError } from '../upstream-error.js';
+import { UpstreamError } from './upstream-error.js';
 import type { ProviderHttp } from './provider-http.js';
 import { recordSpend } from './spend.js';
 import { createTrackedAccounts, readable, type RequestBudget, type TrackedAccount } from './x-accounts.js';

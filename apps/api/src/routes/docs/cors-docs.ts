@@ -5,7 +5,7 @@
  * Other routes send no CORS header and declare none.
  */
 import type { oas31 } from 'zod-openapi';
-import { PUBLIC_PREFIXES } from '../../http/cors.js';
+import { PUBLIC_PREFIXES } from '../../market/reads.js';
 import { ALLOW_ORIGIN, ALLOW_ORIGIN_503 } from './openapi-headers.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;

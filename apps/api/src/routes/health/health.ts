@@ -5,7 +5,7 @@ import { readSnapshotVersions } from '../../../../../shared/snapshot-store.js';
 import { keys } from '../../../../../shared/keyspace.js';
 import { SNAPSHOTS } from '../../../../../shared/snapshot-kinds.js';
 import type { ApiDeps } from '../../deps.js';
-import { metricsAuth } from '../../http/metrics-auth.js';
+import { metricsAuth } from './metrics-auth.js';
 
 /** Snapshots come back by themselves after Redis lost its data; users only come back from a backup. */
 export const USER_STORE_EMPTY = 'Not ready: the user store is empty (restore it from a backup: README, Operating)';

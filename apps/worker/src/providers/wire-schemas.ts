@@ -3,8 +3,8 @@
  * An invalid item invalidates the whole payload: a snapshot is replaced only by a whole one.
  */
 import { z } from 'zod';
-import type { NewsItem, TrendingCa, TrendingToken, UsernameStats } from '../../../shared/market-types.js';
-import type { ListItem, ListKind } from '../../../shared/snapshot-kinds.js';
+import type { NewsItem, TrendingCa, TrendingToken, UsernameStats } from '../../../../shared/market-types.js';
+import type { ListItem, ListKind } from '../../../../shared/snapshot-kinds.js';
 
 const count = z.number().int().nonnegative();
 const timestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a timestamp');

@@ -8,8 +8,8 @@ import {
   summarizeSentiment,
   type PostScorer,
   type ScoredPost,
-} from '../../../shared/sentiment/aggregate.js';
-import { scorePolarity } from '../../../shared/sentiment/score.js';
+} from '../../../apps/worker/src/sentiment/aggregate.js';
+import { scorePolarity } from '../../../apps/worker/src/sentiment/score.js';
 import { cryptoSet } from './fixtures.js';
 
 const BULLISH = '$SOL is mooning, wagmi';

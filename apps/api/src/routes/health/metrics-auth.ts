@@ -6,8 +6,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { AuthError } from '../../../../shared/errors.js';
-import { bearerCredential } from '../auth/authorization.js';
+import { AuthError } from '../../../../../shared/errors.js';
+import { bearerCredential } from '../../auth/authorization.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { normalizePost } from '../../../shared/sentiment/normalize.js';
+import { normalizePost } from '../../../apps/worker/src/sentiment/normalize.js';
 
 /** Collapses the spacing normalising leaves behind, to compare words. */
 function words(text: string, tickers?: ReadonlySet<string>): string {

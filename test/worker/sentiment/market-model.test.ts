@@ -9,12 +9,19 @@ import {
   type MarketModel,
   type MarketModelFile,
   type TrainingExample,
-} from '../../../shared/sentiment/market-model.js';
-import modelFile from '../../../shared/sentiment/market-model.json' with { type: 'json' };
-import { hasMarketStance } from '../../../shared/sentiment/market-context.js';
-import { normalizePost } from '../../../shared/sentiment/normalize.js';
-import { MARKET_MODEL, modelPolarity, polarityClass, polarityOf, rulePolarity, scorePolarity } from '../../../shared/sentiment/score.js';
-import { vaderAnalyzer } from '../../../shared/sentiment/vader-library.js';
+} from '../../../apps/worker/src/sentiment/market-model.js';
+import modelFile from '../../../apps/worker/src/sentiment/market-model.json' with { type: 'json' };
+import { hasMarketStance } from '../../../apps/worker/src/sentiment/market-context.js';
+import { normalizePost } from '../../../apps/worker/src/sentiment/normalize.js';
+import {
+  MARKET_MODEL,
+  modelPolarity,
+  polarityClass,
+  polarityOf,
+  rulePolarity,
+  scorePolarity,
+} from '../../../apps/worker/src/sentiment/score.js';
+import { vaderAnalyzer } from '../../../apps/worker/src/sentiment/vader-library.js';
 import { cryptoSet, heldoutSets, trainingDigest } from './fixtures.js';
 
 const example = (text: string, label: TrainingExample['label']): TrainingExample => {

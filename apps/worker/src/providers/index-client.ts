@@ -5,8 +5,8 @@
  */
 import type { Got } from 'got';
 import type { z } from 'zod';
-import type { NewsItem } from '../../../shared/market-types.js';
-import { LIST_KINDS, listOf, type ListItem, type ListKind } from '../../../shared/snapshot-kinds.js';
+import type { NewsItem } from '../../../../shared/market-types.js';
+import { LIST_KINDS, listOf, type ListItem, type ListKind } from '../../../../shared/snapshot-kinds.js';
 import { parseRetryAfter, UpstreamError } from './upstream-error.js';
 import {
   BodyTooLargeError,
@@ -17,7 +17,7 @@ import {
   type UpstreamAnswer,
 } from './upstream-http.js';
 import { accountPayload, postsPayload, toAccountStats, toNewsItem, WIRE_LISTS, type WireList } from './wire-schemas.js';
-import type { ListCalls, MarketProvider } from './providers/market-provider.js';
+import type { ListCalls, MarketProvider } from './market-provider.js';
 
 export interface IndexClientOptions {
   baseUrl: string;

@@ -14,9 +14,9 @@
  * VADER 0.477). Earlier held-out sets were scored once and folded into training.
  */
 import { expect } from 'chai';
-import { evaluate } from '../../../shared/sentiment/evaluation.js';
-import { polarityClass, scorePolarity, type PolarityClass } from '../../../shared/sentiment/score.js';
-import { vaderAnalyzer } from '../../../shared/sentiment/vader-library.js';
+import { evaluate } from '../../../dev/sentiment-evaluation.js';
+import { polarityClass, scorePolarity, type PolarityClass } from '../../../apps/worker/src/sentiment/score.js';
+import { vaderAnalyzer } from '../../../apps/worker/src/sentiment/vader-library.js';
 import { cryptoSet, heldoutSets, tweetsDev } from './fixtures.js';
 
 const score = (text: string): number => scorePolarity(text);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { scorePolarity } from '../../../shared/sentiment/score.js';
+import { scorePolarity } from '../../../apps/worker/src/sentiment/score.js';
 import { cryptoSet, repoRoot } from './fixtures.js';
 
 /** Runs the CLI as users do, feeding `input` on stdin; resolves with stdout. */

@@ -2,8 +2,8 @@
  * Per-token sentiment (docs/decisions.md#d2): the engagement-weighted mean polarity of the posts that mention a
  * token, with per-class counts. Each post is scored once, however many tokens it mentions.
  */
-import type { SentimentRecord } from '../market-types.js';
-import { labelFor } from './label.js';
+import type { SentimentRecord } from '../../../../shared/market-types.js';
+import { labelFor } from '../../../../shared/sentiment-label.js';
 import { polarityClass, scorePolarity } from './score.js';
 
 export interface ScoredPost {
@@ -19,7 +19,7 @@ export interface ScoredPost {
 /** The public record (token upper case without "$", score in [-1, 1] to 4 decimals) before its cachedAt. */
 export type TokenSentiment = Omit<SentimentRecord, 'cachedAt'>;
 
-export { BEARISH_AT, BULLISH_AT, labelFor } from './label.js';
+export { BEARISH_AT, BULLISH_AT, labelFor } from '../../../../shared/sentiment-label.js';
 
 /**
  * Weight of a post: 1 + ln(1 + engagement). Every post counts (weight 1 at engagement 0), more

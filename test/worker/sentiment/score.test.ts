@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { normalizePost } from '../../../shared/sentiment/normalize.js';
-import { polarityClass, rulePolarity, scorePolarity, type PolarityClass } from '../../../shared/sentiment/score.js';
-import { vaderAnalyzer } from '../../../shared/sentiment/vader-library.js';
+import { normalizePost } from '../../../apps/worker/src/sentiment/normalize.js';
+import { polarityClass, rulePolarity, scorePolarity, type PolarityClass } from '../../../apps/worker/src/sentiment/score.js';
+import { vaderAnalyzer } from '../../../apps/worker/src/sentiment/vader-library.js';
 
 /**
  * The rules layer alone. The learned layer grades a market post by what labelled posts taught it,

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { compoundPolarity, wordsAndEmoticons } from '../../../shared/sentiment/vader-engine.js';
-import { loadVaderLexicon, vaderAnalyzer } from '../../../shared/sentiment/vader-library.js';
+import { compoundPolarity, wordsAndEmoticons } from '../../../apps/worker/src/sentiment/vader-engine.js';
+import { loadVaderLexicon, vaderAnalyzer } from '../../../apps/worker/src/sentiment/vader-library.js';
 import { cryptoSet, tweetsDev } from './fixtures.js';
 
 const plain = { lexicon: loadVaderLexicon(), foldCase: false, clauseScope: false };

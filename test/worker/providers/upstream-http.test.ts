@@ -1,5 +1,5 @@
 /**
- * Bounded answers (apps/worker/src/upstream-http.ts), through both clients that use it: the index
+ * Bounded answers (apps/worker/src/providers/upstream-http.ts), through both clients that use it: the index
  * client (INDEX_PROVIDER=index) and the providers' HTTP path (Elfa, CoinGecko, X). Loopback
  * servers play a hostile upstream: a body too large, a body that never ends, a redirect to
  * another host, a list far longer than asked for.
@@ -9,14 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { createIndexClient } from '../../apps/worker/src/index-client.js';
-import { refreshList } from '../../apps/worker/src/jobs/refresh-list.js';
-import { createProviderHttp } from '../../apps/worker/src/providers/provider-http.js';
-import { MAX_BODY_BYTES, MAX_LIST_ITEMS } from '../../apps/worker/src/upstream-http.js';
-import { UpstreamError } from '../../apps/worker/src/upstream-error.js';
-import { readSnapshot } from '../../shared/snapshot-store.js';
-import { sharedTestRedis } from '../support/redis-server.js';
-import { newsScorer } from '../../apps/worker/src/jobs/refresh-news.js';
+import { createIndexClient } from '../../../apps/worker/src/providers/index-client.js';
+import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
+import { createProviderHttp } from '../../../apps/worker/src/providers/provider-http.js';
+import { MAX_BODY_BYTES, MAX_LIST_ITEMS } from '../../../apps/worker/src/providers/upstream-http.js';
+import { UpstreamError } from '../../../apps/worker/src/providers/upstream-error.js';
+import { readSnapshot } from '../../../shared/snapshot-store.js';
+import { sharedTestRedis } from '../../support/redis-server.js';
+import { newsScorer } from '../../../apps/worker/src/jobs/refresh-news.js';
 
 const KEY = 'upstream-secret-key-1234';
 

@@ -13,12 +13,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
-import { MARKET_READS, READ_NAMES, type ReadSpec } from '../market/reads.js';
-import { fastCredential } from '../auth/api-key-auth.js';
-import type { ApiDeps } from '../deps.js';
-import type { Resolver, Resolvers } from '../market/read-resolvers.js';
-import { readReply, writeRead } from './representation.js';
-import { recordRequest } from './request-context.js';
+import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../market/reads.js';
+import { fastCredential } from '../../auth/api-key-auth.js';
+import type { ApiDeps } from '../../deps.js';
+import type { Resolver, Resolvers } from '../../market/read-resolvers.js';
+import { readReply, writeRead } from '../../http/representation.js';
+import { recordRequest } from '../../http/request-context.js';
 
 /** Answers the request and returns true, or returns false having touched nothing. */
 export type FastReads = (req: IncomingMessage, res: ServerResponse) => boolean;

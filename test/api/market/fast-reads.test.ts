@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../../apps/api/src/app.js';
-import { fastReads } from '../../../apps/api/src/http/fast-reads.js';
+import { fastReads } from '../../../apps/api/src/routes/market/fast-reads.js';
 import { MARKET_READS, READ_NAMES } from '../../../apps/api/src/market/reads.js';
 import { stopWebServer } from '../../../apps/api/src/server.js';
 import { http, rawGet } from '../../support/http.js';

@@ -14,9 +14,9 @@
  * (c 137 -> 138, e 143 -> 144). The floors below are today's counts.
  */
 import { expect } from 'chai';
-import { evaluate } from '../../../shared/sentiment/evaluation.js';
-import { scorePolarity } from '../../../shared/sentiment/score.js';
-import { vaderAnalyzer } from '../../../shared/sentiment/vader-library.js';
+import { evaluate } from '../../../dev/sentiment-evaluation.js';
+import { scorePolarity } from '../../../apps/worker/src/sentiment/score.js';
+import { vaderAnalyzer } from '../../../apps/worker/src/sentiment/vader-library.js';
 import { cryptoSet, heldoutSets, tweetsDev } from './fixtures.js';
 
 const score = (text: string): number => scorePolarity(text);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { MARKET_PHRASES, MARKET_PHRASE_VALENCE } from '../../../shared/sentiment/market-phrases.js';
-import { normalizePost } from '../../../shared/sentiment/normalize.js';
-import { polarityClass, rulePolarity, scorePolarity, type PolarityClass } from '../../../shared/sentiment/score.js';
-import { loadVaderLexicon } from '../../../shared/sentiment/vader-library.js';
+import { MARKET_PHRASES, MARKET_PHRASE_VALENCE } from '../../../apps/worker/src/sentiment/market-phrases.js';
+import { normalizePost } from '../../../apps/worker/src/sentiment/normalize.js';
+import { polarityClass, rulePolarity, scorePolarity, type PolarityClass } from '../../../apps/worker/src/sentiment/score.js';
+import { loadVaderLexicon } from '../../../apps/worker/src/sentiment/vader-library.js';
 import { cryptoSet } from './fixtures.js';
 
 function expectNeutral(texts: readonly string[]): void {

@@ -3,7 +3,7 @@
  * 2014, rating -4..+4) and our crypto sets (bullish / bearish / neutral). Pure: callers read
  * the files.
  */
-import { polarityClass, type PolarityClass } from './score.js';
+import { polarityClass, type PolarityClass } from '../apps/worker/src/sentiment/score.js';
 
 export interface RatedText {
   /** Human rating scaled to [-1, 1] (rating / 4 for the tweets). */

@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { evaluate, isLabelledLine, parseLabelledPosts } from '../../../shared/sentiment/evaluation.js';
-import { repoRoot } from './fixtures.js';
+import { evaluate, isLabelledLine, parseLabelledPosts } from '../../dev/sentiment-evaluation.js';
+import { repoRoot } from '../worker/sentiment/fixtures.js';
 
 describe('evaluating a scorer on labelled posts', () => {
   it('when posts are tagged pos/neg by their authors, then they parse as positive/negative', () => {
