@@ -34,6 +34,12 @@ export interface Config {
   readonly redisCluster: ClusterConfig | undefined;
   /** REDIS_TLS_INSECURE: accept the self-signed certificates of Heroku-style `rediss://` hosts. Default false. */
   readonly redisTlsInsecure: boolean;
+  /**
+   * REDIS_KEY_PREFIX: the first part of every key, channel and BullMQ queue name
+   * (shared/keyspace.ts), so deployments (or test suites) can share one Redis. Letters, digits,
+   * `.`, `_` and `-`. Default `ms`: changing it orphans what Redis holds under the old prefix.
+   */
+  readonly redisKeyPrefix: string;
   /** JWT_SECRET: HS256 key, at least 32 bytes. Outside production a random one is made per run. */
   readonly jwtSecret: string;
   /** True when JWT_SECRET was not given and a random per-run secret was generated. */
@@ -182,6 +188,12 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: re
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(`${name}: must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
   }
+  return raw;
+}
+
+function keyPrefix(env: Env): string {
+  const raw = env.REDIS_KEY_PREFIX || 'ms';
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) throw new ConfigError('REDIS_KEY_PREFIX: 1 to 64 letters, digits, ".", "_" or "-"');
   return raw;
 }
 
@@ -337,6 +349,7 @@ export function loadConfig(env: Env = process.env): Config {
       'rediss:',
     ]),
     redisTlsInsecure: boolean(env, 'REDIS_TLS_INSECURE'),
+    redisKeyPrefix: keyPrefix(env),
     jwtSecret: givenSecret || randomBytes(48).toString('base64url'),
     jwtSecretGenerated: !givenSecret,
     jwtIssuer: env.JWT_ISSUER || 'market-signals',

@@ -20,7 +20,7 @@ import { redisFor, sharedRedis } from './shared-redis.js';
 export interface StackOptions {
   /** Worker processes to run (in-process). Default 1; 0 for none. */
   workers?: number;
-  /** A Redis of the test's own (outage tests); default the shared one (a cluster under TEST_REDIS=cluster), flushed first. */
+  /** A Redis of the test's own (outage tests); default the shared one (a cluster under TEST_REDIS=cluster), under a fresh key prefix. */
   redisUrl?: string;
   /** A cluster of the test's own (`host:port,...`), instead of redisUrl. */
   redisClusterNodes?: string;
@@ -101,7 +101,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 }
 
-/** Where the stack's Redis is, emptied first when it is the shared one. */
+/** Where the stack's Redis is: the shared one under a fresh key prefix unless the test brings its own. */
 async function testRedisEnv(options: StackOptions): Promise<Record<string, string>> {
   if (options.redisClusterNodes) return { REDIS_CLUSTER_NODES: options.redisClusterNodes };
   if (options.redisUrl) return { REDIS_URL: options.redisUrl };

@@ -79,10 +79,10 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     refreshEvents: createRedis(config, 'blocking', 'api-refresh-events', logger),
     statsEvents: createRedis(config, 'blocking', 'api-stats-events', logger),
   };
-  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshProducer });
-  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsProducer });
-  const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshEvents });
-  const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsEvents });
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshProducer });
+  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsProducer });
+  const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshEvents });
+  const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsEvents });
   const onError = (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error');
   refreshQueue.on('error', onError);
   statsQueue.on('error', onError);

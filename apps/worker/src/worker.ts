@@ -116,13 +116,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   ] as const;
   const workers = [
     new Worker(REFRESH_QUEUE, process, {
-      ...queueBaseOptions,
+      ...queueBaseOptions(),
       connection: workerConnections[0],
       concurrency: 3,
       settings,
     }),
     new Worker(STATS_QUEUE, process, {
-      ...queueBaseOptions,
+      ...queueBaseOptions(),
       connection: workerConnections[1],
       concurrency: options.statsConcurrency ?? 20,
       // On-demand lookups are the upstream calls clients can multiply (the API's miss budget is
@@ -152,7 +152,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 
   // BullMQ leaves a connection it was handed open when it closes: close() closes it.
   const schedulerRedis = createRedis(options.redis, 'worker', 'worker-scheduler', logger);
-  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: schedulerRedis });
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions(), connection: schedulerRedis });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   const schedules = keepSchedules(refreshQueue, redis, logger, refreshEveryMs, undefined, options.refreshEveryMsByJob);

@@ -13,7 +13,7 @@ import { snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { startApiProcess, stopApiProcess, type ApiProcess } from '../../support/api-process.js';
 import { http } from '../../support/http.js';
-import { existing, keysEverywhere } from '../../support/redis-keys.js';
+import { existing, ownKeys } from '../../support/redis-keys.js';
 import { sharedRedis } from '../../support/shared-redis.js';
 import { eventually } from '../../support/stack.js';
 import { runProcess as run, type ProcessResult } from './helpers.js';
@@ -145,7 +145,7 @@ describe('API key lifecycle: the built users command and two API processes', fun
     const removed = await users(['remove', 'bot-owner@example.com']);
     expect(removed.code, removed.stderr).to.equal(0);
     for (const api of apis) expect((await me(api, { 'X-Api-Key': key })).status, api.name).to.equal(401);
-    expect(await keysEverywhere(redis, 'ms:*api-key*')).to.deep.equal([]);
+    expect(await ownKeys(redis, '*api-key*')).to.deep.equal([]);
   });
 
   it('when the key command is misused, then exit 1 with one clear line', async () => {

@@ -15,7 +15,7 @@ import { historyKeys, snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import type { SentimentRecord, TrendingToken } from '../../../shared/market-types.js';
 import { createRedis } from '../../../shared/redis.js';
-import { keysEverywhere } from '../../support/redis-keys.js';
+import { ownKeys } from '../../support/redis-keys.js';
 import { http } from '../../support/http.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 
@@ -200,7 +200,7 @@ describe('history: series and past snapshots written with each refresh (docs/dec
   });
 
   it('every history key expires with the retention window, so a token that leaves the index leaves nothing behind', async () => {
-    const historyKeysFound = await keysEverywhere(stack.redis, 'ms:*:history:*');
+    const historyKeysFound = await ownKeys(stack.redis, '*:history:*');
     expect(historyKeysFound.length).to.be.greaterThan(50);
     for (const key of historyKeysFound.slice(0, 50)) {
       const ttl = await stack.redis.pttl(key);

@@ -16,6 +16,7 @@ import { MAX_BODY_BYTES, MAX_LIST_ITEMS } from '../../../apps/worker/src/provide
 import { UpstreamError } from '../../../apps/worker/src/providers/upstream-error.js';
 import { readSnapshot } from '../../../shared/snapshot-store.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
+import { freshKeyPrefix } from '../../support/shared-redis.js';
 import { newsScorer } from '../../../apps/worker/src/jobs/refresh-news.js';
 
 const KEY = 'upstream-secret-key-1234';
@@ -163,7 +164,7 @@ describe('bounded upstream answers (docs/providers.md, "Bounded answers")', () =
     const small = JSON.stringify({ tokens: [token(1), token(2)] });
     const large = JSON.stringify({ tokens: Array.from({ length: 60_000 }, (_, i) => token(i)) });
     const server = await serve((res) => res.end(oversized ? large : small));
-    await redis.flushall();
+    freshKeyPrefix();
     const context = {
       redis,
       provider: createIndexClient({ baseUrl: server.url, apiKey: KEY }),
