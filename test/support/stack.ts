@@ -11,7 +11,8 @@ import { createRequestListener } from '../../apps/api/src/app.js';
 import { createApiDeps, type ApiDeps } from '../../apps/api/src/deps.js';
 import { limitsFrom, startWebServer, stopWebServer } from '../../apps/api/src/server.js';
 import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
-import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
+import { startWorkerFromConfig } from '../../apps/worker/src/start-from-config.js';
+import type { RunningWorker } from '../../apps/worker/src/worker.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { createRedis } from '../../shared/redis.js';
@@ -61,18 +62,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logger = createLogger(config, 'test');
   const workers: RunningWorker[] = [];
   const startWorkers = async (count: number) => {
-    const started = await Promise.all(
-      Array.from({ length: count }, () =>
-        startWorker({
-          redis: config,
-          refreshEveryMs: config.refreshIntervalMs,
-          provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts }),
-          logger,
-          upstreamPerMinute: config.indexRateLimitPerMinute,
-          historyDays: config.historyDays,
-        }),
-      ),
-    );
+    // The worker as its process starts it, from the stack's config (INDEX_API_URL: the simulator).
+    const provider = options.indexTimeouts && createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts });
+    const started = await Promise.all(Array.from({ length: count }, () => startWorkerFromConfig(config, logger, { provider })));
     workers.push(...started);
     return started;
   };

@@ -21,11 +21,10 @@ import { countedIndexClient, redisCounter } from './counters.js';
 import type { MarketProvider } from './providers/market-provider.js';
 import { withMeter, type Meter } from './providers/spend.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
-import type { JobContext } from './jobs/job-context.js';
+import { createJobContext } from './jobs/create-job-context.js';
 import { refreshOutcomes } from './refresh-outcomes.js';
 import { keepSchedules } from './schedules.js';
 import { UpstreamError } from './providers/upstream-error.js';
-import { newsScorer } from './jobs/refresh-news.js';
 
 const DAY_MS = 86_400_000;
 
@@ -62,14 +61,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const redis = createRedis(options.redis, 'worker', 'worker', logger);
   if (options.redisPolicy) watchRedisPolicy(redis, logger, options.redisPolicy);
   const count = redisCounter(redis);
-  const context: JobContext = {
+  const context = createJobContext({
     redis,
     provider: countedIndexClient(options.provider, count),
     logger,
     now: options.now ?? (() => new Date()),
     historyMs: (options.historyDays ?? 30) * DAY_MS,
-    scorePost: newsScorer(),
-  };
+  });
 
   const refreshEveryMs = options.refreshEveryMs ?? REFRESH_EVERY_MS;
   const withOutcome = refreshOutcomes({

@@ -12,6 +12,7 @@ import { startWorker, type RunningWorker } from '../../../apps/worker/src/worker
 import { snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { startApiProcess, stopApiProcess, type ApiProcess } from '../../support/api-process.js';
+import { ensureBuilt } from '../../support/build.js';
 import { http } from '../../support/http.js';
 import { existing, ownKeys } from '../../support/redis-keys.js';
 import { sharedRedis } from '../../support/shared-redis.js';
@@ -44,8 +45,7 @@ describe('API key lifecycle: the built users command and two API processes', fun
   };
 
   before(async () => {
-    const built = await run('npm', ['run', '--silent', 'build']);
-    expect(built.code, `npm run build: ${built.stdout}${built.stderr}`).to.equal(0);
+    ensureBuilt();
     const shared = await sharedRedis();
     redisEnv = shared.env;
     redis = shared.client();

@@ -6,8 +6,9 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { createIndexClient } from '../../../apps/worker/src/providers/index-client.js';
+import { createJobContext } from '../../../apps/worker/src/jobs/create-job-context.js';
 import type { JobContext } from '../../../apps/worker/src/jobs/job-context.js';
-import { refreshNews, newsScorer } from '../../../apps/worker/src/jobs/refresh-news.js';
+import { refreshNews } from '../../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
 import { writeRefresh } from '../../../shared/history/history-store.js';
 import { trendingEntries } from '../../../shared/history/refresh-entries.js';
@@ -50,14 +51,13 @@ describe('history: series and past snapshots written with each refresh (docs/dec
   before(async () => {
     stack = await startStack({ workers: 0 });
     worker = createRedis(stack.config, 'worker', 'test-history');
-    context = {
+    context = createJobContext({
       redis: worker,
       provider: createIndexClient({ baseUrl: stack.sim.url, apiKey: undefined }),
       logger: createLogger({ logLevel: 'silent' }, 'test'),
       now: () => new Date(clock),
       historyMs: 30 * DAY,
-      scorePost: newsScorer(),
-    };
+    });
     const first = Math.floor((Date.now() - 4 * 3_600_000) / 3_600_000) * 3_600_000;
     for (let i = 0; i < 6; i += 1) {
       clock = first + i * HALF_HOUR;

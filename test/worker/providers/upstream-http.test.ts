@@ -17,7 +17,7 @@ import { UpstreamError } from '../../../apps/worker/src/providers/upstream-error
 import { readSnapshot } from '../../../shared/snapshot-store.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
 import { freshKeyPrefix } from '../../support/shared-redis.js';
-import { newsScorer } from '../../../apps/worker/src/jobs/refresh-news.js';
+import { createJobContext } from '../../../apps/worker/src/jobs/create-job-context.js';
 
 const KEY = 'upstream-secret-key-1234';
 
@@ -165,14 +165,13 @@ describe('bounded upstream answers (docs/providers.md, "Bounded answers")', () =
     const large = JSON.stringify({ tokens: Array.from({ length: 60_000 }, (_, i) => token(i)) });
     const server = await serve((res) => res.end(oversized ? large : small));
     freshKeyPrefix();
-    const context = {
+    const context = createJobContext({
       redis,
       provider: createIndexClient({ baseUrl: server.url, apiKey: KEY }),
       logger: pino({ level: 'silent' }),
       now: () => new Date(),
       historyMs: 0,
-      scorePost: newsScorer(),
-    };
+    });
     await refreshList(context, 'trending');
     const stored = await readSnapshot(redis, 'trending');
     expect(stored).to.not.equal(null);
