@@ -223,7 +223,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`redis:migrate: ${message.split('\n')[0]}\n`);
+  const lines = error instanceof ConfigError ? error.problems : [(error instanceof Error ? error.message : String(error)).split('\n')[0]];
+  process.stderr.write(lines.map((line) => `redis:migrate: ${line}\n`).join(''));
   process.exit(1);
 });
