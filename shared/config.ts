@@ -80,7 +80,7 @@ export interface Config {
   /**
    * METRICS_TOKEN: when set (at least 16 characters), GET /metrics answers only
    * `Authorization: Bearer <METRICS_TOKEN>` (what Prometheus sends with
-   * `authorization.credentials`). Unset: /metrics is public, as before.
+   * `authorization.credentials`). Unset: /metrics is public.
    */
   readonly metricsToken: string | undefined;
   /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */

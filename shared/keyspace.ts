@@ -94,6 +94,5 @@ export const SNAPSHOT_CHANNEL = `${P}:snapshot-updated`;
 /** BullMQ documents a hash-tagged prefix as required on Cluster: its scripts span a queue's keys. */
 export const QUEUE_PREFIX = `{${P}-bull}`;
 
-export const SNAPSHOT_TTL_SECONDS = 30 * 60;
 export const STATS_TTL_SECONDS = 60 * 60;
 export const MISS_TTL_SECONDS = 10 * 60;

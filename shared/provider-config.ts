@@ -1,7 +1,7 @@
 /**
  * INDEX_PROVIDER and the real providers' variables (docs/providers.md), parsed with the rest of
  * the configuration by loadConfig(). Only `composite` needs any of them; with `index` (the
- * default) they are ignored and the worker speaks docs/index-api.md as before.
+ * default) they are ignored and the worker speaks docs/index-api.md.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
