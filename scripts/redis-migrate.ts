@@ -29,6 +29,7 @@ import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig } from '../shared/config.js';
+import { replyCode } from '../shared/redis-errors.js';
 import { keys } from '../shared/keyspace.js';
 import { historyKeys, snapshotKeys } from '../shared/snapshot-keys.js';
 import { SERIES_OWNER, SNAPSHOT_KINDS, SNAPSHOTS, type SeriesName, type SnapshotName } from '../shared/snapshot-kinds.js';
@@ -159,7 +160,7 @@ async function copyKey(
     await target.call('RESTORE', ...args);
     return { fingerprint, result: 'copied' };
   } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith('BUSYKEY')) throw error;
+    if (replyCode(error) !== 'BUSYKEY') throw error;
     return { fingerprint, result: 'present' };
   }
 }
