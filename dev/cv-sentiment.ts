@@ -15,7 +15,7 @@ import {
   trainStanceModel,
   type StanceOptions,
   type TrainingOptions,
-} from '../apps/worker/src/sentiment/market-model.js';
+} from './market-model-training.js';
 import { plainVaderPolarity, polarityClass, scorePolarityWith } from '../apps/worker/src/sentiment/score.js';
 import { cryptoSet, readTaggedPosts, TAGGED_POSTS_WEIGHT, taggedExamples, trainingExamples } from './sentiment-data.js';
 

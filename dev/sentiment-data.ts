@@ -4,7 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseLabelledPosts, parseRatedTweets, type RatedText } from './sentiment-evaluation.js';
-import { FEATURES_VERSION, STANCE_DEFAULTS, TRAINING_DEFAULTS, type TrainingExample } from '../apps/worker/src/sentiment/market-model.js';
+import { FEATURES_VERSION } from '../apps/worker/src/sentiment/market-model.js';
+import { STANCE_DEFAULTS, TRAINING_DEFAULTS, type TrainingExample } from './market-model-training.js';
 import { normalizePost } from '../apps/worker/src/sentiment/normalize.js';
 import { rulePolarity } from '../apps/worker/src/sentiment/score.js';
 

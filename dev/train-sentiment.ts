@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { STANCE_DEFAULTS, trainMarketModel, trainStanceModel, toModelFile } from '../apps/worker/src/sentiment/market-model.js';
+import { STANCE_DEFAULTS, trainMarketModel, trainStanceModel, toModelFile } from './market-model-training.js';
 import { fileSha256, readTaggedPosts, repoRoot, taggedExamples, trainingDigest, trainingExamples } from './sentiment-data.js';
 
 const paths = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));

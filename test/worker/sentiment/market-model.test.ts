@@ -3,13 +3,10 @@ import {
   fromModelFile,
   modelFeatures,
   predictProbabilities,
-  toModelFile,
-  trainMarketModel,
-  trainStanceModel,
   type MarketModel,
   type MarketModelFile,
-  type TrainingExample,
 } from '../../../apps/worker/src/sentiment/market-model.js';
+import { toModelFile, trainMarketModel, trainStanceModel, type TrainingExample } from '../../../dev/market-model-training.js';
 import modelFile from '../../../apps/worker/src/sentiment/market-model.json' with { type: 'json' };
 import { hasMarketStance } from '../../../apps/worker/src/sentiment/market-context.js';
 import { normalizePost } from '../../../apps/worker/src/sentiment/normalize.js';
