@@ -29,6 +29,7 @@ import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig } from '../shared/config.js';
+import { replyCode } from '../shared/redis-errors.js';
 import { keys } from '../shared/keyspace.js';
 import { historyKeys, snapshotKeys } from '../shared/snapshot-keys.js';
 import { SERIES_OWNER, SNAPSHOT_KINDS, SNAPSHOTS, type SeriesName, type SnapshotName } from '../shared/snapshot-kinds.js';
@@ -159,7 +160,7 @@ async function copyKey(
     await target.call('RESTORE', ...args);
     return { fingerprint, result: 'copied' };
   } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith('BUSYKEY')) throw error;
+    if (replyCode(error) !== 'BUSYKEY') throw error;
     return { fingerprint, result: 'present' };
   }
 }
@@ -223,7 +224,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`redis:migrate: ${message.split('\n')[0]}\n`);
+  const lines = error instanceof ConfigError ? error.problems : [(error instanceof Error ? error.message : String(error)).split('\n')[0]];
+  process.stderr.write(lines.map((line) => `redis:migrate: ${line}\n`).join(''));
   process.exit(1);
 });

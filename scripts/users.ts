@@ -15,7 +15,8 @@ import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import type { Role } from '../apps/api/src/auth/types.js';
 import { isPlausibleEmail, isRole, normaliseEmail, UserStore } from '../apps/api/src/auth/users.js';
 import { loadConfigOrExit } from '../shared/config.js';
-import { createRedis, isRedisUnavailable, waitForReplicas } from '../shared/redis.js';
+import { isRedisUnavailable } from '../shared/redis-errors.js';
+import { createRedis, waitForReplicas } from '../shared/redis.js';
 import { KeyUsageError, runKeyCommand } from './api-key-commands.js';
 
 const MIN_PASSWORD_LENGTH = 12;

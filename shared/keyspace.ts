@@ -39,6 +39,8 @@ export const refreshSlotKeys = {
   failures: (job: string) => `${refresh(job)}:failures`,
   /** Present while a failed refresh holds back the asks of reads; its PTTL is the wait (Retry-After). */
   hold: (job: string) => `${refresh(job)}:hold`,
+  /** Present for FORCED_REFRESH_SPACING_MS after an admin's ask started a run of the job: asks within it join that run (apps/api/src/market/forced-refresh.ts). */
+  forcedAsk: (job: string) => `${refresh(job)}:forced-ask`,
 } as const;
 
 export const keys = {

@@ -8,9 +8,7 @@ import type { Config } from '../../../shared/config.js';
 import type { Logger } from '../../../shared/logger.js';
 import {
   queueBaseOptions,
-  REFRESH_JOBS,
   REFRESH_QUEUE,
-  requestRefresh,
   requestStats,
   STATS_QUEUE,
   type RefreshJobData,
@@ -25,6 +23,7 @@ import { JobWaiter } from './market/job-waiter.js';
 import { MissBudget } from './market/miss-budget.js';
 import { resolvers, type Resolvers } from './market/read-resolvers.js';
 import { refreshRequests } from './market/refresh-requests.js';
+import { forcedRefresh, type ForceRefresh } from './market/forced-refresh.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { SnapshotWatch } from './market/snapshot-watch.js';
 import { StatsService } from './market/stats-service.js';
@@ -64,8 +63,8 @@ export interface ApiDeps {
   requestIds: RequestIds;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
   stream: StreamHub;
-  /** Asks the worker to refresh every shared snapshot now (deduplicated); does not wait. */
-  refreshAll(): Promise<void>;
+  /** Asks the worker to refresh every shared snapshot now, each at most once per FORCED_REFRESH_SPACING_MS; does not wait. */
+  refreshAll: ForceRefresh;
   close(): Promise<void>;
 }
 
@@ -149,9 +148,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     auth,
     apiKeys,
     keyVerifier: new ApiKeyVerifier(apiKeys, auth.users),
-    async refreshAll() {
-      await Promise.all(REFRESH_JOBS.map((name) => requestRefresh(refreshQueue, name)));
-    },
+    refreshAll: forcedRefresh(redis, refreshQueue),
     async close() {
       stream.close();
       watch.stop();

@@ -1,4 +1,4 @@
-import { isRedisUnavailable } from '../../../../shared/redis.js';
+import { isRedisUnavailable } from '../../../../shared/redis-errors.js';
 
 /** How long a job holds what it fetched while Redis fails over (Sentinel or a managed Redis: seconds). */
 export const STORE_WITHIN_MS = 20_000;
