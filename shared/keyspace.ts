@@ -58,6 +58,8 @@ export const keys = {
   apiKeyId: (keyId: string) => `${USERS}:api-key-id:${keyId}`,
   /** The set of one user's API key ids (normalised email), for `key list` and for revoking them all. */
   userApiKeys: (email: string) => `${USERS}:user-api-keys:${email}`,
+  /** Hash: API key id -> ISO time it was revoked: `users import` restores no key revoked since the backup unless told to. Ids only, a few bytes each. */
+  revokedApiKeys: () => `${USERS}:revoked-api-keys`,
   /** A user record (hash), keyed by the normalised email. */
   user: (email: string) => `${USERS}:user:${email}`,
   /** The set of all user emails, for listing. */
