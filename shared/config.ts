@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from './config-error.js';
 import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
+import { alertsConfig, type AlertsConfig } from './alerts/alerts-config.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -125,6 +126,8 @@ export interface Config {
   readonly indexProvider: IndexProvider;
   /** The providers' variables (shared/provider-config.ts); set only with INDEX_PROVIDER=composite. */
   readonly providers: ProvidersConfig | undefined;
+  /** The ALERTS_* variables (shared/alerts/alerts-config.ts). */
+  readonly alerts: AlertsConfig;
 }
 
 export interface SentinelConfig {
@@ -364,6 +367,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoMode: boolean(env, 'DEMO_MODE'),
     indexProvider: indexProvider(env),
     providers: providersConfig(env, indexProvider(env)),
+    alerts: alertsConfig(env, production),
   });
 }
 

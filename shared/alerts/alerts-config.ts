@@ -1,0 +1,74 @@
+/**
+ * The alerts' variables (README, Alerts), parsed with the rest of the configuration by
+ * loadConfig(). Kept apart so the alerts feature reads as one piece.
+ */
+import { ConfigError } from '../config-error.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface AlertsConfig {
+  /** ALERTS_MAX_PER_USER: rules one user may hold. Default 100. */
+  readonly maxPerUser: number;
+  /**
+   * ALERTS_ALLOW_LOOPBACK: let webhook URLs resolve to loopback (127.0.0.0/8, ::1), and use
+   * `http:`. For tests and development only; every other private, link-local, CGNAT,
+   * unique-local, multicast or unspecified address stays refused. Default false.
+   */
+  readonly allowLoopback: boolean;
+  /** ALERTS_REQUIRE_HTTPS: webhook URLs must be `https:`. Default true in production, else false. */
+  readonly requireHttps: boolean;
+  /** ALERTS_DELIVERY_CONCURRENCY: webhook deliveries in flight per worker process. Default 50. */
+  readonly deliveryConcurrency: number;
+  /** ALERTS_RETRY_BASE_MS: the first retry's delay; each next one doubles (with jitter). Default 10000. */
+  readonly retryBaseMs: number;
+  /** ALERTS_RETRY_MAX_DELAY_MS: the longest wait between two attempts. Default 6 h. */
+  readonly retryMaxDelayMs: number;
+  /** ALERTS_DELIVERY_ATTEMPTS: attempts per event, first one included. Default 15 (about 23 h with the defaults). */
+  readonly deliveryAttempts: number;
+  /** ALERTS_DISABLE_AFTER_FAILED_EVENTS: a rule whose events fail this many times in a row is disabled. Default 10. */
+  readonly disableAfterFailedEvents: number;
+  /** ALERTS_CONNECT_TIMEOUT_MS: connecting to a receiver (DNS included). Default 3000. */
+  readonly connectTimeoutMs: number;
+  /** ALERTS_REQUEST_TIMEOUT_MS: a whole delivery attempt. Default 10000. */
+  readonly requestTimeoutMs: number;
+  /** ALERTS_DELIVERY_LOCK_MS: BullMQ's lock on an attempt; a killed worker's delivery is taken over after about this. Default 30000. */
+  readonly deliveryLockMs: number;
+  /** ALERTS_SECRET_GRACE_SECONDS: after a rotation, how long the old secret still signs (both signatures are sent). Default 86400. */
+  readonly secretGraceSeconds: number;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name}: must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name}: must be true or false, got "${env[name]}"`);
+}
+
+export function alertsConfig(env: Env, production: boolean): AlertsConfig {
+  const allowLoopback = flag(env, 'ALERTS_ALLOW_LOOPBACK', false);
+  if (production && allowLoopback) throw new ConfigError('ALERTS_ALLOW_LOOPBACK: not allowed when NODE_ENV=production');
+  return {
+    maxPerUser: integer(env, 'ALERTS_MAX_PER_USER', 100, 1, 100_000),
+    allowLoopback,
+    requireHttps: flag(env, 'ALERTS_REQUIRE_HTTPS', production),
+    deliveryConcurrency: integer(env, 'ALERTS_DELIVERY_CONCURRENCY', 50, 1, 1000),
+    retryBaseMs: integer(env, 'ALERTS_RETRY_BASE_MS', 10_000, 1, 3_600_000),
+    retryMaxDelayMs: integer(env, 'ALERTS_RETRY_MAX_DELAY_MS', 6 * 3_600_000, 1, 24 * 3_600_000),
+    deliveryAttempts: integer(env, 'ALERTS_DELIVERY_ATTEMPTS', 15, 1, 50),
+    disableAfterFailedEvents: integer(env, 'ALERTS_DISABLE_AFTER_FAILED_EVENTS', 10, 1, 10_000),
+    connectTimeoutMs: integer(env, 'ALERTS_CONNECT_TIMEOUT_MS', 3000, 100, 60_000),
+    requestTimeoutMs: integer(env, 'ALERTS_REQUEST_TIMEOUT_MS', 10_000, 100, 60_000),
+    deliveryLockMs: integer(env, 'ALERTS_DELIVERY_LOCK_MS', 30_000, 1000, 600_000),
+    secretGraceSeconds: integer(env, 'ALERTS_SECRET_GRACE_SECONDS', 86_400, 0, 7 * 86_400),
+  };
+}
