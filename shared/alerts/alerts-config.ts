@@ -35,6 +35,25 @@ export interface AlertsConfig {
   readonly deliveryLockMs: number;
   /** ALERTS_SECRET_GRACE_SECONDS: after a rotation, how long the old secret still signs (both signatures are sent). Default 86400. */
   readonly secretGraceSeconds: number;
+  /**
+   * WORKER_ROLES: what a worker process runs, comma-separated: `refresh` (the refresh and stats
+   * queues, and alert evaluation), `delivery` (the webhook delivery queue). Default both; a
+   * Procfile line `alerts: WORKER_ROLES=delivery node dist/apps/worker/src/main.js` scales
+   * deliveries apart (README, Alerts).
+   */
+  readonly workerRoles: readonly WorkerRole[];
+}
+
+export type WorkerRole = 'refresh' | 'delivery';
+
+function roles(env: Env): WorkerRole[] {
+  const raw = env.WORKER_ROLES;
+  if (raw === undefined || raw.trim() === '') return ['refresh', 'delivery'];
+  const list = raw.split(',').map((role) => role.trim());
+  if (list.length === 0 || list.some((role) => role !== 'refresh' && role !== 'delivery')) {
+    throw new ConfigError(`WORKER_ROLES: must be refresh, delivery or both comma-separated, got "${raw}"`);
+  }
+  return [...new Set(list as WorkerRole[])];
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -70,5 +89,6 @@ export function alertsConfig(env: Env, production: boolean): AlertsConfig {
     requestTimeoutMs: integer(env, 'ALERTS_REQUEST_TIMEOUT_MS', 10_000, 100, 60_000),
     deliveryLockMs: integer(env, 'ALERTS_DELIVERY_LOCK_MS', 30_000, 1000, 600_000),
     secretGraceSeconds: integer(env, 'ALERTS_SECRET_GRACE_SECONDS', 86_400, 0, 7 * 86_400),
+    workerRoles: roles(env),
   };
 }
