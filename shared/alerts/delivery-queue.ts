@@ -65,5 +65,6 @@ export function deliveryBackoffMs(
   const exponential = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, attemptsMade - 1));
   const jitter = 1 + ((options.random ?? Math.random)() * 0.4 - 0.2);
   const wait = Math.round(Math.min(options.maxMs, exponential * jitter));
-  return Math.min(options.maxMs, Math.max(wait, options.retryAfterMs ?? 0));
+  // Retry-After wins over the schedule (up to a day: a receiver cannot park an event forever).
+  return Math.max(wait, Math.min(options.retryAfterMs ?? 0, 86_400_000));
 }

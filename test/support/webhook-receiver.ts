@@ -16,6 +16,8 @@ export interface Received {
   /** Which of the known secrets verified it (index into `secrets`); -1 when none did. */
   verifiedBy: number;
   path: string;
+  /** When it arrived (ms). */
+  at: number;
 }
 
 export interface Receiver {
@@ -75,6 +77,7 @@ export async function startReceiver(): Promise<Receiver> {
             body: text,
             verifiedBy,
             path: request.url ?? '',
+            at: Date.now(),
           };
           receiver.received.push(got);
           const status = typeof receiver.answer === 'function' ? receiver.answer(got) : receiver.answer;
