@@ -39,6 +39,8 @@ export const refreshSlotKeys = {
   failures: (job: string) => `${refresh(job)}:failures`,
   /** Present while a failed refresh holds back the asks of reads; its PTTL is the wait (Retry-After). */
   hold: (job: string) => `${refresh(job)}:hold`,
+  /** Present for FORCED_REFRESH_SPACING_MS after an admin's ask started a run of the job: asks within it join that run (apps/api/src/market/forced-refresh.ts). */
+  forcedAsk: (job: string) => `${refresh(job)}:forced-ask`,
 } as const;
 
 export const keys = {
@@ -56,6 +58,8 @@ export const keys = {
   apiKeyId: (keyId: string) => `${USERS}:api-key-id:${keyId}`,
   /** The set of one user's API key ids (normalised email), for `key list` and for revoking them all. */
   userApiKeys: (email: string) => `${USERS}:user-api-keys:${email}`,
+  /** Hash: API key id -> ISO time it was revoked: `users import` restores no key revoked since the backup unless told to. Ids only, a few bytes each. */
+  revokedApiKeys: () => `${USERS}:revoked-api-keys`,
   /** A user record (hash), keyed by the normalised email. */
   user: (email: string) => `${USERS}:user:${email}`,
   /** The set of all user emails, for listing. */
@@ -125,6 +129,5 @@ export const SNAPSHOT_CHANNEL = `${P}:snapshot-updated`;
 /** BullMQ documents a hash-tagged prefix as required on Cluster: its scripts span a queue's keys. */
 export const QUEUE_PREFIX = `{${P}-bull}`;
 
-export const SNAPSHOT_TTL_SECONDS = 30 * 60;
 export const STATS_TTL_SECONDS = 60 * 60;
 export const MISS_TTL_SECONDS = 10 * 60;

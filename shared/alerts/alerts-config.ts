@@ -2,9 +2,8 @@
  * The alerts' variables (README, Alerts), parsed with the rest of the configuration by
  * loadConfig(). Kept apart so the alerts feature reads as one piece.
  */
-import { ConfigError } from '../config-error.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
+import { z } from 'zod';
+import { got, problem, variable, wholeNumber, type Env } from '../config-vars.js';
 
 export interface AlertsConfig {
   /** ALERTS_MAX_PER_USER: rules one user may hold. Default 100. */
@@ -50,32 +49,22 @@ function roles(env: Env): WorkerRole[] {
   const raw = env.WORKER_ROLES;
   if (raw === undefined || raw.trim() === '') return ['refresh', 'delivery'];
   const list = raw.split(',').map((role) => role.trim());
-  if (list.length === 0 || list.some((role) => role !== 'refresh' && role !== 'delivery')) {
-    throw new ConfigError(`WORKER_ROLES: must be refresh, delivery or both comma-separated, got "${raw}"`);
+  if (list.some((role) => role !== 'refresh' && role !== 'delivery')) {
+    problem(env, `WORKER_ROLES: must be refresh, delivery or both comma-separated, got "${raw}"`);
+    return ['refresh', 'delivery'];
   }
   return [...new Set(list as WorkerRole[])];
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name}: must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return Number(raw);
-}
+const integer = (env: Env, name: string, fallback: number, min: number, max: number): number =>
+  variable(env, name, wholeNumber(min, max), fallback);
 
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name}: must be true or false, got "${env[name]}"`);
-}
+const BOOLEAN = z.enum(['true', 'false', '1', '0'], got('must be true or false')).transform((raw) => raw === 'true' || raw === '1');
+const flag = (env: Env, name: string, fallback: boolean): boolean => variable(env, name, BOOLEAN, fallback);
 
 export function alertsConfig(env: Env, production: boolean): AlertsConfig {
   const allowLoopback = flag(env, 'ALERTS_ALLOW_LOOPBACK', false);
-  if (production && allowLoopback) throw new ConfigError('ALERTS_ALLOW_LOOPBACK: not allowed when NODE_ENV=production');
+  if (production && allowLoopback) problem(env, 'ALERTS_ALLOW_LOOPBACK: not allowed when NODE_ENV=production');
   return {
     maxPerUser: integer(env, 'ALERTS_MAX_PER_USER', 100, 1, 100_000),
     allowLoopback,

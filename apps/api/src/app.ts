@@ -61,16 +61,10 @@ export function createApp(deps: ApiDeps): Koa {
   return app;
 }
 
-export interface ListenerOptions {
-  /** Off only in tests that compare the two paths. */
-  fastReads?: boolean;
-}
-
-export function createRequestListener(deps: ApiDeps, options: ListenerOptions = {}): RequestListener {
+export function createRequestListener(deps: ApiDeps): RequestListener {
   const koa = createApp(deps).callback();
   // Koa's callback settles every request itself (its own error handling answers and logs), so
   // nothing is lost by not awaiting it here.
-  if (options.fastReads === false) return (req, res) => void koa(req, res);
   const fast = fastReads(deps);
   return (req, res) => {
     if (!fast(req, res)) void koa(req, res);

@@ -8,9 +8,7 @@ import type { Config } from '../../../shared/config.js';
 import type { Logger } from '../../../shared/logger.js';
 import {
   queueBaseOptions,
-  REFRESH_JOBS,
   REFRESH_QUEUE,
-  requestRefresh,
   requestStats,
   STATS_QUEUE,
   type RefreshJobData,
@@ -28,6 +26,7 @@ import { JobWaiter } from './market/job-waiter.js';
 import { MissBudget } from './market/miss-budget.js';
 import { resolvers, type Resolvers } from './market/read-resolvers.js';
 import { refreshRequests } from './market/refresh-requests.js';
+import { forcedRefresh, type ForceRefresh } from './market/forced-refresh.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { SnapshotWatch } from './market/snapshot-watch.js';
 import { StatsService } from './market/stats-service.js';
@@ -69,8 +68,8 @@ export interface ApiDeps {
   stream: StreamHub;
   /** Users' alert rules (shared/alerts/). */
   alerts: AlertsService;
-  /** Asks the worker to refresh every shared snapshot now (deduplicated); does not wait. */
-  refreshAll(): Promise<void>;
+  /** Asks the worker to refresh every shared snapshot now, each at most once per FORCED_REFRESH_SPACING_MS; does not wait. */
+  refreshAll: ForceRefresh;
   close(): Promise<void>;
 }
 
@@ -158,9 +157,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     apiKeys,
     keyVerifier: new ApiKeyVerifier(apiKeys, auth.users),
     alerts: new AlertsService({ store: new AlertStore(redis), config: config.alerts, deliveries: alertQueue }),
-    async refreshAll() {
-      await Promise.all(REFRESH_JOBS.map((name) => requestRefresh(refreshQueue, name)));
-    },
+    refreshAll: forcedRefresh(redis, refreshQueue),
     async close() {
       stream.close();
       watch.stop();

@@ -23,6 +23,7 @@ import { withMeter, type Meter } from './providers/spend.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
 import type { JobContext } from './jobs/job-context.js';
 import { refreshOutcomes } from './refresh-outcomes.js';
+import { creditPaceHold } from './credit-pace.js';
 import { keepSchedules } from './schedules.js';
 import { UpstreamError } from './providers/upstream-error.js';
 import { newsScorer } from './jobs/refresh-news.js';
@@ -116,6 +117,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const runJob = async (job: Job): Promise<unknown> => {
     const handler = handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
+    const held = await creditPaceHold(redis, job, options.refreshEveryMsByJob ?? {}, context.now());
+    if (held) {
+      logger.info({ job: job.name }, `${job.name}: asked-for run skipped: ${held}`);
+      return { skipped: held };
+    }
     // What the job spent at each provider: in its result (so its log line) and, failed or not, in the counters.
     const meter: Meter = { spend: {}, billed: false };
     const { spend } = meter;

@@ -274,9 +274,24 @@ export const openApiDocument = createDocument(
           // The role it takes (OpenAPI 3.1 lets a non-OAuth requirement list roles): what sets it apart from /api/auth/me.
           security: [{ bearerAuth: ['admin'] }],
           responses: {
-            '202': { description: 'The refresh of the shared snapshots was requested.', content: json(RefreshAcknowledgementSchema) },
+            '202': {
+              description:
+                'A run of each shared snapshot’s refresh was requested, at most one per refresh job every 10 s: the jobs asked for ' +
+                'within that time are listed as coalesced (this ask joined their run).',
+              content: json(RefreshAcknowledgementSchema),
+            },
             '401': UNAUTHORIZED,
             '403': errorResponse('Forbidden', [['Forbidden', 'the user does not have the role admin']]),
+            '429': errorResponse(
+              'Throttled',
+              [
+                [
+                  'a refresh of every snapshot was asked for less than 10 s ago; its runs are on their way',
+                  'every refresh job was asked for within the last 10 s: nothing new was started',
+                ],
+              ],
+              { 'Retry-After': RETRY_AFTER },
+            ),
             '500': INTERNAL_ERROR,
             '503': SERVICE_UNAVAILABLE,
           },
