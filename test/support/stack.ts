@@ -17,6 +17,7 @@ import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { createRedis } from '../../shared/redis.js';
 import { redisFor, sharedRedis } from './shared-redis.js';
+import type { Resolver } from '../../shared/alerts/address-policy.js';
 
 export interface StackOptions {
   /** Worker processes to run (in-process). Default 1; 0 for none. */
@@ -29,6 +30,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Upstream timeouts for the workers (fault tests shorten them). */
   indexTimeouts?: { listTimeoutMs?: number; accountTimeoutMs?: number };
+  /** The workers' resolver of webhook hosts (alert tests). */
+  alertResolver?: Resolver;
 }
 
 export interface Stack {
@@ -64,7 +67,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const startWorkers = async (count: number) => {
     // The worker as its process starts it, from the stack's config (INDEX_API_URL: the simulator).
     const provider = options.indexTimeouts && createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts });
-    const started = await Promise.all(Array.from({ length: count }, () => startWorkerFromConfig(config, logger, { provider })));
+    const started = await Promise.all(
+      Array.from({ length: count }, () => startWorkerFromConfig(config, logger, { provider, alertResolver: options.alertResolver })),
+    );
     workers.push(...started);
     return started;
   };

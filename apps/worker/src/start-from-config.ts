@@ -11,7 +11,7 @@ import { createWorkerProvider } from './providers/create-provider.js';
 import type { MarketProvider } from './providers/market-provider.js';
 import { startWorker, type RunningWorker, type WorkerOptions } from './worker.js';
 
-export interface FromConfigOptions extends Pick<WorkerOptions, 'redisPolicy'> {
+export interface FromConfigOptions extends Pick<WorkerOptions, 'redisPolicy' | 'alertResolver'> {
   /** Instead of the one the config names: tests give an index client with shorter timeouts. */
   provider?: MarketProvider;
 }
@@ -28,7 +28,9 @@ export async function startWorkerFromConfig(config: Config, logger: Logger, opti
     refreshEveryMs: config.refreshIntervalMs,
     upstreamPerMinute: config.indexRateLimitPerMinute,
     historyDays: config.historyDays,
+    alerts: config.alerts,
     redisPolicy: options.redisPolicy,
+    ...(options.alertResolver ? { alertResolver: options.alertResolver } : {}),
   });
   return {
     async close(graceMs) {
