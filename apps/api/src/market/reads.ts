@@ -91,6 +91,12 @@ export const LIST_READS: Readonly<Record<ListKind, ListReadDoc>> = {
   },
 };
 
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+
+/** A read's operationId in /openapi.json, and the REST operation its MCP tool names: the read's kebab-case name in camelCase. */
+export const operationIdOf = <N extends string>(name: N) =>
+  name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<N>;
+
 /** How the API answers a read (apps/api/src/market/read-resolvers.ts has one resolver per value). */
 export type ServeKind = 'list' | 'news-page' | 'token-record' | 'username-stats' | 'history';
 
