@@ -15,8 +15,7 @@
  * `--reads-only`: the read matrix alone (its two tables and verdicts printed, nothing written),
  * and `--rows=<id>,...` only those reads of it (`--rows=trending,trending-key,trending-bearer`):
  * a before/after of one change in minutes instead of the whole run.
- * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes);
- * `--only=reads` is `--reads-only`; `--only=mcp`: the MCP rows alone (printed, nothing written).
+ * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -25,7 +24,7 @@ import { measureCluster } from './phases/cluster.js';
 import { measureDashboard } from './phases/dashboard.js';
 import { judgeHistory, measureFanOut, measureHistoryReads } from './phases/history.js';
 import { measureLogin } from './phases/login.js';
-import { mcpTable, measureMcp } from './phases/mcp.js';
+import { measureMcp } from './phases/mcp.js';
 import { measureReads } from './phases/reads.js';
 import { judgeSentiment, measureSentiment } from './phases/sentiment.js';
 import { measureStats } from './phases/stats.js';
@@ -41,12 +40,12 @@ import { readMatrixSections, renderMarkdown, renderSvg } from './report.js';
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
 const baselineRevision = process.argv.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
-const readsOnly = process.argv.includes('--reads-only') || only === 'reads';
+const readsOnly = process.argv.includes('--reads-only');
 const onlyRows = process.argv
   .find((arg) => arg.startsWith('--rows='))
   ?.slice('--rows='.length)
   .split(',');
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 const settings = settingsFor(quick);
 const started = performance.now();
 const startedAt = new Date().toISOString();
@@ -82,10 +81,8 @@ async function main(): Promise<void> {
     log(`${quick ? 'quick' : 'full'} run; working files in ${workDir}`);
     buildInto(join(workDir, 'build'));
     log('compiled apps/, shared/ and bench/ for the child processes');
-    if (only !== undefined && !['sentiment', 'reads', 'mcp'].includes(only)) {
-      throw new Error(`--only=${only}: the phases that run alone are sentiment, reads and mcp`);
-    }
-    if (only === 'sentiment') {
+    if (only !== undefined) {
+      if (only !== 'sentiment') throw new Error(`--only=${only}: only the sentiment phase runs alone`);
       const verdict = judgeSentiment(await measureSentiment(settings, workDir, log));
       log(`${verdict.verdict}: ${verdict.target}: ${verdict.measured}`);
       return;
@@ -110,11 +107,6 @@ async function main(): Promise<void> {
     const logins = await LoadGenerator.start('load-logins');
     generators.push(load, logins);
 
-    if (only === 'mcp') {
-      process.stdout.write(`\n${mcpTable(await measureMcp(stack, api, load, settings, log)).join('\n')}\n`);
-      log('done (--only=mcp: nothing written to bench/results)');
-      return;
-    }
     const reads = await measureReads(stack, api, load, settings, workDir, log, baseline, onlyRows);
     await baseline?.proc.stop(10_000);
     if (readsOnly) {
