@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
 import { DEFAULT_TEXT_LIMIT, PROVIDER_TEXT_LIMITS } from '../../../../shared/provider-text.js';
 import { NEWS_MAX_LIMIT } from '../market/market-queries.js';
+import { boundRead } from '../market/read-resolvers.js';
 import { MARKET_READS, operationIdOf, READ_NAMES, type ReadName, type ReadSpec, type ServeKind } from '../market/reads.js';
 import type { ApiDeps } from '../deps.js';
 import type { Representation } from '../http/representation.js';
@@ -98,7 +99,7 @@ async function answerRead(deps: ApiDeps, read: ReadSpec, input: Record<string, u
     ),
   );
   const chargeMiss = async () => void (await caller.chargeMiss());
-  return (await deps.reads[read.serve].get(read, { params: values, query: values }, chargeMiss)).representation;
+  return (await boundRead(deps.reads, read).get({ params: values, query: values }, chargeMiss)).representation;
 }
 
 /** Every tool's answer carries strings the providers wrote: said in every description, for the agent's model to read. */
