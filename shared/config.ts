@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ConfigError, got, oneOf, problem, readAll, url, variable, wholeNumber, type Env } from './config-vars.js';
 import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
+import { alertsConfig, type AlertsConfig } from './alerts/alerts-config.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -127,6 +128,8 @@ export interface Config {
   readonly indexProvider: IndexProvider;
   /** The providers' variables (shared/provider-config.ts); set only with INDEX_PROVIDER=composite. */
   readonly providers: ProvidersConfig | undefined;
+  /** The ALERTS_* variables (shared/alerts/alerts-config.ts). */
+  readonly alerts: AlertsConfig;
 }
 
 export interface SentinelConfig {
@@ -332,6 +335,7 @@ export function loadConfig(source: Env = process.env): Config {
       demoMode: boolean(env, 'DEMO_MODE'),
       indexProvider: provider,
       providers: providersConfig(env, provider),
+      alerts: alertsConfig(env, production),
     });
   });
 }

@@ -87,6 +87,37 @@ export const keys = {
 } as const;
 
 /**
+ * Alert rules and everything about them (shared/alerts/): one slot, `{alerts}`, so the scripts
+ * that create a rule with its indexes, and claim a firing with its cooldown, run on Cluster.
+ */
+const ALERTS = `${P}:{alerts}`;
+export const alertKeys = {
+  /** A rule, JSON (shared/alerts/alert-types.ts StoredRule), secrets included. */
+  rule: (ruleId: string) => `${ALERTS}:rule:${ruleId}`,
+  /** The set of one user's rule ids (by user id). */
+  userRules: (userId: string) => `${ALERTS}:user-rules:${userId}`,
+  /** Every user id that holds rules (for export and the bench's sweep). */
+  owners: () => `${ALERTS}:owners`,
+  /** The rule ids of one condition type for one subject (a token, a chain, or `*` for any): evaluation reads only these. */
+  index: (type: string, subject: string) => `${ALERTS}:index:${type}:${subject}`,
+  /** When a rule last fired (ms), for its cooldown. */
+  lastFired: (ruleId: string) => `${ALERTS}:last-fired:${ruleId}`,
+  /** A rule's claim on one refresh: set once, so the same refresh never fires the rule twice. */
+  claim: (ruleId: string, refreshId: string) => `${ALERTS}:claim:${ruleId}:${refreshId}`,
+  /** A rule's last delivery attempts (list of JSON, newest first, capped). */
+  deliveries: (ruleId: string) => `${ALERTS}:deliveries:${ruleId}`,
+  /** A rule's events that failed for good in a row; gone at the next delivered one. */
+  failedEvents: (ruleId: string) => `${ALERTS}:failed-events:${ruleId}`,
+  /** One user's recent firings (stream, capped): GET /api/alerts/stream and the MCP tool read it. */
+  firings: (userId: string) => `${ALERTS}:firings:${userId}`,
+  /** The mentions of each trending token over the last refreshes (JSON), for the spike condition. */
+  mentionsWindow: () => `${ALERTS}:mentions-window`,
+} as const;
+
+/** Pub/sub channel on which the worker announces a firing (message: the user id). */
+export const ALERT_FIRED_CHANNEL = `${P}:alert-fired`;
+
+/**
  * The user list's name before the keys carried hash tags. A Redis that holds it and not the
  * tagged list was never migrated: starting would serve no users (README, Moving to Redis Cluster).
  */

@@ -15,6 +15,7 @@ import { fastReads } from './routes/market/fast-reads.js';
 import { pacedBodies } from './http/paced-body.js';
 import { requestContext } from './http/request-context.js';
 import { mcpRoutes } from './mcp/mcp-route.js';
+import { alertRoutes } from './routes/alerts/alerts.js';
 import { authRoutes } from './routes/auth/auth.js';
 import { docsRoutes } from './routes/docs/docs.js';
 import { healthRoutes } from './routes/health/health.js';
@@ -34,6 +35,7 @@ export function apiRouter(deps: ApiDeps): Router {
   marketRoutes(deps, router);
   streamRoutes(deps, router);
   authRoutes(deps, router);
+  alertRoutes(deps, router);
   healthRoutes(deps, router);
   docsRoutes(deps.encodings, router);
   dashboardRoutes(deps.encodings, router);

@@ -18,6 +18,7 @@ import { CACHE_CONTROL, ETAG, RATE_LIMIT, RETRY_AFTER, WWW_AUTHENTICATE } from '
 import { USER_STORE_EMPTY } from '../health/health.js';
 import { StreamHeaderSchema, StreamQuerySchema } from '../market/schema.js';
 import { MCP_OPERATION } from '../../mcp/mcp-openapi.js';
+import { ALERT_WEBHOOKS, alertPaths } from '../alerts/alerts-docs.js';
 
 type Response = ZodOpenApiResponseObject;
 type Header = NonNullable<Extract<Response['headers'], Record<string, unknown>>>[string];
@@ -188,6 +189,7 @@ export const openApiDocument = createDocument(
       { name: 'auth', description: 'Login and bearer-protected routes.' },
       { name: 'market', description: 'Public, cached market reads (no authentication).' },
       { name: 'operations', description: 'Liveness, readiness, metrics and documentation.' },
+      { name: 'alerts', description: 'The caller’s alert rules and their signed webhooks (a JWT or an API key).' },
       { name: 'agents', description: 'The market reads as MCP tools, for AI agents (public, like the market routes).' },
     ],
     paths: {
@@ -293,6 +295,13 @@ export const openApiDocument = createDocument(
           },
         },
       },
+      ...alertPaths({
+        errorResponse,
+        json,
+        unauthorized: UNAUTHORIZED,
+        internalError: INTERNAL_ERROR,
+        serviceUnavailable: SERVICE_UNAVAILABLE,
+      }),
       ...MARKET_PATHS,
       '/api/market/stream': { get: STREAM_OPERATION },
       '/mcp': { post: { ...MCP_OPERATION, responses: { ...MCP_OPERATION.responses, '500': INTERNAL_ERROR } } },
@@ -391,6 +400,7 @@ export const openApiDocument = createDocument(
         },
       },
     },
+    webhooks: ALERT_WEBHOOKS,
     components: {
       // The stream's event payloads: not a response body of their own, so named here.
       schemas: { NewsEvent: NewsEventSchema, SentimentEvent: SentimentEventSchema },
