@@ -85,6 +85,7 @@ describe('web server limits', function () {
     const refused = await open();
     const answer = await new Promise<Buffer>((resolve) => refused.once('data', resolve));
     expect(parseResponse(answer).status).to.equal(503);
+    expect(parseResponse(answer).headers['x-content-type-options']).to.equal('nosniff');
     const runs = countedRuns;
     refused.write('GET /counted HTTP/1.1\r\nHost: x\r\n\r\n');
     await eventually(async () => ((await openConnections(server)) === 1 ? true : undefined), 1500, 'the refused socket to be closed');

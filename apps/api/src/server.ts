@@ -45,7 +45,7 @@ const trackers = new WeakMap<Server, DrainTracker>();
 const REFUSED_GRACE_MS = 1000;
 const OVERLOADED = Buffer.from(
   'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: 31\r\n' +
-    'Retry-After: 1\r\nConnection: close\r\n\r\n{"error":"Service unavailable"}',
+    'X-Content-Type-Options: nosniff\r\nRetry-After: 1\r\nConnection: close\r\n\r\n{"error":"Service unavailable"}',
 );
 
 /**
@@ -89,6 +89,8 @@ export async function startWebServer(
       req.socket.destroy();
       return;
     }
+    // On every answer, whichever path writes it: no browser may read a JSON error or an SSE stream as HTML or script.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     admitted(req, res);
   });
   tracker.watchWrites(limits.writeTimeoutMs);
