@@ -18,6 +18,7 @@ import { closeRedis, createRedis } from '../../../shared/redis.js';
 import { AlertStore } from '../../../shared/alerts/alert-store.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
 import { AlertsService } from './alerts/alerts-service.js';
+import { registerAlertMetrics } from './alerts/alert-metrics.js';
 import { ApiKeyVerifier } from './auth/api-key-verifier.js';
 import { ApiKeyStore } from './auth/api-keys.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
@@ -133,6 +134,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     logger.warn('Redis is not answering yet; the API starts anyway and reconnects by itself');
   }
 
+  registerAlertMetrics(metrics.registry, redis);
   registerOpsMetrics(metrics.registry, { redis, queues: [refreshQueue, statsQueue] });
   registerProviderMetrics(metrics.registry, redis);
 
