@@ -85,6 +85,17 @@ export interface Config {
    */
   readonly apiKeyStatsMissBudget: number;
   /**
+   * STATS_MISS_CEILING: stats misses every client together may send to the worker per minute,
+   * across every API process (issue 38 item 4); one more is answered 503 with Retry-After at
+   * once. Half the default INDEX_RATE_LIMIT, so the worker keeps up and a miss waits seconds. Default 300.
+   */
+  readonly statsMissCeilingPerMinute: number;
+  /**
+   * STATS_QUEUE_MAX: stats lookups that may wait in the queue; a miss beyond it is answered 503
+   * with Retry-After at once, not queued (it could only wait out the API's 9 s). Default 50.
+   */
+  readonly statsQueueMaxWaiting: number;
+  /**
    * METRICS_TOKEN: when set (at least 16 characters), GET /metrics answers only
    * `Authorization: Bearer <METRICS_TOKEN>` (what Prometheus sends with
    * `authorization.credentials`). Unset: /metrics is public.
@@ -333,6 +344,8 @@ export function loadConfig(source: Env = process.env): Config {
       refreshIntervalMs: duration(env, 'REFRESH_INTERVAL', 30 * 60_000),
       statsMissBudget: integer(env, 'STATS_MISS_BUDGET', 60, 1, 1_000_000),
       apiKeyStatsMissBudget: integer(env, 'API_KEY_STATS_MISS_BUDGET', 600, 1, 1_000_000),
+      statsMissCeilingPerMinute: integer(env, 'STATS_MISS_CEILING', 300, 1, 1_000_000),
+      statsQueueMaxWaiting: integer(env, 'STATS_QUEUE_MAX', 50, 1, 1_000_000),
       metricsToken: variable(env, 'METRICS_TOKEN', METRICS_TOKEN, undefined),
       maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
       maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),

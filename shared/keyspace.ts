@@ -63,6 +63,8 @@ export const keys = {
   statsMiss: (usernameKey: string) => `${P}:stats-miss:{${usernameKey}}`,
   /** Stats misses (lookups that ask the upstream) charged to one client (its address or IPv6 network) in the current window. */
   statsMissBudget: (clientGroup: string) => `${P}:stats-miss-budget:${clientGroup}`,
+  /** Stats misses sent to the worker by every client together in the current minute (STATS_MISS_CEILING). */
+  statsMissCeiling: () => `${P}:stats-miss-ceiling`,
   /** Stats misses charged to one API key (by its public id) in the current window. */
   statsMissBudgetForKey: (keyId: string) => `${P}:stats-miss-budget-key:${keyId}`,
   /** An API key record (hash), keyed by the SHA-256 (hex) of the key: the key itself is never stored. */
