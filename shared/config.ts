@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ConfigError, got, oneOf, problem, readAll, url, variable, wholeNumber, type Env } from './config-vars.js';
+import { boolean, ConfigError, got, integer, oneOf, problem, readAll, url, variable, type Env } from './config-vars.js';
 import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
 import { alertsConfig, type AlertsConfig } from './alerts/alerts-config.js';
 
@@ -173,20 +173,6 @@ export interface ClusterConfig {
 export { ConfigError };
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  return variable(env, name, wholeNumber(min, max), fallback);
-}
-
-const BOOLEAN = z
-  .string()
-  .toLowerCase()
-  .pipe(z.enum(['true', '1', 'false', '0'], got('must be true or false')))
-  .transform((raw) => raw === 'true' || raw === '1');
-
-function boolean(env: Env, name: string): boolean {
-  return variable(env, name, BOOLEAN, false);
-}
 
 /** An address; no fallback (production) makes it required. */
 function address(env: Env, name: string, fallback: string | undefined, schema: z.ZodType<string, string>): string {
