@@ -294,9 +294,10 @@ const JWT_SECRET = z.string().refine((raw) => Buffer.byteLength(raw) >= 32, {
 
 /** The upstreams' addresses: in production they carry keys and paid answers, so never over plain http to another machine. */
 const UPSTREAM_URLS = ['INDEX_API_URL', 'ELFA_API_URL', 'COINGECKO_API_URL', 'X_API_URL'] as const;
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+/** This machine, or a single-label name (a container's service on a private network, as docker-compose.yml's `simulator`). */
+const LOCAL_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|[a-z0-9-]+)$/i;
 
-/** Records a problem when `name` is an http:// address of another machine (issue 38 item 9); loopback stays allowed (a local simulator or proxy). */
+/** Records a problem when `name` is an http:// address of another machine (issue 38 item 9); loopback and single-label hosts stay allowed (a local simulator or proxy). */
 function refusePlainHttp(env: Env, name: string): void {
   const raw = env[name];
   if (!raw) return;
@@ -306,8 +307,11 @@ function refusePlainHttp(env: Env, name: string): void {
   } catch {
     return; // the variable's own parser says why
   }
-  if (parsed.protocol === 'http:' && !LOOPBACK.test(parsed.hostname)) {
-    problem(env, `${name}: must be https:// when NODE_ENV=production (plain http:// only to this machine: localhost, 127.x.x.x, [::1])`);
+  if (parsed.protocol === 'http:' && !LOCAL_HOST.test(parsed.hostname)) {
+    problem(
+      env,
+      `${name}: must be https:// when NODE_ENV=production (plain http:// only to this machine, localhost, 127.x.x.x or [::1], or a single-label private host)`,
+    );
   }
 }
 

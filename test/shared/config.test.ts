@@ -253,6 +253,13 @@ describe('configuration', () => {
     ).to.deep.equal(['INDEX_API_URL', 'ELFA_API_URL']);
     expect(loadConfig({ ...production, INDEX_API_URL: 'http://127.0.0.1:4010' }).indexApiUrl).to.equal('http://127.0.0.1:4010');
     expect(loadConfig({ ...production, INDEX_API_URL: 'http://localhost:4010' }).indexApiUrl).to.equal('http://localhost:4010');
+    expect(loadConfig({ ...production, INDEX_API_URL: 'http://simulator:4010' }).indexApiUrl, 'docker-compose.yml').to.equal(
+      'http://simulator:4010',
+    );
+    expect(() => loadConfig({ ...production, INDEX_API_URL: 'http://10.0.0.7:4010' })).to.throw(
+      ConfigError,
+      /INDEX_API_URL: must be https/,
+    );
     expect(loadConfig({ NODE_ENV: 'development', INDEX_API_URL: 'http://index.example.com' }).indexApiUrl).to.equal(
       'http://index.example.com',
     );
