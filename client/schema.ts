@@ -99,6 +99,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/alerts/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller’s own firings, live, as server-sent events
+         * @description A `text/event-stream`: one `event: alert` per firing of the caller’s rules, its `data:` the AlertEvent delivered to webhooks, its `id` a stream id. Reconnecting with `Last-Event-ID` replays the later firings (within the last 1,000) before going live. `retry: 2000`, and a `: keep-alive` comment every 15 s. At most 5 per user.
+         */
+        get: operations["alertStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/alerts/{id}": {
         parameters: {
             query?: never;
@@ -523,6 +543,7 @@ export interface components {
             /** @description Where events go: 1 to 5 webhooks. */
             channels: components["schemas"]["WebhookChannel"][];
             /**
+             * Format: int64
              * @description After firing, the rule does not fire again for this many seconds (0 to 30 days).
              * @default 0
              */
@@ -616,14 +637,19 @@ export interface components {
              * @enum {string}
              */
             metric: "mentions" | "smartMoneyMentions";
-            /** @description How far above the mean of the previous refreshes, in %. */
+            /**
+             * Format: int64
+             * @description How far above the mean of the previous refreshes, in %.
+             */
             percent: number;
             /**
+             * Format: int64
              * @description How many previous refreshes the mean covers. Default 6.
              * @default 6
              */
             window: number;
             /**
+             * Format: int64
              * @description The count must be at least this (a jump from 1 to 3 does not fire). Default 10.
              * @default 10
              */
@@ -648,7 +674,10 @@ export interface components {
              * @example SOL
              */
             token?: string;
-            /** @description Fires when the token enters the top `top` trending tokens. */
+            /**
+             * Format: int64
+             * @description Fires when the token enters the top `top` trending tokens.
+             */
             top: number;
         };
         /**
@@ -668,6 +697,7 @@ export interface components {
             /** @description Only this chain; absent: any chain. */
             chain?: string;
             /**
+             * Format: int64
              * @description At least this many smart-money mentions. Default 0.
              * @default 0
              */
@@ -679,7 +709,8 @@ export interface components {
          *       "type": "post",
          *       "account": "cobie",
          *       "token": "SOL",
-         *       "minFollowers": 10000
+         *       "minFollowers": 10000,
+         *       "minEngagement": 0
          *     }
          */
         PostCondition: {
@@ -699,6 +730,7 @@ export interface components {
              */
             token?: string;
             /**
+             * Format: int64
              * @description The author’s follower floor. Default 0.
              * @default 0
              */
@@ -729,7 +761,10 @@ export interface components {
             condition?: components["schemas"]["AlertCondition"];
             /** @description Where events go: 1 to 5 webhooks. */
             channels?: components["schemas"]["WebhookChannel"][];
-            /** @description After firing, the rule does not fire again for this many seconds (0 to 30 days). */
+            /**
+             * Format: int64
+             * @description After firing, the rule does not fire again for this many seconds (0 to 30 days).
+             */
             cooldownSeconds?: number;
             /** @description true enables the rule again (also after the service disabled it). */
             enabled?: boolean;
@@ -1248,14 +1283,19 @@ export interface components {
              * @enum {string}
              */
             metric: "mentions" | "smartMoneyMentions";
-            /** @description How far above the mean of the previous refreshes, in %. */
+            /**
+             * Format: int64
+             * @description How far above the mean of the previous refreshes, in %.
+             */
             percent: number;
             /**
+             * Format: int64
              * @description How many previous refreshes the mean covers. Default 6.
              * @default 6
              */
             window: number;
             /**
+             * Format: int64
              * @description The count must be at least this (a jump from 1 to 3 does not fire). Default 10.
              * @default 10
              */
@@ -1278,6 +1318,7 @@ export interface components {
             /** @description Only this chain; absent: any chain. */
             chain?: string;
             /**
+             * Format: int64
              * @description At least this many smart-money mentions. Default 0.
              * @default 0
              */
@@ -1289,7 +1330,8 @@ export interface components {
          *       "type": "post",
          *       "account": "cobie",
          *       "token": "SOL",
-         *       "minFollowers": 10000
+         *       "minFollowers": 10000,
+         *       "minEngagement": 0
          *     }
          */
         PostConditionOutput: {
@@ -1309,6 +1351,7 @@ export interface components {
              */
             token?: string;
             /**
+             * Format: int64
              * @description The author’s follower floor. Default 0.
              * @default 0
              */
@@ -1842,6 +1885,67 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    alertStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last event received: the stream resumes after it (within the last 1,000 firings). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream; it does not end until the client leaves or the server shuts down. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Bad request: "Invalid Last-Event-ID" when Last-Event-ID is not a stream id (`<ms>-<seq>`); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Too many stream clients" when the process holds STREAM_MAX_CLIENTS streams; "Too many alert streams for this user" when the caller holds 5 alert streams on this process; "Service unavailable" when the server is shutting down, or Redis is unreachable. */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
