@@ -1,0 +1,87 @@
+/**
+ * Runs the test files in parallel, each file in a mocha process of its own, a few at a time
+ * (`npm test`, `npm run test:cluster`). Each process starts its own Redis (test/support/redis-server.ts)
+ * and names its keys under prefixes of its own (test/support/shared-redis.ts).
+ *
+ * Why a process per file: the key prefix is the process's (shared/keyspace.ts), and a file that
+ * names keys under the prefix another file left behind while its child processes use the default
+ * fails by the order files run in. Why not `mocha --parallel`: its worker pool, which also runs
+ * several files per worker, resolved some runs with no result ("Cannot destructure property
+ * 'failureCount'", about twenty files a run here) and failed the run for nothing.
+ *
+ * The browser tests (`*-browser.test.ts`) run after the shares, alone: Chromium takes a core, and
+ * their render deadlines do not survive sharing two.
+ *
+ * Usage: tsx dev/test-shards.ts [--jobs=N] [--config=<mocharc exporting spec>] [file or glob...]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { globSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const args = process.argv.slice(2);
+const option = (name: string): string | undefined => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const jobs = Number(option('jobs') ?? 3);
+const config = option('config');
+const patterns = args.filter((arg) => !arg.startsWith('--'));
+
+async function specFiles(): Promise<string[]> {
+  if (config) {
+    const loaded = (await import(resolve(config))) as { default: { spec: string[] } };
+    return loaded.default.spec;
+  }
+  return patterns.flatMap((pattern) => globSync(pattern)).sort();
+}
+
+function run(files: string[]): Promise<{ files: string[]; code: number; output: string }> {
+  return new Promise((done) => {
+    // Under load a test shares the machine with the other shares: the parallel timeout of 60 s.
+    const child = spawn(resolve('node_modules/.bin/mocha'), ['--timeout', '60000', ...files], {
+      env: { ...process.env, MS_TEST_BUILT: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', (code) => done({ files, code: code ?? 1, output }));
+  });
+}
+
+const files = await specFiles();
+if (files.length === 0) {
+  console.error('test-shards: no test files');
+  process.exit(2);
+}
+// One build for every share (the tests of deployed processes run dist/), before any starts.
+const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const BROWSER = /-browser\.test\.ts$/;
+// Largest first (file size stands in for run time), so the long files do not start last.
+const queue = files.filter((file) => !BROWSER.test(file)).sort((a, b) => statSync(b).size - statSync(a).size);
+const browser = files.filter((file) => BROWSER.test(file));
+
+console.log(`test-shards: ${files.length} files, ${jobs} at a time`);
+const started = Date.now();
+const results: { files: string[]; code: number; output: string }[] = [];
+function report(result: { files: string[]; code: number; output: string }): void {
+  results.push(result);
+  console.log(`\n===== ${result.files.join(' ')}: exit ${result.code}`);
+  process.stdout.write(result.output);
+}
+await Promise.all(
+  Array.from({ length: jobs }, async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) report(await run([file]));
+  }),
+);
+if (browser.length > 0) report(await run(browser));
+
+const counts = results.map(({ output }) => ({
+  passing: Number(/(\d+) passing/.exec(output)?.[1] ?? 0),
+  failing: Number(/(\d+) failing/.exec(output)?.[1] ?? 0),
+}));
+const failed = results.filter(({ code }) => code !== 0);
+console.log(
+  `\ntest-shards: ${counts.reduce((sum, count) => sum + count.passing, 0)} passing, ${counts.reduce((sum, count) => sum + count.failing, 0)} failing, ${Math.round((Date.now() - started) / 1000)} s`,
+);
+for (const { files: failedFiles, code } of failed) console.log(`test-shards: FAILED (exit ${code}): ${failedFiles.join(' ')}`);
+process.exit(failed.length === 0 ? 0 : 1);
