@@ -3,7 +3,7 @@
  * (docs/decisions.md#d5), `key create|list|revoke` for API keys (scripts/api-key-commands.ts; `remove` revokes the
  * user's keys too), and `export` / `import` for backups: one JSON object per line, each user (digests
  * included) and then each API key (its stored record and the SHA-256 it lives under), so a restore
- * brings back keys that authenticate as before. An export without keys (an older one) still imports. In production, after `npm run build`: `node dist/scripts/users.js ...`.
+ * brings back keys that authenticate again. An export without keys (an older one) still imports. In production, after `npm run build`: `node dist/scripts/users.js ...`.
  * The password comes from standard input when it is not a terminal (its first line), else
  * from a prompt without echo, asked twice. Errors: one line on stderr and exit code 1.
  */

@@ -5,8 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ConfigError, got, oneOf, problem, readAll, url, variable, wholeNumber, type Env } from './config-vars.js';
+import { boolean, ConfigError, got, integer, oneOf, problem, readAll, url, variable, type Env } from './config-vars.js';
 import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
+import { alertsConfig, type AlertsConfig } from './alerts/alerts-config.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -36,6 +37,12 @@ export interface Config {
   readonly redisCluster: ClusterConfig | undefined;
   /** REDIS_TLS_INSECURE: accept the self-signed certificates of Heroku-style `rediss://` hosts. Default false. */
   readonly redisTlsInsecure: boolean;
+  /**
+   * REDIS_KEY_PREFIX: the first part of every key, channel and BullMQ queue name
+   * (shared/keyspace.ts), so deployments (or test suites) can share one Redis. Letters, digits,
+   * `.`, `_` and `-`. Default `ms`: changing it orphans what Redis holds under the old prefix.
+   */
+  readonly redisKeyPrefix: string;
   /** JWT_SECRET: HS256 key, at least 32 bytes. Outside production a random one is made per run. */
   readonly jwtSecret: string;
   /** True when JWT_SECRET was not given and a random per-run secret was generated. */
@@ -91,7 +98,7 @@ export interface Config {
   /**
    * METRICS_TOKEN: when set (at least 16 characters), GET /metrics answers only
    * `Authorization: Bearer <METRICS_TOKEN>` (what Prometheus sends with
-   * `authorization.credentials`). Unset: /metrics is public, as before.
+   * `authorization.credentials`). Unset: /metrics is public.
    */
   readonly metricsToken: string | undefined;
   /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */
@@ -138,6 +145,8 @@ export interface Config {
   readonly indexProvider: IndexProvider;
   /** The providers' variables (shared/provider-config.ts); set only with INDEX_PROVIDER=composite. */
   readonly providers: ProvidersConfig | undefined;
+  /** The ALERTS_* variables (shared/alerts/alerts-config.ts). */
+  readonly alerts: AlertsConfig;
 }
 
 export interface SentinelConfig {
@@ -164,20 +173,6 @@ export interface ClusterConfig {
 export { ConfigError };
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  return variable(env, name, wholeNumber(min, max), fallback);
-}
-
-const BOOLEAN = z
-  .string()
-  .toLowerCase()
-  .pipe(z.enum(['true', '1', 'false', '0'], got('must be true or false')))
-  .transform((raw) => raw === 'true' || raw === '1');
-
-function boolean(env: Env, name: string): boolean {
-  return variable(env, name, BOOLEAN, false);
-}
 
 /** An address; no fallback (production) makes it required. */
 function address(env: Env, name: string, fallback: string | undefined, schema: z.ZodType<string, string>): string {
@@ -287,6 +282,9 @@ const METRICS_TOKEN = z.string().regex(/^[\x21-\x7e]{16,}$/, {
   error: (issue) => `must be at least 16 printable characters without spaces, got ${String(issue.input).length} characters`,
 });
 
+/** A key prefix that cannot break a hash tag (`{}`) or a key pattern. */
+const KEY_PREFIX = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, got('must be 1 to 64 letters, digits, ".", "_" or "-"'));
+
 /** A JWT_SECRET too short to resist guessing. */
 const JWT_SECRET = z.string().refine((raw) => Buffer.byteLength(raw) >= 32, {
   error: (issue) => `must be at least 32 bytes, got ${Buffer.byteLength(String(issue.input))}`,
@@ -337,6 +335,7 @@ export function loadConfig(source: Env = process.env): Config {
         url(['redis:', 'rediss:']),
       ),
       redisTlsInsecure: boolean(env, 'REDIS_TLS_INSECURE'),
+      redisKeyPrefix: variable(env, 'REDIS_KEY_PREFIX', KEY_PREFIX, 'ms'),
       jwtSecret: givenSecret || randomBytes(48).toString('base64url'),
       jwtSecretGenerated: !givenSecret,
       jwtIssuer: env.JWT_ISSUER || 'market-signals',
@@ -369,6 +368,7 @@ export function loadConfig(source: Env = process.env): Config {
       demoMode: boolean(env, 'DEMO_MODE'),
       indexProvider: provider,
       providers: providersConfig(env, provider),
+      alerts: alertsConfig(env, production),
     });
   });
 }

@@ -44,6 +44,8 @@ export function isRedisUnavailable(error: unknown): boolean {
     (socketCode !== undefined && SOCKET_CODES.has(socketCode)) ||
     UNTYPED_CLIENT_FAILURES.has(error.message) ||
     // ioredis appends the last redirection's error to this one.
-    error.message.startsWith('Too many Cluster redirections.')
+    error.message.startsWith('Too many Cluster redirections.') ||
+    // A failure wrapped with its cause (execChecked's RedisCommandError).
+    isRedisUnavailable(error.cause)
   );
 }

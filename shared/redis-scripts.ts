@@ -20,6 +20,8 @@ const NUMBER_OF_KEYS = {
   useApiKey: 1,
   revokeApiKey: 4,
   recordRefreshFailure: 2,
+  createAlertRule: 4,
+  claimAlertFiring: 2,
 } as const satisfies Record<string, number | undefined>;
 
 export type ScriptName = keyof typeof NUMBER_OF_KEYS;

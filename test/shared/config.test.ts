@@ -4,6 +4,11 @@ import { redisOptions } from '../../shared/redis.js';
 import { ConfigError, loadConfig } from '../../shared/config.js';
 
 describe('configuration', () => {
+  it('when REDIS_KEY_PREFIX is not set, then every key is under ms; set, under its value', () => {
+    expect(loadConfig({}).redisKeyPrefix).to.equal('ms');
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'staging-2' }).redisKeyPrefix).to.equal('staging-2');
+  });
+
   it('when nothing is set, then development defaults and a generated JWT secret', () => {
     const config = loadConfig({});
     expect(config).to.include({ nodeEnv: 'development', port: 3000, redisUrl: 'redis://127.0.0.1:6379', webConcurrency: 1 });
@@ -94,6 +99,7 @@ describe('configuration', () => {
     [{ IPV6_SUBNET_PREFIX: '/64' }, /^IPV6_SUBNET_PREFIX: /],
     [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN: must be at least 16 printable characters without spaces, got 5 characters$/],
     [{ METRICS_TOKEN: 'sixteen chars with spaces' }, /^METRICS_TOKEN: /],
+    [{ REDIS_KEY_PREFIX: 'ms{prod}' }, /^REDIS_KEY_PREFIX: must be 1 to 64 letters, digits, "\.", "_" or "-", got "ms\{prod\}"$/],
   ];
   for (const [env, message] of refusals) {
     it(`when ${JSON.stringify(env)}, then a ConfigError naming the variable`, () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Redis, ReplyError as IoredisReplyError } from 'ioredis';
-import { isRedisUnavailable, replyCode } from '../../shared/redis-errors.js';
 import { RedisCommandError } from '../../shared/errors.js';
+import { isRedisUnavailable, replyCode } from '../../shared/redis-errors.js';
 import { execChecked } from '../../shared/redis-results.js';
 import { sharedTestRedis, startTestRedis } from '../support/redis-server.js';
 
@@ -39,13 +39,16 @@ describe('Redis errors, told by type', () => {
     }
   });
 
-  it("when nothing listens, then the fast client's refusal and the patient client's give-up are both unavailable", async () => {
+  it("when nothing listens, then the fast client's refusal (alone or inside a batch) and the patient client's give-up are all unavailable", async () => {
     const fast = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
     const patient = new Redis({ port: 1, maxRetriesPerRequest: 0, retryStrategy: () => 50 });
     patient.on('error', () => {});
     fast.on('error', () => {});
     try {
       expect(isRedisUnavailable(await rejection(fast.get('k')))).to.equal(true);
+      const batch = await rejection(execChecked(fast.pipeline().get('k')));
+      expect(batch).to.be.instanceOf(RedisCommandError);
+      expect(isRedisUnavailable(batch)).to.equal(true);
       const gaveUp = await rejection(patient.get('k'));
       expect(gaveUp).to.have.property('name', 'MaxRetriesPerRequestError');
       expect(isRedisUnavailable(gaveUp)).to.equal(true);

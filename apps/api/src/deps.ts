@@ -15,6 +15,10 @@ import {
   type StatsJobData,
 } from '../../../shared/queues.js';
 import { closeRedis, createRedis } from '../../../shared/redis.js';
+import { AlertStore } from '../../../shared/alerts/alert-store.js';
+import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
+import { AlertsService } from './alerts/alerts-service.js';
+import { registerAlertMetrics } from './alerts/alert-metrics.js';
 import { ApiKeyVerifier } from './auth/api-key-verifier.js';
 import { ApiKeyStore } from './auth/api-keys.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
@@ -64,6 +68,8 @@ export interface ApiDeps {
   requestIds: RequestIds;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
   stream: StreamHub;
+  /** Users' alert rules (shared/alerts/). */
+  alerts: AlertsService;
   /** Asks the worker to refresh every shared snapshot now, each at most once per FORCED_REFRESH_SPACING_MS; does not wait. */
   refreshAll: ForceRefresh;
   close(): Promise<void>;
@@ -78,16 +84,19 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     statsProducer: createRedis(config, 'producer', 'api-stats-producer', logger),
     refreshEvents: createRedis(config, 'blocking', 'api-refresh-events', logger),
     statsEvents: createRedis(config, 'blocking', 'api-stats-events', logger),
+    alertProducer: createRedis(config, 'producer', 'api-alert-producer', logger),
   };
-  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshProducer });
-  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsProducer });
-  const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshEvents });
-  const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsEvents });
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshProducer });
+  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsProducer });
+  const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshEvents });
+  const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsEvents });
+  const alertQueue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions(), connection: bullConnections.alertProducer });
   const onError = (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error');
   refreshQueue.on('error', onError);
   statsQueue.on('error', onError);
   refreshEvents.on('error', onError);
   statsEvents.on('error', onError);
+  alertQueue.on('error', onError);
   const refreshWaiter = new JobWaiter(refreshQueue, refreshEvents);
   const statsWaiter = new JobWaiter(statsQueue, statsEvents);
 
@@ -125,6 +134,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     logger.warn('Redis is not answering yet; the API starts anyway and reconnects by itself');
   }
 
+  registerAlertMetrics(metrics.registry, redis);
   registerOpsMetrics(metrics.registry, { redis, queues: [refreshQueue, statsQueue] });
   registerProviderMetrics(metrics.registry, redis);
 
@@ -151,12 +161,13 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     auth,
     apiKeys,
     keyVerifier: new ApiKeyVerifier(apiKeys, auth.users),
+    alerts: new AlertsService({ store: new AlertStore(redis), config: config.alerts, deliveries: alertQueue }),
     refreshAll: forcedRefresh(redis, refreshQueue),
     async close() {
       stream.close();
       watch.stop();
       auth.passwords.close();
-      await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close()]);
+      await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close(), alertQueue.close()]);
       await Promise.all([redis, subscriber, ...Object.values(bullConnections)].map(closeRedis));
     },
   };

@@ -111,14 +111,8 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
 
   async function readStates(ids: readonly string[]): Promise<Map<string, ReadState>> {
     if (ids.length === 0) return new Map();
-    const [stored, legacy] = await Promise.all([redis.hmget(providerKeys.xReads(), ...ids), redis.hmget(providerKeys.xSinceIds(), ...ids)]);
-    // A since_id written before x-reads existed has no time: it is used as is, once (within the window or not, X still takes it).
-    return new Map(
-      ids.map((id, at) => [
-        id,
-        stored[at] ? (JSON.parse(stored[at]) as ReadState) : legacy[at] ? { since: legacy[at], sinceAt: now().toISOString() } : {},
-      ]),
-    );
+    const stored = await redis.hmget(providerKeys.xReads(), ...ids);
+    return new Map(ids.map((id, at) => [id, stored[at] ? (JSON.parse(stored[at]) as ReadState) : {}]));
   }
 
   function hold(post: XPost, account: TrackedAccount): HeldPost {

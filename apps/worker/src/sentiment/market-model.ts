@@ -12,6 +12,7 @@
  */
 
 import { hasMarketStance } from './market-context.js';
+import type { TraderLexicon } from './trader-lexicon.js';
 
 /** Class order of every probability triple. */
 export const MODEL_CLASSES = ['negative', 'neutral', 'positive'] as const;
@@ -44,6 +45,11 @@ export interface MarketModelFile {
   charGrams?: number;
   /** Flat: weights[3 * i + c] is feature i's weight for class c. */
   weights: number[];
+  /**
+   * The trader lexicon (`trader-lexicon.ts`) whose lean the models read as the `#lex` feature,
+   * shipped inside the weights, with the sha256 of the file it came from; absent: none.
+   */
+  lexicon?: { file: string; sha256: string; ngrams: string[]; leans: number[] };
   /** The stance model (see `MarketModel.stance`); absent: none. */
   stance?: { mix: number; charGrams?: number; gate?: number; generalGate?: number; features: string[]; weights: number[] };
 }
@@ -61,6 +67,8 @@ export interface MarketModel {
    * intensity. It reads the same features, with its own character n-grams.
    */
   readonly stance?: StanceModel;
+  /** The lexicon whose lean (`lexiconLean` of the raw post) is the `#lex` feature; absent: none. */
+  readonly lexicon?: TraderLexicon;
 }
 
 export interface StanceModel {
@@ -87,8 +95,10 @@ const BIAS = '#bias';
 const RULE = '#rule';
 const RULE_POSITIVE = '#rule+';
 const RULE_NEGATIVE = '#rule-';
+/** The trader lexicon's mean lean of the post (`trader-lexicon.ts`), where it finds any of its n-grams. */
+export const LEXICON_FEATURE = '#lex';
 /** Few and dense: kept whatever their count, and left unpenalised so short posts keep the rules' say. */
-export const DENSE_FEATURES: ReadonlySet<string> = new Set([BIAS, RULE, RULE_POSITIVE, RULE_NEGATIVE]);
+export const DENSE_FEATURES: ReadonlySet<string> = new Set([BIAS, RULE, RULE_POSITIVE, RULE_NEGATIVE, LEXICON_FEATURE]);
 const WORD = /emoji_\w+|[a-z0-9']+|[!?]/g;
 const NEGATORS: ReadonlySet<string> = new Set([
   'not',
@@ -128,7 +138,7 @@ const ASSET_NAMES: ReadonlySet<string> = new Set(
 );
 
 /** Changes when `modelFeatures` reads a post differently, so the committed weights go stale. */
-export const FEATURES_VERSION = 3;
+export const FEATURES_VERSION = 4;
 
 /**
  * Features of a normalized post, name -> value: the bias, its words and adjacent word pairs (1
@@ -137,8 +147,9 @@ export const FEATURES_VERSION = 3;
  * "not that bearish"), and the rules' reading of it (`rule` is their compound score in [-1, 1],
  * `rule+` and `rule-` their class). The rules carry what a few hundred posts cannot teach a model:
  * VADER's negation, intensifiers and the crypto lexicon, for short posts like "NOT bearish".
+ * `lexiconLean`, where given, is the trader lexicon's reading of the raw post (`#lex`).
  */
-export function modelFeatures(normalized: string, rulePolarity: number, charGrams = 0): Map<string, number> {
+export function modelFeatures(normalized: string, rulePolarity: number, charGrams = 0, lexiconLean?: number): Map<string, number> {
   const words = normalized.toLowerCase().match(WORD) ?? [];
   const features = new Map<string, number>([
     [BIAS, 1],
@@ -146,6 +157,7 @@ export function modelFeatures(normalized: string, rulePolarity: number, charGram
   ]);
   if (rulePolarity >= 0.05) features.set(RULE_POSITIVE, 1);
   if (rulePolarity <= -0.05) features.set(RULE_NEGATIVE, 1);
+  if (lexiconLean !== undefined) features.set(LEXICON_FEATURE, lexiconLean);
   let negated = 0;
   words.forEach((word, i) => {
     if (!ASSET_NAMES.has(word)) {
@@ -169,11 +181,18 @@ function addCharGrams(features: Map<string, number>, prefix: string, word: strin
   for (let at = 0; at + n <= bounded.length; at++) features.set(`${prefix}${bounded.slice(at, at + n)}`, 1);
 }
 
-export function predictProbabilities(model: MarketModel, normalized: string, rulePolarity: number, withStance = true): ClassProbabilities {
+/** `lexiconLean`: `lexiconLean(model.lexicon, text)` of the raw post, where the model has a lexicon. */
+export function predictProbabilities(
+  model: MarketModel,
+  normalized: string,
+  rulePolarity: number,
+  withStance = true,
+  lexiconLean?: number,
+): ClassProbabilities {
   let negative = 0;
   let neutral = 0;
   let positive = 0;
-  const features = modelFeatures(normalized, rulePolarity, model.charGrams);
+  const features = modelFeatures(normalized, rulePolarity, model.charGrams, lexiconLean);
   for (const [feature, value] of features) {
     const w = model.weights.get(feature);
     if (w === undefined) continue;
@@ -185,7 +204,7 @@ export function predictProbabilities(model: MarketModel, normalized: string, rul
   if (stance === undefined || stance.mix === 0) return softmax([negative, neutral, positive]);
   let margin = stanceMargin(
     stance,
-    stance.charGrams === model.charGrams ? features : modelFeatures(normalized, rulePolarity, stance.charGrams),
+    stance.charGrams === model.charGrams ? features : modelFeatures(normalized, rulePolarity, stance.charGrams, lexiconLean),
   );
   const [pn, p0, pp] = softmax([negative, neutral, positive]);
   const stanceWord = hasMarketStance(normalized);
@@ -231,9 +250,14 @@ export function fromModelFile(file: MarketModelFile): MarketModel {
   if (stance !== undefined && stance.weights.length !== stance.features.length) {
     throw new Error('market model: malformed stance weights');
   }
+  const lexicon = file.lexicon;
+  if (lexicon !== undefined && lexicon.leans.length !== lexicon.ngrams.length) {
+    throw new Error('market model: malformed lexicon');
+  }
   return {
     weights,
     charGrams: file.charGrams ?? 0,
+    ...(lexicon === undefined ? {} : { lexicon: new Map(lexicon.ngrams.map((ngram, i) => [ngram, lexicon.leans[i] ?? 0])) }),
     ...(stance === undefined
       ? {}
       : {

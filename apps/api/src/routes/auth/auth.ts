@@ -25,7 +25,7 @@ export function authRoutes(deps: ApiDeps, router = new Router()): Router {
   router.get('/api/auth/me', bearerAuth(auth), (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const { user, apiKey } = authentication(ctx);
-    // A JWT's answer is the user alone, as before; a key's also names the key (never the key itself).
+    // A JWT's answer is the user alone; a key's also names the key (never the key itself).
     ctx.body = (apiKey ? { ...user, credential: { type: 'api-key', ...apiKey.key } } : user) satisfies MeResponse;
   });
 

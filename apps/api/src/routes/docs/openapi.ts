@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { NewsEventSchema, SentimentEventSchema } from '../../../../../shared/market-types.js';
 import { LIST_KINDS } from '../../../../../shared/snapshot-kinds.js';
-import { LIST_READS, MARKET_READS, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../market/reads.js';
+import { LIST_READS, MARKET_READS, operationIdOf, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../market/reads.js';
 import { LoginRequestSchema, LoginResponseSchema, MeResponseSchema, RefreshAcknowledgementSchema, UsageSchema } from '../auth/schema.js';
 import { documentApiKeys } from './api-key-docs.js';
 import { documentCors } from './cors-docs.js';
@@ -18,6 +18,7 @@ import { CACHE_CONTROL, ETAG, RATE_LIMIT, RETRY_AFTER, WWW_AUTHENTICATE } from '
 import { USER_STORE_EMPTY } from '../health/health.js';
 import { StreamHeaderSchema, StreamQuerySchema } from '../market/schema.js';
 import { MCP_OPERATION } from '../../mcp/mcp-openapi.js';
+import { ALERT_WEBHOOKS, alertPaths } from '../alerts/alerts-docs.js';
 
 type Response = ZodOpenApiResponseObject;
 type Header = NonNullable<Extract<Response['headers'], Record<string, unknown>>>[string];
@@ -80,8 +81,6 @@ const SNAPSHOT_ABSENT: ErrorCase = [
 
 /** `:name` (Koa) as `{name}` (OpenAPI). */
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
-/** The table's read names are kebab-case; operation ids are their camelCase. */
-const operationId = (name: string) => name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
 
 /** A cached market read's operation, from its entry in apps/api/src/market/reads.ts; the statuses every read shares are added here. */
 function marketOperation(name: ReadName, read: ReadSpec): ZodOpenApiOperationObject {
@@ -101,7 +100,7 @@ function marketOperation(name: ReadName, read: ReadSpec): ZodOpenApiOperationObj
     ...limit,
   });
   return {
-    operationId: operationId(name),
+    operationId: operationIdOf(name),
     summary: read.summary,
     description: read.description,
     tags: ['market'],
@@ -190,6 +189,7 @@ export const openApiDocument = createDocument(
       { name: 'auth', description: 'Login and bearer-protected routes.' },
       { name: 'market', description: 'Public, cached market reads (no authentication).' },
       { name: 'operations', description: 'Liveness, readiness, metrics and documentation.' },
+      { name: 'alerts', description: 'The caller’s alert rules and their signed webhooks (a JWT or an API key).' },
       { name: 'agents', description: 'The market reads as MCP tools, for AI agents (public, like the market routes).' },
     ],
     paths: {
@@ -295,6 +295,13 @@ export const openApiDocument = createDocument(
           },
         },
       },
+      ...alertPaths({
+        errorResponse,
+        json,
+        unauthorized: UNAUTHORIZED,
+        internalError: INTERNAL_ERROR,
+        serviceUnavailable: SERVICE_UNAVAILABLE,
+      }),
       ...MARKET_PATHS,
       '/api/market/stream': { get: STREAM_OPERATION },
       '/mcp': { post: { ...MCP_OPERATION, responses: { ...MCP_OPERATION.responses, '500': INTERNAL_ERROR } } },
@@ -393,6 +400,7 @@ export const openApiDocument = createDocument(
         },
       },
     },
+    webhooks: ALERT_WEBHOOKS,
     components: {
       // The stream's event payloads: not a response body of their own, so named here.
       schemas: { NewsEvent: NewsEventSchema, SentimentEvent: SentimentEventSchema },
