@@ -25,8 +25,10 @@ export const PROVIDER_ARRAY_LIMITS: Readonly<Record<string, number>> = { tokens:
  * zero-width characters, Unicode tag characters (hidden instructions to an agent), other format
  * and control characters but tab and line breaks. A zero-width joiner inside an emoji sequence stays.
  */
+/* eslint-disable no-control-regex -- control characters are what it removes */
 const INVISIBLE =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u180e\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]|(?<!\p{Extended_Pictographic}\ufe0f?)\u200d|\u200d(?!\p{Extended_Pictographic})/gu;
+/* eslint-enable no-control-regex */
 
 /** `text` without the characters INVISIBLE names. */
 export function stripInvisible(text: string): string {
