@@ -10,6 +10,7 @@
  * - revoke deletes the key at once: the API keeps no copy of it, so every replica refuses it
  *   from its next request.
  */
+import { stripInvisible } from '../shared/provider-text.js';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { ApiKeyStore, MAX_NAME_LENGTH } from '../apps/api/src/auth/api-keys.js';
@@ -49,7 +50,8 @@ export async function runKeyCommand(argv: string[], connect: () => Redis): Promi
   if (values.name !== undefined && action !== 'create') throw new KeyUsageError(`--name applies to key create only; ${KEY_USAGE}`);
   if (values.expires !== undefined && action !== 'create') throw new KeyUsageError(`--expires applies to key create only; ${KEY_USAGE}`);
   const lifetimeMs = values.expires === undefined ? undefined : lifetime(values.expires);
-  const name = values.name ?? '';
+  // Invisible characters (bidi controls, zero-width, tags) would make `key list` lie on a terminal: removed.
+  const name = stripInvisible(values.name ?? '');
   if ([...name].length > MAX_NAME_LENGTH || /[\p{Cc}]/u.test(name)) {
     throw new KeyUsageError(`the name must be at most ${MAX_NAME_LENGTH} characters, without tabs or line breaks`);
   }
