@@ -16,10 +16,12 @@
  * and `--rows=<id>,...` only those reads of it (`--rows=trending,trending-key,trending-bearer`):
  * a before/after of one change in minutes instead of the whole run.
  * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes).
+ * `--only=alerts`: just the alerts phase (evaluation CPU at 1,000 to 100,000 rules, memory, refresh -> delivery latency).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { judgeAlerts, measureAlerts } from './phases/alerts.js';
 import { measureCluster } from './phases/cluster.js';
 import { measureDashboard } from './phases/dashboard.js';
 import { judgeHistory, measureFanOut, measureHistoryReads } from './phases/history.js';
@@ -79,10 +81,15 @@ async function main(): Promise<void> {
   const generators: LoadGenerator[] = [];
   try {
     log(`${quick ? 'quick' : 'full'} run; working files in ${workDir}`);
+    if (only === 'alerts') {
+      // In this process over a private Redis: nothing to compile or start.
+      for (const line of judgeAlerts(await measureAlerts(log))) log(line);
+      return;
+    }
     buildInto(join(workDir, 'build'));
     log('compiled apps/, shared/ and bench/ for the child processes');
     if (only !== undefined) {
-      if (only !== 'sentiment') throw new Error(`--only=${only}: only the sentiment phase runs alone`);
+      if (only !== 'sentiment') throw new Error(`--only=${only}: only the sentiment and alerts phases run alone`);
       const verdict = judgeSentiment(await measureSentiment(settings, workDir, log));
       log(`${verdict.verdict}: ${verdict.target}: ${verdict.measured}`);
       return;

@@ -57,6 +57,21 @@ export function wholeNumber(min: number, max: number): z.ZodType<number, string>
   return z.string().regex(/^\d+$/, must).transform(Number).pipe(z.number().min(min, must).max(max, must));
 }
 
+export function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  return variable(env, name, wholeNumber(min, max), fallback);
+}
+
+const BOOLEAN = z
+  .string()
+  .toLowerCase()
+  .pipe(z.enum(['true', '1', 'false', '0'], got('must be true or false')))
+  .transform((raw) => raw === 'true' || raw === '1');
+
+/** `true`/`1` or `false`/`0`, in any case; unset or empty gives `fallback`. */
+export function boolean(env: Env, name: string, fallback = false): boolean {
+  return variable(env, name, BOOLEAN, fallback);
+}
+
 /** An http(s) or redis(s) address; `base`: one that paths are joined to, so no query or fragment (it would be lost). */
 export function url(protocols: readonly string[], base?: { hint: string }): z.ZodType<string, string> {
   const schema = z

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ConfigError, got, oneOf, problem, readAll, url, variable, wholeNumber, type Env } from './config-vars.js';
+import { boolean, ConfigError, got, integer, oneOf, problem, readAll, url, variable, type Env } from './config-vars.js';
 import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
 import { alertsConfig, type AlertsConfig } from './alerts/alerts-config.js';
 
@@ -174,20 +174,6 @@ export { ConfigError };
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  return variable(env, name, wholeNumber(min, max), fallback);
-}
-
-const BOOLEAN = z
-  .string()
-  .toLowerCase()
-  .pipe(z.enum(['true', '1', 'false', '0'], got('must be true or false')))
-  .transform((raw) => raw === 'true' || raw === '1');
-
-function boolean(env: Env, name: string): boolean {
-  return variable(env, name, BOOLEAN, false);
-}
-
 /** An address; no fallback (production) makes it required. */
 function address(env: Env, name: string, fallback: string | undefined, schema: z.ZodType<string, string>): string {
   if (!env[name] && fallback === undefined) return problem(env, `${name}: required when NODE_ENV=production`) ?? '';
@@ -304,6 +290,29 @@ const JWT_SECRET = z.string().refine((raw) => Buffer.byteLength(raw) >= 32, {
   error: (issue) => `must be at least 32 bytes, got ${Buffer.byteLength(String(issue.input))}`,
 });
 
+/** The upstreams' addresses: in production they carry keys and paid answers, so never over plain http to another machine. */
+const UPSTREAM_URLS = ['INDEX_API_URL', 'ELFA_API_URL', 'COINGECKO_API_URL', 'X_API_URL'] as const;
+/** This machine, or a single-label name (a container's service on a private network, as docker-compose.yml's `simulator`). */
+const LOCAL_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|[a-z0-9-]+)$/i;
+
+/** Records a problem when `name` is an http:// address of another machine (issue 38 item 9); loopback and single-label hosts stay allowed (a local simulator or proxy). */
+function refusePlainHttp(env: Env, name: string): void {
+  const raw = env[name];
+  if (!raw) return;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    return; // the variable's own parser says why
+  }
+  if (parsed.protocol === 'http:' && !LOCAL_HOST.test(parsed.hostname)) {
+    problem(
+      env,
+      `${name}: must be https:// when NODE_ENV=production (plain http:// only to this machine, localhost, 127.x.x.x or [::1], or a single-label private host)`,
+    );
+  }
+}
+
 export function loadConfig(source: Env = process.env): Config {
   return readAll(source, (env) => {
     const nodeEnv = variable(env, 'NODE_ENV', oneOf<NodeEnv>(['development', 'production', 'test']), 'development');
@@ -311,6 +320,7 @@ export function loadConfig(source: Env = process.env): Config {
     const givenSecret = variable(env, 'JWT_SECRET', JWT_SECRET, undefined);
     if (production && !env.JWT_SECRET) problem(env, 'JWT_SECRET: required when NODE_ENV=production (at least 32 bytes)');
     const provider = indexProvider(env);
+    if (production) for (const name of UPSTREAM_URLS) refusePlainHttp(env, name);
 
     return Object.freeze({
       nodeEnv,

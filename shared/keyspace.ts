@@ -125,6 +125,8 @@ export const alertKeys = {
   failedEvents: (ruleId: string) => `${ALERTS()}:failed-events:${ruleId}`,
   /** One user's recent firings (stream, capped): GET /api/alerts/stream and the MCP tool read it. */
   firings: (userId: string) => `${ALERTS()}:firings:${userId}`,
+  /** Bumped by every change of any rule: a worker's parsed rules stay valid while it holds. */
+  version: () => `${ALERTS()}:version`,
   /** The mentions of each trending token over the last refreshes (JSON), for the spike condition. */
   mentionsWindow: () => `${ALERTS()}:mentions-window`,
 } as const;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { oneOf, problem, url, variable, wholeNumber, type Env } from './config-vars.js';
+import { integer, oneOf, problem, url, variable, wholeNumber, type Env } from './config-vars.js';
 
 export type IndexProvider = 'index' | 'composite';
 export type CoinGeckoPlan = 'demo' | 'pro';
@@ -119,8 +119,8 @@ export function providersConfig(env: Env, provider: IndexProvider): ProvidersCon
       bearerToken: required(env, 'X_BEARER_TOKEN'),
       baseUrl: providerUrl(env, 'X_API_URL', 'https://api.x.com'),
       // The shortest query must hold one `from:` clause of a 15-character name.
-      queryMaxLength: variable(env, 'X_QUERY_MAX_LENGTH', wholeNumber(64, 4096), 512),
-      requestsPerRefresh: variable(env, 'X_REQUESTS_PER_REFRESH', wholeNumber(1, 10_000), 50),
+      queryMaxLength: integer(env, 'X_QUERY_MAX_LENGTH', 512, 64, 4096),
+      requestsPerRefresh: integer(env, 'X_REQUESTS_PER_REFRESH', 50, 1, 10_000),
     },
     trackedAccounts: env.TRACKED_ACCOUNTS
       ? variable(env, 'TRACKED_ACCOUNTS', TRACKED_ACCOUNTS, [])

@@ -40,7 +40,7 @@ export class AlertStore {
       this.redis,
       'createAlertRule',
       [alertKeys.rule(rule.id), alertKeys.userRules(rule.userId), indexKey(rule), alertKeys.owners()],
-      [rule.id, JSON.stringify(rule), maxPerUser, rule.userId],
+      [rule.id, JSON.stringify(rule), maxPerUser, rule.userId, alertKeys.version()],
     );
     return stored === 1;
   }
@@ -77,7 +77,7 @@ export class AlertStore {
 
   /** Writes a changed rule, moving it between indexes when its condition's subject changed. */
   async replace(before: StoredRule, after: StoredRule): Promise<void> {
-    const batch = this.redis.multi().set(alertKeys.rule(after.id), JSON.stringify(after));
+    const batch = this.redis.multi().set(alertKeys.rule(after.id), JSON.stringify(after)).incr(alertKeys.version());
     if (indexKey(before) !== indexKey(after)) batch.srem(indexKey(before), before.id).sadd(indexKey(after), after.id);
     await execChecked(batch);
   }
@@ -88,7 +88,8 @@ export class AlertStore {
         .multi()
         .del(alertKeys.rule(rule.id), alertKeys.lastFired(rule.id), alertKeys.deliveries(rule.id), alertKeys.failedEvents(rule.id))
         .srem(alertKeys.userRules(rule.userId), rule.id)
-        .srem(indexKey(rule), rule.id),
+        .srem(indexKey(rule), rule.id)
+        .incr(alertKeys.version()),
     );
   }
 
@@ -99,6 +100,11 @@ export class AlertStore {
     for (const [type, subject] of pairs) batch.smembers(alertKeys.index(type, subject));
     const replies = (await execChecked(batch)) as string[][];
     return [...new Set(replies.flat())];
+  }
+
+  /** The rules' version: any change of any rule bumps it. */
+  async version(): Promise<string> {
+    return (await this.redis.get(alertKeys.version())) ?? '0';
   }
 
   /** Every user id holding rules. */

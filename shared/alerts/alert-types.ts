@@ -54,14 +54,19 @@ export const MentionsSpikeCondition = z
     type: z.literal('mentions-spike'),
     token: Ticker.optional().meta({ description: 'The token; absent: any trending token.' }),
     metric: z.enum(['mentions', 'smartMoneyMentions']).default('mentions').meta({ description: 'Which count. Default `mentions`.' }),
-    percent: z.int().min(1).max(100_000).meta({ description: 'How far above the mean of the previous refreshes, in %.' }),
-    window: z.int().min(1).max(20).default(6).meta({ description: 'How many previous refreshes the mean covers. Default 6.' }),
+    percent: z.int().min(1).max(100_000).meta({ format: 'int64', description: 'How far above the mean of the previous refreshes, in %.' }),
+    window: z
+      .int()
+      .min(1)
+      .max(20)
+      .default(6)
+      .meta({ format: 'int64', description: 'How many previous refreshes the mean covers. Default 6.' }),
     minCount: z
       .int()
       .min(1)
       .max(1_000_000_000)
       .default(10)
-      .meta({ description: 'The count must be at least this (a jump from 1 to 3 does not fire). Default 10.' }),
+      .meta({ format: 'int64', description: 'The count must be at least this (a jump from 1 to 3 does not fire). Default 10.' }),
   })
   .meta({
     id: 'MentionsSpikeCondition',
@@ -74,7 +79,7 @@ export const RankCondition = z
   .strictObject({
     type: z.literal('rank'),
     token: Ticker.optional().meta({ description: 'The token; absent: any token.' }),
-    top: z.int().min(1).max(100).meta({ description: 'Fires when the token enters the top `top` trending tokens.' }),
+    top: z.int().min(1).max(100).meta({ format: 'int64', description: 'Fires when the token enters the top `top` trending tokens.' }),
   })
   .meta({ id: 'RankCondition', description: 'A token enters the top N trending.', examples: [{ type: 'rank', token: 'SOL', top: 5 }] });
 
@@ -87,7 +92,7 @@ export const NewContractCondition = z
       .min(0)
       .max(1_000_000_000)
       .default(0)
-      .meta({ description: 'At least this many smart-money mentions. Default 0.' }),
+      .meta({ format: 'int64', description: 'At least this many smart-money mentions. Default 0.' }),
   })
   .meta({
     id: 'NewContractCondition',
@@ -100,13 +105,18 @@ export const PostCondition = z
     type: z.literal('post'),
     account: Account.optional().meta({ description: 'The tracked account; absent: any tracked account.' }),
     token: Ticker.optional().meta({ description: 'The token the post must mention; absent: any token.' }),
-    minFollowers: z.int().min(0).max(10_000_000_000).default(0).meta({ description: 'The author’s follower floor. Default 0.' }),
+    minFollowers: z
+      .int()
+      .min(0)
+      .max(10_000_000_000)
+      .default(0)
+      .meta({ format: 'int64', description: 'The author’s follower floor. Default 0.' }),
     minEngagement: z.number().min(0).max(1e12).default(0).meta({ description: 'The post’s engagement score floor. Default 0.' }),
   })
   .meta({
     id: 'PostCondition',
     description: 'A tracked account posts about a token (a post new since the previous refresh).',
-    examples: [{ type: 'post', account: 'cobie', token: 'SOL', minFollowers: 10_000 }],
+    examples: [{ type: 'post', account: 'cobie', token: 'SOL', minFollowers: 10_000, minEngagement: 0 }],
   });
 
 export const AlertConditionSchema = z

@@ -2,8 +2,7 @@
  * The alerts' variables (README, Alerts), parsed with the rest of the configuration by
  * loadConfig(). Kept apart so the alerts feature reads as one piece.
  */
-import { z } from 'zod';
-import { got, problem, variable, wholeNumber, type Env } from '../config-vars.js';
+import { boolean, integer, problem, type Env } from '../config-vars.js';
 
 export interface AlertsConfig {
   /** ALERTS_MAX_PER_USER: rules one user may hold. Default 100. */
@@ -56,19 +55,13 @@ function roles(env: Env): WorkerRole[] {
   return [...new Set(list as WorkerRole[])];
 }
 
-const integer = (env: Env, name: string, fallback: number, min: number, max: number): number =>
-  variable(env, name, wholeNumber(min, max), fallback);
-
-const BOOLEAN = z.enum(['true', 'false', '1', '0'], got('must be true or false')).transform((raw) => raw === 'true' || raw === '1');
-const flag = (env: Env, name: string, fallback: boolean): boolean => variable(env, name, BOOLEAN, fallback);
-
 export function alertsConfig(env: Env, production: boolean): AlertsConfig {
-  const allowLoopback = flag(env, 'ALERTS_ALLOW_LOOPBACK', false);
+  const allowLoopback = boolean(env, 'ALERTS_ALLOW_LOOPBACK', false);
   if (production && allowLoopback) problem(env, 'ALERTS_ALLOW_LOOPBACK: not allowed when NODE_ENV=production');
   return {
     maxPerUser: integer(env, 'ALERTS_MAX_PER_USER', 100, 1, 100_000),
     allowLoopback,
-    requireHttps: flag(env, 'ALERTS_REQUIRE_HTTPS', production),
+    requireHttps: boolean(env, 'ALERTS_REQUIRE_HTTPS', production),
     deliveryConcurrency: integer(env, 'ALERTS_DELIVERY_CONCURRENCY', 50, 1, 1000),
     retryBaseMs: integer(env, 'ALERTS_RETRY_BASE_MS', 10_000, 1, 3_600_000),
     retryMaxDelayMs: integer(env, 'ALERTS_RETRY_MAX_DELAY_MS', 6 * 3_600_000, 1, 24 * 3_600_000),

@@ -12,6 +12,7 @@
       ARGV[2] rule JSON
       ARGV[3] the most rules a user may hold
       ARGV[4] user id
+      ARGV[5] the rules' version counter (same slot; bumped)
 
     Output:
       1 stored
@@ -24,4 +25,5 @@ redis.call('SET', KEYS[1], ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[1])
 redis.call('SADD', KEYS[4], ARGV[4])
+redis.call('INCR', ARGV[5])
 return 1

@@ -62,6 +62,12 @@ describe('app.json (Heroku app manifest)', () => {
     expect(variablesRead(herokuEnvironment())).to.include('REDIS_URL');
   });
 
+  it('when deployed, then /metrics is not public: METRICS_TOKEN is generated and the config takes it (issue 38 item 9)', () => {
+    expect(manifest.env.METRICS_TOKEN?.generator).to.equal('secret');
+    const config = loadConfig(herokuEnvironment());
+    expect(config.metricsToken).to.be.a('string').with.length.at.least(16);
+  });
+
   it('when a variable is declared, then shared/config.ts reads it (no typo, nothing stale)', () => {
     const read = new Set([
       ...variablesRead(herokuEnvironment()),

@@ -4,6 +4,11 @@ import { redisOptions } from '../../shared/redis.js';
 import { ConfigError, loadConfig } from '../../shared/config.js';
 
 describe('configuration', () => {
+  it('when REDIS_KEY_PREFIX is not set, then every key is under ms; set, under its value', () => {
+    expect(loadConfig({}).redisKeyPrefix).to.equal('ms');
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'staging-2' }).redisKeyPrefix).to.equal('staging-2');
+  });
+
   it('when nothing is set, then development defaults and a generated JWT secret', () => {
     const config = loadConfig({});
     expect(config).to.include({ nodeEnv: 'development', port: 3000, redisUrl: 'redis://127.0.0.1:6379', webConcurrency: 1 });
@@ -94,6 +99,7 @@ describe('configuration', () => {
     [{ IPV6_SUBNET_PREFIX: '/64' }, /^IPV6_SUBNET_PREFIX: /],
     [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN: must be at least 16 printable characters without spaces, got 5 characters$/],
     [{ METRICS_TOKEN: 'sixteen chars with spaces' }, /^METRICS_TOKEN: /],
+    [{ REDIS_KEY_PREFIX: 'ms{prod}' }, /^REDIS_KEY_PREFIX: must be 1 to 64 letters, digits, "\.", "_" or "-", got "ms\{prod\}"$/],
   ];
   for (const [env, message] of refusals) {
     it(`when ${JSON.stringify(env)}, then a ConfigError naming the variable`, () => {
@@ -228,5 +234,40 @@ describe('configuration', () => {
       WEB_CONCURRENCY: '2',
     });
     expect(config).to.include({ redisTlsInsecure: true, jwtSecretGenerated: false, webConcurrency: 2 });
+  });
+
+  it('when an upstream address is plain http:// to another machine in production, then a ConfigError naming each; loopback and other environments are allowed (issue 38 item 9)', () => {
+    const production = { NODE_ENV: 'production', REDIS_URL: 'redis://host:6379', JWT_SECRET: 'x'.repeat(32) };
+    let problems: readonly string[] = [];
+    try {
+      loadConfig({
+        ...production,
+        INDEX_API_URL: 'http://index.example.com',
+        INDEX_PROVIDER: 'composite',
+        ELFA_API_KEY: 'elfa-key',
+        X_BEARER_TOKEN: 'x-token',
+        TRACKED_ACCOUNTS: 'alice',
+        ELFA_API_URL: 'http://elfa.example.com',
+        X_API_URL: 'https://x.example.com',
+      });
+      expect.fail('expected a ConfigError');
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(
+      problems.filter((line) => / must be https:\/\/ when NODE_ENV=production/.test(line)).map((line) => line.split(':')[0]),
+    ).to.deep.equal(['INDEX_API_URL', 'ELFA_API_URL']);
+    expect(loadConfig({ ...production, INDEX_API_URL: 'http://127.0.0.1:4010' }).indexApiUrl).to.equal('http://127.0.0.1:4010');
+    expect(loadConfig({ ...production, INDEX_API_URL: 'http://localhost:4010' }).indexApiUrl).to.equal('http://localhost:4010');
+    expect(loadConfig({ ...production, INDEX_API_URL: 'http://simulator:4010' }).indexApiUrl, 'docker-compose.yml').to.equal(
+      'http://simulator:4010',
+    );
+    expect(() => loadConfig({ ...production, INDEX_API_URL: 'http://10.0.0.7:4010' })).to.throw(
+      ConfigError,
+      /INDEX_API_URL: must be https/,
+    );
+    expect(loadConfig({ NODE_ENV: 'development', INDEX_API_URL: 'http://index.example.com' }).indexApiUrl).to.equal(
+      'http://index.example.com',
+    );
   });
 });

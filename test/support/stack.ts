@@ -89,6 +89,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     startWorkers,
     async close() {
       deps.stream.close();
+      deps.alertFeed.close();
       await stopWebServer(server, { deadlineMs: 1000, idleCloseMs: 0 });
       await deps.close();
       await Promise.all(workers.map((worker) => worker.close(2000)));

@@ -19,6 +19,7 @@ import { AlertStore } from '../../../shared/alerts/alert-store.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
 import { AlertsService } from './alerts/alerts-service.js';
 import { registerAlertMetrics } from './alerts/alert-metrics.js';
+import { AlertFeed } from './alerts/alert-feed.js';
 import { ApiKeyVerifier } from './auth/api-key-verifier.js';
 import { ApiKeyStore } from './auth/api-keys.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
@@ -70,6 +71,8 @@ export interface ApiDeps {
   stream: StreamHub;
   /** Users' alert rules (shared/alerts/). */
   alerts: AlertsService;
+  /** GET /api/alerts/stream's fan-out of firings. */
+  alertFeed: AlertFeed;
   /** Asks the worker to refresh every shared snapshot now, each at most once per FORCED_REFRESH_SPACING_MS; does not wait. */
   refreshAll: ForceRefresh;
   close(): Promise<void>;
@@ -124,8 +127,22 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     maxClientsPerAddress: config.streamMaxClientsPerAddress,
     ipv6Prefix: config.ipv6SubnetPrefix,
   });
+  const alertSubscriber = createRedis(config, 'blocking', 'api-alert-subscriber', logger);
+  const alertFeed = new AlertFeed({
+    redis,
+    subscriber: alertSubscriber,
+    logger,
+    maxClients: config.streamMaxClients,
+    maxClientsPerUser: 5,
+  });
   snapshots.start();
-  const ready = Promise.all([watch.start(), stream.start(), refreshEvents.waitUntilReady(), statsEvents.waitUntilReady()]).then(
+  const ready = Promise.all([
+    watch.start(),
+    stream.start(),
+    alertFeed.start(),
+    refreshEvents.waitUntilReady(),
+    statsEvents.waitUntilReady(),
+  ]).then(
     () => 'ready' as const,
     () => 'failed' as const,
   );
@@ -161,14 +178,16 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     auth,
     apiKeys,
     keyVerifier: new ApiKeyVerifier(apiKeys, auth.users),
+    alertFeed,
     alerts: new AlertsService({ store: new AlertStore(redis), config: config.alerts, deliveries: alertQueue }),
     refreshAll: forcedRefresh(redis, refreshQueue),
     async close() {
       stream.close();
+      alertFeed.close();
       watch.stop();
       auth.passwords.close();
       await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close(), alertQueue.close()]);
-      await Promise.all([redis, subscriber, ...Object.values(bullConnections)].map(closeRedis));
+      await Promise.all([redis, subscriber, alertSubscriber, ...Object.values(bullConnections)].map(closeRedis));
     },
   };
 }

@@ -54,6 +54,7 @@ if (config.webConcurrency > 1 && cluster.isPrimary) {
   onShutdown(logger, async () => {
     // Event streams never finish by themselves: end them first, or the drain waits its full 20 s.
     deps.stream.close();
+    deps.alertFeed.close();
     await stopWebServer(server);
     await deps.close();
   });

@@ -190,3 +190,35 @@ async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe('an index posts cursor that never ends (issue 38 item 9)', () => {
+  it('when every page of /v1/posts names a next cursor, then the read stops after the pages its max needs and a few more, and fails', async () => {
+    const post = {
+      id: 'p1',
+      text: 'the same post again',
+      author: { username: 'alice', followers: 1 },
+      created_at: new Date().toISOString(),
+      tokens: [],
+      engagement: 0,
+    };
+    let page = 0;
+    const upstream = await loopback('127.0.0.1', (res) => {
+      page += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ posts: [post], next_cursor: `c${page}` }));
+    });
+    try {
+      const client = createIndexClient({ baseUrl: upstream.url, apiKey: undefined });
+      const error = await client.posts(new Date(Date.now() - 3_600_000), 1_000).then(
+        () => expect.fail('expected the read to fail'),
+        (thrown: unknown) => thrown,
+      );
+      expect(error).to.be.instanceOf(UpstreamError);
+      expect((error as UpstreamError).message).to.match(/^v1\/posts: more than 6 pages for 1000 posts at most: the cursor does not end/);
+      expect((error as UpstreamError).retryable).to.equal(false);
+      expect(upstream.received).to.have.length(6);
+    } finally {
+      await upstream.close();
+    }
+  });
+});

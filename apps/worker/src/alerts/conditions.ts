@@ -86,9 +86,20 @@ function spikeMatches(condition: Extract<AlertCondition, { type: 'mentions-spike
   return matches;
 }
 
+/** Each list's ranks, computed once per refresh for every rule that asks. */
+const rankCache = new WeakMap<readonly TrendingToken[], ReadonlyMap<string, number>>();
+function ranksOf(list: readonly TrendingToken[]): ReadonlyMap<string, number> {
+  let ranks = rankCache.get(list);
+  if (!ranks) {
+    ranks = new Map(list.map((item, index) => [item.token, index + 1]));
+    rankCache.set(list, ranks);
+  }
+  return ranks;
+}
+
 function rankMatches(condition: Extract<AlertCondition, { type: 'rank' }>, trending: RefreshFacts['trending']): AlertMatch[] {
   if (!trending?.previous) return [];
-  const previousRank = new Map(trending.previous.map((item, index) => [item.token, index + 1]));
+  const previousRank = ranksOf(trending.previous);
   const matches: AlertMatch[] = [];
   for (const [index, item] of trending.current.slice(0, condition.top).entries()) {
     if (condition.token !== undefined && item.token !== condition.token) continue;

@@ -10,7 +10,13 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertsConfig } from '../../../../shared/alerts/alerts-config.js';
 import { AlertStore } from '../../../../shared/alerts/alert-store.js';
-import type { AlertEvent, ConditionType, StoredRule } from '../../../../shared/alerts/alert-types.js';
+import {
+  indexSubject,
+  type AlertEvent,
+  type AlertMatch,
+  type ConditionType,
+  type StoredRule,
+} from '../../../../shared/alerts/alert-types.js';
 import { enqueueDeliveries, eventIdFor, type DeliveryJobData } from '../../../../shared/alerts/delivery-queue.js';
 import { alertFiredChannel, alertKeys } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
@@ -37,12 +43,17 @@ export interface EvaluatorOptions {
   now?: () => number;
 }
 
+/** A rule as the evaluator keeps it between refreshes. */
+type CachedRule = Pick<StoredRule, 'id' | 'userId' | 'name' | 'condition' | 'cooldownSeconds'> & { urls: string[] };
+
 type Snapshot<T> = { data: T; cachedAt: string };
 const parse = <T>(raw: string | null | undefined): T | undefined => (raw ? (JSON.parse(raw) as Snapshot<T>).data : undefined);
 
 export class AlertEvaluator {
   private readonly store: AlertStore;
   private readonly now: () => number;
+  private readonly cache = new Map<string, CachedRule[]>();
+  private cacheVersion = '';
 
   constructor(private readonly options: EvaluatorOptions) {
     this.store = new AlertStore(options.redis);
@@ -115,46 +126,75 @@ export class AlertEvaluator {
     facts: RefreshFacts,
     pairs: readonly (readonly [ConditionType, string])[],
   ): Promise<number> {
-    const ids = await this.store.indexed(pairs);
-    const rules = await this.store.getMany(ids);
-    const candidates: { rule: StoredRule; matches: ReturnType<typeof matchesOf> }[] = [];
+    const rules = await this.rulesFor(pairs);
+    const candidates: { rule: CachedRule; matches: AlertMatch[] }[] = [];
     for (const rule of rules) {
-      if (!rule.enabled) continue;
       const matches = matchesOf(rule.condition, facts);
       if (matches.length > 0) candidates.push({ rule, matches });
     }
-    let fired = 0;
-    for (const { rule, matches } of candidates) {
-      const at = this.now();
-      const claimed = await runScript(
-        this.options.redis,
-        'claimAlertFiring',
-        [alertKeys.claim(rule.id, refreshId), alertKeys.lastFired(rule.id)],
-        [at, rule.cooldownSeconds * 1000, CLAIM_TTL_SECONDS],
-      );
-      if (claimed !== 1) continue;
-      const eventId = eventIdFor(rule.id, refreshId);
-      const event: AlertEvent = {
-        type: 'alert.fired',
-        timestamp: new Date(at).toISOString(),
-        data: { firingId: eventId, ruleId: rule.id, ruleName: rule.name, condition: rule.condition, refreshedAt, matches },
-      };
-      await enqueueDeliveries(
-        this.options.deliveries,
-        this.options.config,
-        rule.channels.map((channel, index) => ({ eventId, ruleId: rule.id, channel: index, url: channel.url, event, firedAtMs: at })),
-      );
-      await execChecked(
-        this.options.redis
-          .multi()
-          .xadd(alertKeys.firings(rule.userId), 'MAXLEN', '~', FIRINGS_KEPT, '*', 'event', JSON.stringify(event))
-          .publish(alertFiredChannel(), rule.userId),
-      );
-      this.options.countFiring?.(rule.condition.type);
-      fired += 1;
-    }
+    // Concurrently: each firing's claim, enqueue and feed write are independent round trips.
+    const outcomes = await Promise.all(candidates.map(({ rule, matches }) => this.fire(rule, matches, refreshId, refreshedAt)));
+    const fired = outcomes.filter(Boolean).length;
     if (fired > 0) this.options.logger.info({ refreshId, rules: rules.length, fired }, 'alerts fired');
     return fired;
+  }
+
+  /** Claims the rule's firing for this refresh and, when it is the first, sends it on; true when it fired. */
+  private async fire(rule: CachedRule, matches: AlertMatch[], refreshId: string, refreshedAt: string): Promise<boolean> {
+    const at = this.now();
+    const claimed = await runScript(
+      this.options.redis,
+      'claimAlertFiring',
+      [alertKeys.claim(rule.id, refreshId), alertKeys.lastFired(rule.id)],
+      [at, rule.cooldownSeconds * 1000, CLAIM_TTL_SECONDS],
+    );
+    if (claimed !== 1) return false;
+    const eventId = eventIdFor(rule.id, refreshId);
+    const event: AlertEvent = {
+      type: 'alert.fired',
+      timestamp: new Date(at).toISOString(),
+      data: { firingId: eventId, ruleId: rule.id, ruleName: rule.name, condition: rule.condition, refreshedAt, matches },
+    };
+    await enqueueDeliveries(
+      this.options.deliveries,
+      this.options.config,
+      rule.urls.map((url, index) => ({ eventId, ruleId: rule.id, channel: index, url, event, firedAtMs: at })),
+    );
+    await execChecked(
+      this.options.redis
+        .multi()
+        .xadd(alertKeys.firings(rule.userId), 'MAXLEN', '~', FIRINGS_KEPT, '*', 'event', JSON.stringify(event))
+        .publish(alertFiredChannel(), rule.userId),
+    );
+    this.options.countFiring?.(rule.condition.type);
+    return true;
+  }
+
+  /**
+   * The rules indexed under `pairs`, parsed once per change of the rules: while the version
+   * counter holds, the parsed rules of each (type, subject) are reused, so a refresh costs the
+   * conditions' checks, not reading and parsing every rule again.
+   */
+  private async rulesFor(pairs: readonly (readonly [ConditionType, string])[]): Promise<CachedRule[]> {
+    const version = await this.store.version();
+    if (version !== this.cacheVersion) {
+      this.cache.clear();
+      this.cacheVersion = version;
+    }
+    const missing = pairs.filter(([type, subject]) => !this.cache.has(`${type}|${subject}`));
+    if (missing.length > 0) {
+      const rules = await this.store.getMany(await this.store.indexed(missing));
+      for (const [type, subject] of missing) this.cache.set(`${type}|${subject}`, []);
+      for (const rule of rules) {
+        if (!rule.enabled) continue;
+        // What evaluation and the event need, not the secrets or timestamps: 100,000 rules stay small.
+        const { id, userId, name, condition, cooldownSeconds } = rule;
+        const cached: CachedRule = { id, userId, name, condition, cooldownSeconds, urls: rule.channels.map((channel) => channel.url) };
+        this.cache.get(`${condition.type}|${indexSubject(condition)}`)?.push(cached);
+      }
+    }
+    // A version read before the rules: a change meanwhile bumps it again, and the next refresh reloads.
+    return pairs.flatMap(([type, subject]) => this.cache.get(`${type}|${subject}`) ?? []);
   }
 
   /**

@@ -32,6 +32,8 @@ export interface IndexClientOptions {
 export type IndexClient = MarketProvider;
 
 const POSTS_PAGE = 500;
+/** Pages one posts read may take beyond what `max` needs: a cursor that never ends fails the refresh instead of paying forever. */
+const EXTRA_POSTS_PAGES = 4;
 
 export function createIndexClient(options: IndexClientOptions): IndexClient {
   const http = createUpstreamClient({ baseUrl: options.baseUrl, headers: options.apiKey ? { 'x-api-key': options.apiKey } : {} });
@@ -51,7 +53,18 @@ export function createIndexClient(options: IndexClientOptions): IndexClient {
       const seen = new Set<string>();
       const items: NewsItem[] = [];
       let cursor: string | null = null;
+      const maxPages = Math.ceil(max / POSTS_PAGE) + EXTRA_POSTS_PAGES;
+      const cursors = new Set<string>();
+      let pages = 0;
       do {
+        if (cursor !== null && (cursors.has(cursor) || pages >= maxPages)) {
+          throw new UpstreamError(
+            `v1/posts: ${cursors.has(cursor) ? 'a cursor came back' : `more than ${maxPages} pages`} for ${max} posts at most: the cursor does not end; refresh failed`,
+            { retryable: false },
+          );
+        }
+        if (cursor !== null) cursors.add(cursor);
+        pages += 1;
         const query: Record<string, string | number> = { since: since.toISOString(), limit: POSTS_PAGE };
         if (cursor) query.cursor = cursor;
         const page: z.infer<typeof postsPayload> = await getJson(http, 'v1/posts', query, listTimeout, postsPayload);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject } from 'zod-openapi';
 import { AlertEventSchema } from '../../../../../shared/alerts/alert-types.js';
 import {
+  AlertFeedHeaderSchema,
   AlertIdParamsSchema,
   AlertListSchema,
   AlertRuleSchema,
@@ -64,7 +65,7 @@ export function alertPaths(h: DocHelpers): ZodOpenApiPathsObject {
         responses: {
           '201': {
             description: 'The rule, with its `whsec_` secret (shown only here and on rotation).',
-            headers: { Location: { description: 'The rule’s URL.', schema: { type: 'string' } } },
+            headers: { Location: { description: 'The rule’s URL.', schema: { type: 'string', maxLength: 64 } } },
             content: h.json(CreatedAlertSchema),
           },
           ...withBody,
@@ -82,6 +83,30 @@ export function alertPaths(h: DocHelpers): ZodOpenApiPathsObject {
         operationId: 'listAlerts',
         summary: 'The caller’s alert rules',
         responses: { '200': { description: 'Every rule of the caller, oldest first.', content: h.json(AlertListSchema) }, ...common },
+      }),
+    },
+    '/api/alerts/stream': {
+      get: op({
+        operationId: 'alertStream',
+        summary: 'The caller’s own firings, live, as server-sent events',
+        description:
+          'A `text/event-stream`: one `event: alert` per firing of the caller’s rules, its `data:` the AlertEvent delivered to webhooks, its `id` a stream id. ' +
+          'Reconnecting with `Last-Event-ID` replays the later firings (within the last 1,000) before going live. `retry: 2000`, and a `: keep-alive` comment every 15 s. At most 5 per user.',
+        requestParams: { header: AlertFeedHeaderSchema },
+        responses: {
+          '200': {
+            description: 'The event stream; it does not end until the client leaves or the server shuts down.',
+            content: { 'text/event-stream': { schema: z.string() } },
+          },
+          '400': h.errorResponse('Bad request', [['Invalid Last-Event-ID', 'Last-Event-ID is not a stream id (`<ms>-<seq>`)']]),
+          '401': h.unauthorized,
+          '500': h.internalError,
+          '503': h.errorResponse('Temporarily unavailable', [
+            ['Too many stream clients', 'the process holds STREAM_MAX_CLIENTS streams'],
+            ['Too many alert streams for this user', 'the caller holds 5 alert streams on this process'],
+            ['Service unavailable', 'the server is shutting down, or Redis is unreachable'],
+          ]),
+        },
       }),
     },
     '/api/alerts/{id}': {
@@ -156,6 +181,8 @@ export const ALERT_WEBHOOKS = {
   alertFired: {
     post: {
       operationId: 'alertWebhook',
+      // The receiver authenticates the call by its signature, not by a scheme of this document.
+      security: [],
       summary: 'An alert event, POSTed to each webhook of a rule',
       description:
         'Signed as Standard Webhooks specifies: `webhook-id` (the same on every retry of one event), `webhook-timestamp` (Unix seconds) and `webhook-signature` ' +

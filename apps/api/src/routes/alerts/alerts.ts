@@ -7,9 +7,10 @@ import Router from '@koa/router';
 import { authenticatedUser, bearerAuth } from '../../auth/bearer.js';
 import type { ApiDeps } from '../../deps.js';
 import { jsonBody } from '../auth/json-body.js';
-import { ALERT_BODY_LIMIT, parseCreateAlert, parseUpdateAlert } from './schema.js';
+import { ALERT_BODY_LIMIT, parseCreateAlert, parseFeedLastEventId, parseUpdateAlert } from './schema.js';
+import { UnavailableError } from '../../../../../shared/errors.js';
 
-export function alertRoutes(deps: Pick<ApiDeps, 'auth' | 'alerts'>, router = new Router()): Router {
+export function alertRoutes(deps: Pick<ApiDeps, 'auth' | 'alerts' | 'alertFeed'>, router = new Router()): Router {
   const { alerts } = deps;
   const signedIn = bearerAuth(deps.auth);
   const body = jsonBody({ limit: ALERT_BODY_LIMIT });
@@ -17,6 +18,19 @@ export function alertRoutes(deps: Pick<ApiDeps, 'auth' | 'alerts'>, router = new
     ctx.set('Cache-Control', 'no-store');
     await next();
   };
+
+  // Before /api/alerts/:id, which would take `stream` for an id.
+  router.get('/api/alerts/stream', signedIn, async (ctx) => {
+    const userId = authenticatedUser(ctx).id;
+    const lastEventId = parseFeedLastEventId(ctx.get('Last-Event-ID') || undefined);
+    const refusal = deps.alertFeed.refusal(userId);
+    if (refusal === 'full') throw new UnavailableError('Too many stream clients', 5);
+    if (refusal === 'user-full') throw new UnavailableError('Too many alert streams for this user', 5);
+    if (refusal === 'closing') throw new UnavailableError('Service unavailable', 1);
+    ctx.status = 200;
+    ctx.respond = false;
+    await deps.alertFeed.add(ctx.req, ctx.res, userId, lastEventId);
+  });
 
   router.post('/api/alerts', noStore, signedIn, body, async (ctx) => {
     const { rule, secret } = await alerts.create(authenticatedUser(ctx).id, parseCreateAlert(ctx.request.body));

@@ -18,7 +18,7 @@ const cooldownSeconds = z
   .int()
   .min(0)
   .max(30 * 86_400)
-  .meta({ description: 'After firing, the rule does not fire again for this many seconds (0 to 30 days).' });
+  .meta({ format: 'int64', description: 'After firing, the rule does not fire again for this many seconds (0 to 30 days).' });
 const enabled = z.boolean().meta({ description: 'A disabled rule is not evaluated.' });
 
 export const CreateAlertRequestSchema = z
@@ -110,7 +110,7 @@ export const TestQueuedSchema = z
   .object({ eventId: z.string().meta({ description: 'The test event’s `webhook-id`.' }) })
   .meta({ id: 'TestQueued', description: 'The test event was queued for every channel.' });
 
-export const AlertIdParamsSchema = z.object({ id: z.string().meta({ description: 'The rule’s id (`alr_…`).' }) });
+export const AlertIdParamsSchema = z.object({ id: z.string().max(64).meta({ description: 'The rule’s id (`alr_…`).' }) });
 
 function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequestError('Invalid body: expected a JSON object');
@@ -126,4 +126,20 @@ export const parseCreateAlert = (body: unknown): RuleInput => parse(CreateAlertR
 export function parseUpdateAlert(body: unknown): Partial<RuleInput> {
   const patch = parse(UpdateAlertRequestSchema, body);
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+}
+
+export const AlertFeedHeaderSchema = z.object({
+  'Last-Event-ID': z
+    .string()
+    .max(27)
+    .regex(/^\d{1,16}-\d{1,10}$/)
+    .optional()
+    .meta({ description: 'The id of the last event received: the stream resumes after it (within the last 1,000 firings).' }),
+});
+
+/** A Last-Event-ID is a Redis stream id (`<ms>-<seq>`); anything else is 400. */
+export function parseFeedLastEventId(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,16}-\d{1,10}$/.test(raw)) throw new BadRequestError('Invalid Last-Event-ID');
+  return raw;
 }
