@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { Redis, ReplyError as IoredisReplyError } from 'ioredis';
+import { RedisCommandError } from '../../shared/errors.js';
 import { isRedisUnavailable, replyCode } from '../../shared/redis-errors.js';
-import { sharedTestRedis } from '../support/redis-server.js';
+import { execChecked } from '../../shared/redis-results.js';
+import { sharedTestRedis, startTestRedis } from '../support/redis-server.js';
 
 const ReplyError = IoredisReplyError as new (message: string) => Error;
 
@@ -37,19 +39,39 @@ describe('Redis errors, told by type', () => {
     }
   });
 
-  it("when nothing listens, then the fast client's refusal and the patient client's give-up are both unavailable", async () => {
+  it("when nothing listens, then the fast client's refusal (alone or inside a batch) and the patient client's give-up are all unavailable", async () => {
     const fast = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
     const patient = new Redis({ port: 1, maxRetriesPerRequest: 0, retryStrategy: () => 50 });
     patient.on('error', () => {});
     fast.on('error', () => {});
     try {
       expect(isRedisUnavailable(await rejection(fast.get('k')))).to.equal(true);
+      const batch = await rejection(execChecked(fast.pipeline().get('k')));
+      expect(batch).to.be.instanceOf(RedisCommandError);
+      expect(isRedisUnavailable(batch)).to.equal(true);
       const gaveUp = await rejection(patient.get('k'));
       expect(gaveUp).to.have.property('name', 'MaxRetriesPerRequestError');
       expect(isRedisUnavailable(gaveUp)).to.equal(true);
     } finally {
       fast.disconnect();
       patient.disconnect();
+    }
+  });
+
+  it('when a pipelined command times out (execChecked), then unavailable: a 503, not a 500 (issue 38 item 4: seen under a stats flood)', async () => {
+    const own = await startTestRedis();
+    const redis = new Redis(own.url, { protocol: 2, commandTimeout: 50 });
+    const pauser = new Redis(own.url, { protocol: 2 });
+    try {
+      await redis.ping();
+      await pauser.call('CLIENT', 'PAUSE', '500', 'ALL');
+      const error = await rejection(execChecked(redis.pipeline().get('redis-errors:slow').pttl('redis-errors:slow')));
+      expect(error).to.be.instanceOf(RedisCommandError);
+      expect(isRedisUnavailable(error)).to.equal(true);
+    } finally {
+      redis.disconnect();
+      pauser.disconnect();
+      await own.stop();
     }
   });
 

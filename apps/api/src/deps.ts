@@ -29,6 +29,7 @@ import { MissBudget } from './market/miss-budget.js';
 import { resolvers, type Resolvers } from './market/read-resolvers.js';
 import { refreshRequests } from './market/refresh-requests.js';
 import { forcedRefresh, type ForceRefresh } from './market/forced-refresh.js';
+import { missCeiling } from './market/miss-ceiling.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { SnapshotWatch } from './market/snapshot-watch.js';
 import { StatsService } from './market/stats-service.js';
@@ -88,11 +89,11 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     statsEvents: createRedis(config, 'blocking', 'api-stats-events', logger),
     alertProducer: createRedis(config, 'producer', 'api-alert-producer', logger),
   };
-  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshProducer });
-  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsProducer });
-  const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshEvents });
-  const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsEvents });
-  const alertQueue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions, connection: bullConnections.alertProducer });
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshProducer });
+  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsProducer });
+  const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshEvents });
+  const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsEvents });
+  const alertQueue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions(), connection: bullConnections.alertProducer });
   const onError = (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error');
   refreshQueue.on('error', onError);
   statsQueue.on('error', onError);
@@ -112,7 +113,9 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     refreshIntervalMs: config.refreshIntervalMs,
     refreshAbsent: refreshRequests({ redis, queue: refreshQueue, waiter: refreshWaiter, waitMs: WORK_WAIT_MS, registry: metrics.registry }),
   });
-  const stats = new StatsService(redis, (username) => statsWaiter.enqueueAndWait(() => requestStats(statsQueue, username), WORK_WAIT_MS));
+  const stats = new StatsService(redis, (username) => statsWaiter.enqueueAndWait(() => requestStats(statsQueue, username), WORK_WAIT_MS), {
+    admit: missCeiling(redis, statsQueue, { perMinute: config.statsMissCeilingPerMinute, maxWaiting: config.statsQueueMaxWaiting }),
+  });
 
   // Start-up must not hang on a Redis that is down: the platform wants the port bound.
   // Events missed before the listeners are ready only cost a waiter its timeout.

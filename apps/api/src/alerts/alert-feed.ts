@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
-import { ALERT_FIRED_CHANNEL, alertKeys } from '../../../../shared/keyspace.js';
+import { alertFiredChannel, alertKeys } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
 
 const KEEP_ALIVE_MS = 15_000;
@@ -46,10 +46,10 @@ export class AlertFeed {
 
   async start(): Promise<void> {
     this.options.subscriber.on('message', (channel: string, userId: string) => {
-      if (channel !== ALERT_FIRED_CHANNEL) return;
+      if (channel !== alertFiredChannel()) return;
       for (const client of this.clients) if (client.userId === userId) void this.pump(client);
     });
-    await this.options.subscriber.subscribe(ALERT_FIRED_CHANNEL);
+    await this.options.subscriber.subscribe(alertFiredChannel());
   }
 
   /** Why a new feed cannot be opened now, or undefined. */

@@ -8,8 +8,8 @@ import type { ParsedUrlQuery } from 'node:querystring';
 import { NotFoundError } from '../../../../shared/errors.js';
 import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from './market-queries.js';
 import type { ListKind, SnapshotName } from '../../../../shared/snapshot-kinds.js';
-import type { HistorySeries, HistoryService } from './history-service.js';
-import type { ReadSpec, ServeKind } from './reads.js';
+import type { HistoryService } from './history-service.js';
+import type { ReadOf, ReadSpec, ServeKind } from './reads.js';
 import type { ReadAnswer } from '../http/representation.js';
 import { secondsLeft, type SnapshotCache } from './snapshot-cache.js';
 import type { ChargeMiss, StatsService } from './stats-service.js';
@@ -20,9 +20,15 @@ export interface ReadInput {
   query: ParsedUrlQuery;
 }
 
-export interface Resolver {
-  peek(read: ReadSpec, input: ReadInput): ReadAnswer | undefined;
-  get(read: ReadSpec, input: ReadInput, chargeMiss: ChargeMiss): Promise<ReadAnswer>;
+export interface Resolver<R extends ReadSpec = ReadSpec> {
+  peek(read: R, input: ReadInput): ReadAnswer | undefined;
+  get(read: R, input: ReadInput, chargeMiss: ChargeMiss): Promise<ReadAnswer>;
+}
+
+/** A read with its resolver: what the routes, the fast path and the MCP tools call. */
+export interface BoundRead {
+  peek(input: ReadInput): ReadAnswer | undefined;
+  get(input: ReadInput, chargeMiss: ChargeMiss): Promise<ReadAnswer>;
 }
 
 /** The services the reads are answered from (deps.ts builds the resolvers from them, once per process). */
@@ -32,13 +38,28 @@ interface Deps {
   history: HistoryService;
 }
 
-/** The snapshot a read names; the table gives one to every read whose `serve` needs it. */
-function snapshotOf(read: ReadSpec): SnapshotName {
-  if (!read.snapshot) throw new Error(`read ${read.path} names no snapshot`);
-  return read.snapshot;
-}
+export type Resolvers = { readonly [S in ServeKind]: Resolver<ReadOf<S>> };
 
-export type Resolvers = Readonly<Record<ServeKind, Resolver>>;
+const bind = <R extends ReadSpec>(resolver: Resolver<R>, read: R): BoundRead => ({
+  peek: (input) => resolver.peek(read, input),
+  get: (input, chargeMiss) => resolver.get(read, input, chargeMiss),
+});
+
+/** `read` with the resolver of its kind of answer. */
+export function boundRead(resolvers: Resolvers, read: ReadSpec): BoundRead {
+  switch (read.serve) {
+    case 'list':
+      return bind(resolvers.list, read);
+    case 'history':
+      return bind(resolvers.history, read);
+    case 'news-page':
+      return bind(resolvers['news-page'], read);
+    case 'token-record':
+      return bind(resolvers['token-record'], read);
+    case 'username-stats':
+      return bind(resolvers['username-stats'], read);
+  }
+}
 
 export function resolvers({ snapshots, stats, history }: Deps): Resolvers {
   const whole = (name: SnapshotName): ReadAnswer | undefined => {
@@ -49,9 +70,9 @@ export function resolvers({ snapshots, stats, history }: Deps): Resolvers {
   return {
     list: {
       // `?at=` reads history: only Koa answers it.
-      peek: (read, { query }) => (query.at === undefined ? whole(snapshotOf(read)) : undefined),
+      peek: (read, { query }) => (query.at === undefined ? whole(read.snapshot) : undefined),
       async get(read, { query }) {
-        const name = snapshotOf(read) as ListKind;
+        const name = read.snapshot;
         const at = parseInstant(query.at, 'at');
         if (at !== undefined) return history.snapshotAt(name, at);
         const snapshot = await snapshots.get(name);
@@ -93,13 +114,8 @@ export function resolvers({ snapshots, stats, history }: Deps): Resolvers {
       get: (_read, { params }, chargeMiss) => stats.get(parseUsernameParam(params.username), chargeMiss),
     },
     history: {
-      peek: (read, { params, query }) => history.peek(seriesOf(read), parseTokenParam(params.token), parseHistoryQuery(query)),
-      get: async (read, { params, query }) => history.series(seriesOf(read), parseTokenParam(params.token), parseHistoryQuery(query)),
+      peek: (read, { params, query }) => history.peek(read.series, parseTokenParam(params.token), parseHistoryQuery(query)),
+      get: async (read, { params, query }) => history.series(read.series, parseTokenParam(params.token), parseHistoryQuery(query)),
     },
   };
-}
-
-function seriesOf(read: ReadSpec): HistorySeries {
-  if (!read.series) throw new Error(`history read ${read.path} names no series`);
-  return read.series;
 }

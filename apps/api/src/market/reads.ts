@@ -15,7 +15,7 @@ import {
   TrendingTokenListSchema,
   UsernameStatsSchema,
 } from '../../../../shared/market-types.js';
-import { LIST_KINDS, SERIES_OWNER, type ListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import { LIST_KINDS, type ListKind } from '../../../../shared/snapshot-kinds.js';
 import type { HistorySeries } from './history-service.js';
 import {
   AtQuerySchema,
@@ -91,17 +91,15 @@ export const LIST_READS: Readonly<Record<ListKind, ListReadDoc>> = {
   },
 };
 
-/** How the API answers a read (apps/api/src/market/read-resolvers.ts has one resolver per value). */
-export type ServeKind = 'list' | 'news-page' | 'token-record' | 'username-stats' | 'history';
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 
-export interface ReadSpec extends ReadDoc {
+/** A read's operationId in /openapi.json, and the REST operation its MCP tool names: the read's kebab-case name in camelCase. */
+export const operationIdOf = <N extends string>(name: N) =>
+  name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<N>;
+
+interface ReadBase extends ReadDoc {
   /** The route pattern (Koa's): `:name` is one path segment, decoded. */
   path: string;
-  serve: ServeKind;
-  /** The snapshot the answer comes from: its version says when a prepared answer is stale. */
-  snapshot?: SnapshotName;
-  /** For `history`: the series read per token. */
-  series?: HistorySeries;
   params?: z.ZodObject;
   query?: z.ZodObject;
   response: z.ZodType;
@@ -111,24 +109,37 @@ export interface ReadSpec extends ReadDoc {
   tool?: ToolDoc;
 }
 
+/** A read of the table: what its kind of answer (`serve`) needs is required of it, checked when the table compiles. */
+export type ReadSpec =
+  | (ReadBase & { serve: 'list'; /** The list kind's snapshot it answers. */ snapshot: ListKind })
+  | (ReadBase & { serve: 'news-page' })
+  | (ReadBase & { serve: 'token-record' })
+  | (ReadBase & { serve: 'username-stats' })
+  | (ReadBase & { serve: 'history'; /** The series read per token. */ series: HistorySeries });
+
+/** How the API answers a read (apps/api/src/market/read-resolvers.ts has one resolver per value). */
+export type ServeKind = ReadSpec['serve'];
+
+/** The reads one resolver answers. */
+export type ReadOf<S extends ServeKind> = Extract<ReadSpec, { serve: S }>;
+
 const AT_ERRORS: ReadDoc['errors'] = {
   400: [['Invalid query parameter: at', '`at` is not an ISO 8601 date or date-time with a zone']],
   404: [['No snapshot at that time', '`at` is before retention or before the first snapshot']],
 };
 
-function listRead<N extends ListKind>(name: N): ReadSpec {
+function listRead<N extends ListKind>(name: N): ReadOf<'list'> {
   const { response, doc, tool } = LIST_READS[name];
   return { path: `/api/market/${name}`, serve: 'list', snapshot: name, query: AtQuerySchema, response, ...doc, errors: AT_ERRORS, tool };
 }
 
 const INVALID_TOKEN: ErrorCase = ['Invalid token', 'the ticker is not 1-20 of [A-Za-z0-9] after an optional $'];
 
-function sentimentRead(path: string, summary: string, tool?: ToolDoc): ReadSpec {
+function sentimentRead(path: string, summary: string, tool?: ToolDoc): ReadOf<'token-record'> {
   return {
     ...(tool ? { tool } : {}),
     path,
     serve: 'token-record',
-    snapshot: 'sentiment',
     params: TokenPathSchema,
     response: SentimentRecordSchema,
     summary,
@@ -145,11 +156,10 @@ function historyRead(
   path: string,
   series: HistorySeries,
   doc: { summary: string; description: string; response: z.ZodType; tool: ToolDoc },
-): ReadSpec {
+): ReadOf<'history'> {
   return {
     path,
     serve: 'history',
-    snapshot: SERIES_OWNER[series],
     series,
     params: HistoryPathSchema,
     query: HistoryQuerySchema,
@@ -179,7 +189,6 @@ export const MARKET_READS = {
   news: {
     path: '/api/market/news',
     serve: 'news-page',
-    snapshot: 'news',
     query: NewsQuerySchema,
     response: NewsPageSchema,
     summary: 'Latest posts from tracked accounts',
