@@ -247,7 +247,7 @@ export interface paths {
         };
         /**
          * Server-sent events: one per refresh of each kind
-         * @description A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry the new list (TrendingTokenList, TrendingCaList, as GET returns them); `news` carries the posts new since the previous refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` and a `: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and resume). On shutdown every stream ends cleanly; clients reconnect, to another replica.
+         * @description A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry the new list (TrendingTokenList, TrendingCaList, as GET returns them), and so do their windows (`trending@1h`, `trending-cas@7d`: as GET returns them with `window`; only the windows of TRENDING_WINDOWS have events); `news` carries the posts new since the previous refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` and a `: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and resume). On shutdown every stream ends cleanly; clients reconnect, to another replica.
          */
         get: operations["stream"];
         put?: never;
@@ -1124,6 +1124,8 @@ export interface operations {
             query?: {
                 /** @description An instant: answer the snapshot that was current then, with its own cachedAt. Without it, the current snapshot. */
                 at?: string;
+                /** @description The window the mentions are counted over: 1h, 4h, 24h, 7d or 30d; only the windows the operator configures (TRENDING_WINDOWS) are served, any other is a 400 naming them. Without it, the 24 h list (the same bytes as `window=24h`). Each window is a snapshot of its own, with its own cachedAt, ETag, history (`at`) and stream topic (`trending@1h`). */
+                window?: "1h" | "4h" | "24h" | "7d" | "30d";
             };
             header?: never;
             path?: never;
@@ -1159,7 +1161,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "Invalid query parameter: window: the configured windows are 24h, ..." when `window` is not one of the windows the operator configures (TRENDING_WINDOWS); the message lists them; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     /** @description Always `*`. */
@@ -1225,6 +1227,8 @@ export interface operations {
             query?: {
                 /** @description An instant: answer the snapshot that was current then, with its own cachedAt. Without it, the current snapshot. */
                 at?: string;
+                /** @description The window the mentions are counted over: 1h, 4h, 24h, 7d or 30d; only the windows the operator configures (TRENDING_WINDOWS) are served, any other is a 400 naming them. Without it, the 24 h list (the same bytes as `window=24h`). Each window is a snapshot of its own, with its own cachedAt, ETag, history (`at`) and stream topic (`trending@1h`). */
+                window?: "1h" | "4h" | "24h" | "7d" | "30d";
             };
             header?: never;
             path?: never;
@@ -1260,7 +1264,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "Invalid query parameter: window: the configured windows are 24h, ..." when `window` is not one of the windows the operator configures (TRENDING_WINDOWS); the message lists them; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     /** @description Always `*`. */
@@ -1970,7 +1974,7 @@ export interface operations {
     stream: {
         parameters: {
             query?: {
-                /** @description Comma-separated event kinds to receive: trending, trending-cas, news, sentiment. Default: all. At most 36 characters (every kind once). */
+                /** @description Comma-separated event kinds to receive: trending, trending-cas, trending@1h, trending@4h, trending@7d, trending@30d, trending-cas@1h, trending-cas@4h, trending-cas@7d, trending-cas@30d, news, sentiment. Default: all. At most 150 characters (every kind once). */
                 topics?: string;
             };
             header?: {

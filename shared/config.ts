@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from './config-error.js';
 import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
+import { parseTrendingWindows, type TrendingWindow } from './trending-windows.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -125,6 +126,13 @@ export interface Config {
   readonly indexProvider: IndexProvider;
   /** The providers' variables (shared/provider-config.ts); set only with INDEX_PROVIDER=composite. */
   readonly providers: ProvidersConfig | undefined;
+  /**
+   * TRENDING_WINDOWS: the windows the trending lists are refreshed and served for (`?window=`),
+   * comma-separated from 1h, 4h, 24h, 7d, 30d; 24h (the answer without `window`) always
+   * included. Each other window is a snapshot of its own: with INDEX_PROVIDER=composite, its
+   * own Elfa credits each refresh. Default `24h`.
+   */
+  readonly trendingWindows: readonly TrendingWindow[];
 }
 
 export interface SentinelConfig {
@@ -364,6 +372,7 @@ export function loadConfig(env: Env = process.env): Config {
     demoMode: boolean(env, 'DEMO_MODE'),
     indexProvider: indexProvider(env),
     providers: providersConfig(env, indexProvider(env)),
+    trendingWindows: parseTrendingWindows(env.TRENDING_WINDOWS),
   });
 }
 

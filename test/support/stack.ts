@@ -70,6 +70,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           logger,
           upstreamPerMinute: config.indexRateLimitPerMinute,
           historyDays: config.historyDays,
+          trendingWindows: config.trendingWindows,
         }),
       ),
     );

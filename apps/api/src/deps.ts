@@ -8,7 +8,6 @@ import type { Config } from '../../../shared/config.js';
 import type { Logger } from '../../../shared/logger.js';
 import {
   queueBaseOptions,
-  REFRESH_JOBS,
   REFRESH_QUEUE,
   requestRefresh,
   requestStats,
@@ -17,6 +16,7 @@ import {
   type StatsJobData,
 } from '../../../shared/queues.js';
 import { closeRedis, createRedis } from '../../../shared/redis.js';
+import { activeRefreshJobs } from '../../../shared/snapshot-kinds.js';
 import { ApiKeyVerifier } from './auth/api-key-verifier.js';
 import { ApiKeyStore } from './auth/api-keys.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
@@ -141,7 +141,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
       ipv6Prefix: config.ipv6SubnetPrefix,
     }),
     history,
-    reads: resolvers({ snapshots, stats, history }),
+    reads: resolvers({ snapshots, stats, history, windows: config.trendingWindows }),
     encodings: new EncodingNegotiator(),
     requestIds: new RequestIds(),
     stream,
@@ -150,7 +150,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     apiKeys,
     keyVerifier: new ApiKeyVerifier(apiKeys, auth.users),
     async refreshAll() {
-      await Promise.all(REFRESH_JOBS.map((name) => requestRefresh(refreshQueue, name)));
+      await Promise.all(activeRefreshJobs(config.trendingWindows).map((name) => requestRefresh(refreshQueue, name)));
     },
     async close() {
       stream.close();

@@ -24,6 +24,7 @@ const worker = await startWorker({
   refreshEveryMs: config.refreshIntervalMs,
   upstreamPerMinute: config.indexRateLimitPerMinute,
   historyDays: config.historyDays,
+  trendingWindows: config.trendingWindows,
   redisPolicy,
 });
 // The URL may carry credentials (user:key@host, ?api_key=): log it redacted.

@@ -27,6 +27,9 @@ import { keepSchedules } from './schedules.js';
 import { UpstreamError } from './providers/upstream-error.js';
 import { newsScorer } from './jobs/refresh-news.js';
 
+import { activeRefreshJobs } from '../../../shared/snapshot-kinds.js';
+import { DEFAULT_WINDOW, type TrendingWindow } from '../../../shared/trending-windows.js';
+
 const DAY_MS = 86_400_000;
 
 export interface WorkerOptions {
@@ -49,6 +52,8 @@ export interface WorkerOptions {
   historyDays?: number;
   /** The first hold after a refresh failed for good, doubling up to its interval (docs/decisions.md#d14). Default 30 s. */
   refreshBackoffMs?: number;
+  /** TRENDING_WINDOWS: the windowed lists scheduled besides the 24 h ones. Default only 24h. */
+  trendingWindows?: readonly TrendingWindow[];
 }
 
 export interface RunningWorker {
@@ -155,7 +160,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: schedulerRedis });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  const schedules = keepSchedules(refreshQueue, redis, logger, refreshEveryMs, undefined, options.refreshEveryMsByJob);
+  const schedules = keepSchedules(
+    refreshQueue,
+    redis,
+    logger,
+    refreshEveryMs,
+    undefined,
+    options.refreshEveryMsByJob,
+    activeRefreshJobs(options.trendingWindows ?? [DEFAULT_WINDOW]),
+  );
   await schedules.firstRound;
 
   return {

@@ -6,8 +6,9 @@
  */
 import type { ParsedUrlQuery } from 'node:querystring';
 import { NotFoundError } from '../../../../shared/errors.js';
-import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from './market-queries.js';
-import type { ListKind, SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam, parseWindow } from './market-queries.js';
+import { windowedKind, type BaseListKind, type ListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import type { TrendingWindow } from '../../../../shared/trending-windows.js';
 import type { HistorySeries, HistoryService } from './history-service.js';
 import type { ReadSpec, ServeKind } from './reads.js';
 import type { ReadAnswer } from '../http/representation.js';
@@ -30,6 +31,8 @@ interface Deps {
   snapshots: SnapshotCache;
   stats: StatsService;
   history: HistoryService;
+  /** TRENDING_WINDOWS: the windows the list reads serve. */
+  windows: readonly TrendingWindow[];
 }
 
 /** The snapshot a read names; the table gives one to every read whose `serve` needs it. */
@@ -40,7 +43,11 @@ function snapshotOf(read: ReadSpec): SnapshotName {
 
 export type Resolvers = Readonly<Record<ServeKind, Resolver>>;
 
-export function resolvers({ snapshots, stats, history }: Deps): Resolvers {
+export function resolvers({ snapshots, stats, history, windows }: Deps): Resolvers {
+  /** The snapshot of a list read at its `?window=` (the read's own at 24 h); a window not configured is a 400. */
+  const listSnapshot = (read: ReadSpec, query: ParsedUrlQuery): ListKind =>
+    windowedKind(snapshotOf(read) as BaseListKind, parseWindow(query.window, windows));
+
   const whole = (name: SnapshotName): ReadAnswer | undefined => {
     const snapshot = snapshots.peek(name as ListKind);
     return snapshot && { representation: snapshot.view.representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
@@ -49,9 +56,9 @@ export function resolvers({ snapshots, stats, history }: Deps): Resolvers {
   return {
     list: {
       // `?at=` reads history: only Koa answers it.
-      peek: (read, { query }) => (query.at === undefined ? whole(snapshotOf(read)) : undefined),
+      peek: (read, { query }) => (query.at === undefined ? whole(listSnapshot(read, query)) : undefined),
       async get(read, { query }) {
-        const name = snapshotOf(read) as ListKind;
+        const name = listSnapshot(read, query);
         const at = parseInstant(query.at, 'at');
         if (at !== undefined) return history.snapshotAt(name, at);
         const snapshot = await snapshots.get(name);

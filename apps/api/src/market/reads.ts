@@ -15,12 +15,13 @@ import {
   TrendingTokenListSchema,
   UsernameStatsSchema,
 } from '../../../../shared/market-types.js';
-import { LIST_KINDS, SERIES_OWNER, type ListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import { BASE_LIST_KINDS, SERIES_OWNER, type BaseListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
 import type { HistorySeries } from './history-service.js';
 import {
-  AtQuerySchema,
   HistoryPathSchema,
   HistoryQuerySchema,
+  INVALID_WINDOW,
+  ListQuerySchema,
   NewsQuerySchema,
   TokenPathSchema,
   UsernamePathSchema,
@@ -54,7 +55,7 @@ export interface ListReadDoc {
 }
 
 /** Each list kind's read (path `/api/market/<kind>`, with `?at=`): one entry per list kind of the table, or a type error. */
-export const LIST_READS: Readonly<Record<ListKind, ListReadDoc>> = {
+export const LIST_READS: Readonly<Record<BaseListKind, ListReadDoc>> = {
   trending: {
     response: TrendingTokenListSchema,
     doc: {
@@ -111,14 +112,29 @@ export interface ReadSpec extends ReadDoc {
   tool?: ToolDoc;
 }
 
-const AT_ERRORS: ReadDoc['errors'] = {
-  400: [['Invalid query parameter: at', '`at` is not an ISO 8601 date or date-time with a zone']],
+const LIST_ERRORS: ReadDoc['errors'] = {
+  400: [
+    ['Invalid query parameter: at', '`at` is not an ISO 8601 date or date-time with a zone'],
+    [
+      `${INVALID_WINDOW}: the configured windows are 24h, ...`,
+      '`window` is not one of the windows the operator configures (TRENDING_WINDOWS); the message lists them',
+    ],
+  ],
   404: [['No snapshot at that time', '`at` is before retention or before the first snapshot']],
 };
 
-function listRead<N extends ListKind>(name: N): ReadSpec {
+function listRead<N extends BaseListKind>(name: N): ReadSpec {
   const { response, doc, tool } = LIST_READS[name];
-  return { path: `/api/market/${name}`, serve: 'list', snapshot: name, query: AtQuerySchema, response, ...doc, errors: AT_ERRORS, tool };
+  return {
+    path: `/api/market/${name}`,
+    serve: 'list',
+    snapshot: name,
+    query: ListQuerySchema,
+    response,
+    ...doc,
+    errors: LIST_ERRORS,
+    tool,
+  };
 }
 
 const INVALID_TOKEN: ErrorCase = ['Invalid token', 'the ticker is not 1-20 of [A-Za-z0-9] after an optional $'];
@@ -168,7 +184,7 @@ function historyRead(
   };
 }
 
-const LIST_KIND_READS = Object.fromEntries(LIST_KINDS.map((name) => [name, listRead(name)])) as Record<ListKind, ReadSpec>;
+const LIST_KIND_READS = Object.fromEntries(BASE_LIST_KINDS.map((name) => [name, listRead(name)])) as Record<BaseListKind, ReadSpec>;
 
 /**
  * The cached market reads, keyed by name (the OpenAPI operationId is its camelCase). GET

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
+import { TRENDING_WINDOWS } from '../../../../shared/trending-windows.js';
 import { DEFAULT_TEXT_LIMIT, PROVIDER_TEXT_LIMITS } from '../../../../shared/provider-text.js';
 import { NEWS_MAX_LIMIT } from '../market/market-queries.js';
 import { MARKET_READS, READ_NAMES, type ReadName, type ReadSpec, type ServeKind } from '../market/reads.js';
@@ -69,6 +70,14 @@ const atInput = z.object({
   at: instant(
     'Optional: answer the snapshot that was current at this instant (within the history kept, 30 days by default) instead of the latest.',
   ),
+  window: z
+    .enum(TRENDING_WINDOWS)
+    .optional()
+    .meta({
+      description:
+        'Optional: the window mentions are counted over, 1h, 4h, 24h (default), 7d or 30d; only the windows the operator configures ' +
+        'are served (any other is an error naming them).',
+    }),
 });
 
 /**
