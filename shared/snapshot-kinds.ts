@@ -11,7 +11,7 @@ import { TrendingCaSchema, TrendingTokenSchema } from './market-types.js';
 import { DEFAULT_WINDOW, EXTRA_WINDOWS, type ExtraWindow, type TrendingWindow } from './trending-windows.js';
 
 /** How the API prepares a snapshot for serving (apps/api/src/market/snapshot-cache.ts builds each). */
-export type ViewKind = 'whole' | 'pages' | 'byToken';
+export type ViewKind = 'whole' | 'pages' | 'byToken' | 'byWindow';
 
 /**
  * A kind's history series, by name: the one-letter fields each point has, in the order they are
@@ -176,6 +176,8 @@ export const SNAPSHOT_KINDS = {
     /** One token's record at each news refresh it was mentioned: s(core), l(abel), m(entions), p(ositive), u (neutral), n(egative). */
     series: { sentiment: ['s', 'l', 'm', 'p', 'u', 'n'] },
   },
+  // Counted from the news posts into hourly buckets, in the same refresh (docs/decisions.md#d20).
+  mindshare: { refreshJob: 'refresh-news', view: 'byWindow', events: 'mindshare-events', series: {} },
 } as const satisfies Record<string, KindSpec<SeriesFields>>;
 
 export type SnapshotName = keyof typeof SNAPSHOT_KINDS;

@@ -17,6 +17,7 @@ import {
 } from '../../../shared/queues.js';
 import { closeRedis, createRedis } from '../../../shared/redis.js';
 import { activeRefreshJobs } from '../../../shared/snapshot-kinds.js';
+import { MindshareService } from './market/mindshare-service.js';
 import { ApiKeyVerifier } from './auth/api-key-verifier.js';
 import { ApiKeyStore } from './auth/api-keys.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
@@ -141,7 +142,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
       ipv6Prefix: config.ipv6SubnetPrefix,
     }),
     history,
-    reads: resolvers({ snapshots, stats, history, windows: config.trendingWindows }),
+    reads: resolvers({ snapshots, stats, history, mindshare: new MindshareService(redis, snapshots), windows: config.trendingWindows }),
     encodings: new EncodingNegotiator(),
     requestIds: new RequestIds(),
     stream,

@@ -5,14 +5,16 @@
  * agree on what is valid; invalid input throws the 400 (the fast path then leaves the request to Koa).
  */
 import type { ParsedUrlQuery } from 'node:querystring';
-import { NotFoundError } from '../../../../shared/errors.js';
+import { NotFoundError, UnavailableError } from '../../../../shared/errors.js';
 import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam, parseWindow } from './market-queries.js';
 import { windowedKind, type BaseListKind, type ListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
 import type { TrendingWindow } from '../../../../shared/trending-windows.js';
 import type { HistorySeries, HistoryService } from './history-service.js';
 import type { ReadSpec, ServeKind } from './reads.js';
 import type { ReadAnswer } from '../http/representation.js';
-import { secondsLeft, type SnapshotCache } from './snapshot-cache.js';
+import { secondsLeft, type CachedSnapshot, type SnapshotCache, type ViewOf } from './snapshot-cache.js';
+import { parseMindshareInterval, parseMindshareWindow } from './mindshare-queries.js';
+import type { MindshareService } from './mindshare-service.js';
 import type { ChargeMiss, StatsService } from './stats-service.js';
 
 export interface ReadInput {
@@ -31,6 +33,7 @@ interface Deps {
   snapshots: SnapshotCache;
   stats: StatsService;
   history: HistoryService;
+  mindshare: MindshareService;
   /** TRENDING_WINDOWS: the windows the list reads serve. */
   windows: readonly TrendingWindow[];
 }
@@ -43,7 +46,16 @@ function snapshotOf(read: ReadSpec): SnapshotName {
 
 export type Resolvers = Readonly<Record<ServeKind, Resolver>>;
 
-export function resolvers({ snapshots, stats, history, windows }: Deps): Resolvers {
+export function resolvers({ snapshots, stats, history, mindshare, windows }: Deps): Resolvers {
+  const mindshareQuery = (query: ParsedUrlQuery) => ({
+    window: parseMindshareWindow(query.window),
+    interval: parseMindshareInterval(query.interval),
+  });
+  const mindshareList = (snapshot: CachedSnapshot<ViewOf<'mindshare'>>, query: ParsedUrlQuery): ReadAnswer => {
+    const representation = snapshot.view.byWindow.get(parseMindshareWindow(query.window));
+    if (!representation) throw new UnavailableError('Data temporarily unavailable', 10);
+    return { representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+  };
   /** The snapshot of a list read at its `?window=` (the read's own at 24 h); a window not configured is a 400. */
   const listSnapshot = (read: ReadSpec, query: ParsedUrlQuery): ListKind =>
     windowedKind(snapshotOf(read) as BaseListKind, parseWindow(query.window, windows));
@@ -98,6 +110,17 @@ export function resolvers({ snapshots, stats, history, windows }: Deps): Resolve
       // A miss asks the upstream: it is charged to the client's address (chargeMiss), and its
       // answer (200, 404 or 503) tells the client what is left of the budget.
       get: (_read, { params }, chargeMiss) => stats.get(parseUsernameParam(params.username), chargeMiss),
+    },
+    mindshare: {
+      peek(_read, { query }) {
+        const snapshot = snapshots.peek('mindshare');
+        return snapshot && mindshareList(snapshot, query);
+      },
+      get: async (_read, { query }) => mindshareList(await snapshots.get('mindshare'), query),
+    },
+    'token-mindshare': {
+      peek: (_read, { params, query }) => mindshare.peek(parseTokenParam(params.token), mindshareQuery(query)),
+      get: (_read, { params, query }) => mindshare.get(parseTokenParam(params.token), mindshareQuery(query)),
     },
     history: {
       peek: (read, { params, query }) => history.peek(seriesOf(read), parseTokenParam(params.token), parseHistoryQuery(query)),

@@ -15,6 +15,8 @@ import {
   TrendingTokenListSchema,
   UsernameStatsSchema,
 } from '../../../../shared/market-types.js';
+import { MindshareListSchema, TokenMindshareSchema } from '../../../../shared/mindshare.js';
+import { MindshareQuerySchema, TokenMindshareQuerySchema } from './mindshare-queries.js';
 import { BASE_LIST_KINDS, SERIES_OWNER, type BaseListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
 import type { HistorySeries } from './history-service.js';
 import {
@@ -93,7 +95,7 @@ export const LIST_READS: Readonly<Record<BaseListKind, ListReadDoc>> = {
 };
 
 /** How the API answers a read (apps/api/src/market/read-resolvers.ts has one resolver per value). */
-export type ServeKind = 'list' | 'news-page' | 'token-record' | 'username-stats' | 'history';
+export type ServeKind = 'list' | 'news-page' | 'token-record' | 'username-stats' | 'history' | 'mindshare' | 'token-mindshare';
 
 export interface ReadSpec extends ReadDoc {
   /** The route pattern (Koa's): `:name` is one path segment, decoded. */
@@ -183,6 +185,52 @@ function historyRead(
     },
   };
 }
+
+const MINDSHARE_WINDOW_ERROR: ErrorCase = ['Invalid query parameter: window', '`window` is not 1h, 24h, 7d or 30d'];
+const MINDSHARE_DEFINITION =
+  'A mention is a post of a tracked account naming the token in its `tokens`, counted once however many refreshes see it, ' +
+  'in the UTC hour it was published; a window is the last 1, 24, 168 or 720 hours, the current one included ' +
+  '(docs/decisions.md, D20). Counted with each news refresh (30 minutes) and kept HISTORY_DAYS (default 30).';
+
+/** Mindshare (docs/decisions.md#d20): the ranked list per window, and one token's share over time. */
+const MINDSHARE_READS = {
+  mindshare: {
+    path: '/api/market/mindshare',
+    serve: 'mindshare',
+    snapshot: 'mindshare',
+    query: MindshareQuerySchema,
+    response: MindshareListSchema,
+    summary: 'Tokens by their share of the tracked accounts’ attention',
+    description: `Each token's share of the tracked accounts' token mentions in the window, with its change against the window before. ${MINDSHARE_DEFINITION}`,
+    ok: 'The window, its tokens by share, and the time of the last news refresh.',
+    tool: {
+      name: 'mindshare',
+      title: 'Mindshare of tokens',
+      description:
+        'Which tokens the tracked smart-money accounts talk about most in a window (1h, 24h, 7d, 30d): each token’s share of their ' +
+        'token mentions (0 to 1), mentions, distinct authors, engagement, mean sentiment and the change of share against the window before.',
+    },
+    errors: { 400: [MINDSHARE_WINDOW_ERROR] },
+  },
+  'token-mindshare': {
+    path: '/api/market/tokens/:token/mindshare',
+    serve: 'token-mindshare',
+    snapshot: 'mindshare',
+    params: TokenPathSchema,
+    query: TokenMindshareQuerySchema,
+    response: TokenMindshareSchema,
+    summary: 'A token’s mindshare over time',
+    description: `The token's share of the tracked accounts' token mentions per 1h, 4h or 1d bucket of the window; 0 where they named no token or not it. ${MINDSHARE_DEFINITION}`,
+    ok: 'The token, its share per bucket, and the time of the last news refresh.',
+    tool: {
+      name: 'token_mindshare',
+      title: 'Mindshare of a token over time',
+      description:
+        'A token’s share of the tracked accounts’ token mentions over a window (1h, 24h, 7d, 30d; default 24h), per 1h, 4h or 1d bucket, with its mentions: is its share of attention growing or fading?',
+    },
+    errors: { 400: [INVALID_TOKEN, MINDSHARE_WINDOW_ERROR, ['Invalid query parameter: interval', '`interval` is not 1h, 4h or 1d']] },
+  },
+} satisfies Record<string, ReadSpec>;
 
 const LIST_KIND_READS = Object.fromEntries(BASE_LIST_KINDS.map((name) => [name, listRead(name)])) as Record<BaseListKind, ReadSpec>;
 
@@ -280,6 +328,7 @@ export const MARKET_READS = {
         '1h, 4h or 1d bucket; null where the token was out of the trending list. Default range: the 24 h up to the latest refresh.',
     },
   }),
+  ...MINDSHARE_READS,
   // docs/decisions.md#d1: the spec's literal path answers byte-identically.
   'token-sentiment-alias': sentimentRead('/sentiment/:token', "Sentiment score for one token (the spec's literal path)"),
 } satisfies Record<string, ReadSpec>;
