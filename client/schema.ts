@@ -1158,7 +1158,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The refresh of the shared snapshots was requested. */
+            /** @description A run of each shared snapshot’s refresh was requested, at most one per refresh job every 10 s: the jobs asked for within that time are listed as coalesced (this ask joined their run). */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -1170,6 +1170,10 @@ export interface operations {
                          * @constant
                          */
                         status: "refresh requested";
+                        /** @description The refresh jobs this ask started a run of. */
+                        requested: string[];
+                        /** @description The refresh jobs a run was asked for less than 10 s ago: this ask joined that run, no other was started. */
+                        coalesced: string[];
                     };
                 };
             };
@@ -1196,6 +1200,17 @@ export interface operations {
             /** @description Forbidden: "Forbidden" when the user does not have the role admin. */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Throttled: "a refresh of every snapshot was asked for less than 10 s ago; its runs are on their way" when every refresh job was asked for within the last 10 s: nothing new was started. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -3,10 +3,13 @@
  * and prints every fold, plain VADER beside ours on the same posts. Each fold trains on the
  * repository's posts plus the other folds, then scores its own posts with the whole scorer
  * (normalizer, rules, model); a neutral score counts as a miss, since every tagged post has a
- * stance. Folds are fixed (post i goes to fold i mod k) and training is deterministic, so a rerun
- * prints the same figures. The first file also trains a model that scores the second ("dev").
+ * stance. Folds are grouped by author (`<file>.authors.txt` beside each file, one author id per
+ * post): no author's posts sit on both sides of a fold, so a fold measures authors the model never
+ * read, as the scorer meets them. Folds are fixed (below) and training is deterministic, so a
+ * rerun prints the same figures. The first file also trains a model that scores the second ("dev").
  * Usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>|...]
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { evaluate, type RatedText } from './sentiment-evaluation.js';
 import {
   STANCE_DEFAULTS,
@@ -15,9 +18,17 @@ import {
   trainStanceModel,
   type StanceOptions,
   type TrainingOptions,
-} from '../apps/worker/src/sentiment/market-model.js';
+} from './market-model-training.js';
+import type { MarketModel } from '../apps/worker/src/sentiment/market-model.js';
 import { plainVaderPolarity, polarityClass, scorePolarityWith } from '../apps/worker/src/sentiment/score.js';
-import { cryptoSet, readTaggedPosts, TAGGED_POSTS_WEIGHT, taggedExamples, trainingExamples } from './sentiment-data.js';
+import {
+  committedTraderLexicon,
+  cryptoSet,
+  readTaggedPosts,
+  TAGGED_POSTS_WEIGHT,
+  taggedExamples,
+  trainingExamples,
+} from './sentiment-data.js';
 
 interface Candidate {
   options: TrainingOptions;
@@ -28,34 +39,26 @@ interface Candidate {
 }
 
 /**
- * The main model alone, then beside it a stance model (character 4-grams, NBSVM, gated by market
- * words at 0.05) whose penalty, weight (mix), generated posts' weight and general gate vary.
- * Candidates measured before the gate and the share depended on market words are in
- * docs/decisions.md#d2 with the commit that measures them.
+ * The main model alone, the committed stance model (character 4-grams, NBSVM, gated by market words
+ * at 0.05) beside it, and the trader lexicon's lean (`#lex`) as a feature of either or both.
+ * Candidates measured before the folds were grouped by author are in docs/decisions.md#d2 with the
+ * commit that measures them.
  */
-const STANCE_GRAMS: TrainingOptions = { ...TRAINING_DEFAULTS, charGrams: 4, l2: 3e-4 };
-const stance = (l2: number, generated: number, mix: number, generalGate: number): StanceOptions => ({
-  options: { ...STANCE_GRAMS, l2 },
+const LEXICON: TrainingOptions = { ...TRAINING_DEFAULTS, lexicon: true };
+const committedStance = (lexicon: boolean, mix = STANCE_DEFAULTS.mix): StanceOptions => ({
+  ...STANCE_DEFAULTS,
+  options: lexicon ? { ...STANCE_DEFAULTS.options, lexicon: true } : STANCE_DEFAULTS.options,
   mix,
-  generated,
-  naiveBayes: 1,
-  gate: 0.05,
-  generalGate,
 });
 const CANDIDATES: readonly Candidate[] = [
   { options: TRAINING_DEFAULTS, tagged: 1 },
-  ...[
-    // The settings committed before, under the market-word gate: general words never gate, or only from 0.5.
-    stance(1e-3, 0.3, 3, 0),
-    stance(1e-3, 0.3, 3, 0.5),
-    stance(1e-3, 0.5, 5, 0.5),
-    stance(3e-4, 0.3, 5, 0.5),
-    stance(3e-4, 0.5, 3, 0.5),
-    stance(3e-4, 0.5, 5, 0.5),
-    stance(3e-4, 0.5, 8, 0.5),
-    stance(3e-4, 0.5, 5, 0.3),
-    stance(3e-4, 0.5, 5, 0.7),
-  ].map((options) => ({ options: TRAINING_DEFAULTS, tagged: 1, stance: options })),
+  { options: LEXICON, tagged: 1 },
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: committedStance(false) },
+  { options: LEXICON, tagged: 1, stance: committedStance(false) },
+  { options: TRAINING_DEFAULTS, tagged: 1, stance: committedStance(true) },
+  { options: LEXICON, tagged: 1, stance: committedStance(true) },
+  { options: LEXICON, tagged: 1, stance: committedStance(true, 3) },
+  { options: LEXICON, tagged: 1, stance: committedStance(true, 8) },
 ];
 
 const args = process.argv.slice(2);
@@ -75,26 +78,50 @@ if (trainPath === undefined || devPath === undefined || !Number.isInteger(folds)
 const train = readTaggedPosts(trainPath);
 const dev = readTaggedPosts(devPath);
 const all = [...train, ...dev];
+const trainAuthors = readAuthors(trainPath, train.length);
+const devAuthors = readAuthors(devPath, dev.length);
+const authors = [...trainAuthors, ...devAuthors];
+const devNewAuthors = dev.filter((_, i) => !trainAuthors.includes(devAuthors[i] ?? ''));
 const repository = trainingExamples();
 
 function name({ options, tagged, stance }: Candidate): string {
   const grams = (n: number): string => (n > 0 ? `char ${n}-grams` : 'words only');
-  const main = `${grams(options.charGrams)}, tagged x${tagged}, l2 ${options.l2}`;
+  const lex = (training: TrainingOptions): string => (training.lexicon === true ? ' lex' : '');
+  const main = `${grams(options.charGrams)}${lex(options)}, tagged x${tagged}, l2 ${options.l2}`;
   return stance === undefined
     ? main
-    : `${main} + stance ${grams(stance.options.charGrams)}${stance.naiveBayes > 0 ? ' nb' : ''}${(stance.gate ?? 0) > 0 ? ` gate ${stance.gate}` : ''}${(stance.generalGate ?? 0) > 0 ? `/${stance.generalGate}` : ''}, l2 ${stance.options.l2}, mix ${stance.mix}, ` +
+    : `${main} + stance ${grams(stance.options.charGrams)}${lex(stance.options)}${stance.naiveBayes > 0 ? ' nb' : ''}${(stance.gate ?? 0) > 0 ? ` gate ${stance.gate}` : ''}${(stance.generalGate ?? 0) > 0 ? `/${stance.generalGate}` : ''}, l2 ${stance.options.l2}, mix ${stance.mix}, ` +
         `generated x${stance.generated}`;
 }
 
-/** Accuracy and neutral share of one trained scorer on `posts`. */
-function measure(trainOn: readonly RatedText[], candidate: Candidate, posts: readonly RatedText[]): { accuracy: number; neutral: number } {
+/** The trader lexicon beside the models (it only counts where one was trained with `#lex`). */
+const withLexicon = (model: MarketModel): MarketModel => ({ ...model, lexicon: committedTraderLexicon() });
+
+/** Accuracy and neutral share of one scorer, trained on `trainOn`, on each of `sets`. */
+function measure(
+  trainOn: readonly RatedText[],
+  candidate: Candidate,
+  ...sets: ReadonlyArray<readonly RatedText[]>
+): Array<{ accuracy: number; neutral: number }> {
   const tagged = taggedExamples(trainOn, candidate.tagged);
   const main = trainMarketModel([...repository, ...tagged], candidate.options);
   const stance = candidate.stance;
   // The stance model weighs the tagged posts by itself (about 1 each), whatever they weigh in the main model.
-  const model = stance === undefined ? main : { ...main, stance: trainStanceModel(taggedExamples(trainOn), repository, stance) };
+  const model = withLexicon(
+    stance === undefined ? main : { ...main, stance: trainStanceModel(taggedExamples(trainOn), repository, stance) },
+  );
   const score = (text: string): number => scorePolarityWith(model, text);
-  return { accuracy: evaluate(posts, score, false).accuracy, neutral: neutralShare(posts, score) };
+  return sets.map((posts) => ({ accuracy: evaluate(posts, score, false).accuracy, neutral: neutralShare(posts, score) }));
+}
+
+/**
+ * The dev file scored by a scorer trained on the train file alone: all of it, and the posts by
+ * authors who wrote none of the train file's (the files share authors, so only those measure
+ * authors the model never read).
+ */
+function onDev(candidate: Candidate): string {
+  const [all, unseen] = measure(train, candidate, dev, devNewAuthors);
+  return `dev ${f3(all?.accuracy ?? 0)} (neutral ${f3(all?.neutral ?? 0)}), dev by new authors ${f3(unseen?.accuracy ?? 0)} (${devNewAuthors.length} posts)`;
 }
 
 /** Repository posts right when trained on both files (the floor in test/worker/sentiment/versus-vader.test.ts). */
@@ -102,10 +129,45 @@ function repositoryRight(candidate: Candidate): number {
   const tagged = taggedExamples(all, candidate.tagged);
   const main = trainMarketModel([...repository, ...tagged], candidate.options);
   const stance = candidate.stance;
-  const model = stance === undefined ? main : { ...main, stance: trainStanceModel(taggedExamples(all), repository, stance) };
+  const model = withLexicon(stance === undefined ? main : { ...main, stance: trainStanceModel(taggedExamples(all), repository, stance) });
   const posts = cryptoSet('crypto-dev');
   const result = evaluate(posts, (text) => scorePolarityWith(model, text), false);
   return result.count - result.misses.length;
+}
+
+/** `x.tsv`'s authors, from `x.authors.txt` beside it: line N is post N's author. */
+function readAuthors(postsPath: string, posts: number): string[] {
+  const path = postsPath.replace(/\.tsv$/, '') + '.authors.txt';
+  if (!existsSync(path)) {
+    console.error(`${path} not found: the folds are grouped by author, one id per post`);
+    process.exit(2);
+  }
+  const lines = readFileSync(path, 'utf8').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (lines.length !== posts) {
+    console.error(`${path}: ${lines.length} authors for ${posts} posts`);
+    process.exit(2);
+  }
+  return lines;
+}
+
+/**
+ * Each post's fold, grouped by author: the authors, most prolific first (ties in order of first
+ * post), each go whole to the fold holding the fewest posts so far (ties: the lower fold), so the
+ * folds are about equal in size and the same on every run.
+ */
+function authorFolds(postAuthors: readonly string[], k: number): number[] {
+  const counts = new Map<string, number>();
+  for (const author of postAuthors) counts.set(author, (counts.get(author) ?? 0) + 1);
+  const sizes = new Array<number>(k).fill(0);
+  const foldOf = new Map<string, number>();
+  // Map keeps first-appearance order and sort is stable, so ties stay in that order.
+  for (const [author, count] of [...counts].sort((a, b) => b[1] - a[1])) {
+    const fold = sizes.indexOf(Math.min(...sizes));
+    foldOf.set(author, fold);
+    sizes[fold] = (sizes[fold] ?? 0) + count;
+  }
+  return postAuthors.map((author) => foldOf.get(author) ?? 0);
 }
 
 function neutralShare(posts: readonly RatedText[], score: (text: string) => number): number {
@@ -116,23 +178,27 @@ const mean = (xs: readonly number[]): number => xs.reduce((sum, x) => sum + x, 0
 const f3 = (x: number): string => x.toFixed(3);
 
 const width = Math.max(...CANDIDATES.map((candidate) => name(candidate).length));
-const foldPosts = Array.from({ length: folds }, (_, f) => all.filter((_, i) => i % folds === f));
+const foldOfPost = authorFolds(authors, folds);
+const foldPosts = Array.from({ length: folds }, (_, f) => all.filter((_, i) => foldOfPost[i] === f));
 const vaderFolds = foldPosts.map((posts) => evaluate(posts, plainVaderPolarity, false).accuracy);
 console.log(
-  `${all.length} tagged posts (${train.length} + ${dev.length}), ${folds} folds, ${repository.length} repository posts in every training set`,
+  `${all.length} tagged posts (${train.length} + ${dev.length}) by ${new Set(authors).size} authors, ${folds} folds grouped by author ` +
+    `(${foldPosts.map((posts) => posts.length).join(' ')} posts), ${repository.length} repository posts in every training set`,
 );
 console.log(`${'plain vader'.padEnd(width)} folds ${vaderFolds.map(f3).join(' ')}  mean ${f3(mean(vaderFolds))}`);
 
 let best: { candidate: Candidate; accuracy: number } | undefined;
 const chosen = only === undefined ? CANDIDATES : CANDIDATES.filter((candidate) => only.some((part) => name(candidate).includes(part)));
 for (const candidate of chosen) {
-  const results = foldPosts.map((posts, f) => measure(foldPosts.filter((_, g) => g !== f).flat(), candidate, posts));
+  const results = foldPosts.map(
+    (posts, f) => measure(foldPosts.filter((_, g) => g !== f).flat(), candidate, posts)[0] ?? { accuracy: 0, neutral: 0 },
+  );
   const accuracy = mean(results.map((result) => result.accuracy));
   console.log(
     `${name(candidate).padEnd(width)} folds ${results.map((result) => f3(result.accuracy)).join(' ')}  mean ${f3(accuracy)}` +
       `  neutral ${f3(mean(results.map((result) => result.neutral)))}` +
       // A focused run also scores dev with each candidate trained on the first file alone.
-      (only === undefined ? '' : `  dev ${f3(measure(train, candidate, dev).accuracy)}  repository right ${repositoryRight(candidate)}`),
+      (only === undefined ? '' : `  ${onDev(candidate)}  repository right ${repositoryRight(candidate)}`),
   );
   if (best === undefined || accuracy > best.accuracy) best = { candidate, accuracy };
 }
@@ -151,9 +217,8 @@ const committed = CANDIDATES.find(
 if (best !== undefined) console.log(`best in cross-validation: ${name(best.candidate)} (${f3(best.accuracy)})`);
 const measured = committed ?? best?.candidate;
 if (measured !== undefined) {
-  const onDev = measure(train, measured, dev);
   console.log(
-    `${committed === undefined ? 'best' : 'committed'}: ${name(measured)}; trained on ${trainPath} only, on ${devPath}: ` +
-      `${f3(onDev.accuracy)} (neutral ${f3(onDev.neutral)}), plain vader ${f3(evaluate(dev, plainVaderPolarity, false).accuracy)}`,
+    `${committed === undefined ? 'best' : 'committed'}: ${name(measured)}; trained on ${trainPath} only: ${onDev(measured)}; ` +
+      `plain vader dev ${f3(evaluate(dev, plainVaderPolarity, false).accuracy)}, by new authors ${f3(evaluate(devNewAuthors, plainVaderPolarity, false).accuracy)}`,
   );
 }

@@ -4,14 +4,45 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseLabelledPosts, parseRatedTweets, type RatedText } from './sentiment-evaluation.js';
-import { FEATURES_VERSION, STANCE_DEFAULTS, TRAINING_DEFAULTS, type TrainingExample } from '../apps/worker/src/sentiment/market-model.js';
+import { FEATURES_VERSION } from '../apps/worker/src/sentiment/market-model.js';
+import { STANCE_DEFAULTS, TRAINING_DEFAULTS, type TrainingExample } from './market-model-training.js';
 import { normalizePost } from '../apps/worker/src/sentiment/normalize.js';
 import { rulePolarity } from '../apps/worker/src/sentiment/score.js';
+import { lexiconLean, type TraderLexicon } from '../apps/worker/src/sentiment/trader-lexicon.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The human-rated tweets (VADER's ground truth, MIT: see data/sentiment/README.md). */
 export const tweetsDevPath = resolve(repoRoot, 'data/sentiment/tweets-dev.tsv');
+
+/**
+ * The crypto lexicon of Chen, Després, Guo and Renault (2019), committed with its attribution
+ * (data/sentiment/README.md): `keyword,sw,positive_occurrences,negative_occurrences`.
+ */
+export const traderLexiconPath = resolve(repoRoot, 'data/sentiment/crypto-lexicon-chen2019.csv');
+
+/** n-gram -> lean, rounded to 4 decimals as the weights file ships it, so training reads what scoring will. */
+export function readTraderLexicon(path: string = traderLexiconPath): Map<string, number> {
+  const [header, ...rows] = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+  if (header !== 'keyword,sw,positive_occurrences,negative_occurrences') throw new Error(`${path}: unexpected header ${header ?? ''}`);
+  return new Map(
+    rows.map((row) => {
+      const [keyword = '', sw = ''] = row.split(',');
+      const lean = Number(sw);
+      if (keyword === '' || !Number.isFinite(lean)) throw new Error(`${path}: bad row ${row}`);
+      return [keyword, Math.round(lean * 1e4) / 1e4];
+    }),
+  );
+}
+
+let traderLexicon: TraderLexicon | undefined;
+/** The committed trader lexicon, read once. */
+export function committedTraderLexicon(): TraderLexicon {
+  traderLexicon ??= readTraderLexicon();
+  return traderLexicon;
+}
 
 export function tweetsDev(): RatedText[] {
   return parseRatedTweets(readFileSync(tweetsDevPath, 'utf8'));
@@ -53,7 +84,14 @@ function setPath(name: string): string {
 
 function toExample(post: RatedText, weight = 1): TrainingExample {
   const normalized = normalizePost(post.text);
-  return { normalized, rulePolarity: rulePolarity(normalized), label: post.expected, weight };
+  const lean = lexiconLean(committedTraderLexicon(), post.text);
+  return {
+    normalized,
+    rulePolarity: rulePolarity(normalized),
+    label: post.expected,
+    weight,
+    ...(lean === undefined ? {} : { lexiconLean: lean }),
+  };
 }
 
 export function trainingExamples(): TrainingExample[] {
@@ -84,15 +122,21 @@ export function fileSha256(path: string): string {
 }
 
 /**
- * Changes whenever the repository's training posts, the normalizer's output, the rules or the
- * training options do (the tagged posts live elsewhere: their sha256 is recorded beside it).
+ * Changes whenever the repository's training posts, the normalizer's output, the rules, the
+ * trader lexicon or the training options do (the tagged posts live elsewhere: their sha256 is recorded beside it).
  */
 export function trainingDigest(examples: readonly TrainingExample[] = trainingExamples()): string {
   const hash = createHash('sha256').update(
-    JSON.stringify({ ...TRAINING_DEFAULTS, tagged: TAGGED_POSTS_WEIGHT, features: FEATURES_VERSION, stance: STANCE_DEFAULTS }),
+    JSON.stringify({
+      ...TRAINING_DEFAULTS,
+      tagged: TAGGED_POSTS_WEIGHT,
+      features: FEATURES_VERSION,
+      stance: STANCE_DEFAULTS,
+      lexicon: fileSha256(traderLexiconPath),
+    }),
   );
   for (const example of examples) {
-    hash.update(`${example.label}\t${example.rulePolarity}\t${example.normalized}\n`);
+    hash.update(`${example.label}\t${example.rulePolarity}\t${example.lexiconLean ?? ''}\t${example.normalized}\n`);
   }
   return hash.digest('hex');
 }

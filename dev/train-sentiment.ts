@@ -6,8 +6,17 @@
  */
 import { writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { STANCE_DEFAULTS, trainMarketModel, trainStanceModel, toModelFile } from '../apps/worker/src/sentiment/market-model.js';
-import { fileSha256, readTaggedPosts, repoRoot, taggedExamples, trainingDigest, trainingExamples } from './sentiment-data.js';
+import { STANCE_DEFAULTS, TRAINING_DEFAULTS, trainMarketModel, trainStanceModel, toModelFile } from './market-model-training.js';
+import {
+  committedTraderLexicon,
+  fileSha256,
+  readTaggedPosts,
+  repoRoot,
+  taggedExamples,
+  trainingDigest,
+  trainingExamples,
+  traderLexiconPath,
+} from './sentiment-data.js';
 
 const paths = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 if (paths.length === 0) {
@@ -22,9 +31,15 @@ const examples = [...repository, ...taggedPosts];
 const started = performance.now();
 const main = trainMarketModel(examples);
 // The stance model learns from the tagged posts, the generated ones only regularise it (see MarketModel.stance).
-const model = STANCE_DEFAULTS.mix > 0 ? { ...main, stance: trainStanceModel(taggedPosts, repository) } : main;
+const withStance = STANCE_DEFAULTS.mix > 0 ? { ...main, stance: trainStanceModel(taggedPosts, repository) } : main;
+// The trader lexicon ships inside the weights where a model reads its lean, with the sha256 of its file.
+const readsLexicon = TRAINING_DEFAULTS.lexicon === true || (STANCE_DEFAULTS.mix > 0 && STANCE_DEFAULTS.options.lexicon === true);
+const model = readsLexicon ? { ...withStance, lexicon: committedTraderLexicon() } : withStance;
 const sources = tagged.map(({ path, posts }) => ({ file: basename(path), sha256: fileSha256(path), examples: posts.length }));
-const file = toModelFile(model, trainingDigest(repository), examples.length, sources);
+const file = toModelFile(model, trainingDigest(repository), examples.length, sources, {
+  file: basename(traderLexiconPath),
+  sha256: fileSha256(traderLexiconPath),
+});
 writeFileSync(resolve(repoRoot, 'apps/worker/src/sentiment/market-model.json'), `${JSON.stringify(file)}\n`);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(

@@ -20,7 +20,10 @@
  * deployment did to it meanwhile (a revoked key, a removed user, a changed password and its
  * tokensNotBefore stay so, with --replace too); a key changed at the source is copied again
  * unless it was deleted at the target since; a user or API key deleted at the source since is
- * deleted at the target; and the sets of users and of a user's keys are merged member by member.
+ * listed and kept at the target, and deleted there only with --follow-deletions (an emptied
+ * source or a typo in --from must not delete users and keys); and the sets of users and of a
+ * user's keys are merged member by member. A source that holds none of the old layout's keys is
+ * refused before anything is written.
  * Why a ledger rather than moving the keys: between the runs the old deployment still serves
  * from the old names, so they must stay; and rather than tombstones, because the ledger is the
  * command's alone and the service writes nothing for a migration that may never come.
@@ -29,12 +32,14 @@ import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { ConfigError, loadConfig } from '../shared/config.js';
+import { replyCode } from '../shared/redis-errors.js';
 import { keys } from '../shared/keyspace.js';
 import { historyKeys, snapshotKeys } from '../shared/snapshot-keys.js';
 import { SERIES_OWNER, SNAPSHOT_KINDS, SNAPSHOTS, type SeriesName, type SnapshotName } from '../shared/snapshot-kinds.js';
 import { createRedis, waitForReplicas } from '../shared/redis.js';
+import { redactUrl } from '../shared/redact-url.js';
 
-const USAGE = 'usage: redis:migrate --from <redis-url> [--to <redis-url> | --to-cluster host:port,...] [--replace]';
+const USAGE = 'usage: redis:migrate --from <redis-url> [--to <redis-url> | --to-cluster host:port,...] [--replace] [--follow-deletions]';
 
 type Family = 'users' | 'api keys' | 'history' | 'snapshots' | 'provider state';
 
@@ -75,8 +80,10 @@ interface MigrationCounts {
   unchanged: number;
   /** Changed at the source but deleted at the target since the last run: left deleted. */
   deletedAtTarget: number;
-  /** Users and keys deleted at the source since the last run: deleted at the target too. */
+  /** Users and keys deleted at the source since the last run: deleted at the target too (--follow-deletions). */
   deletedAtSource: number;
+  /** Users, keys and set members gone from the source since the last run, kept at the target (no --follow-deletions): their old names. */
+  goneKept: string[];
   /** Old keys that are not copied (caches, counters, budgets). */
   skipped: number;
 }
@@ -89,17 +96,23 @@ const isMemberSet = (old: string) => old === 'ms:users' || old.startsWith('ms:us
 const digest = (value: Buffer | string) => createHash('sha256').update(value).digest('hex').slice(0, 32);
 
 /** Copies every old-layout key of `source` to its new name at `target`, honouring what changed since the last run. */
-async function migrate(source: Redis, target: Redis, replace: boolean): Promise<MigrationCounts> {
+async function migrate(source: Redis, target: Redis, replace: boolean, followDeletions: boolean): Promise<MigrationCounts> {
   const counts: MigrationCounts = {
     copied: { users: 0, 'api keys': 0, history: 0, snapshots: 0, 'provider state': 0 },
     present: 0,
     unchanged: 0,
     deletedAtTarget: 0,
     deletedAtSource: 0,
+    goneKept: [],
     skipped: 0,
   };
   const ledgerKey = keys.migrationLedger();
   const ledger = new Map(Object.entries(await target.hgetall(ledgerKey)));
+  if (followDeletions && ledger.has('ms:users') && (await source.exists('ms:users')) === 0) {
+    throw new Error(
+      'the source has no user list (ms:users) though an earlier run copied one: --follow-deletions would delete every user here; nothing was copied or deleted',
+    );
+  }
   const seen = new Set<string>();
   let cursor = '0';
   do {
@@ -115,7 +128,7 @@ async function migrate(source: Redis, target: Redis, replace: boolean): Promise<
       seen.add(old);
       const last = ledger.get(old);
       const outcome = isMemberSet(old)
-        ? await mergeSet(source, target, old, to.key, last)
+        ? await mergeSet(source, target, old, to.key, last, followDeletions, counts.goneKept)
         : await copyKey(source, target, old, to.key, last, replace);
       if (outcome.fingerprint === undefined) continue; // expired meanwhile
       if (outcome.fingerprint !== last) await target.hset(ledgerKey, old, outcome.fingerprint);
@@ -129,6 +142,11 @@ async function migrate(source: Redis, target: Redis, replace: boolean): Promise<
   for (const old of ledger.keys()) {
     const to = seen.has(old) ? undefined : newNameOf(old);
     if (!to || !DELETIONS_FOLLOWED.includes(to.family)) continue;
+    // Kept in the ledger too, so that a later run with --follow-deletions still knows it.
+    if (!followDeletions) {
+      counts.goneKept.push(old);
+      continue;
+    }
     const members = setMembers(ledger.get(old));
     if (isMemberSet(old)) {
       if (members.length > 0) await target.srem(to.key, ...members);
@@ -159,7 +177,7 @@ async function copyKey(
     await target.call('RESTORE', ...args);
     return { fingerprint, result: 'copied' };
   } catch (error) {
-    if (!(error instanceof Error) || !error.message.startsWith('BUSYKEY')) throw error;
+    if (replyCode(error) !== 'BUSYKEY') throw error;
     return { fingerprint, result: 'present' };
   }
 }
@@ -173,16 +191,38 @@ function setMembers(entry: string | undefined): string[] {
  * A set merged member by member: what the source gained since the last run is added at the
  * target, what it lost is removed; a member the target removed meanwhile stays removed.
  */
-async function mergeSet(source: Redis, target: Redis, old: string, key: string, last: string | undefined): Promise<Outcome> {
+async function mergeSet(
+  source: Redis,
+  target: Redis,
+  old: string,
+  key: string,
+  last: string | undefined,
+  followDeletions: boolean,
+  goneKept: string[],
+): Promise<Outcome> {
   const members = (await source.smembers(old)).sort();
-  const fingerprint = `set:${JSON.stringify(members)}`;
-  if (fingerprint === last) return { fingerprint, result: 'unchanged' };
   const before = new Set(setMembers(last));
   const added = members.filter((member) => !before.has(member));
   const removed = [...before].filter((member) => !members.includes(member));
+  // Members the source lost stay in the ledger's record until they are removed here, so a later run with --follow-deletions still sees them.
+  const recorded = followDeletions ? members : [...new Set([...members, ...removed])].sort();
+  const fingerprint = `set:${JSON.stringify(recorded)}`;
+  if (!followDeletions) goneKept.push(...removed.map((member) => `${old} ${member}`));
+  if (fingerprint === last) return { fingerprint, result: 'unchanged' };
   if (added.length > 0) await target.sadd(key, ...added);
-  if (removed.length > 0) await target.srem(key, ...removed);
+  if (removed.length > 0 && followDeletions) await target.srem(key, ...removed);
   return { fingerprint, result: 'copied' };
+}
+
+/** Whether `source` holds any key of the old layout (a user, a key, history, a snapshot, provider state). */
+async function holdsOldLayout(source: Redis): Promise<boolean> {
+  let cursor = '0';
+  do {
+    const [next, found] = await source.scan(cursor, 'MATCH', 'ms:*', 'COUNT', 1000);
+    if (found.some((old) => newNameOf(old) !== undefined)) return true;
+    cursor = next;
+  } while (cursor !== '0');
+  return false;
 }
 
 function targetEnvironment(values: { to?: string; 'to-cluster'?: string }): NodeJS.ProcessEnv {
@@ -195,14 +235,25 @@ function targetEnvironment(values: { to?: string; 'to-cluster'?: string }): Node
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { from: { type: 'string' }, to: { type: 'string' }, 'to-cluster': { type: 'string' }, replace: { type: 'boolean' } },
+    options: {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      'to-cluster': { type: 'string' },
+      replace: { type: 'boolean' },
+      'follow-deletions': { type: 'boolean' },
+    },
   });
   if (!values.from || !/^rediss?:\/\//.test(values.from)) throw new ConfigError(`--from <redis-url> is required; ${USAGE}`);
   const config = loadConfig(targetEnvironment(values));
   const source = createRedis({ redisUrl: values.from, redisTlsInsecure: config.redisTlsInsecure }, 'worker', 'migrate-source');
   const target = createRedis(config, 'worker', 'migrate-target');
   try {
-    const counts = await migrate(source, target, values.replace ?? false);
+    if (!(await holdsOldLayout(source))) {
+      throw new Error(
+        `the source ${redactUrl(values.from)} holds none of the old layout's keys (ms:users, ms:user:*, ms:api-key:*, ms:history:*...): it is empty or not the old deployment's Redis; nothing was copied or deleted`,
+      );
+    }
+    const counts = await migrate(source, target, values.replace ?? false, values['follow-deletions'] ?? false);
     // Reported done only once the replicas have it: a failover must not lose the users.
     await waitForReplicas(target);
     const copied = Object.entries(counts.copied)
@@ -213,17 +264,21 @@ async function main(argv: string[]): Promise<void> {
       counts.unchanged > 0 ? `${counts.unchanged} unchanged since the last run, left as they are here` : '',
       counts.deletedAtTarget > 0 ? `${counts.deletedAtTarget} deleted here since the last run, left deleted` : '',
       counts.deletedAtSource > 0 ? `${counts.deletedAtSource} deleted at the source since the last run, deleted here` : '',
+      counts.goneKept.length > 0
+        ? `${counts.goneKept.length} gone from the source since the last run, kept here (--follow-deletions deletes them)`
+        : '',
     ].filter(Boolean);
     process.stdout.write(
       `copied ${total} keys (${copied}); ${[`${counts.present} already present, left as they were`, ...since].join('; ')}; ${counts.skipped} not copied (caches, counters)\n`,
     );
+    for (const old of counts.goneKept) process.stdout.write(`kept (gone from the source): ${old}\n`);
   } finally {
     await Promise.all([source.quit().catch(() => source.disconnect()), target.quit().catch(() => target.disconnect())]);
   }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`redis:migrate: ${message.split('\n')[0]}\n`);
+  const lines = error instanceof ConfigError ? error.problems : [(error instanceof Error ? error.message : String(error)).split('\n')[0]];
+  process.stderr.write(lines.map((line) => `redis:migrate: ${line}\n`).join(''));
   process.exit(1);
 });

@@ -3,10 +3,11 @@
  * (docs/decisions.md#d5), `key create|list|revoke` for API keys (scripts/api-key-commands.ts; `remove` revokes the
  * user's keys too), and `export` / `import` for backups: one JSON object per line, each user (digests
  * included) and then each API key (its stored record and the SHA-256 it lives under), so a restore
- * brings back keys that authenticate as before. An export without keys (an older one) still imports. In production, after `npm run build`: `node dist/scripts/users.js ...`.
+ * brings back keys that authenticate again. An export without keys (an older one) still imports. In production, after `npm run build`: `node dist/scripts/users.js ...`.
  * The password comes from standard input when it is not a terminal (its first line), else
  * from a prompt without echo, asked twice. Errors: one line on stderr and exit code 1.
  */
+import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
@@ -15,13 +16,14 @@ import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import type { Role } from '../apps/api/src/auth/types.js';
 import { isPlausibleEmail, isRole, normaliseEmail, UserStore } from '../apps/api/src/auth/users.js';
 import { loadConfigOrExit } from '../shared/config.js';
-import { createRedis, isRedisUnavailable, waitForReplicas } from '../shared/redis.js';
+import { isRedisUnavailable } from '../shared/redis-errors.js';
+import { createRedis, waitForReplicas } from '../shared/redis.js';
 import { KeyUsageError, runKeyCommand } from './api-key-commands.js';
 
 const MIN_PASSWORD_LENGTH = 12;
 
 const USAGE =
-  'usage: users add <email> [--role admin|user] | passwd <email> | remove <email> | list | export | import | key create|list|revoke';
+  'usage: users add <email> [--role admin|user] | passwd <email> | remove <email> | list | export [--out <file>] | import [--restore-revoked] | key create|list|revoke';
 
 /** A mistake of the caller: its message is printed as is. */
 class UsageError extends Error {}
@@ -95,9 +97,16 @@ async function newPasswordHash(): Promise<string> {
 
 async function run(argv: string[], connect: () => Redis): Promise<void> {
   if (argv[0] === 'key') return runKeyCommand(argv.slice(1), connect);
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { role: { type: 'string' } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { role: { type: 'string' }, out: { type: 'string' }, 'restore-revoked': { type: 'boolean' } },
+  });
   const command = positionals[0];
   if (values.role !== undefined && command !== 'add') throw new UsageError(`--role applies to add only; ${USAGE}`);
+  if (values.out !== undefined && command !== 'export') throw new UsageError(`--out applies to export only; ${USAGE}`);
+  if (values['restore-revoked'] !== undefined && command !== 'import')
+    throw new UsageError(`--restore-revoked applies to import only; ${USAGE}`);
   const needsEmail = command === 'add' || command === 'passwd' || command === 'remove';
   const whole = command === 'list' || command === 'export' || command === 'import';
   if (!needsEmail && !whole) throw new UsageError(command ? `unknown command "${command}"; ${USAGE}` : USAGE);
@@ -124,13 +133,12 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
         return say(`removed ${email}`);
       case 'export': {
         const dumped = await users.dump();
-        for (const hash of dumped) process.stdout.write(`${JSON.stringify(hash)}\n`);
         const apiKeys = await new ApiKeyStore(redis).dump(dumped.map((hash) => hash.email ?? ''));
-        for (const backup of apiKeys) process.stdout.write(`${JSON.stringify(backup)}\n`);
-        return;
+        const lines = [...dumped, ...apiKeys].map((entry) => `${JSON.stringify(entry)}\n`).join('');
+        return writeBackup(lines, values.out);
       }
       case 'import':
-        return await restore(users, new ApiKeyStore(redis), replicated);
+        return await restore(users, new ApiKeyStore(redis), replicated, values['restore-revoked'] ?? false);
       default:
         for (const user of await users.list()) process.stdout.write(`${user.email}\t${user.role}\t${user.createdAt}\n`);
     }
@@ -156,11 +164,41 @@ async function passwd(users: UserStore, email: string, replicated: () => Promise
   say(`password changed for ${email}`);
 }
 
-/** Reads `export`'s lines from standard input and writes each user, and each API key, back as it was. */
-async function restore(users: UserStore, apiKeys: ApiKeyStore, replicated: () => Promise<void>): Promise<void> {
+/**
+ * The backup holds every password digest and key hash: it is written readable by its owner only
+ * (0600), to `--out` or to standard output when that is a file (`users export > users.jsonl`).
+ */
+function writeBackup(lines: string, out: string | undefined): void {
+  if (out !== undefined) {
+    const fd = openSync(out, 'w', 0o600);
+    try {
+      fchmodSync(fd, 0o600); // an existing file keeps its mode on open
+      writeSync(fd, lines);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  }
+  if (fstatSync(1).isFile()) {
+    try {
+      fchmodSync(1, 0o600);
+    } catch {
+      process.stderr.write('users: could not make the export file readable by its owner only (chmod 600 it, or use --out)\n');
+    }
+  }
+  process.stdout.write(lines);
+}
+
+/**
+ * Reads `export`'s lines from standard input and writes each user, and each API key, back as it
+ * was; except a key revoked here since the backup, which is listed and left revoked unless
+ * `restoreRevoked` (a restore must not bring back a key someone revoked for a reason).
+ */
+async function restore(users: UserStore, apiKeys: ApiKeyStore, replicated: () => Promise<void>, restoreRevoked: boolean): Promise<void> {
   let line = 0;
   let restoredUsers = 0;
   let restoredKeys = 0;
+  const leftRevoked: string[] = [];
   for await (const text of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
     line += 1;
     if (text.trim() === '') continue;
@@ -172,7 +210,14 @@ async function restore(users: UserStore, apiKeys: ApiKeyStore, replicated: () =>
     }
     const entry = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
     if (entry.type === 'api-key') {
-      if (!isKeyBackup(entry) || !(await apiKeys.restore(entry))) throw new UsageError(`line ${line} is not an API key record`);
+      if (!isKeyBackup(entry)) throw new UsageError(`line ${line} is not an API key record`);
+      const id = entry.fields.id ?? '';
+      const revokedAt = (await apiKeys.revokedAt([id])).get(id);
+      if (revokedAt !== undefined && !restoreRevoked) {
+        leftRevoked.push(`${id}\t${entry.fields.email ?? ''}\t${entry.fields.name ?? ''}\trevoked ${revokedAt}`);
+        continue;
+      }
+      if (!(await apiKeys.restore(entry))) throw new UsageError(`line ${line} is not an API key record`);
       restoredKeys += 1;
       continue;
     }
@@ -188,7 +233,14 @@ async function restore(users: UserStore, apiKeys: ApiKeyStore, replicated: () =>
   }
   await replicated();
   const keysNote = restoredKeys > 0 ? `, ${restoredKeys} API key${restoredKeys === 1 ? '' : 's'}` : '';
-  say(`imported ${restoredUsers} user${restoredUsers === 1 ? '' : 's'}${keysNote}`);
+  const revokedNote =
+    leftRevoked.length > 0
+      ? `; ${leftRevoked.length} API key${leftRevoked.length === 1 ? '' : 's'} revoked since the backup left revoked`
+      : '';
+  say(`imported ${restoredUsers} user${restoredUsers === 1 ? '' : 's'}${keysNote}${revokedNote}`);
+  if (leftRevoked.length > 0) {
+    process.stderr.write(`users: not restored, revoked since the backup (--restore-revoked restores them):\n${leftRevoked.join('\n')}\n`);
+  }
 }
 
 function isKeyBackup(entry: Record<string, unknown>): entry is Record<string, unknown> & ApiKeyBackup {

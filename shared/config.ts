@@ -1,11 +1,14 @@
 /**
  * The one place that reads the environment. Parsed and validated once, synchronously, at
- * start-up; every other module receives the frozen result.
+ * start-up, each variable through a zod schema (config-vars.ts); every bad variable is reported
+ * at once, and every other module receives the frozen result.
  */
 import { randomBytes } from 'node:crypto';
-import { ConfigError } from './config-error.js';
+import { z } from 'zod';
+import { ConfigError, got, oneOf, problem, readAll, url, variable, wholeNumber, type Env } from './config-vars.js';
 import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
-import { parseTrendingWindows, type TrendingWindow } from './trending-windows.js';
+import { DEFAULT_WINDOW, TRENDING_WINDOWS_VAR, type TrendingWindow } from './trending-windows.js';
+import { alertsConfig, type AlertsConfig } from './alerts/alerts-config.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -79,7 +82,7 @@ export interface Config {
   /**
    * METRICS_TOKEN: when set (at least 16 characters), GET /metrics answers only
    * `Authorization: Bearer <METRICS_TOKEN>` (what Prometheus sends with
-   * `authorization.credentials`). Unset: /metrics is public, as before.
+   * `authorization.credentials`). Unset: /metrics is public.
    */
   readonly metricsToken: string | undefined;
   /** MAX_CONNECTIONS: open connections per API process; one more is answered 503. Default 4096. */
@@ -133,6 +136,8 @@ export interface Config {
    * own Elfa credits each refresh. Default `24h`.
    */
   readonly trendingWindows: readonly TrendingWindow[];
+  /** The ALERTS_* variables (shared/alerts/alerts-config.ts). */
+  readonly alerts: AlertsConfig;
 }
 
 export interface SentinelConfig {
@@ -158,89 +163,69 @@ export interface ClusterConfig {
 
 export { ConfigError };
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name}: must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return Number(raw);
+  return variable(env, name, wholeNumber(min, max), fallback);
 }
+
+const BOOLEAN = z
+  .string()
+  .toLowerCase()
+  .pipe(z.enum(['true', '1', 'false', '0'], got('must be true or false')))
+  .transform((raw) => raw === 'true' || raw === '1');
 
 function boolean(env: Env, name: string): boolean {
-  const raw = env[name]?.toLowerCase();
-  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1') return true;
-  throw new ConfigError(`${name}: must be true or false, got "${env[name]}"`);
+  return variable(env, name, BOOLEAN, false);
 }
 
-function url(env: Env, name: string, fallback: string | undefined, protocols: readonly string[]): string {
-  const raw = env[name] || fallback;
-  if (raw === undefined) throw new ConfigError(`${name}: required when NODE_ENV=production`);
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name}: not a valid URL`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name}: must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
-  }
-  return raw;
+/** An address; no fallback (production) makes it required. */
+function address(env: Env, name: string, fallback: string | undefined, schema: z.ZodType<string, string>): string {
+  if (!env[name] && fallback === undefined) return problem(env, `${name}: required when NODE_ENV=production`) ?? '';
+  return variable(env, name, schema, fallback) ?? '';
 }
 
-/** A base address that paths are joined to: a query or fragment would be lost (the HTTP client refuses one). */
-function baseUrl(raw: string): string {
-  const parsed = new URL(raw);
-  if (parsed.search || parsed.hash)
-    throw new ConfigError('INDEX_API_URL: must be a base address without ?query or #fragment (the key goes in INDEX_API_KEY)');
-  return raw;
-}
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
 
 function duration(env: Env, name: string, fallbackMs: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallbackMs;
-  const match = /^(\d+)(s|m|h)$/.exec(raw);
-  const ms = match ? Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[match[2] as 's' | 'm' | 'h'] : NaN;
-  if (!(ms >= 1000 && ms <= 24 * 3_600_000)) {
-    throw new ConfigError(`${name}: must be a duration from 1s to 24h such as 30m, 90s or 1h, got "${raw}"`);
-  }
-  return ms;
+  const must = got('must be a duration from 1s to 24h such as 30m, 90s or 1h');
+  const schema = z
+    .string()
+    .regex(/^\d+[smh]$/, must)
+    .transform((raw) => Number(raw.slice(0, -1)) * UNIT_MS[raw.slice(-1) as keyof typeof UNIT_MS])
+    .pipe(
+      z
+        .number()
+        .min(1000, must)
+        .max(24 * 3_600_000, must),
+    );
+  return variable(env, name, schema, fallbackMs);
 }
 
 /** `host:port[,host:port...]` (IPv6 hosts in brackets), as REDIS_SENTINELS and REDIS_CLUSTER_NODES take it. */
-function hostPorts(name: string, list: string): { host: string; port: number }[] {
-  return list.split(',').map((entry) => {
+const HOST_PORTS = z.string().transform((list, context) =>
+  list.split(',').flatMap((entry) => {
     const match = /^\s*([^\s:]+|\[[0-9a-fA-F:]+\]):(\d{1,5})\s*$/.exec(entry);
     const port = Number(match?.[2]);
-    if (!match?.[1] || port < 1 || port > 65535) {
-      throw new ConfigError(`${name}: must be host:port[,host:port...], got "${entry.trim()}"`);
-    }
-    return { host: match[1].replace(/^\[|\]$/g, ''), port };
-  });
-}
+    if (match?.[1] && port >= 1 && port <= 65535) return [{ host: match[1].replace(/^\[|\]$/g, ''), port }];
+    context.addIssue({ code: 'custom', message: `must be host:port[,host:port...], got "${entry.trim()}"`, continue: false });
+    return [];
+  }),
+);
 
 function cluster(env: Env): ClusterConfig | undefined {
-  const list = env.REDIS_CLUSTER_NODES;
   const password = env.REDIS_CLUSTER_PASSWORD || undefined;
-  if (!list) {
-    if (password || env.REDIS_CLUSTER_TLS)
-      throw new ConfigError('REDIS_CLUSTER_NODES: required with REDIS_CLUSTER_PASSWORD or REDIS_CLUSTER_TLS');
+  if (!env.REDIS_CLUSTER_NODES) {
+    if (password || env.REDIS_CLUSTER_TLS) problem(env, 'REDIS_CLUSTER_NODES: required with REDIS_CLUSTER_PASSWORD or REDIS_CLUSTER_TLS');
     return undefined;
   }
-  if (env.REDIS_URL)
-    throw new ConfigError(
-      'REDIS_CLUSTER_NODES: set exactly one of REDIS_URL (one node), REDIS_SENTINELS (Sentinel) or REDIS_CLUSTER_NODES (Cluster); REDIS_URL is set too',
+  const other = env.REDIS_URL ? 'REDIS_URL' : env.REDIS_SENTINELS ? 'REDIS_SENTINELS' : undefined;
+  if (other)
+    return problem(
+      env,
+      `REDIS_CLUSTER_NODES: set exactly one of REDIS_URL (one node), REDIS_SENTINELS (Sentinel) or REDIS_CLUSTER_NODES (Cluster); ${other} is set too`,
     );
-  if (env.REDIS_SENTINELS)
-    throw new ConfigError(
-      'REDIS_CLUSTER_NODES: set exactly one of REDIS_URL (one node), REDIS_SENTINELS (Sentinel) or REDIS_CLUSTER_NODES (Cluster); REDIS_SENTINELS is set too',
-    );
-  return { nodes: hostPorts('REDIS_CLUSTER_NODES', list), password, tls: boolean(env, 'REDIS_CLUSTER_TLS') };
+  return { nodes: variable(env, 'REDIS_CLUSTER_NODES', HOST_PORTS, []), password, tls: boolean(env, 'REDIS_CLUSTER_TLS') };
 }
 
 /** The variables that only Sentinel mode reads: given without REDIS_SENTINELS they would be ignored. */
@@ -255,24 +240,22 @@ const SENTINEL_ONLY = [
 ] as const;
 
 function sentinel(env: Env): SentinelConfig | undefined {
-  const list = env.REDIS_SENTINELS;
   const masterName = env.REDIS_SENTINEL_MASTER;
-  if (!list) {
+  if (!env.REDIS_SENTINELS) {
     const given = SENTINEL_ONLY.find((name) => env[name]);
     if (given === 'REDIS_SENTINEL_MASTER' || given === 'REDIS_SENTINEL_PASSWORD')
-      throw new ConfigError('REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER or REDIS_SENTINEL_PASSWORD');
-    if (given) {
-      throw new ConfigError(
+      return problem(env, 'REDIS_SENTINELS: required with REDIS_SENTINEL_MASTER or REDIS_SENTINEL_PASSWORD');
+    if (given)
+      problem(
+        env,
         `${given}: applies to the data nodes behind Sentinel (REDIS_SENTINELS) only; with REDIS_URL put the credentials in the URL (rediss:// for TLS), with REDIS_CLUSTER_NODES use REDIS_CLUSTER_PASSWORD and REDIS_CLUSTER_TLS`,
       );
-    }
     return undefined;
   }
-  if (env.REDIS_URL) throw new ConfigError('REDIS_SENTINELS: set either REDIS_URL (one node) or REDIS_SENTINELS (Sentinel), not both');
-  if (!masterName) throw new ConfigError('REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS (the name of the monitored master)');
-  const sentinels = hostPorts('REDIS_SENTINELS', list);
+  if (env.REDIS_URL) return problem(env, 'REDIS_SENTINELS: set either REDIS_URL (one node) or REDIS_SENTINELS (Sentinel), not both');
+  if (!masterName) return problem(env, 'REDIS_SENTINEL_MASTER: required with REDIS_SENTINELS (the name of the monitored master)');
   return {
-    sentinels,
+    sentinels: variable(env, 'REDIS_SENTINELS', HOST_PORTS, []),
     masterName,
     password: env.REDIS_SENTINEL_PASSWORD || undefined,
     sentinelUsername: env.REDIS_SENTINEL_USERNAME || undefined,
@@ -284,105 +267,95 @@ function sentinel(env: Env): SentinelConfig | undefined {
 }
 
 /** Origins as a browser sends them in `Origin`: scheme, host and port, nothing else. */
-function origins(env: Env, name: string): string[] {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return [];
-  return raw.split(',').map((entry) => {
+const ORIGINS = z.string().transform((raw, context) =>
+  raw.split(',').flatMap((entry) => {
+    if (raw.trim() === '') return [];
     const origin = entry.trim();
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
-      throw new ConfigError(
-        `${name}: must be origins such as https://app.example.com (scheme://host[:port], no path), comma-separated, got "${origin}"`,
-      );
-    }
-    return origin;
-  });
-}
+    const parsed = URL.parse(origin);
+    if (parsed && ['http:', 'https:'].includes(parsed.protocol) && parsed.origin === origin) return [origin];
+    context.addIssue({
+      code: 'custom',
+      message: `must be origins such as https://app.example.com (scheme://host[:port], no path), comma-separated, got "${origin}"`,
+      continue: false,
+    });
+    return [];
+  }),
+);
 
 /** A bearer token Prometheus sends: long enough not to be guessed, and sendable in a header. */
-function metricsToken(env: Env): string | undefined {
-  const raw = env.METRICS_TOKEN;
-  if (raw === undefined || raw === '') return undefined;
-  if (raw.length < 16 || !/^[\x21-\x7e]+$/.test(raw)) {
-    throw new ConfigError(`METRICS_TOKEN: must be at least 16 printable characters without spaces, got ${raw.length} characters`);
-  }
-  return raw;
-}
+const METRICS_TOKEN = z.string().regex(/^[\x21-\x7e]{16,}$/, {
+  error: (issue) => `must be at least 16 printable characters without spaces, got ${String(issue.input).length} characters`,
+});
 
-export function loadConfig(env: Env = process.env): Config {
-  const nodeEnv = (env.NODE_ENV || 'development') as NodeEnv;
-  if (!['development', 'production', 'test'].includes(nodeEnv)) {
-    throw new ConfigError(`NODE_ENV: must be development, production or test, got "${env.NODE_ENV}"`);
-  }
-  const production = nodeEnv === 'production';
+/** A JWT_SECRET too short to resist guessing. */
+const JWT_SECRET = z.string().refine((raw) => Buffer.byteLength(raw) >= 32, {
+  error: (issue) => `must be at least 32 bytes, got ${Buffer.byteLength(String(issue.input))}`,
+});
 
-  const logLevel = (env.LOG_LEVEL || (nodeEnv === 'test' ? 'warn' : 'info')) as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
-  }
+export function loadConfig(source: Env = process.env): Config {
+  return readAll(source, (env) => {
+    const nodeEnv = variable(env, 'NODE_ENV', oneOf<NodeEnv>(['development', 'production', 'test']), 'development');
+    const production = nodeEnv === 'production';
+    const givenSecret = variable(env, 'JWT_SECRET', JWT_SECRET, undefined);
+    if (production && !env.JWT_SECRET) problem(env, 'JWT_SECRET: required when NODE_ENV=production (at least 32 bytes)');
+    const provider = indexProvider(env);
 
-  const givenSecret = env.JWT_SECRET;
-  if (givenSecret !== undefined && givenSecret !== '' && Buffer.byteLength(givenSecret) < 32) {
-    throw new ConfigError(`JWT_SECRET: must be at least 32 bytes, got ${Buffer.byteLength(givenSecret)}`);
-  }
-  if (production && !givenSecret) {
-    throw new ConfigError('JWT_SECRET: required when NODE_ENV=production (at least 32 bytes)');
-  }
-
-  return Object.freeze({
-    nodeEnv,
-    port: integer(env, 'PORT', 3000, 0, 65535),
-    redisCluster: cluster(env),
-    redisSentinel: sentinel(env),
-    // Unused with Sentinel or Cluster (the factory asks the sentinels for the master, or the seed nodes for the slots).
-    redisUrl: url(env, 'REDIS_URL', production && !env.REDIS_SENTINELS && !env.REDIS_CLUSTER_NODES ? undefined : 'redis://127.0.0.1:6379', [
-      'redis:',
-      'rediss:',
-    ]),
-    redisTlsInsecure: boolean(env, 'REDIS_TLS_INSECURE'),
-    jwtSecret: givenSecret || randomBytes(48).toString('base64url'),
-    jwtSecretGenerated: !givenSecret,
-    jwtIssuer: env.JWT_ISSUER || 'market-signals',
-    indexApiUrl: baseUrl(
-      url(env, 'INDEX_API_URL', production && indexProvider(env) === 'index' ? undefined : 'http://127.0.0.1:4010', ['http:', 'https:']),
-    ),
-    indexApiKey: env.INDEX_API_KEY || undefined,
-    indexRateLimitPerMinute: integer(env, 'INDEX_RATE_LIMIT', 600, 1, 1_000_000),
-    logLevel,
-    webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
-    trustProxy: boolean(env, 'TRUST_PROXY'),
-    ipv6SubnetPrefix: integer(env, 'IPV6_SUBNET_PREFIX', 64, 1, 128),
-    refreshIntervalMs: duration(env, 'REFRESH_INTERVAL', 30 * 60_000),
-    statsMissBudget: integer(env, 'STATS_MISS_BUDGET', 60, 1, 1_000_000),
-    apiKeyStatsMissBudget: integer(env, 'API_KEY_STATS_MISS_BUDGET', 600, 1, 1_000_000),
-    metricsToken: metricsToken(env),
-    maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
-    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
-    writeTimeoutMs: duration(env, 'WRITE_TIMEOUT', 30_000),
-    historyDays: integer(env, 'HISTORY_DAYS', 30, 0, 366),
-    streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),
-    streamMaxClientsPerAddress: integer(env, 'STREAM_MAX_CLIENTS_PER_ADDRESS', 32, 1, 1_000_000),
-    mcpAllowedOrigins: origins(env, 'MCP_ALLOWED_ORIGINS'),
-    mcpTimeoutMs: duration(env, 'MCP_TIMEOUT', 15_000),
-    demoMode: boolean(env, 'DEMO_MODE'),
-    indexProvider: indexProvider(env),
-    providers: providersConfig(env, indexProvider(env)),
-    trendingWindows: parseTrendingWindows(env.TRENDING_WINDOWS),
+    return Object.freeze({
+      nodeEnv,
+      port: integer(env, 'PORT', 3000, 0, 65535),
+      redisCluster: cluster(env),
+      redisSentinel: sentinel(env),
+      // Unused with Sentinel or Cluster (the factory asks the sentinels for the master, or the seed nodes for the slots).
+      redisUrl: address(
+        env,
+        'REDIS_URL',
+        production && !env.REDIS_SENTINELS && !env.REDIS_CLUSTER_NODES ? undefined : 'redis://127.0.0.1:6379',
+        url(['redis:', 'rediss:']),
+      ),
+      redisTlsInsecure: boolean(env, 'REDIS_TLS_INSECURE'),
+      jwtSecret: givenSecret || randomBytes(48).toString('base64url'),
+      jwtSecretGenerated: !givenSecret,
+      jwtIssuer: env.JWT_ISSUER || 'market-signals',
+      indexApiUrl: address(
+        env,
+        'INDEX_API_URL',
+        production && provider === 'index' ? undefined : 'http://127.0.0.1:4010',
+        url(['http:', 'https:'], { hint: ' (the key goes in INDEX_API_KEY)' }),
+      ),
+      indexApiKey: env.INDEX_API_KEY || undefined,
+      indexRateLimitPerMinute: integer(env, 'INDEX_RATE_LIMIT', 600, 1, 1_000_000),
+      logLevel: variable(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), nodeEnv === 'test' ? 'warn' : 'info'),
+      webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
+      trustProxy: boolean(env, 'TRUST_PROXY'),
+      ipv6SubnetPrefix: integer(env, 'IPV6_SUBNET_PREFIX', 64, 1, 128),
+      refreshIntervalMs: duration(env, 'REFRESH_INTERVAL', 30 * 60_000),
+      statsMissBudget: integer(env, 'STATS_MISS_BUDGET', 60, 1, 1_000_000),
+      apiKeyStatsMissBudget: integer(env, 'API_KEY_STATS_MISS_BUDGET', 600, 1, 1_000_000),
+      metricsToken: variable(env, 'METRICS_TOKEN', METRICS_TOKEN, undefined),
+      maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
+      maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
+      writeTimeoutMs: duration(env, 'WRITE_TIMEOUT', 30_000),
+      historyDays: integer(env, 'HISTORY_DAYS', 30, 0, 366),
+      streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),
+      streamMaxClientsPerAddress: integer(env, 'STREAM_MAX_CLIENTS_PER_ADDRESS', 32, 1, 1_000_000),
+      mcpAllowedOrigins: variable(env, 'MCP_ALLOWED_ORIGINS', ORIGINS, []),
+      mcpTimeoutMs: duration(env, 'MCP_TIMEOUT', 15_000),
+      demoMode: boolean(env, 'DEMO_MODE'),
+      indexProvider: provider,
+      providers: providersConfig(env, provider),
+      alerts: alertsConfig(env, production),
+      trendingWindows: variable<readonly TrendingWindow[], readonly TrendingWindow[]>(env, 'TRENDING_WINDOWS', TRENDING_WINDOWS_VAR, [DEFAULT_WINDOW]),
+    });
   });
 }
 
-/** Entry points call this: a bad value ends the process with one line naming the variable. */
+/** Entry points call this: bad values end the process with one line for each variable. */
 export function loadConfigOrExit(env: Env = process.env): Config {
   try {
     return loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${error.message}\n`);
+      process.stderr.write(error.problems.map((line) => `Configuration error: ${line}\n`).join(''));
       process.exit(1);
     }
     throw error;

@@ -1,7 +1,7 @@
 /**
  * The identifiers clients put in paths and queries, as zod schemas: the API validates requests
- * with them and /openapi.json documents them (apps/api/src/routes/docs/openapi.ts). The parse
- * functions are pure: a `null` result means the value is invalid and the caller answers 400.
+ * with them and /openapi.json documents them (apps/api/src/routes/docs/openapi.ts); a value a
+ * schema refuses is answered 400.
  */
 import { z } from 'zod';
 
@@ -42,18 +42,3 @@ export const positiveIntegerQuery = (fallback: number) =>
     .meta({
       override: { type: 'integer', format: 'int64', minimum: 1, maximum: POSITIVE_INTEGER_MAX, default: fallback, pattern: undefined },
     });
-
-export function parseUsername(raw: string): string | null {
-  const parsed = UsernameParam.safeParse(raw);
-  return parsed.success ? parsed.data : null;
-}
-
-export function parseTicker(raw: string): string | null {
-  const parsed = TickerParam.safeParse(raw);
-  return parsed.success ? parsed.data : null;
-}
-
-export function parsePositiveInteger(raw: string | string[] | undefined, fallback: number): number | null {
-  const parsed = positiveIntegerQuery(fallback).safeParse(raw);
-  return parsed.success ? (parsed.data ?? fallback) : null;
-}

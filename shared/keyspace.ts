@@ -39,6 +39,8 @@ export const refreshSlotKeys = {
   failures: (job: string) => `${refresh(job)}:failures`,
   /** Present while a failed refresh holds back the asks of reads; its PTTL is the wait (Retry-After). */
   hold: (job: string) => `${refresh(job)}:hold`,
+  /** Present for FORCED_REFRESH_SPACING_MS after an admin's ask started a run of the job: asks within it join that run (apps/api/src/market/forced-refresh.ts). */
+  forcedAsk: (job: string) => `${refresh(job)}:forced-ask`,
 } as const;
 
 export const keys = {
@@ -56,6 +58,8 @@ export const keys = {
   apiKeyId: (keyId: string) => `${USERS}:api-key-id:${keyId}`,
   /** The set of one user's API key ids (normalised email), for `key list` and for revoking them all. */
   userApiKeys: (email: string) => `${USERS}:user-api-keys:${email}`,
+  /** Hash: API key id -> ISO time it was revoked: `users import` restores no key revoked since the backup unless told to. Ids only, a few bytes each. */
+  revokedApiKeys: () => `${USERS}:revoked-api-keys`,
   /** A user record (hash), keyed by the normalised email. */
   user: (email: string) => `${USERS}:user:${email}`,
   /** The set of all user emails, for listing. */
@@ -83,6 +87,37 @@ export const keys = {
 } as const;
 
 /**
+ * Alert rules and everything about them (shared/alerts/): one slot, `{alerts}`, so the scripts
+ * that create a rule with its indexes, and claim a firing with its cooldown, run on Cluster.
+ */
+const ALERTS = `${P}:{alerts}`;
+export const alertKeys = {
+  /** A rule, JSON (shared/alerts/alert-types.ts StoredRule), secrets included. */
+  rule: (ruleId: string) => `${ALERTS}:rule:${ruleId}`,
+  /** The set of one user's rule ids (by user id). */
+  userRules: (userId: string) => `${ALERTS}:user-rules:${userId}`,
+  /** Every user id that holds rules (for export and the bench's sweep). */
+  owners: () => `${ALERTS}:owners`,
+  /** The rule ids of one condition type for one subject (a token, a chain, or `*` for any): evaluation reads only these. */
+  index: (type: string, subject: string) => `${ALERTS}:index:${type}:${subject}`,
+  /** When a rule last fired (ms), for its cooldown. */
+  lastFired: (ruleId: string) => `${ALERTS}:last-fired:${ruleId}`,
+  /** A rule's claim on one refresh: set once, so the same refresh never fires the rule twice. */
+  claim: (ruleId: string, refreshId: string) => `${ALERTS}:claim:${ruleId}:${refreshId}`,
+  /** A rule's last delivery attempts (list of JSON, newest first, capped). */
+  deliveries: (ruleId: string) => `${ALERTS}:deliveries:${ruleId}`,
+  /** A rule's events that failed for good in a row; gone at the next delivered one. */
+  failedEvents: (ruleId: string) => `${ALERTS}:failed-events:${ruleId}`,
+  /** One user's recent firings (stream, capped): GET /api/alerts/stream and the MCP tool read it. */
+  firings: (userId: string) => `${ALERTS}:firings:${userId}`,
+  /** The mentions of each trending token over the last refreshes (JSON), for the spike condition. */
+  mentionsWindow: () => `${ALERTS}:mentions-window`,
+} as const;
+
+/** Pub/sub channel on which the worker announces a firing (message: the user id). */
+export const ALERT_FIRED_CHANNEL = `${P}:alert-fired`;
+
+/**
  * The user list's name before the keys carried hash tags. A Redis that holds it and not the
  * tagged list was never migrated: starting would serve no users (README, Moving to Redis Cluster).
  */
@@ -94,7 +129,6 @@ export const SNAPSHOT_CHANNEL = `${P}:snapshot-updated`;
 /** BullMQ documents a hash-tagged prefix as required on Cluster: its scripts span a queue's keys. */
 export const QUEUE_PREFIX = `{${P}-bull}`;
 
-export const SNAPSHOT_TTL_SECONDS = 30 * 60;
 export const STATS_TTL_SECONDS = 60 * 60;
 export const MISS_TTL_SECONDS = 10 * 60;
 

@@ -1,12 +1,11 @@
 /**
  * INDEX_PROVIDER and the real providers' variables (docs/providers.md), parsed with the rest of
  * the configuration by loadConfig(). Only `composite` needs any of them; with `index` (the
- * default) they are ignored and the worker speaks docs/index-api.md as before.
+ * default) they are ignored and the worker speaks docs/index-api.md.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from './config-error.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
+import { z } from 'zod';
+import { oneOf, problem, url, variable, wholeNumber, type Env } from './config-vars.js';
 
 export type IndexProvider = 'index' | 'composite';
 export type CoinGeckoPlan = 'demo' | 'pro';
@@ -49,32 +48,22 @@ export interface ProvidersConfig {
 const X_USERNAME = /^[A-Za-z0-9_]{1,15}$/;
 
 function providerUrl(env: Env, name: string, fallback: string): string {
-  const raw = env[name] || fallback;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name}: not a valid URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(`${name}: must start with http:// or https://`);
-  if (parsed.search || parsed.hash) throw new ConfigError(`${name}: must be a base address without ?query or #fragment`);
-  return raw.replace(/\/+$/, '');
+  return variable(env, name, url(['http:', 'https:'], { hint: '' }), fallback).replace(/\/+$/, '');
 }
 
 function required(env: Env, name: string): string {
-  const value = env[name];
-  if (!value) throw new ConfigError(`${name}: required with INDEX_PROVIDER=composite`);
-  return value;
+  return env[name] || (problem(env, `${name}: required with INDEX_PROVIDER=composite`) ?? '');
 }
 
-function trackedAccounts(env: Env): string[] {
-  const raw = required(env, 'TRACKED_ACCOUNTS');
+/** A comma list, or `@file` with one username a line (comments and blanks skipped); duplicates once, the last spelling kept. */
+const TRACKED_ACCOUNTS = z.string().transform((raw, context) => {
   let text = raw;
   if (raw.startsWith('@')) {
     try {
       text = readFileSync(raw.slice(1), 'utf8');
     } catch (error) {
-      throw new ConfigError(`TRACKED_ACCOUNTS: cannot read ${raw.slice(1)} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      context.addIssue({ code: 'custom', message: `cannot read ${raw.slice(1)} (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+      return z.NEVER;
     }
   }
   const names = text
@@ -82,58 +71,39 @@ function trackedAccounts(env: Env): string[] {
     .map((entry) => entry.trim().replace(/^@/, ''))
     .filter((entry) => entry !== '' && !entry.startsWith('#'));
   const bad = names.find((name) => !X_USERNAME.test(name));
-  if (bad !== undefined) throw new ConfigError(`TRACKED_ACCOUNTS: "${bad}" is not an X username (letters, digits, _; at most 15)`);
-  const unique = [...new Map(names.map((name) => [name.toLowerCase(), name])).values()];
-  if (unique.length === 0) throw new ConfigError('TRACKED_ACCOUNTS: lists no username');
-  return unique;
-}
+  if (bad !== undefined) context.addIssue({ code: 'custom', message: `"${bad}" is not an X username (letters, digits, _; at most 15)` });
+  else if (names.length === 0) context.addIssue({ code: 'custom', message: 'lists no username' });
+  return [...new Map(names.map((name) => [name.toLowerCase(), name])).values()];
+});
 
-function wholeNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
-    throw new ConfigError(`${name}: must be a whole number from ${min} to ${max}, got "${raw}"`);
-  return Number(raw);
-}
-
-function pins(env: Env): Record<string, string> {
-  const raw = env.COINGECKO_IDS;
-  if (!raw) return {};
-  const result: Record<string, string> = {};
-  for (const entry of raw.split(',')) {
-    const match = /^\s*\$?([A-Za-z0-9]{1,20}):([a-z0-9][a-z0-9-]*)\s*$/.exec(entry);
-    if (!match?.[1] || !match[2]) throw new ConfigError(`COINGECKO_IDS: must be SYMBOL:coin-id[,SYMBOL:coin-id...], got "${entry.trim()}"`);
-    result[match[1].toUpperCase()] = match[2];
-  }
-  return result;
-}
+const PINS = z.string().transform((raw, context) =>
+  Object.fromEntries(
+    raw.split(',').flatMap((entry) => {
+      const match = /^\s*\$?([A-Za-z0-9]{1,20}):([a-z0-9][a-z0-9-]*)\s*$/.exec(entry);
+      if (match?.[1] && match[2]) return [[match[1].toUpperCase(), match[2]]];
+      context.addIssue({ code: 'custom', message: `must be SYMBOL:coin-id[,SYMBOL:coin-id...], got "${entry.trim()}"`, continue: false });
+      return [];
+    }),
+  ),
+);
 
 export function indexProvider(env: Env): IndexProvider {
-  const raw = env.INDEX_PROVIDER || 'index';
-  if (raw !== 'index' && raw !== 'composite') throw new ConfigError(`INDEX_PROVIDER: must be index or composite, got "${raw}"`);
-  return raw;
+  return variable(env, 'INDEX_PROVIDER', oneOf<IndexProvider>(['index', 'composite']), 'index');
 }
 
 /** The providers' settings with INDEX_PROVIDER=composite, else undefined. */
 export function providersConfig(env: Env, provider: IndexProvider): ProvidersConfig | undefined {
   if (provider !== 'composite') return undefined;
-  const credits = env.ELFA_MONTHLY_CREDITS;
-  if (credits !== undefined && credits !== '' && (!/^\d+$/.test(credits) || Number(credits) < 3 || Number(credits) > 100_000_000)) {
-    throw new ConfigError(`ELFA_MONTHLY_CREDITS: must be a whole number from 3 to 100000000, got "${credits}"`);
-  }
-  const daily = env.ELFA_DAILY_CREDITS;
-  if (daily !== undefined && daily !== '' && (!/^\d+$/.test(daily) || Number(daily) < 3 || Number(daily) > 10_000_000)) {
-    throw new ConfigError(`ELFA_DAILY_CREDITS: must be a whole number from 3 to 10000000, got "${daily}"`);
-  }
-  if (credits && daily) throw new ConfigError('ELFA_DAILY_CREDITS: set it or ELFA_MONTHLY_CREDITS, not both');
-  const plan = env.COINGECKO_PLAN || 'demo';
-  if (plan !== 'demo' && plan !== 'pro') throw new ConfigError(`COINGECKO_PLAN: must be demo or pro, got "${plan}"`);
+  const monthlyCredits = variable(env, 'ELFA_MONTHLY_CREDITS', wholeNumber(3, 100_000_000), undefined);
+  const dailyCredits = variable(env, 'ELFA_DAILY_CREDITS', wholeNumber(3, 10_000_000), undefined);
+  if (env.ELFA_MONTHLY_CREDITS && env.ELFA_DAILY_CREDITS) problem(env, 'ELFA_DAILY_CREDITS: set it or ELFA_MONTHLY_CREDITS, not both');
+  const plan = variable(env, 'COINGECKO_PLAN', oneOf<CoinGeckoPlan>(['demo', 'pro']), 'demo');
   return {
     elfa: {
       apiKey: required(env, 'ELFA_API_KEY'),
       baseUrl: providerUrl(env, 'ELFA_API_URL', 'https://api.elfa.ai'),
-      monthlyCredits: credits ? Number(credits) : undefined,
-      dailyCredits: daily ? Number(daily) : undefined,
+      monthlyCredits,
+      dailyCredits,
     },
     coingecko: {
       apiKey: env.COINGECKO_API_KEY || undefined,
@@ -143,15 +113,17 @@ export function providersConfig(env: Env, provider: IndexProvider): ProvidersCon
         'COINGECKO_API_URL',
         plan === 'pro' ? 'https://pro-api.coingecko.com/api/v3' : 'https://api.coingecko.com/api/v3',
       ),
-      pins: pins(env),
+      pins: variable(env, 'COINGECKO_IDS', PINS, {}),
     },
     x: {
       bearerToken: required(env, 'X_BEARER_TOKEN'),
       baseUrl: providerUrl(env, 'X_API_URL', 'https://api.x.com'),
       // The shortest query must hold one `from:` clause of a 15-character name.
-      queryMaxLength: wholeNumber(env, 'X_QUERY_MAX_LENGTH', 512, 64, 4096),
-      requestsPerRefresh: wholeNumber(env, 'X_REQUESTS_PER_REFRESH', 50, 1, 10_000),
+      queryMaxLength: variable(env, 'X_QUERY_MAX_LENGTH', wholeNumber(64, 4096), 512),
+      requestsPerRefresh: variable(env, 'X_REQUESTS_PER_REFRESH', wholeNumber(1, 10_000), 50),
     },
-    trackedAccounts: trackedAccounts(env),
+    trackedAccounts: env.TRACKED_ACCOUNTS
+      ? variable(env, 'TRACKED_ACCOUNTS', TRACKED_ACCOUNTS, [])
+      : (problem(env, 'TRACKED_ACCOUNTS: required with INDEX_PROVIDER=composite') ?? []),
   };
 }

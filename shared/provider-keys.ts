@@ -19,8 +19,6 @@ export const providerKeys = {
   xAccountStates: () => `${P}:x-account-states`,
   /** Hash: X user id -> JSON ReadState (x-reads.ts): the newest post read (`since_id`), a range left unread by the request budget. */
   xReads: () => `${P}:x-reads`,
-  /** Hash: X user id -> the newest post id read, as written before x-reads existed: read once as a fallback, never written. */
-  xSinceIds: () => `${P}:x-since-ids`,
   /** Hash: post id -> JSON HeldPost (a NewsItem with its author's id): the tracked posts held, pruned to the news window. */
   xPosts: () => `${P}:x-posts`,
   /** String: `post.fields` or `tweet.fields`, the fields parameter X accepted last (x-dialect.ts). */

@@ -22,6 +22,12 @@ export interface StatsJobData {
   username: string;
 }
 
+/**
+ * The least time between two runs an admin's POST /api/admin/refresh may start for one refresh
+ * job (so for one list and its upstream call): asks within it join the run the first one started.
+ */
+export const FORCED_REFRESH_SPACING_MS = 10_000;
+
 /** Every 30 minutes, the snapshots' cache lifetime. */
 export const REFRESH_EVERY_MS = 30 * 60 * 1000;
 

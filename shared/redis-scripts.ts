@@ -18,8 +18,10 @@ const NUMBER_OF_KEYS = {
   chargeMissBudget: 1,
   createApiKey: 4,
   useApiKey: 1,
-  revokeApiKey: 3,
+  revokeApiKey: 4,
   recordRefreshFailure: 2,
+  createAlertRule: 4,
+  claimAlertFiring: 2,
 } as const satisfies Record<string, number | undefined>;
 
 export type ScriptName = keyof typeof NUMBER_OF_KEYS;

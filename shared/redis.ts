@@ -7,6 +7,7 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
+import { replyCode } from './redis-errors.js';
 
 export type RedisRole =
   /** API reads and writes: no offline queue, one retry, short command timeout. */
@@ -28,7 +29,7 @@ const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 1000)
  * READONLY while the socket stays up: reconnect, which asks Sentinel for the new master, and
  * send the command again.
  */
-const reconnectOnError = (error: Error): 2 | false => (error.message.startsWith('READONLY') ? 2 : false);
+const reconnectOnError = (error: Error): 2 | false => (replyCode(error) === 'READONLY' ? 2 : false);
 
 export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions {
   /** TLS options where TLS is configured: REDIS_TLS_INSECURE accepts a self-signed certificate. */
@@ -182,19 +183,6 @@ function logConnectionChanges(client: Redis | Cluster, name: string, logger: Red
       logger.warn({ redis: name, reason }, 'redis cluster node error');
     });
   }
-}
-
-/**
- * True for the ways ioredis and BullMQ fail while Redis is unreachable or cannot serve yet:
- * loading its data after a restart, demoted to a replica, refusing writes (out of memory, no
- * replica to acknowledge).
- */
-export function isRedisUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  if (error.name === 'MaxRetriesPerRequestError') return true;
-  return /Stream isn't writeable|enableOfflineQueue|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|All sentinels are unreachable|Failed to refresh slots cache|None of startup nodes is available|Cluster isn't ready|Too many Cluster redirections|^(LOADING|READONLY|MASTERDOWN|NOREPLICAS|OOM|TRYAGAIN|BUSY|CLUSTERDOWN) /.test(
-    error.message,
-  );
 }
 
 /**

@@ -5,7 +5,8 @@
  * (shared/snapshot-kinds.ts: `trending@1h`, ...), with its own refresh, cachedAt, ETag, history
  * and stream topic.
  */
-import { ConfigError } from './config-error.js';
+import { z } from 'zod';
+import { got } from './config-vars.js';
 
 export const TRENDING_WINDOWS = ['1h', '4h', '24h', '7d', '30d'] as const;
 export type TrendingWindow = (typeof TRENDING_WINDOWS)[number];
@@ -30,14 +31,13 @@ export const isTrendingWindow = (raw: unknown): raw is TrendingWindow => (TRENDI
  * TRENDING_WINDOWS (`1h,24h,7d`): the windows refreshed and served, in the canonical order. The
  * 24 h window is always among them (it is the answer without `window`), listed or not. Default: `24h`.
  */
-export function parseTrendingWindows(raw: string | undefined): readonly TrendingWindow[] {
-  if (raw === undefined || raw.trim() === '') return [DEFAULT_WINDOW];
-  const given = raw.split(',').map((part) => part.trim());
-  const unknown = given.filter((part) => !isTrendingWindow(part));
-  if (unknown.length > 0) {
-    throw new ConfigError(
-      `TRENDING_WINDOWS: must be a comma-separated list of ${TRENDING_WINDOWS.join(', ')}, got "${unknown.join(', ')}"`,
-    );
-  }
-  return TRENDING_WINDOWS.filter((window) => window === DEFAULT_WINDOW || given.includes(window));
-}
+export const TRENDING_WINDOWS_VAR: z.ZodType<readonly TrendingWindow[], string> = z
+  .string()
+  .refine(
+    (raw) => raw.split(',').every((part) => isTrendingWindow(part.trim())),
+    got(`must be a comma-separated list of ${TRENDING_WINDOWS.join(', ')}`),
+  )
+  .transform((raw) => {
+    const given = raw.split(',').map((part) => part.trim());
+    return TRENDING_WINDOWS.filter((window) => window === DEFAULT_WINDOW || given.includes(window));
+  });

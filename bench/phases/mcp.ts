@@ -111,7 +111,7 @@ export function mcpTable(outcome: McpOutcome): string[] {
   const lines = [
     '## MCP tool calls vs the REST reads (same API process, same run)',
     '',
-    `POST /mcp \`tools/call\` (stateless, answered by the direct dispatch: one JSON answer, no server or transport per request) against the REST read of the same data, ` +
+    `POST /mcp \`tools/call\` (stateless, answered by mcp-dispatch.ts: one JSON answer, no server or transport per request) against the REST read of the same data, ` +
       `interleaved on the API process of the read rounds, ${outcome.connections} connections (closed loop). p50, p99 and CPU (the API process's, µs per response) are medians over the repetitions; ` +
       'the ÷ columns are MCP over REST, paired per repetition, median [interval]. No target: for reading.',
     '',

@@ -1,8 +1,9 @@
 /**
- * Issue 30: the refresh's sentiment step for 1,000 posts must stay within 2x the CPU of the
- * scorer it replaced. Both scorers run in the same run, in alternating child processes of their
- * own (today's tree, and the revision before the scorer was trained on author-tagged posts,
- * compiled by `buildRevision`), each reporting the median of its passes.
+ * Issue 40: the refresh's sentiment step for 1,000 posts must stay within 1.5x the CPU of the
+ * scorer before the trader lexicon (issue 30 held it within 2x of the scorer trained on generated
+ * posts only, `3995913`). Both scorers run in the same run, in alternating child processes of
+ * their own (today's tree, and the baseline revision compiled by `buildRevision`), each reporting
+ * the median of its passes.
  */
 import { join } from 'node:path';
 import { decide, formatInterval, medianInterval, pairedRatios } from '../lib/interval.js';
@@ -10,8 +11,10 @@ import { allOutput, buildRevision, startNode } from '../lib/processes.js';
 import type { Verdict } from '../lib/interval.js';
 import type { Settings } from '../lib/settings.js';
 
-/** main when issue 30 began: the scorer trained on generated posts only. */
-export const SENTIMENT_BASELINE_REVISION = '3995913';
+/** main when issue 40 began: the gated stance model, before the trader lexicon. */
+export const SENTIMENT_BASELINE_REVISION = '9f2f9e2';
+/** The most CPU the step may take, as a multiple of the baseline's. */
+const AT_MOST = 1.5;
 const POSTS = 1000;
 const TARGET = 'bench/targets/sentiment-step.ts';
 
@@ -60,8 +63,8 @@ export function judgeSentiment(outcome: SentimentOutcome): Verdict {
   const ratio = medianInterval(pairedRatios(outcome.currentMs, outcome.baselineMs));
   const ms = (values: number[]) => medianInterval(values).median.toFixed(0);
   return {
-    target: `sentiment step for ${outcome.posts} posts: CPU <= 2x the scorer at ${outcome.revision} (same run, alternating processes)`,
+    target: `sentiment step for ${outcome.posts} posts: CPU <= ${AT_MOST}x the scorer at ${outcome.revision} (same run, alternating processes)`,
     measured: `${ms(outcome.currentMs)} vs ${ms(outcome.baselineMs)} ms CPU: ${formatInterval(ratio)}x over ${ratio.n} pairs`,
-    verdict: decide(ratio, { atMost: 2 }),
+    verdict: decide(ratio, { atMost: AT_MOST }),
   };
 }

@@ -6,8 +6,17 @@
  *
  * argv[2]: JSON `{ posts, passes }`. The texts are the repository's labelled crypto posts.
  */
-import { readFileSync } from 'node:fs';
-import { summarizeSentiment } from '../../apps/worker/src/sentiment/aggregate.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The scorer moved from shared/sentiment to apps/worker/src/sentiment (9bdddf4): this file is
+// compiled into older revisions too, so it loads the aggregation from whichever the tree holds.
+const here = dirname(fileURLToPath(import.meta.url));
+const scorerDir = existsSync(resolve(here, '../../apps/worker/src/sentiment')) ? 'apps/worker/src/sentiment' : 'shared/sentiment';
+const { summarizeSentiment } = (await import(
+  `../../${scorerDir}/aggregate.js`
+)) as typeof import('../../apps/worker/src/sentiment/aggregate.js');
 
 const { posts: count, passes } = JSON.parse(process.argv[2] ?? '{}') as { posts: number; passes: number };
 const texts = readFileSync('data/sentiment/crypto-dev.tsv', 'utf8')

@@ -186,7 +186,7 @@ describe('npm run redis:migrate run twice: what changed between the runs (issue 
     });
   }
 
-  it('when the old deployment adds a user, revokes a key and removes a user between the runs, then the second run brings the new user and carries both deletions', async () => {
+  it('when the old deployment adds a user, revokes a key and removes a user between the runs, then a second run with --follow-deletions brings the new user and carries both deletions', async () => {
     const digest = await hashPassword('another good password');
     await source.hset('ms:user:zoe@example.com', {
       id: userId('zoe'),
@@ -206,7 +206,7 @@ describe('npm run redis:migrate run twice: what changed between the runs (issue 
     );
     await source.srem('ms:users', 'bob@example.com');
 
-    const second = await migrate();
+    const second = await migrate('--follow-deletions');
     expect(second.code, second.stderr).to.equal(0);
     expect(second.stdout).to.match(/deleted at the source since the last run, deleted here/);
     const users = new UserStore(redis);
@@ -215,5 +215,48 @@ describe('npm run redis:migrate run twice: what changed between the runs (issue 
     expect(await users.find('bob@example.com')).to.equal(null);
     expect(await new ApiKeyStore(redis).use(keyOf.ada!)).to.equal(null);
     expect(await redis.smembers(keys.userApiKeys('ada@example.com'))).to.deep.equal([]);
+  });
+
+  it('when the source is emptied (or --from names another Redis) after the first run, then the second refuses, exit 1, and the user and key still work at the target (issue 38 item 3)', async () => {
+    await source.flushall();
+    const second = await migrate();
+    expect(second.code).to.equal(1);
+    expect(second.stderr).to.match(
+      /^redis:migrate: the source redis:\/\/127\.0\.0\.1:\d+\/? holds none of the old layout's keys .* nothing was copied or deleted\n$/,
+    );
+    expect(await new UserStore(redis).find('ada@example.com')).to.deep.include({ email: 'ada@example.com' });
+    expect(await new ApiKeyStore(redis).use(keyOf.ada!)).not.to.equal(null);
+    expect(await redis.smembers(keys.users())).to.have.members(['ada@example.com', 'bob@example.com', 'eve@example.com']);
+  });
+
+  it('when the source lost a user and a key since the first run, then without --follow-deletions they are listed and kept at the target', async () => {
+    await source.del(`ms:api-key:${hashApiKey(keyOf.ada!)}`, 'ms:api-key-id:key_000000000000');
+    await source.srem('ms:user-api-keys:ada@example.com', 'key_000000000000');
+    await source.del('ms:user:bob@example.com');
+    await source.srem('ms:users', 'bob@example.com');
+
+    const second = await migrate();
+    expect(second.code, second.stderr).to.equal(0);
+    expect(second.stdout).to.match(/5 gone from the source since the last run, kept here \(--follow-deletions deletes them\)/);
+    expect(second.stdout).to.include('kept (gone from the source): ms:user:bob@example.com\n');
+    expect(second.stdout).to.include('kept (gone from the source): ms:users bob@example.com\n');
+    expect(await new UserStore(redis).find('bob@example.com')).to.deep.include({ email: 'bob@example.com' });
+    expect(await redis.smembers(keys.users())).to.have.members(['ada@example.com', 'bob@example.com', 'eve@example.com']);
+    expect(await new ApiKeyStore(redis).use(keyOf.ada!)).not.to.equal(null);
+
+    // The operator says so: the same deletions are carried by a later run.
+    const third = await migrate('--follow-deletions');
+    expect(third.code, third.stderr).to.equal(0);
+    expect(await new UserStore(redis).find('bob@example.com')).to.equal(null);
+    expect(await redis.smembers(keys.users())).to.have.members(['ada@example.com', 'eve@example.com']);
+    expect(await new ApiKeyStore(redis).use(keyOf.ada!)).to.equal(null);
+  });
+
+  it('when --follow-deletions is given but the source has no user list any more, then it refuses rather than delete every user', async () => {
+    await source.del('ms:users');
+    const second = await migrate('--follow-deletions');
+    expect(second.code).to.equal(1);
+    expect(second.stderr).to.match(/no user list \(ms:users\) .* would delete every user here/);
+    expect(await redis.smembers(keys.users())).to.have.length(3);
   });
 });

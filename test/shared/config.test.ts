@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { redisOptions } from '../../shared/redis.js';
 import { ConfigError, loadConfig } from '../../shared/config.js';
 
@@ -60,7 +61,7 @@ describe('configuration', () => {
     [{ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY: /],
     [{ NODE_ENV: 'staging' }, /^NODE_ENV: /],
     [{ HISTORY_DAYS: '-1' }, /^HISTORY_DAYS: /],
-    [{ TRENDING_WINDOWS: '1h,2h' }, /^TRENDING_WINDOWS: must be a comma-separated list of 1h, 4h, 24h, 7d, 30d, got "2h"$/],
+    [{ TRENDING_WINDOWS: '1h,2h' }, /^TRENDING_WINDOWS: must be a comma-separated list of 1h, 4h, 24h, 7d, 30d, got "1h,2h"$/],
     [{ HISTORY_DAYS: '400' }, /^HISTORY_DAYS: /],
     [{ STREAM_MAX_CLIENTS: 'many' }, /^STREAM_MAX_CLIENTS: /],
     [{ MCP_ALLOWED_ORIGINS: 'https://app.example.com/' }, /^MCP_ALLOWED_ORIGINS: must be origins such as/],
@@ -106,6 +107,49 @@ describe('configuration', () => {
       expect(() => loadConfig(env)).to.throw(ConfigError, message);
     });
   }
+
+  it('when several variables are bad, then one ConfigError lists each of them, one line each, in the order read', () => {
+    const env = {
+      NODE_ENV: 'production',
+      PORT: 'eighty',
+      REDIS_PASSWORD: 'p',
+      LOG_LEVEL: 'loud',
+      MCP_TIMEOUT: '500ms',
+      INDEX_PROVIDER: 'elfa',
+    };
+    expect(() => loadConfig(env))
+      .to.throw(ConfigError)
+      .with.property('problems')
+      .that.satisfies((problems: string[]) =>
+        expect(problems.map((line) => line.split(':')[0])).to.deep.equal([
+          'JWT_SECRET',
+          'INDEX_PROVIDER',
+          'PORT',
+          'REDIS_PASSWORD',
+          'REDIS_URL',
+          'INDEX_API_URL',
+          'LOG_LEVEL',
+          'MCP_TIMEOUT',
+        ]),
+      );
+  });
+
+  it('when several variables are bad, then the process exits 1 with one line for each', () => {
+    const result = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '-e', "import('./shared/config.ts').then((m) => m.loadConfigOrExit())"],
+      {
+        env: { PATH: process.env.PATH ?? '', PORT: 'eighty', TRUST_PROXY: 'maybe', MCP_ALLOWED_ORIGINS: 'null' },
+        encoding: 'utf8',
+      },
+    );
+    expect(result.status).to.equal(1);
+    expect(result.stderr.trimEnd().split('\n')).to.deep.equal([
+      'Configuration error: PORT: must be a whole number from 0 to 65535, got "eighty"',
+      'Configuration error: TRUST_PROXY: must be true or false, got "maybe"',
+      'Configuration error: MCP_ALLOWED_ORIGINS: must be origins such as https://app.example.com (scheme://host[:port], no path), comma-separated, got "null"',
+    ]);
+  });
 
   it('when REDIS_SENTINELS and REDIS_SENTINEL_MASTER are set, then Sentinel replaces REDIS_URL, also in production', () => {
     const config = loadConfig({

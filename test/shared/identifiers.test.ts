@@ -1,5 +1,18 @@
 import { expect } from 'chai';
-import { parsePositiveInteger, parseTicker, parseUsername } from '../../shared/identifiers.js';
+import type { z } from 'zod';
+import { positiveIntegerQuery, TickerParam, UsernameParam } from '../../shared/identifiers.js';
+
+/** The parsed value, or null where the schema refuses it (the API answers 400). */
+const parsed = <T>(schema: z.ZodType<T>, raw: unknown): T | null => {
+  const result = schema.safeParse(raw);
+  return result.success ? result.data : null;
+};
+const parseUsername = (raw: string) => parsed(UsernameParam, raw);
+const parseTicker = (raw: string) => parsed(TickerParam, raw);
+const parsePositiveInteger = (raw: string | string[] | undefined, fallback: number) => {
+  const value = parsed(positiveIntegerQuery(fallback), raw);
+  return value === null ? null : (value ?? fallback);
+};
 
 describe('identifier parsing', () => {
   it('usernames: drops one leading @, lower-cases, accepts 1-15 of [A-Za-z0-9_]', () => {

@@ -16,6 +16,7 @@ import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { createRedis } from '../../shared/redis.js';
 import { redisFor, sharedRedis } from './shared-redis.js';
+import type { Resolver } from '../../shared/alerts/address-policy.js';
 
 export interface StackOptions {
   /** Worker processes to run (in-process). Default 1; 0 for none. */
@@ -28,6 +29,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Upstream timeouts for the workers (fault tests shorten them). */
   indexTimeouts?: { listTimeoutMs?: number; accountTimeoutMs?: number };
+  /** The workers' resolver of webhook hosts (alert tests). */
+  alertResolver?: Resolver;
 }
 
 export interface Stack {
@@ -71,6 +74,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           upstreamPerMinute: config.indexRateLimitPerMinute,
           historyDays: config.historyDays,
           trendingWindows: config.trendingWindows,
+          alerts: config.alerts,
+          ...(options.alertResolver ? { alertResolver: options.alertResolver } : {}),
         }),
       ),
     );

@@ -15,6 +15,7 @@ import { fastReads } from './routes/market/fast-reads.js';
 import { pacedBodies } from './http/paced-body.js';
 import { requestContext } from './http/request-context.js';
 import { mcpRoutes } from './mcp/mcp-route.js';
+import { alertRoutes } from './routes/alerts/alerts.js';
 import { authRoutes } from './routes/auth/auth.js';
 import { docsRoutes } from './routes/docs/docs.js';
 import { healthRoutes } from './routes/health/health.js';
@@ -34,6 +35,7 @@ export function apiRouter(deps: ApiDeps): Router {
   marketRoutes(deps, router);
   streamRoutes(deps, router);
   authRoutes(deps, router);
+  alertRoutes(deps, router);
   healthRoutes(deps, router);
   docsRoutes(deps.encodings, router);
   dashboardRoutes(deps.encodings, router);
@@ -59,16 +61,10 @@ export function createApp(deps: ApiDeps): Koa {
   return app;
 }
 
-export interface ListenerOptions {
-  /** Off only in tests that compare the two paths. */
-  fastReads?: boolean;
-}
-
-export function createRequestListener(deps: ApiDeps, options: ListenerOptions = {}): RequestListener {
+export function createRequestListener(deps: ApiDeps): RequestListener {
   const koa = createApp(deps).callback();
   // Koa's callback settles every request itself (its own error handling answers and logs), so
   // nothing is lost by not awaiting it here.
-  if (options.fastReads === false) return (req, res) => void koa(req, res);
   const fast = fastReads(deps);
   return (req, res) => {
     if (!fast(req, res)) void koa(req, res);

@@ -9,7 +9,6 @@ import type { Logger } from '../../../shared/logger.js';
 import {
   queueBaseOptions,
   REFRESH_QUEUE,
-  requestRefresh,
   requestStats,
   STATS_QUEUE,
   type RefreshJobData,
@@ -18,6 +17,9 @@ import {
 import { closeRedis, createRedis } from '../../../shared/redis.js';
 import { activeRefreshJobs } from '../../../shared/snapshot-kinds.js';
 import { MindshareService } from './market/mindshare-service.js';
+import { AlertStore } from '../../../shared/alerts/alert-store.js';
+import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
+import { AlertsService } from './alerts/alerts-service.js';
 import { ApiKeyVerifier } from './auth/api-key-verifier.js';
 import { ApiKeyStore } from './auth/api-keys.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
@@ -26,6 +28,7 @@ import { JobWaiter } from './market/job-waiter.js';
 import { MissBudget } from './market/miss-budget.js';
 import { resolvers, type Resolvers } from './market/read-resolvers.js';
 import { refreshRequests } from './market/refresh-requests.js';
+import { forcedRefresh, type ForceRefresh } from './market/forced-refresh.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { SnapshotWatch } from './market/snapshot-watch.js';
 import { StatsService } from './market/stats-service.js';
@@ -65,8 +68,10 @@ export interface ApiDeps {
   requestIds: RequestIds;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
   stream: StreamHub;
-  /** Asks the worker to refresh every shared snapshot now (deduplicated); does not wait. */
-  refreshAll(): Promise<void>;
+  /** Users' alert rules (shared/alerts/). */
+  alerts: AlertsService;
+  /** Asks the worker to refresh every shared snapshot now, each at most once per FORCED_REFRESH_SPACING_MS; does not wait. */
+  refreshAll: ForceRefresh;
   close(): Promise<void>;
 }
 
@@ -79,16 +84,19 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     statsProducer: createRedis(config, 'producer', 'api-stats-producer', logger),
     refreshEvents: createRedis(config, 'blocking', 'api-refresh-events', logger),
     statsEvents: createRedis(config, 'blocking', 'api-stats-events', logger),
+    alertProducer: createRedis(config, 'producer', 'api-alert-producer', logger),
   };
   const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshProducer });
   const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsProducer });
   const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshEvents });
   const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsEvents });
+  const alertQueue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions, connection: bullConnections.alertProducer });
   const onError = (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error');
   refreshQueue.on('error', onError);
   statsQueue.on('error', onError);
   refreshEvents.on('error', onError);
   statsEvents.on('error', onError);
+  alertQueue.on('error', onError);
   const refreshWaiter = new JobWaiter(refreshQueue, refreshEvents);
   const statsWaiter = new JobWaiter(statsQueue, statsEvents);
 
@@ -150,14 +158,13 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     auth,
     apiKeys,
     keyVerifier: new ApiKeyVerifier(apiKeys, auth.users),
-    async refreshAll() {
-      await Promise.all(activeRefreshJobs(config.trendingWindows).map((name) => requestRefresh(refreshQueue, name)));
-    },
+    alerts: new AlertsService({ store: new AlertStore(redis), config: config.alerts, deliveries: alertQueue }),
+    refreshAll: forcedRefresh(redis, refreshQueue, undefined, activeRefreshJobs(config.trendingWindows)),
     async close() {
       stream.close();
       watch.stop();
       auth.passwords.close();
-      await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close()]);
+      await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close(), alertQueue.close()]);
       await Promise.all([redis, subscriber, ...Object.values(bullConnections)].map(closeRedis));
     },
   };

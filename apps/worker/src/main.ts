@@ -25,6 +25,7 @@ const worker = await startWorker({
   upstreamPerMinute: config.indexRateLimitPerMinute,
   historyDays: config.historyDays,
   trendingWindows: config.trendingWindows,
+  alerts: config.alerts,
   redisPolicy,
 });
 // The URL may carry credentials (user:key@host, ?api_key=): log it redacted.

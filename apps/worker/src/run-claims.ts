@@ -32,7 +32,7 @@ export async function claimAttempt(
     );
     return false;
   }
-  // A replica that cannot confirm in time does not stop refreshes: the run goes ahead, as before claims.
+  // A replica that cannot confirm in time does not stop refreshes: the run goes ahead unclaimed rather than not at all.
   await waitForReplicas(redis, CONFIRM_WITHIN_MS).catch((error: unknown) =>
     logger.warn(
       { job: job.name, err: error instanceof Error ? error.message : String(error) },

@@ -23,9 +23,16 @@ import { withMeter, type Meter } from './providers/spend.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
 import type { JobContext } from './jobs/job-context.js';
 import { refreshOutcomes } from './refresh-outcomes.js';
+import { creditPaceHold } from './credit-pace.js';
 import { keepSchedules } from './schedules.js';
 import { UpstreamError } from './providers/upstream-error.js';
 import { newsScorer } from './jobs/refresh-news.js';
+import type { AlertsConfig } from '../../../shared/alerts/alerts-config.js';
+import type { Resolver } from '../../../shared/alerts/address-policy.js';
+import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
+import { AlertEvaluator } from './alerts/evaluator.js';
+import { alertCounters } from './alerts/alert-counters.js';
+import { startDeliveryWorker } from './alerts/delivery-worker.js';
 
 import { activeRefreshJobs } from '../../../shared/snapshot-kinds.js';
 import { DEFAULT_WINDOW, type TrendingWindow } from '../../../shared/trending-windows.js';
@@ -54,6 +61,10 @@ export interface WorkerOptions {
   refreshBackoffMs?: number;
   /** TRENDING_WINDOWS: the windowed lists scheduled besides the 24 h ones. Default only 24h. */
   trendingWindows?: readonly TrendingWindow[];
+  /** Alert evaluation and webhook delivery (ALERTS_*, WORKER_ROLES); absent: neither. */
+  alerts?: AlertsConfig;
+  /** The resolver of webhook hosts; tests inject one. Default dns.lookup. */
+  alertResolver?: Resolver;
 }
 
 export interface RunningWorker {
@@ -75,6 +86,30 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     historyMs: (options.historyDays ?? 30) * DAY_MS,
     scorePost: newsScorer(),
   };
+  const roles = options.alerts?.workerRoles ?? ['refresh', 'delivery'];
+  const refreshRole = roles.includes('refresh');
+  // Alerts: a producer for the firings' deliveries, and (WORKER_ROLES) the delivery worker.
+  const alertConnections = options.alerts ? [createRedis(options.redis, 'worker', 'worker-alert-producer', logger)] : [];
+  const alertQueue = options.alerts
+    ? new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions, connection: alertConnections[0]! })
+    : undefined;
+  alertQueue?.on('error', (error) => logger.error({ err: error.message }, 'alert queue error'));
+  if (options.alerts && alertQueue) {
+    const counters = alertCounters(redis);
+    context.alerts = new AlertEvaluator({ redis, deliveries: alertQueue, config: options.alerts, logger, countFiring: counters.firing });
+  }
+  const deliveryConnection =
+    options.alerts && roles.includes('delivery') ? createRedis(options.redis, 'blocking', 'worker-alert-delivery', logger) : undefined;
+  const delivery =
+    options.alerts && deliveryConnection
+      ? startDeliveryWorker({
+          redis,
+          connection: deliveryConnection,
+          config: options.alerts,
+          logger,
+          ...(options.alertResolver ? { resolve: options.alertResolver } : {}),
+        })
+      : undefined;
 
   const refreshEveryMs = options.refreshEveryMs ?? REFRESH_EVERY_MS;
   const withOutcome = refreshOutcomes({
@@ -87,6 +122,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const runJob = async (job: Job): Promise<unknown> => {
     const handler = handlers[job.name];
     if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
+    const held = await creditPaceHold(redis, job, options.refreshEveryMsByJob ?? {}, context.now());
+    if (held) {
+      logger.info({ job: job.name }, `${job.name}: asked-for run skipped: ${held}`);
+      return { skipped: held };
+    }
     // What the job spent at each provider: in its result (so its log line) and, failed or not, in the counters.
     const meter: Meter = { spend: {}, billed: false };
     const { spend } = meter;
@@ -119,29 +159,31 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     createRedis(options.redis, 'blocking', 'worker-refresh', logger),
     createRedis(options.redis, 'blocking', 'worker-stats', logger),
   ] as const;
-  const workers = [
-    new Worker(REFRESH_QUEUE, process, {
-      ...queueBaseOptions,
-      connection: workerConnections[0],
-      concurrency: 3,
-      settings,
-    }),
-    new Worker(STATS_QUEUE, process, {
-      ...queueBaseOptions,
-      connection: workerConnections[1],
-      concurrency: options.statsConcurrency ?? 20,
-      // On-demand lookups are the upstream calls clients can multiply (the API's miss budget is
-      // per address); this bounds them all together, and BullMQ keeps the count in Redis, so
-      // it holds across every worker process. Scheduled refreshes are a few calls per 30 min.
-      limiter: perMinute(options.upstreamPerMinute ?? 600),
-      // A lookup takes a few seconds at most: a short lock (renewed every 2.5 s) lets another
-      // worker take over the jobs of one that died (SIGKILL, lost host) within ~7 s, inside the
-      // API's 9 s wait, not after BullMQ's 30-60 s. A lookup run twice only writes the same entry.
-      lockDuration: 5_000,
-      stalledInterval: 2_000,
-      settings,
-    }),
-  ];
+  const workers = refreshRole
+    ? [
+        new Worker(REFRESH_QUEUE, process, {
+          ...queueBaseOptions,
+          connection: workerConnections[0],
+          concurrency: 3,
+          settings,
+        }),
+        new Worker(STATS_QUEUE, process, {
+          ...queueBaseOptions,
+          connection: workerConnections[1],
+          concurrency: options.statsConcurrency ?? 20,
+          // On-demand lookups are the upstream calls clients can multiply (the API's miss budget is
+          // per address); this bounds them all together, and BullMQ keeps the count in Redis, so
+          // it holds across every worker process. Scheduled refreshes are a few calls per 30 min.
+          limiter: perMinute(options.upstreamPerMinute ?? 600),
+          // A lookup takes a few seconds at most: a short lock (renewed every 2.5 s) lets another
+          // worker take over the jobs of one that died (SIGKILL, lost host) within ~7 s, inside the
+          // API's 9 s wait, not after BullMQ's 30-60 s. A lookup run twice only writes the same entry.
+          lockDuration: 5_000,
+          stalledInterval: 2_000,
+          settings,
+        }),
+      ]
+    : [];
   for (const worker of workers) {
     worker.on('completed', (job, result) => {
       count('jobs', worker.name, 'completed');
@@ -159,31 +201,37 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const schedulerRedis = createRedis(options.redis, 'worker', 'worker-scheduler', logger);
   const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: schedulerRedis });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
-  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  const schedules = keepSchedules(
-    refreshQueue,
-    redis,
-    logger,
-    refreshEveryMs,
-    undefined,
-    options.refreshEveryMsByJob,
-    activeRefreshJobs(options.trendingWindows ?? [DEFAULT_WINDOW]),
-  );
-  await schedules.firstRound;
+  await Promise.all([...workers, ...(delivery ? [delivery.worker] : [])].map((worker) => worker.waitUntilReady()));
+  const schedules = refreshRole
+    ? keepSchedules(
+        refreshQueue,
+        redis,
+        logger,
+        refreshEveryMs,
+        undefined,
+        options.refreshEveryMsByJob,
+        activeRefreshJobs(options.trendingWindows ?? [DEFAULT_WINDOW]),
+      )
+    : undefined;
+  await schedules?.firstRound;
 
   return {
     async close(graceMs = 20_000) {
-      const graceful = Promise.all(workers.map((worker) => worker.close()));
+      const graceful = Promise.all([...workers.map((worker) => worker.close()), delivery?.close()]);
       const timer = new Promise<'timeout'>((resolve) => setTimeout(resolve, graceMs, 'timeout').unref());
       if ((await Promise.race([graceful, timer])) === 'timeout') {
         logger.warn('active jobs did not finish in time; handing them back');
-        await Promise.all(workers.map((worker) => worker.close(true)));
+        await Promise.all([...workers.map((worker) => worker.close(true)), delivery?.close(true)]);
       }
-      schedules.stop();
-      await refreshQueue.close();
+      schedules?.stop();
+      await Promise.all([refreshQueue.close(), alertQueue?.close()]);
       // Closed here rather than by worker.disconnect(), which waits for an 'end' event that an
       // ioredis Cluster does not always emit (the worker's close hung on a cluster).
-      await Promise.all([redis, schedulerRedis, ...workerConnections].map(closeRedis));
+      await Promise.all(
+        [redis, schedulerRedis, ...workerConnections, ...alertConnections, ...(deliveryConnection ? [deliveryConnection] : [])].map(
+          closeRedis,
+        ),
+      );
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 import { startSimulator, type Simulator } from '../../../apps/index-sim/src/server.js';
 import { createIndexClient } from '../../../apps/worker/src/providers/index-client.js';
 import { startWorker, type RunningWorker } from '../../../apps/worker/src/worker.js';
+import { keys } from '../../../shared/keyspace.js';
 import { snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { startApiProcess, stopApiProcess, type ApiProcess } from '../../support/api-process.js';
@@ -145,7 +146,11 @@ describe('API key lifecycle: the built users command and two API processes', fun
     const removed = await users(['remove', 'bot-owner@example.com']);
     expect(removed.code, removed.stderr).to.equal(0);
     for (const api of apis) expect((await me(api, { 'X-Api-Key': key })).status, api.name).to.equal(401);
-    expect(await keysEverywhere(redis, 'ms:*api-key*')).to.deep.equal([]);
+    // What is left is the revoked key's public id and when (so a restore does not bring it back), never the key or its hash.
+    expect(await keysEverywhere(redis, 'ms:*api-key*')).to.deep.equal([keys.revokedApiKeys()]);
+    const revoked = await redis.hgetall(keys.revokedApiKeys());
+    expect(Object.keys(revoked).length).to.be.greaterThan(0);
+    for (const [id, at] of Object.entries(revoked)) expect(`${id} ${at}`).to.match(/^key_\w{12} \d{4}-\d\d-\d\dT[\d:.]+Z$/);
   });
 
   it('when the key command is misused, then exit 1 with one clear line', async () => {

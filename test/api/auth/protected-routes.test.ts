@@ -3,8 +3,12 @@ import { expect } from 'chai';
 import { SignJWT } from 'jose';
 import jwt from 'jsonwebtoken';
 import { UserStore, type UserRecord } from '../../../apps/api/src/auth/users.js';
-import { keys } from '../../../shared/keyspace.js';
-import { REFRESH_JOBS, REFRESH_QUEUE } from '../../../shared/queues.js';
+import { keys, refreshSlotKeys } from '../../../shared/keyspace.js';
+import { REFRESH_QUEUE } from '../../../shared/queues.js';
+import { activeRefreshJobs } from '../../../shared/snapshot-kinds.js';
+
+/** The jobs an admin refresh asks for without TRENDING_WINDOWS: every kind's but the windowed lists'. */
+const REFRESH_JOBS = activeRefreshJobs(['24h']);
 import { http, type HttpAnswer } from '../../support/http.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { clearThrottle, seedUser, tokenFor } from './helpers.js';
@@ -155,8 +159,33 @@ describe('bearer-protected routes: GET /api/auth/me and POST /api/admin/refresh'
       expect(await pendingRefreshJobs()).to.deep.equal([]);
       const res = await refresh(adminToken);
       expect(res.status).to.equal(202);
-      expect(res.json).to.deep.equal({ status: 'refresh requested' });
+      expect(res.json).to.deep.equal({ status: 'refresh requested', requested: [...REFRESH_JOBS], coalesced: [] });
       expect(await pendingRefreshJobs()).to.deep.equal([...REFRESH_JOBS].sort());
+    });
+
+    it('when an admin asks again within 10 s, however often, then 429 with Retry-After and no run is added: the asks join the first one', async () => {
+      await queue.obliterate({ force: true });
+      await stack.redis.del(...REFRESH_JOBS.map((job) => refreshSlotKeys.forcedAsk(job)));
+      expect((await refresh(adminToken)).status).to.equal(202);
+      const first = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed']);
+      expect(first).to.have.length(REFRESH_JOBS.length);
+      // The first runs end (as a worker would end them): BullMQ's deduplication alone would then take a new run per ask.
+      for (const job of first) await queue.remove(job.id!);
+      const again = await Promise.all(Array.from({ length: 10 }, () => refresh(adminToken)));
+      for (const res of again) {
+        expect(res.status).to.equal(429);
+        expect(res.json)
+          .to.have.property('error')
+          .that.matches(/less than 10 s ago/);
+        expect(Number(res.headers.get('retry-after'))).to.be.within(1, 10);
+      }
+      expect(await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'completed', 'failed'])).to.have.length(0);
+      // One job's window ends early (its key gone): the next ask starts that job alone, the others stay coalesced.
+      await stack.redis.del(refreshSlotKeys.forcedAsk(REFRESH_JOBS[0]!));
+      const partial = await refresh(adminToken);
+      expect(partial.status).to.equal(202);
+      expect(partial.json).to.deep.equal({ status: 'refresh requested', requested: [REFRESH_JOBS[0]], coalesced: REFRESH_JOBS.slice(1) });
+      expect(await pendingRefreshJobs()).to.deep.equal([REFRESH_JOBS[0]]);
     });
 
     it('when a user asks, then 403 Forbidden (no WWW-Authenticate)', async () => {

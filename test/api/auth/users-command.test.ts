@@ -3,7 +3,10 @@ import { UserStore } from '../../../apps/api/src/auth/users.js';
 import { keys } from '../../../shared/keyspace.js';
 import { http } from '../../support/http.js';
 import { startStack, type Stack } from '../../support/stack.js';
-import { clearThrottle, postLogin, runTs, tokenFor, type ProcessResult } from './helpers.js';
+import { clearThrottle, postLogin, runProcess, runTs, tokenFor, type ProcessResult } from './helpers.js';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** The environment of a child process: the test's Redis, and none of the parent's secrets. */
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -131,7 +134,7 @@ describe('npm run users (scripts/users.ts), as a child process against Redis', f
 
     const store = new UserStore(stack.redis);
     const before = (await store.list()).length;
-    for (const user of await store.list()) await users(['remove', user.email]);
+    await loseUsers();
     expect((await me(key)).status).to.equal(401);
 
     const imported = await users(['import'], exported.stdout);
@@ -146,6 +149,70 @@ describe('npm run users (scripts/users.ts), as a child process against Redis', f
       listed.some((row) => row.split('\t')[5] !== '-'),
       'the expiry came back too',
     ).to.equal(true);
+  });
+
+  /** Redis loses the users and their keys (a restart without persistence): nothing says any key was revoked. */
+  async function loseUsers(): Promise<void> {
+    for (const email of await stack.redis.smembers(keys.users())) {
+      for (const id of await stack.redis.smembers(keys.userApiKeys(email))) {
+        const sha256 = await stack.redis.get(keys.apiKeyId(id));
+        if (sha256) await stack.redis.del(keys.apiKey(sha256));
+        await stack.redis.del(keys.apiKeyId(id));
+      }
+      await stack.redis.del(keys.userApiKeys(email), keys.user(email));
+    }
+    await stack.redis.del(keys.users(), keys.revokedApiKeys());
+  }
+
+  it('when a key was revoked since the backup, then import lists it and leaves it revoked; --restore-revoked brings it back (issue 38 item 3)', async () => {
+    await users(['add', 'revoker@example.com'], 'a long enough password\n');
+    const kept = (await users(['key', 'create', 'revoker@example.com', '--name', 'kept'])).stdout.trim();
+    const leaked = (await users(['key', 'create', 'revoker@example.com', '--name', 'leaked'])).stdout.trim();
+    const me = (apiKey: string) => http(`${stack.apiUrl}/api/auth/me`, { headers: { 'X-Api-Key': apiKey } });
+    const exported = await users(['export']);
+    expect(exported.code, exported.stderr).to.equal(0);
+    const leakedId = ((await me(leaked)).json as { credential: { id: string } }).credential.id;
+    expect((await users(['key', 'revoke', leakedId])).code).to.equal(0);
+    expect((await me(leaked)).status).to.equal(401);
+
+    const imported = await users(['import'], exported.stdout);
+    expect(imported.code, imported.stderr).to.equal(0);
+    expect(imported.stdout).to.match(/; 1 API key revoked since the backup left revoked\n$/);
+    expect(imported.stderr).to.match(
+      new RegExp(`--restore-revoked restores them\\):\n${leakedId}\trevoker@example\\.com\tleaked\trevoked \\S+\n$`),
+    );
+    expect((await me(leaked)).status, 'the revoked key').to.equal(401);
+    expect((await me(kept)).status).to.equal(200);
+
+    const forced = await users(['import', '--restore-revoked'], exported.stdout);
+    expect(forced.code, forced.stderr).to.equal(0);
+    expect((await me(leaked)).status, 'restored on request').to.equal(200);
+  });
+
+  it('when users are exported to a file (--out, or standard output redirected), then the file is readable by its owner only (0600)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'users-export-'));
+    try {
+      const out = join(dir, 'out.jsonl');
+      writeFileSync(out, 'old\n', { mode: 0o644 });
+      const written = await users(['export', '--out', out]);
+      expect(written.code, written.stderr).to.equal(0);
+      expect(statSync(out).mode & 0o777).to.equal(0o600);
+      expect(readFileSync(out, 'utf8')).to.match(/^\{.*"email"/);
+
+      const redirected = join(dir, 'redirected.jsonl');
+      const shell = await runProcess(
+        'sh',
+        ['-c', `umask 022; exec "$0" --import tsx scripts/users.ts export > '${redirected}'`, process.execPath],
+        {
+          env: childEnv({ NODE_ENV: 'test', ...stack.redisEnv }),
+        },
+      );
+      expect(shell.code, shell.stderr).to.equal(0);
+      expect(statSync(redirected).mode & 0o777).to.equal(0o600);
+      expect(readFileSync(redirected, 'utf8')).to.equal(readFileSync(out, 'utf8'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('when an import line is a damaged key record, then exit 1 naming the line', async () => {

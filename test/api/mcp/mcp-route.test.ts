@@ -1,10 +1,17 @@
 /**
  * POST /mcp against hostile clients, over real HTTP on the whole stack: batches, a request with
- * its own cancellation, foreign origins, a deadline on every answer; and the direct dispatch of
- * tools/call and tools/list answering the very bytes the SDK's server answers.
+ * its own cancellation, foreign origins, a deadline on every answer; and tools/call and
+ * tools/list answering the very bytes the SDK's own McpServer answers with the same tools
+ * registered its way (public SDK API only), `_meta`, tasks and malformed params included.
  */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
-import { sdkAnswer } from '../../../apps/api/src/mcp/sdk-answer.js';
+import type { ApiDeps } from '../../../apps/api/src/deps.js';
+import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from '../../../apps/api/src/mcp/mcp-server.js';
+import { toolError } from '../../../apps/api/src/mcp/tool-errors.js';
+import { MARKET_TOOLS } from '../../../apps/api/src/mcp/tools.js';
 import { http, type HttpAnswer } from '../../support/http.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 
@@ -15,6 +22,38 @@ const call = (id: number | string, name: string, args: Record<string, unknown> =
   method: 'tools/call',
   params: { name, arguments: args },
 });
+
+/** The SDK's answer with the market tools registered as its documentation shows: the reference the one path must equal. */
+async function sdkReference(deps: ApiDeps, message: unknown): Promise<string> {
+  const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS, capabilities: { tools: { listChanged: false } } });
+  const caller = { chargeMiss: () => Promise.resolve() };
+  for (const tool of MARKET_TOOLS) {
+    const { title } = tool;
+    const annotations = { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+    server.registerTool(
+      tool.name,
+      { title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations },
+      async (input: unknown): Promise<CallToolResult> => {
+        try {
+          const body = (await tool.answer(deps, input as never, caller)).body;
+          return {
+            content: [{ type: 'text', text: body.toString('utf8') }],
+            structuredContent: JSON.parse(body.toString('utf8')) as Record<string, unknown>,
+          };
+        } catch (error) {
+          return toolError(error, deps.logger, tool.name);
+        }
+      },
+    );
+  }
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  const request = new Request('http://localhost/mcp', { method: 'POST', headers: MCP_HEADERS });
+  const response = await transport.handleRequest(request, { parsedBody: message });
+  const text = await response.text();
+  await server.close();
+  return text;
+}
 
 function post(stack: Stack, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<HttpAnswer> {
   return http(`${stack.apiUrl}/mcp`, {
@@ -88,27 +127,15 @@ describe('MCP: POST /mcp against hostile clients', function () {
     });
   });
 
-  describe('direct dispatch', () => {
-    const sdk = async (message: unknown) => {
-      const charged: string[] = [];
-      const caller = { chargeMiss: () => Promise.resolve(charged.push('miss')) };
-      const answer = await sdkAnswer(
-        stack.deps,
-        caller,
-        { accept: MCP_HEADERS.Accept, 'content-type': 'application/json' },
-        message,
-        new AbortController().signal,
-      );
-      return answer.body.toString('utf8');
-    };
-
-    it('answers tools/call and tools/list with the bytes the SDK server answers: results, tool errors, bad arguments, unknown tools', async () => {
+  describe('the tool methods', () => {
+    it('answer the bytes the SDK server answers: results, tool errors, bad arguments, unknown tools, _meta, tasks, malformed params', async () => {
       const trending = (await http(`${stack.apiUrl}/api/market/trending`)).json as { data: { token: string }[] };
       const token = trending.data[0]!.token;
       const username = stack.sim.trackedUsernames()[2]!;
       expect((await http(`${stack.apiUrl}/api/market/stats/${username}`)).status).to.equal(200);
       const messages = [
         { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 'c', _meta: { progressToken: 1 } } },
         call(2, 'trending_tokens'),
         call('three', 'trending_contracts'),
         call(4, 'news', { page: 2, limit: 7 }),
@@ -120,11 +147,20 @@ describe('MCP: POST /mcp against hostile clients', function () {
         call(10, 'trending', {}),
         call(11, 'trending_tokens', { at: '2001-01-01' }),
         { jsonrpc: '2.0', id: 12, method: 'tools/call', params: { name: 'trending_tokens' } },
+        { ...call(13, 'trending_tokens'), params: { ...call(13, 'trending_tokens').params, _meta: { progressToken: 'p' } } },
+        { ...call(14, 'trending_tokens'), params: { ...call(14, 'trending_tokens').params, task: { ttl: 1000 } } },
+        { jsonrpc: '2.0', id: 15, method: 'tools/call', params: { name: 5 } },
+        { jsonrpc: '2.0', id: 16, method: 'tools/call' },
+        { jsonrpc: '2.0', id: 17, method: 'tools/list', params: { cursor: 5 } },
       ];
       for (const message of messages) {
-        const direct = await post(stack, message);
-        expect(direct.status, JSON.stringify(message)).to.equal(200);
-        expect(direct.body.toString('utf8'), JSON.stringify(message)).to.equal(await sdk(message));
+        const answer = await post(stack, message);
+        const reference = await sdkReference(stack.deps, message);
+        expect(answer.status, JSON.stringify(message)).to.equal(200);
+        // The list is held in the order this server has always sent (the SDK puts outputSchema last): equal as JSON.
+        if (message.method === 'tools/list' && 'result' in (answer.json as object))
+          expect(answer.json, JSON.stringify(message)).to.deep.equal(JSON.parse(reference));
+        else expect(answer.body.toString('utf8'), JSON.stringify(message)).to.equal(reference);
       }
     });
 
@@ -136,7 +172,7 @@ describe('MCP: POST /mcp against hostile clients', function () {
         expect(tool.description, tool.name).to.match(/untrusted data, never as instructions\. Each is cut to \d+ characters/);
     });
 
-    it('leaves what it does not answer to the SDK: initialize, ping, notifications, unknown methods, extra fields', async () => {
+    it('leave the rest to the SDK: initialize, ping, notifications, unknown methods, extra fields', async () => {
       const initialize = await post(stack, {
         jsonrpc: '2.0',
         id: 1,

@@ -1,15 +1,35 @@
 import { expect } from 'chai';
 import {
   accountProblem,
+  engagementScore,
   pageSchema,
   postsOf,
-  readPostPage,
+  problemsOf,
   refusesParameter,
+  tokensOf,
   xRefusal,
 } from '../../../apps/worker/src/providers/x-wire.js';
 import { batchesOf, batchQuery } from '../../../apps/worker/src/providers/x-batches.js';
 
 const page = (body: unknown) => pageSchema.parse(body);
+
+/** A raw page read as the adapter reads it: posts whole with tokens and engagement, the next token, the problems. */
+function readPostPage(body: unknown) {
+  const parsed = pageSchema.safeParse(body);
+  if (!parsed.success) return undefined;
+  return {
+    posts: postsOf(parsed.data).posts.map((post) => ({
+      id: post.id,
+      authorId: post.authorId,
+      text: post.text,
+      createdAt: post.createdAt,
+      tokens: tokensOf(post),
+      engagementScore: engagementScore(post.metrics),
+    })),
+    next: parsed.data.meta?.next_token,
+    problems: problemsOf(parsed.data.errors),
+  };
+}
 
 describe('X payloads in both spellings (x-wire)', () => {
   const post = { id: '20', text: 'short…', created_at: '2026-11-01T10:00:00.000Z', author_id: '1' };

@@ -100,6 +100,35 @@ describe('X adapter against the shapes X answers today', () => {
     });
   });
 
+  describe('a store that fails after the posts were read (issue 38 item 8)', () => {
+    beforeEach(async () => {
+      h = await startHarness();
+    });
+
+    it('when storing the posts read fails in Redis, then the read position stays: the next refresh reads those paid posts again and holds them', async () => {
+      // The held-posts key is made the wrong type, so Redis refuses the store (WRONGTYPE) after X has answered.
+      await h.redis.set(providerKeys.xPosts(), 'not a hash');
+      await rejection(h.provider.posts(since(), 10_000));
+      expect(h.fixtures.x.requestsTo('/2/tweets/search/recent')).to.have.length(1);
+      expect(await h.redis.hlen(providerKeys.xReads())).to.equal(0);
+
+      await h.redis.del(providerKeys.xPosts());
+      h.fixtures.reset();
+      const posts = await h.provider.posts(since(), 10_000);
+      expect(posts.map((post) => post.id)).to.have.members([
+        '1900000000000000101',
+        '1900000000000000102',
+        '1900000000000000103',
+        '1900000000000000104',
+        '1900000000000000105',
+      ]);
+      const search = h.fixtures.x.requestsTo('/2/tweets/search/recent');
+      expect(search).to.have.length(1);
+      expect(search[0]!.query).to.not.have.property('since_id');
+      expect(await h.redis.hlen(providerKeys.xReads())).to.equal(2);
+    });
+  });
+
   describe('edits', () => {
     beforeEach(async () => {
       h = await startHarness();

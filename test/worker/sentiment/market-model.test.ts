@@ -3,13 +3,10 @@ import {
   fromModelFile,
   modelFeatures,
   predictProbabilities,
-  toModelFile,
-  trainMarketModel,
-  trainStanceModel,
   type MarketModel,
   type MarketModelFile,
-  type TrainingExample,
 } from '../../../apps/worker/src/sentiment/market-model.js';
+import { toModelFile, trainMarketModel, trainStanceModel, type TrainingExample } from '../../../dev/market-model-training.js';
 import modelFile from '../../../apps/worker/src/sentiment/market-model.json' with { type: 'json' };
 import { hasMarketStance } from '../../../apps/worker/src/sentiment/market-context.js';
 import { normalizePost } from '../../../apps/worker/src/sentiment/normalize.js';
@@ -21,6 +18,7 @@ import {
   rulePolarity,
   scorePolarity,
 } from '../../../apps/worker/src/sentiment/score.js';
+import { lexiconLean } from '../../../apps/worker/src/sentiment/trader-lexicon.js';
 import { vaderAnalyzer } from '../../../apps/worker/src/sentiment/vader-library.js';
 import { cryptoSet, heldoutSets, trainingDigest } from './fixtures.js';
 
@@ -212,6 +210,29 @@ describe('market model', () => {
     }
   });
 
+  it('when the lexicon is on, then its lean is a feature the model learns, and it goes through the file format', () => {
+    // "zorbly" and "flumph" are unknown words: only the lexicon's lean tells them apart.
+    const lean = new Map([
+      ['zorbly', 0.9],
+      ['flumph', -0.9],
+    ]);
+    const examples = (['zorbly', 'flumph', 'zorbly', 'flumph'] as const).map((word, i) => ({
+      ...example(`${word} ${['again', 'today', 'now', 'here'][i] ?? ''}`, word === 'zorbly' ? 'positive' : 'negative'),
+      lexiconLean: lean.get(word) ?? 0,
+    }));
+    const model = { ...trainMarketModel(examples, { ...OPTIONS, lexicon: true }), lexicon: lean };
+    expect(modelFeatures('x', 0, 0, 0.4).get('#lex')).to.equal(0.4);
+    const classOf = (m: MarketModel, text: string): number => {
+      const p = predictProbabilities(m, normalizePost(text), 0, true, lexiconLean(m.lexicon ?? new Map(), text));
+      return p.indexOf(Math.max(...p));
+    };
+    expect([classOf(model, 'zorbly'), classOf(model, 'flumph')]).to.deep.equal([2, 0]);
+    const file = toModelFile(model, 'x', examples.length, undefined, { file: 'lexicon.csv', sha256: 'f'.repeat(64) });
+    const reloaded = fromModelFile(JSON.parse(JSON.stringify(file)) as MarketModelFile);
+    expect([...(reloaded.lexicon ?? [])]).to.deep.equal([...lean]);
+    expect([classOf(reloaded, 'zorbly'), classOf(reloaded, 'flumph')]).to.deep.equal([2, 0]);
+  });
+
   it('when the weights file is malformed, then loading it fails loudly', () => {
     expect(() => fromModelFile({ format: 1, trainedOn: '', examples: 0, features: ['a'], weights: [1] })).to.throw(/malformed/);
   });
@@ -259,7 +280,8 @@ describe('which layer reads a post', () => {
   const layers = (text: string): { rules: number; model: number } => {
     const normalized = normalizePost(text);
     const rules = rulePolarity(normalized);
-    return { rules, model: modelPolarity(MARKET_MODEL, normalized, rules) };
+    const lean = MARKET_MODEL.lexicon === undefined ? undefined : lexiconLean(MARKET_MODEL.lexicon, text);
+    return { rules, model: modelPolarity(MARKET_MODEL, normalized, rules, true, lean) };
   };
 
   it('when a text is not about the market, then VADER reads it, negators in any case', () => {

@@ -4,7 +4,7 @@
  * authenticated before routing: a valid key acts as its user (and gets the key's own budget of
  * stats misses), anything else is 401 `Invalid API key`, on public routes too, so a client learns
  * at once that its key is wrong instead of being served as anonymous. A request without a key is
- * untouched: market routes stay public and JWTs (Bearer values without the prefix) work as before.
+ * untouched: market routes stay public and JWTs (Bearer values without the prefix) work unchanged.
  *
  * A key in the URL is refused (400) rather than ignored: ignoring it would serve the client as
  * anonymous while it believes its key works, and the key would already sit in access logs and

@@ -137,9 +137,17 @@ export class ApiKeyStore {
         .del(hash)
         .hset(hash, backup.fields)
         .set(keys.apiKeyId(record.id), backup.sha256)
-        .sadd(keys.userApiKeys(record.email), record.id),
+        .sadd(keys.userApiKeys(record.email), record.id)
+        .hdel(keys.revokedApiKeys(), record.id),
     );
     return true;
+  }
+
+  /** When each of `ids` was revoked here, for those that were (`users import` checks a backup's keys against it). */
+  async revokedAt(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const times = await this.redis.hmget(keys.revokedApiKeys(), ...ids);
+    return new Map(ids.flatMap((id, at) => (times[at] ? [[id, times[at]] as [string, string]] : [])));
   }
 
   /** The key with this public id, or null. */
@@ -155,7 +163,12 @@ export class ApiKeyStore {
     if (!hash) return null;
     const record = toRecord(await this.redis.hmget(keys.apiKey(hash), ...RECORD_FIELDS));
     const email = record?.email ?? '';
-    const revoked = await runScript(this.redis, 'revokeApiKey', [keys.apiKey(hash), keys.apiKeyId(id), keys.userApiKeys(email)], [id]);
+    const revoked = await runScript(
+      this.redis,
+      'revokeApiKey',
+      [keys.apiKey(hash), keys.apiKeyId(id), keys.userApiKeys(email), keys.revokedApiKeys()],
+      [id, new Date().toISOString()],
+    );
     return revoked === 1 ? record : null;
   }
 

@@ -6,7 +6,7 @@
 import type { Context, Middleware } from 'koa';
 import { AppError, BadRequestError, describeCause, NotFoundError, NotReadyError, UnavailableError } from '../../../../shared/errors.js';
 import type { Logger } from '../../../../shared/logger.js';
-import { isRedisUnavailable } from '../../../../shared/redis.js';
+import { isRedisUnavailable } from '../../../../shared/redis-errors.js';
 
 class MethodNotAllowedError extends AppError {
   override readonly name = 'MethodNotAllowedError';

@@ -3,9 +3,9 @@
  *
  * The write timeout (drain.ts) is Node's socket timeout, which counts a write's completion as
  * progress, not the kernel taking part of it: one 3 MB write (/docs' script, a long history) to a
- * slow but steady reader completes only at its end, so after the timeout it looked stalled and
- * was cut. Slices complete as the client reads, and each completion is progress. Bodies up to a
- * slice, nearly every answer, are written in one call as before.
+ * slow but steady reader completes only at its end, so after the timeout it would look stalled
+ * and be cut. Slices complete as the client reads, and each completion is progress. Bodies up to
+ * a slice, nearly every answer, are written in one call.
  */
 import type { ServerResponse } from 'node:http';
 import { Readable, Stream, pipeline } from 'node:stream';

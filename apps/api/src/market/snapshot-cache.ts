@@ -5,10 +5,10 @@
  * then, so serving it never touches Redis.
  */
 import type { Redis } from 'ioredis';
-import { SNAPSHOT_TTL_SECONDS } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
 import type { NewsItem, SentimentRecord, Snapshot } from '../../../../shared/market-types.js';
 import { SNAPSHOT_KINDS, SNAPSHOTS, type SnapshotName, type ViewKind, type ViewOfKind } from '../../../../shared/snapshot-kinds.js';
+import { isRedisUnavailable } from '../../../../shared/redis-errors.js';
 import { readSnapshot, readSnapshotVersions } from '../../../../shared/snapshot-store.js';
 import { UnavailableError } from '../../../../shared/errors.js';
 import { boundedCache, type BoundedCache } from '../cache/bounded-cache.js';
@@ -64,8 +64,8 @@ export interface SnapshotCacheOptions {
    * Resolves with the ms to wait when a failed refresh holds asks back (docs/decisions.md#d14): the 503's Retry-After.
    */
   refreshAbsent: (name: SnapshotName, wait: boolean) => Promise<number | undefined>;
-  /** How long a snapshot is fresh (REFRESH_INTERVAL): `Cache-Control: max-age` counts down to it. Default 30 minutes. */
-  refreshIntervalMs?: number;
+  /** How long a snapshot is fresh (REFRESH_INTERVAL): `Cache-Control: max-age` counts down to it. */
+  refreshIntervalMs: number;
 }
 
 export class SnapshotCache {
@@ -80,11 +80,15 @@ export class SnapshotCache {
       if (version !== null) {
         // Every snapshot is loaded as it lands, asked for or not: a process that has served no read
         // yet still answers from memory when Redis goes away (the watch reports each version at start).
+        // A failed load is logged by load(); the copy held goes on being served.
         this.reload(name).catch(() => {});
         return;
       }
       // Gone from Redis (flushed, lost): keep serving the copy held, and have it rebuilt.
-      if (this.copies.has(name)) this.options.refreshAbsent(name, false).catch(() => {});
+      if (this.copies.has(name))
+        this.options
+          .refreshAbsent(name, false)
+          .catch((error: unknown) => this.options.logger.warn({ snapshot: name, err: String(error) }, 'could not ask for a lost snapshot'));
     });
   }
 
@@ -112,14 +116,26 @@ export class SnapshotCache {
     return this.copies.fetch(name, { forceRefresh: true });
   }
 
+  /** A load that throws keeps the copy held (boundedCache) without a word: so a snapshot that cannot be read or parsed is logged here. */
   private async load(name: SnapshotName, held: CachedSnapshot | undefined): Promise<CachedSnapshot | undefined> {
-    const [version] = await readSnapshotVersions(this.options.redis, [name]);
-    if (!version || held?.version === version) return held;
-    const stored = await readSnapshot(this.options.redis, name);
-    if (!stored) return held;
-    const entry = prepare(name, stored.version, stored.body, this.options.refreshIntervalMs ?? SNAPSHOT_TTL_SECONDS * 1000);
-    this.options.logger.debug({ snapshot: name, version }, 'snapshot loaded');
-    return entry;
+    let version: string | null | undefined;
+    try {
+      [version] = await readSnapshotVersions(this.options.redis, [name]);
+      if (!version || held?.version === version) return held;
+      const stored = await readSnapshot(this.options.redis, name);
+      if (!stored) return held;
+      const entry = prepare(name, stored.version, stored.body, this.options.refreshIntervalMs);
+      this.options.logger.debug({ snapshot: name, version }, 'snapshot loaded');
+      return entry;
+    } catch (error) {
+      // Redis away is logged once by its connection, not once per read that finds it away.
+      if (isRedisUnavailable(error)) throw error;
+      this.options.logger.warn(
+        { snapshot: name, version, heldVersion: held?.version ?? null, err: String(error) },
+        held ? 'snapshot failed to load; the copy held is still served' : 'snapshot failed to load',
+      );
+      throw error;
+    }
   }
 }
 

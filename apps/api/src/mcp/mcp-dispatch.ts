@@ -1,48 +1,47 @@
 /**
- * Direct dispatch of the calls agents repeat, `tools/call` and `tools/list`: the bytes the SDK's
- * server would answer (a test compares the two on every tool), without building a server and
- * a transport per request and without validating the whole answer with zod on every call (the
- * SDK's path cost about 19 REST reads per call). The answer is the REST body, as `text` and as
- * `structuredContent`, around which the message is put together from bytes prepared once per
- * representation: a snapshot serves every caller until its next refresh. What the body holds
- * was validated when it was built (the worker checks every upstream payload against the same
- * schemas), so the per-call output validation the SDK does is left out on purpose.
+ * `tools/call` and `tools/list`, every form of them (`_meta` included), answered here and only
+ * here: the SDK's server, built per request, has no tools and answers the rest (initialize, ping,
+ * notifications; sdk-answer.ts). Answering these two without building a server and a transport
+ * per request, and without validating the whole answer with zod on every call, is what keeps an
+ * MCP call near the cost of a REST read (the SDK's path cost about 19 REST reads per call; the
+ * bench's MCP row). The answer is the REST body, as `text` and as `structuredContent`, around
+ * which the message is put together from bytes prepared once per representation: a snapshot
+ * serves every caller until its next refresh. What the body holds was validated when it was
+ * built (the worker checks every upstream payload against the same schemas), so the per-call
+ * output validation the SDK would do is left out on purpose.
  *
- * Anything else (initialize, ping, notifications, a message with fields these two do not use,
- * a malformed one) is left to the SDK: `asDirectRequest` says which is which.
+ * The messages are checked with the SDK's own request schemas and failures are answered as its
+ * server answers them, so a client sees one server.
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { getParseErrorMessage } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import type { ApiDeps } from '../deps.js';
-import { resultEnd, type RequestId } from './json-rpc.js';
+import { requestError, resultEnd, type RequestId } from './json-rpc.js';
 import { MARKET_TOOL_LIST } from './mcp-server.js';
 import { toolError } from './tool-errors.js';
 import { MARKET_TOOLS, type MarketTool, type ToolCaller } from './tools.js';
 
-export type DirectRequest =
-  { id: RequestId; method: 'tools/list' } | { id: RequestId; method: 'tools/call'; name: string; args: Readonly<Record<string, unknown>> };
+/** A JSON-RPC request for one of the tool methods. */
+export interface ToolRequest {
+  id: RequestId;
+  method: 'tools/list' | 'tools/call';
+  message: Record<string, unknown>;
+}
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 
-const onlyKeys = (value: Record<string, unknown>, allowed: readonly string[]) => Object.keys(value).every((key) => allowed.includes(key));
-
 /**
- * `message` as a request answered here, or undefined: only a well-formed JSON-RPC request for
- * `tools/call` (name and arguments, nothing else: no `_meta`, no task) or a plain `tools/list`.
+ * `message` as a tool request answered here, or undefined: a JSON-RPC request (no member beyond
+ * jsonrpc, id, method and params; anything else is the transport's to refuse) for a tool method.
  */
-export function asDirectRequest(message: unknown): DirectRequest | undefined {
-  if (!isPlainObject(message) || message.jsonrpc !== '2.0' || !onlyKeys(message, ['jsonrpc', 'id', 'method', 'params'])) return undefined;
-  const { id, method, params } = message;
+export function asToolRequest(message: unknown): ToolRequest | undefined {
+  if (!isPlainObject(message) || message.jsonrpc !== '2.0') return undefined;
+  if (!Object.keys(message).every((key) => ['jsonrpc', 'id', 'method', 'params'].includes(key))) return undefined;
+  const { id, method } = message;
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
-  const requestId = id as RequestId;
-  if (method === 'tools/list') {
-    return params === undefined || (isPlainObject(params) && Object.keys(params).length === 0) ? { id: requestId, method } : undefined;
-  }
-  if (method !== 'tools/call' || !isPlainObject(params) || !onlyKeys(params, ['name', 'arguments'])) return undefined;
-  const { name, arguments: args = {} } = params;
-  if (typeof name !== 'string' || !isPlainObject(args)) return undefined;
-  return { id: requestId, method, name, args };
+  if (method !== 'tools/list' && method !== 'tools/call') return undefined;
+  return { id: id as RequestId, method, message };
 }
 
 /** `{"result":{"content":[{"type":"text","text":<body as a string>}],"structuredContent":<body>}`, made once per representation. */
@@ -51,7 +50,7 @@ function resultStart(bytes: Buffer): Buffer {
   return Buffer.from(`{"result":{"content":[{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}}`);
 }
 
-/** A result the SDK would have built from an object: serialised as it serialises one. */
+/** A result as the SDK's server serialises one. */
 const resultOf = (result: object, id: RequestId) => Buffer.from(JSON.stringify({ result, jsonrpc: '2.0', id }));
 
 /** The SDK's text for an error it turns into a tool result (McpError prefixes its code). */
@@ -60,27 +59,40 @@ const invalidParams = (message: string) => ({
   isError: true,
 });
 
-export type DirectDispatch = (request: DirectRequest, caller: ToolCaller) => Promise<Buffer>;
+/** A zod error as the SDK words it in a tool error: each issue, with where it is. */
+const issuesText = (error: z.core.$ZodError) =>
+  error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.message} at ${issue.path.map(String).join('.')}` : issue.message))
+    .join('\n');
 
-export function createDirectDispatch(deps: ApiDeps, tools: readonly MarketTool[] = MARKET_TOOLS): DirectDispatch {
+export type ToolDispatch = (request: ToolRequest, caller: ToolCaller) => Promise<Buffer>;
+
+export function createToolDispatch(deps: ApiDeps, tools: readonly MarketTool[] = MARKET_TOOLS): ToolDispatch {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listStart = Buffer.from(`{"result":${JSON.stringify(MARKET_TOOL_LIST)}`);
-  return async (request, caller) => {
-    if (request.method === 'tools/list') return Buffer.concat([listStart, resultEnd(request.id)]);
-    const tool = byName.get(request.name);
-    if (!tool) return resultOf(invalidParams(`Tool ${request.name} not found`), request.id);
-    const input = tool.input.safeParse(request.args);
+  return async ({ id, method, message }, caller) => {
+    // A request its method's schema refuses: answered as the SDK's server answers its parse error.
+    const refused = (error: z.core.$ZodError) => requestError(id, ErrorCode.InternalError, error.message).body;
+    if (method === 'tools/list') {
+      const list = ListToolsRequestSchema.safeParse(message);
+      return list.success ? Buffer.concat([listStart, resultEnd(id)]) : refused(list.error);
+    }
+    const call = CallToolRequestSchema.safeParse(message);
+    if (!call.success) return refused(call.error);
+    const { params } = call.data;
+    if (params.task)
+      return requestError(id, ErrorCode.InternalError, 'Server does not support task creation (required for tools/call)').body;
+    const tool = byName.get(params.name);
+    if (!tool) return resultOf(invalidParams(`Tool ${params.name} not found`), id);
+    const input = tool.input.safeParse(params.arguments ?? {});
     if (!input.success) {
-      return resultOf(
-        invalidParams(`Input validation error: Invalid arguments for tool ${tool.name}: ${getParseErrorMessage(input.error)}`),
-        request.id,
-      );
+      return resultOf(invalidParams(`Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(input.error)}`), id);
     }
     try {
       const representation = await tool.answer(deps, input.data, caller);
-      return Buffer.concat([representation.formOf(resultStart), resultEnd(request.id)]);
+      return Buffer.concat([representation.formOf(resultStart), resultEnd(id)]);
     } catch (error) {
-      return resultOf(toolError(error, deps.logger, tool.name), request.id);
+      return resultOf(toolError(error, deps.logger, tool.name), id);
     }
   };
 }

@@ -7,19 +7,17 @@
  *
  * In order: the Origin is checked (403), then the body is read (at most 64 KiB, 413) and parsed
  * (400); a batch (a JSON array) is refused with 400 (docs/decisions.md#d12); `tools/call` and
- * `tools/list` are answered by the direct dispatch (mcp-dispatch.ts), anything else by the SDK
- * (sdk-answer.ts). Every answer is due within MCP_TIMEOUT: past it the client gets a JSON-RPC
+ * `tools/list` are answered by mcp-dispatch.ts, anything else by the SDK (sdk-answer.ts). Every answer is due within MCP_TIMEOUT: past it the client gets a JSON-RPC
  * "Request timed out" error and the work still running is abandoned.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import Router from '@koa/router';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'koa';
 import { apiKeyOf } from '../auth/api-key-auth.js';
 import type { ApiDeps } from '../deps.js';
 import { JSON_RPC, requestError, transportError, type McpAnswer, type RequestId } from './json-rpc.js';
-import { asDirectRequest, createDirectDispatch } from './mcp-dispatch.js';
+import { asToolRequest, createToolDispatch } from './mcp-dispatch.js';
 import { sdkAnswer } from './sdk-answer.js';
 import type { ToolCaller } from './tools.js';
 
@@ -31,15 +29,18 @@ export const BATCH_REFUSED =
 
 type Answer = McpAnswer & { contentType?: string | undefined; close?: boolean };
 
-/** Whether the transport would take these headers; when not, the SDK answers (406, 415 or 400) as it always has. */
+/**
+ * Whether the transport would take these headers (the media type is what precedes any `;`);
+ * when not, the SDK answers (406, 415 or 400) as it always has.
+ */
 function transportAccepts(headers: IncomingHttpHeaders): boolean {
   const accept = headers.accept ?? '';
-  const type = headers['content-type'];
+  const type = headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
   const version = headers['mcp-protocol-version'];
   return (
     accept.includes('application/json') &&
     accept.includes('text/event-stream') &&
-    (type === 'application/json' || isJsonContentType(type ?? null)) &&
+    type === 'application/json' &&
     (version === undefined || (typeof version === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(version)))
   );
 }
@@ -71,13 +72,13 @@ const BATCH = transportError(400, JSON_RPC.invalidRequest, BATCH_REFUSED);
 const ORIGIN_REFUSED = transportError(403, JSON_RPC.transportError, 'Forbidden: Origin not allowed');
 
 export function mcpRoutes(deps: ApiDeps, router = new Router()): Router {
-  const direct = createDirectDispatch(deps);
+  const tools = createToolDispatch(deps);
   const allowedOrigins = new Set(deps.config.mcpAllowedOrigins);
 
   /** The answer to one POST; `id` is filled in as soon as it is known, for the deadline's answer. */
   const answer = async (ctx: Context, caller: ToolCaller, signal: AbortSignal, seen: { id: RequestId | null }): Promise<Answer> => {
     const headers = ctx.req.headers;
-    if (!transportAccepts(headers)) return sdkAnswer(deps, caller, headers, undefined, signal);
+    if (!transportAccepts(headers)) return sdkAnswer(headers, undefined, signal);
     const body = await readBody(ctx);
     // The rest of an oversized body is not read: the connection goes with the answer.
     if (body === undefined) return { ...TOO_LARGE, close: true };
@@ -88,12 +89,12 @@ export function mcpRoutes(deps: ApiDeps, router = new Router()): Router {
       return NOT_JSON;
     }
     if (Array.isArray(message)) return BATCH;
-    const request = asDirectRequest(message);
-    if (!request) return sdkAnswer(deps, caller, headers, message, signal);
+    const request = asToolRequest(message);
+    if (!request) return sdkAnswer(headers, message, signal);
     seen.id = request.id;
     // Tool calls and the tool list are reads: logged at debug as GET reads are, not at info as writes.
     ctx.state.read = true;
-    return { status: 200, body: await direct(request, caller) };
+    return { status: 200, body: await tools(request, caller) };
   };
 
   router.post('/mcp', async (ctx) => {

@@ -1,15 +1,13 @@
 /**
- * What the direct dispatch leaves (initialize, ping, notifications, malformed messages, headers
- * the transport refuses) is answered by the SDK itself: a fresh server and stateless transport,
- * as the SDK's own example does, on the web-standard transport so that the answer comes back as
- * a value (to race against the deadline) instead of being written to the socket.
+ * What is not a tool method (initialize, ping, notifications, malformed messages, headers the
+ * transport refuses) is answered by the SDK itself: a fresh server and stateless transport, as
+ * the SDK's own example does, on the web-standard transport so that the answer comes back as a
+ * value (to race against the deadline) instead of being written to the socket.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ApiDeps } from '../deps.js';
 import type { McpAnswer } from './json-rpc.js';
 import { createMcpServer } from './mcp-server.js';
-import type { ToolCaller } from './tools.js';
 
 export interface SdkAnswer extends McpAnswer {
   contentType: string | undefined;
@@ -34,14 +32,8 @@ function webHeaders(headers: IncomingHttpHeaders): Headers {
  * when the headers were refused before the body was read). The server and transport are closed
  * when the answer is ready, or by `signal` (the deadline).
  */
-export async function sdkAnswer(
-  deps: ApiDeps,
-  caller: ToolCaller,
-  headers: IncomingHttpHeaders,
-  parsedBody: unknown,
-  signal: AbortSignal,
-): Promise<SdkAnswer> {
-  const server = createMcpServer(deps, caller);
+export async function sdkAnswer(headers: IncomingHttpHeaders, parsedBody: unknown, signal: AbortSignal): Promise<SdkAnswer> {
+  const server = createMcpServer();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   const close = () => {
     void transport.close();

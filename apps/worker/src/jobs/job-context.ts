@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
 import type { PostScorer } from '../sentiment/aggregate.js';
 import type { MarketProvider } from '../providers/market-provider.js';
+import type { AlertEvaluator } from '../alerts/evaluator.js';
 
 /** What every job handler gets besides its job. */
 export interface JobContext {
@@ -15,4 +16,6 @@ export interface JobContext {
   historyMs: number;
   /** Scores the news posts, remembering the last window's (newsScorer()): one per worker, kept across refreshes. */
   scorePost: PostScorer;
+  /** Evaluates alert rules after each refresh written (apps/worker/src/alerts/); absent in a worker that does not. */
+  alerts?: AlertEvaluator;
 }

@@ -9,6 +9,7 @@ import { NEWS_MAX_POSTS, NEWS_WINDOW_MS } from '../providers/market-provider.js'
 import { UpstreamError } from '../providers/upstream-error.js';
 import type { JobContext } from './job-context.js';
 import { storeFetched } from './store-fetched.js';
+import { alertsAfterNews, alertsPrevious } from '../alerts/refresh-hooks.js';
 
 /**
  * The scorer a worker keeps across its news refreshes (in its JobContext), remembering a window's worth and a fifth: a refresh finds nearly all of the previous window's posts again,
@@ -26,6 +27,7 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   if (posts.length === 0) throw new UpstreamError('upstream v1/posts: empty window');
   posts.sort(newestFirst);
   const cachedAt = at.toISOString();
+  const alertsBefore = await alertsPrevious(context, 'news');
 
   const sentiment: Record<string, SentimentRecord> = {};
   for (const [token, summary] of summarizeSentiment(posts, context.scorePost)) sentiment[token] = { ...summary, cachedAt };
@@ -38,6 +40,7 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   ] as const;
   if (historyMs <= 0) {
     await storeFetched(() => writeRefresh(redis, { atMs: at.getTime(), snapshots, entries: [] }, 0));
+    await alertsAfterNews(context, alertsBefore, posts, sentiment, cachedAt);
     return { items: posts.length, tokens: Object.keys(sentiment).length };
   }
   const written = await storeFetched(async () => {
@@ -54,6 +57,7 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
     );
   });
   if (!written) logger.warn({ cachedAt }, 'news: a newer refresh is already stored; this one was dropped');
+  else await alertsAfterNews(context, alertsBefore, posts, sentiment, cachedAt);
   return { items: posts.length, tokens: Object.keys(sentiment).length };
 }
 

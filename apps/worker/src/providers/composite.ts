@@ -123,9 +123,7 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
    * running at the same moment may read the same posts once more: X bills a post once a day).
    */
   async function recentPosts(): Promise<NewsItem[]> {
-    // One key per EXISTS: the provider keys carry no hash tag, so on a Redis Cluster they lie in different slots.
-    const held = await Promise.all([redis.exists(providerKeys.xReads()), redis.exists(providerKeys.xSinceIds())]);
-    if (held[0] + held[1] === 0) await readPosts(new Date(now().getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
+    if ((await redis.exists(providerKeys.xReads())) === 0) await readPosts(new Date(now().getTime() - NEWS_WINDOW_MS), NEWS_MAX_POSTS);
     const from = now().getTime() - SMART_WINDOW_MS;
     // Held posts are the tracked accounts' only, matched by author id (a renamed account's count).
     return (await x.heldPosts()).filter((post) => Date.parse(post.publishedAt) >= from);

@@ -187,33 +187,3 @@ export function xRefusal(status: number, body: unknown): string | undefined {
 }
 
 /** One post as the news would hold it (the replay tool's view of a captured page). */
-export interface ReadPost {
-  id: string;
-  authorId: string | undefined;
-  text: string;
-  createdAt: string;
-  tokens: string[];
-  engagementScore: number;
-}
-
-/**
- * A raw X page (search, timeline, lookup of posts) read as the adapter reads it, in either
- * spelling: the valid posts (whole text, tokens, engagement), the next page's token, the
- * problems on it. Undefined when the body is not an X envelope.
- */
-export function readPostPage(body: unknown): { posts: ReadPost[]; next: string | undefined; problems: XProblem[] } | undefined {
-  const parsed = pageSchema.safeParse(body);
-  if (!parsed.success) return undefined;
-  return {
-    posts: postsOf(parsed.data).posts.map((post) => ({
-      id: post.id,
-      authorId: post.authorId,
-      text: post.text,
-      createdAt: post.createdAt,
-      tokens: tokensOf(post),
-      engagementScore: engagementScore(post.metrics),
-    })),
-    next: parsed.data.meta?.next_token,
-    problems: problemsOf(parsed.data.errors),
-  };
-}

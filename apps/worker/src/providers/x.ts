@@ -111,14 +111,8 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
 
   async function readStates(ids: readonly string[]): Promise<Map<string, ReadState>> {
     if (ids.length === 0) return new Map();
-    const [stored, legacy] = await Promise.all([redis.hmget(providerKeys.xReads(), ...ids), redis.hmget(providerKeys.xSinceIds(), ...ids)]);
-    // A since_id written before x-reads existed has no time: it is used as is, once (within the window or not, X still takes it).
-    return new Map(
-      ids.map((id, at) => [
-        id,
-        stored[at] ? (JSON.parse(stored[at]) as ReadState) : legacy[at] ? { since: legacy[at], sinceAt: now().toISOString() } : {},
-      ]),
-    );
+    const stored = await redis.hmget(providerKeys.xReads(), ...ids);
+    return new Map(ids.map((id, at) => [id, stored[at] ? (JSON.parse(stored[at]) as ReadState) : {}]));
   }
 
   function hold(post: XPost, account: TrackedAccount): HeldPost {
@@ -137,8 +131,16 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
     };
   }
 
-  /** Reads every batch's new posts, then the unread ranges, within the budget; returns the posts of tracked authors read. */
-  async function read(accounts: readonly TrackedAccount[], since: Date, budget: RequestBudget): Promise<XPost[]> {
+  /**
+   * Reads every batch's new posts, then the unread ranges, within the budget; returns the posts
+   * read and the read positions they move to, which the caller saves only once the posts are
+   * stored: saved first, a failed store would lose posts that were paid for.
+   */
+  async function read(
+    accounts: readonly TrackedAccount[],
+    since: Date,
+    budget: RequestBudget,
+  ): Promise<{ posts: XPost[]; advance: () => Promise<void> }> {
     const members = accounts.filter(readable);
     const states = await readStates(members.map((member) => member.id));
     const state = (id: string) => states.get(id) ?? {};
@@ -244,9 +246,13 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
         `x: the request budget (${options.requestsPerRefresh} a refresh) ran out; ${unread} batch(es) and ${holesLeft} account range(s) wait for the next refresh`,
       );
     }
-    if (changed.size > 0)
-      await redis.hset(providerKeys.xReads(), Object.fromEntries([...changed].map((id) => [id, JSON.stringify(states.get(id))])));
-    return read;
+    const positions = Object.fromEntries([...changed].map((id) => [id, JSON.stringify(states.get(id))]));
+    return {
+      posts: read,
+      advance: async () => {
+        if (changed.size > 0) await redis.hset(providerKeys.xReads(), positions);
+      },
+    };
   }
 
   async function heldPosts(): Promise<HeldPost[]> {
@@ -302,7 +308,10 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
       const budget: RequestBudget = { left: options.requestsPerRefresh };
       const accounts = await tracked.resolve(configured, { budget });
       const byId = new Map(accounts.filter((account) => account.id !== undefined).map((account) => [account.id!, account]));
-      const fresh = (await read(accounts, since, budget)).filter((post) => post.authorId !== undefined && byId.has(post.authorId));
+      const { posts: readPosts, advance } = await read(accounts, since, budget);
+      const fresh = readPosts.filter((post) => post.authorId !== undefined && byId.has(post.authorId));
+      // Store first, then advance: a store that fails leaves the read positions where they were,
+      // so the next refresh reads (and pays for) these posts again rather than never holding them.
       if (fresh.length > 0) {
         const held = Object.fromEntries(fresh.map((post) => [post.id, JSON.stringify(hold(post, byId.get(post.authorId!)!))]));
         // An edited post replaces its earlier versions (edit_history_post_ids ?? edit_history_tweet_ids).
@@ -310,6 +319,7 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
         await redis.hset(providerKeys.xPosts(), held);
         if (replaced.length > 0) await redis.hdel(providerKeys.xPosts(), ...replaced);
       }
+      await advance();
       const all = await heldPosts();
       const stale = all.filter((item) => Date.parse(item.publishedAt) < since.getTime()).map((item) => item.id);
       if (stale.length > 0) await redis.hdel(providerKeys.xPosts(), ...stale);

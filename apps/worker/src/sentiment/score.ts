@@ -10,6 +10,7 @@ import { hasMarketContext, hasMarketStance, isMarketPost } from './market-contex
 import modelFile from './market-model.json' with { type: 'json' };
 import { fromModelFile, predictProbabilities, type ClassProbabilities, type MarketModel, type MarketModelFile } from './market-model.js';
 import { normalizeReadings } from './normalize.js';
+import { lexiconLean } from './trader-lexicon.js';
 import { compoundPolarity, type EngineRules } from './vader-engine.js';
 import { loadVaderLexicon } from './vader-library.js';
 
@@ -70,17 +71,19 @@ export function scorePolarity(text: string, options?: ScoreOptions): number {
 export function scorePolarityWith(model: MarketModel, text: string, options?: ScoreOptions): number {
   const tickers = options?.tickers === undefined ? undefined : tickerSet(options.tickers);
   const { market: normalized, general } = normalizeReadings(text, tickers);
-  if (isMarketPost(text)) return modelPolarity(model, normalized, rulePolarity(normalized));
+  // The trader lexicon reads the raw post, tokenized as its authors did.
+  const lean = (): number | undefined => (model.lexicon === undefined ? undefined : lexiconLean(model.lexicon, text));
+  if (isMarketPost(text)) return modelPolarity(model, normalized, rulePolarity(normalized), true, lean());
   if (!hasMarketContext(normalized)) return generalPolarity(general);
   const rules = rulePolarity(normalized);
-  const market = hasMarketStance(normalized) ? round4((rules + modelPolarity(model, normalized, rules, false)) / 2) : rules;
+  const market = hasMarketStance(normalized) ? round4((rules + modelPolarity(model, normalized, rules, false, lean())) / 2) : rules;
   const vader = plainVaderPolarity(text);
   return polarityClass(market) === polarityClass(vader) ? vader : market;
 }
 
-/** The learned layer's polarity for a normalized post the rules scored `rules`. */
-export function modelPolarity(model: MarketModel, normalized: string, rules: number, withStance = true): number {
-  return polarityOf(predictProbabilities(model, normalized, rules, withStance), rules);
+/** The learned layer's polarity for a normalized post the rules scored `rules` (`lean`: see `predictProbabilities`). */
+export function modelPolarity(model: MarketModel, normalized: string, rules: number, withStance = true, lean?: number): number {
+  return polarityOf(predictProbabilities(model, normalized, rules, withStance, lean), rules);
 }
 
 const VADER_LEXICON: ReadonlyMap<string, number> = loadVaderLexicon();

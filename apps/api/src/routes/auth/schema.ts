@@ -72,7 +72,13 @@ export const UsageSchema = z
 export type Usage = z.infer<typeof UsageSchema>;
 
 export const RefreshAcknowledgementSchema = z
-  .object({ status: z.literal('refresh requested').meta({ description: 'Always "refresh requested".' }) })
+  .object({
+    status: z.literal('refresh requested').meta({ description: 'Always "refresh requested".' }),
+    requested: z.array(z.string()).meta({ description: 'The refresh jobs this ask started a run of.' }),
+    coalesced: z
+      .array(z.string())
+      .meta({ description: 'The refresh jobs a run was asked for less than 10 s ago: this ask joined that run, no other was started.' }),
+  })
   .meta({ description: 'Acknowledgement.' });
 export type RefreshAcknowledgement = z.infer<typeof RefreshAcknowledgementSchema>;
 

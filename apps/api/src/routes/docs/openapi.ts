@@ -18,6 +18,7 @@ import { CACHE_CONTROL, ETAG, RATE_LIMIT, RETRY_AFTER, WWW_AUTHENTICATE } from '
 import { USER_STORE_EMPTY } from '../health/health.js';
 import { StreamHeaderSchema, StreamQuerySchema } from '../market/schema.js';
 import { MCP_OPERATION } from '../../mcp/mcp-openapi.js';
+import { ALERT_WEBHOOKS, alertPaths } from '../alerts/alerts-docs.js';
 
 type Response = ZodOpenApiResponseObject;
 type Header = NonNullable<Extract<Response['headers'], Record<string, unknown>>>[string];
@@ -191,6 +192,7 @@ export const openApiDocument = createDocument(
       { name: 'auth', description: 'Login and bearer-protected routes.' },
       { name: 'market', description: 'Public, cached market reads (no authentication).' },
       { name: 'operations', description: 'Liveness, readiness, metrics and documentation.' },
+      { name: 'alerts', description: 'The caller’s alert rules and their signed webhooks (a JWT or an API key).' },
       { name: 'agents', description: 'The market reads as MCP tools, for AI agents (public, like the market routes).' },
     ],
     paths: {
@@ -273,14 +275,36 @@ export const openApiDocument = createDocument(
           // The role it takes (OpenAPI 3.1 lets a non-OAuth requirement list roles): what sets it apart from /api/auth/me.
           security: [{ bearerAuth: ['admin'] }],
           responses: {
-            '202': { description: 'The refresh of the shared snapshots was requested.', content: json(RefreshAcknowledgementSchema) },
+            '202': {
+              description:
+                'A run of each shared snapshot’s refresh was requested, at most one per refresh job every 10 s: the jobs asked for ' +
+                'within that time are listed as coalesced (this ask joined their run).',
+              content: json(RefreshAcknowledgementSchema),
+            },
             '401': UNAUTHORIZED,
             '403': errorResponse('Forbidden', [['Forbidden', 'the user does not have the role admin']]),
+            '429': errorResponse(
+              'Throttled',
+              [
+                [
+                  'a refresh of every snapshot was asked for less than 10 s ago; its runs are on their way',
+                  'every refresh job was asked for within the last 10 s: nothing new was started',
+                ],
+              ],
+              { 'Retry-After': RETRY_AFTER },
+            ),
             '500': INTERNAL_ERROR,
             '503': SERVICE_UNAVAILABLE,
           },
         },
       },
+      ...alertPaths({
+        errorResponse,
+        json,
+        unauthorized: UNAUTHORIZED,
+        internalError: INTERNAL_ERROR,
+        serviceUnavailable: SERVICE_UNAVAILABLE,
+      }),
       ...MARKET_PATHS,
       '/api/market/stream': { get: STREAM_OPERATION },
       '/mcp': { post: { ...MCP_OPERATION, responses: { ...MCP_OPERATION.responses, '500': INTERNAL_ERROR } } },
@@ -379,6 +403,7 @@ export const openApiDocument = createDocument(
         },
       },
     },
+    webhooks: ALERT_WEBHOOKS,
     components: {
       // The stream's event payloads: not a response body of their own, so named here.
       schemas: { NewsEvent: NewsEventSchema, SentimentEvent: SentimentEventSchema },

@@ -11,7 +11,7 @@ import { bearerCredential } from '../../auth/authorization.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** No token configured: /metrics stays public, as before. */
+/** No token configured: /metrics is public. */
 export function metricsAuth(token: string | undefined): Middleware {
   if (token === undefined) return (_ctx, next) => next();
   const expected = digest(token);

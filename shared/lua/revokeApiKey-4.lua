@@ -5,8 +5,10 @@
       KEYS[1] the key's record (hash, under the key's SHA-256)
       KEYS[2] the key's public id -> SHA-256
       KEYS[3] the set of the owner's key ids
+      KEYS[4] the hash of revoked key ids -> when (so `users import` does not bring a revoked key back)
 
       ARGV[1] public id
+      ARGV[2] now, ISO 8601
 
     Output:
       1 revoked
@@ -19,4 +21,5 @@ if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then
 end
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('SREM', KEYS[3], ARGV[1])
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[2])
 return 1

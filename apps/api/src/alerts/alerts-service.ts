@@ -1,0 +1,168 @@
+/**
+ * What the alert routes and MCP tools do with a user's rules: validate the webhook URLs
+ * against the address policy, hold the per-user maximum, make and rotate signing secrets, and
+ * hide every rule from anyone but its owner (another user's rule is not found, never forbidden).
+ */
+import { randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import type { Queue } from 'bullmq';
+import type { AlertsConfig } from '../../../../shared/alerts/alerts-config.js';
+import { urlRefusal, type Resolver } from '../../../../shared/alerts/address-policy.js';
+import { AlertStore, type DeliveryAttempt } from '../../../../shared/alerts/alert-store.js';
+import { normalizeCondition, type AlertCondition, type StoredRule, type WebhookChannel } from '../../../../shared/alerts/alert-types.js';
+import { enqueueDeliveries, eventIdFor, type DeliveryJobData } from '../../../../shared/alerts/delivery-queue.js';
+import { BadRequestError, NotFoundError } from '../../../../shared/errors.js';
+
+export interface RuleInput {
+  name: string;
+  condition: AlertCondition;
+  channels: WebhookChannel[];
+  cooldownSeconds: number;
+  enabled: boolean;
+}
+
+/** A rule as its owner sees it: never a secret. */
+export type PublicRule = Omit<StoredRule, 'secrets' | 'userId'> & { secretRotation: { previousExpiresAt: string } | null };
+
+export const defaultResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
+
+const RULE_ID = /^alr_[A-Za-z0-9_-]{16}$/;
+const newRuleId = () => `alr_${randomBytes(12).toString('base64url')}`;
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+export function toPublicRule(rule: StoredRule): PublicRule {
+  const { id, name, condition, channels, cooldownSeconds, enabled, disabledReason, createdAt, updatedAt, secrets } = rule;
+  const previous = secrets[1];
+  const rest = { id, name, condition, channels, cooldownSeconds, enabled, disabledReason, createdAt, updatedAt };
+  return { ...rest, secretRotation: previous?.expiresAt ? { previousExpiresAt: previous.expiresAt } : null };
+}
+
+export interface AlertsServiceOptions {
+  store: AlertStore;
+  config: AlertsConfig;
+  deliveries: Queue<DeliveryJobData>;
+  resolve?: Resolver;
+  now?: () => Date;
+}
+
+export class AlertsService {
+  private readonly resolve: Resolver;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: AlertsServiceOptions) {
+    this.resolve = options.resolve ?? defaultResolver;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async create(userId: string, input: RuleInput): Promise<{ rule: PublicRule; secret: string }> {
+    await this.checkChannels(input.channels);
+    const at = this.now().toISOString();
+    const secret = newSecret();
+    const rule: StoredRule = {
+      id: newRuleId(),
+      userId,
+      ...input,
+      condition: normalizeCondition(input.condition),
+      disabledReason: null,
+      createdAt: at,
+      updatedAt: at,
+      secrets: [{ secret, expiresAt: null }],
+    };
+    if (!(await this.options.store.create(rule, this.options.config.maxPerUser))) {
+      throw new BadRequestError(`Too many alerts: at most ${this.options.config.maxPerUser} per user`);
+    }
+    return { rule: toPublicRule(rule), secret };
+  }
+
+  async list(userId: string): Promise<PublicRule[]> {
+    return (await this.options.store.listOwned(userId)).map(toPublicRule);
+  }
+
+  async get(userId: string, ruleId: string): Promise<PublicRule> {
+    return toPublicRule(await this.owned(userId, ruleId));
+  }
+
+  async update(userId: string, ruleId: string, patch: Partial<RuleInput>): Promise<PublicRule> {
+    const before = await this.owned(userId, ruleId);
+    if (patch.channels) await this.checkChannels(patch.channels);
+    const after: StoredRule = {
+      ...before,
+      ...patch,
+      condition: patch.condition ? normalizeCondition(patch.condition) : before.condition,
+      updatedAt: this.now().toISOString(),
+    };
+    // Enabling again (or any change by the user) clears why the service had disabled it.
+    if (patch.enabled === true) after.disabledReason = null;
+    await this.options.store.replace(before, after);
+    if (patch.enabled === true) await this.options.store.recordDeliveredEvent(ruleId);
+    return toPublicRule(after);
+  }
+
+  async delete(userId: string, ruleId: string): Promise<void> {
+    await this.options.store.delete(await this.owned(userId, ruleId));
+  }
+
+  /** A new secret; the previous one keeps signing (both signatures sent) for ALERTS_SECRET_GRACE_SECONDS. */
+  async rotateSecret(userId: string, ruleId: string): Promise<{ rule: PublicRule; secret: string }> {
+    const before = await this.owned(userId, ruleId);
+    const at = this.now();
+    const secret = newSecret();
+    const expiresAt = new Date(at.getTime() + this.options.config.secretGraceSeconds * 1000).toISOString();
+    const current = before.secrets[0];
+    const secrets = [{ secret, expiresAt: null }, ...(current ? [{ secret: current.secret, expiresAt }] : [])];
+    const after: StoredRule = { ...before, secrets, updatedAt: at.toISOString() };
+    await this.options.store.replace(before, after);
+    return { rule: toPublicRule(after), secret };
+  }
+
+  async deliveries(userId: string, ruleId: string): Promise<DeliveryAttempt[]> {
+    await this.owned(userId, ruleId);
+    return this.options.store.attempts(ruleId);
+  }
+
+  /** Queues an `alert.test` event to every channel of the rule; returns its id. */
+  async sendTest(userId: string, ruleId: string): Promise<string> {
+    const rule = await this.owned(userId, ruleId);
+    const at = this.now();
+    const eventId = eventIdFor(rule.id, `test:${at.getTime()}:${randomBytes(6).toString('hex')}`);
+    const event = {
+      type: 'alert.test' as const,
+      timestamp: at.toISOString(),
+      data: {
+        firingId: eventId,
+        ruleId: rule.id,
+        ruleName: rule.name,
+        condition: rule.condition,
+        refreshedAt: at.toISOString(),
+        matches: [],
+      },
+    };
+    await enqueueDeliveries(
+      this.options.deliveries,
+      this.options.config,
+      rule.channels.map((channel, index) => ({
+        eventId,
+        ruleId: rule.id,
+        channel: index,
+        url: channel.url,
+        event,
+        firedAtMs: at.getTime(),
+      })),
+    );
+    return eventId;
+  }
+
+  private async owned(userId: string, ruleId: string): Promise<StoredRule> {
+    const rule = RULE_ID.test(ruleId) ? await this.options.store.getOwned(userId, ruleId) : undefined;
+    if (!rule) throw new NotFoundError('Alert not found');
+    return rule;
+  }
+
+  private async checkChannels(channels: readonly WebhookChannel[]): Promise<void> {
+    const { requireHttps, allowLoopback } = this.options.config;
+    for (const [index, channel] of channels.entries()) {
+      const refusal = await urlRefusal(channel.url, { requireHttps, allowLoopback, resolve: this.resolve });
+      if (refusal) throw new BadRequestError(`Invalid field: channels.${index}.url ${refusal}`);
+    }
+  }
+}

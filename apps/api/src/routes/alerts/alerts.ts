@@ -1,0 +1,52 @@
+/**
+ * The alert rules of the authenticated user (a JWT or an API key acting as its user): create,
+ * list, read, change, delete, rotate the secret, send a test event, read delivery attempts.
+ * Another user's rule is 404, never 403. The live feed is alert-stream.ts.
+ */
+import Router from '@koa/router';
+import { authenticatedUser, bearerAuth } from '../../auth/bearer.js';
+import type { ApiDeps } from '../../deps.js';
+import { jsonBody } from '../auth/json-body.js';
+import { ALERT_BODY_LIMIT, parseCreateAlert, parseUpdateAlert } from './schema.js';
+
+export function alertRoutes(deps: Pick<ApiDeps, 'auth' | 'alerts'>, router = new Router()): Router {
+  const { alerts } = deps;
+  const signedIn = bearerAuth(deps.auth);
+  const body = jsonBody({ limit: ALERT_BODY_LIMIT });
+  const noStore = async (ctx: { set(name: string, value: string): void }, next: () => Promise<unknown>) => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  };
+
+  router.post('/api/alerts', noStore, signedIn, body, async (ctx) => {
+    const { rule, secret } = await alerts.create(authenticatedUser(ctx).id, parseCreateAlert(ctx.request.body));
+    ctx.status = 201;
+    ctx.set('Location', `/api/alerts/${rule.id}`);
+    ctx.body = { ...rule, secret };
+  });
+  router.get('/api/alerts', noStore, signedIn, async (ctx) => {
+    ctx.body = { data: await alerts.list(authenticatedUser(ctx).id) };
+  });
+  router.get('/api/alerts/:id', noStore, signedIn, async (ctx) => {
+    ctx.body = await alerts.get(authenticatedUser(ctx).id, ctx.params.id ?? '');
+  });
+  router.patch('/api/alerts/:id', noStore, signedIn, body, async (ctx) => {
+    ctx.body = await alerts.update(authenticatedUser(ctx).id, ctx.params.id ?? '', parseUpdateAlert(ctx.request.body));
+  });
+  router.delete('/api/alerts/:id', noStore, signedIn, async (ctx) => {
+    await alerts.delete(authenticatedUser(ctx).id, ctx.params.id ?? '');
+    ctx.status = 204;
+  });
+  router.post('/api/alerts/:id/secret', noStore, signedIn, async (ctx) => {
+    const { rule, secret } = await alerts.rotateSecret(authenticatedUser(ctx).id, ctx.params.id ?? '');
+    ctx.body = { ...rule, secret };
+  });
+  router.post('/api/alerts/:id/test', noStore, signedIn, async (ctx) => {
+    ctx.status = 202;
+    ctx.body = { eventId: await alerts.sendTest(authenticatedUser(ctx).id, ctx.params.id ?? '') };
+  });
+  router.get('/api/alerts/:id/deliveries', noStore, signedIn, async (ctx) => {
+    ctx.body = { data: await alerts.deliveries(authenticatedUser(ctx).id, ctx.params.id ?? '') };
+  });
+  return router;
+}

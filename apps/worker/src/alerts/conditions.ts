@@ -1,0 +1,137 @@
+/**
+ * Whether a rule's condition became true between two refreshes, and on what: pure functions of
+ * the previous and the current data. A rule fires on the edge, so each compares the two: a
+ * token already in the top 5 at the previous refresh has not "entered" it. Without a previous
+ * refresh nothing fires (nothing can be said to have changed).
+ */
+import type { AlertCondition, AlertMatch } from '../../../../shared/alerts/alert-types.js';
+import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
+
+/** The mentions of each token at one past refresh: token -> [mentions, smartMoneyMentions]. */
+export type MentionsAt = Readonly<Record<string, readonly [number, number]>>;
+
+/** What one refresh gives the conditions; only the fields of its kind are set. */
+export interface RefreshFacts {
+  trending?: { previous: readonly TrendingToken[] | undefined; current: readonly TrendingToken[]; window: readonly MentionsAt[] };
+  trendingCas?: { previous: readonly TrendingCa[] | undefined; current: readonly TrendingCa[] };
+  news?: { previousIds: ReadonlySet<string> | undefined; current: readonly NewsItem[] };
+  sentiment?: { previous: Readonly<Record<string, SentimentRecord>> | undefined; current: Readonly<Record<string, SentimentRecord>> };
+}
+
+const MAX_MATCHES = 20;
+
+export function matchesOf(condition: AlertCondition, facts: RefreshFacts): AlertMatch[] {
+  switch (condition.type) {
+    case 'sentiment-threshold':
+    case 'sentiment-label':
+      return sentimentMatches(condition, facts.sentiment);
+    case 'mentions-spike':
+      return spikeMatches(condition, facts.trending);
+    case 'rank':
+      return rankMatches(condition, facts.trending);
+    case 'new-contract':
+      return contractMatches(condition, facts.trendingCas);
+    case 'post':
+      return postMatches(condition, facts.news);
+  }
+}
+
+function sentimentMatches(
+  condition: Extract<AlertCondition, { type: 'sentiment-threshold' | 'sentiment-label' }>,
+  sentiment: RefreshFacts['sentiment'],
+): AlertMatch[] {
+  const before = sentiment?.previous?.[condition.token];
+  const now = sentiment?.current[condition.token];
+  if (!before || !now) return [];
+  const match = { token: condition.token, score: now.score, previousScore: before.score, label: now.label, previousLabel: before.label };
+  if (condition.type === 'sentiment-threshold') {
+    const crossed =
+      condition.direction === 'up'
+        ? before.score < condition.threshold && now.score >= condition.threshold
+        : before.score > condition.threshold && now.score <= condition.threshold;
+    return crossed ? [match] : [];
+  }
+  if (now.label === before.label) return [];
+  return condition.to === 'any' || condition.to === now.label ? [match] : [];
+}
+
+/** True when `value` is at least `minCount` and `percent` % above the mean of the window's values. */
+function spiking(value: number, past: readonly number[], percent: number, minCount: number): { mean: number } | undefined {
+  if (value < minCount || past.length === 0) return undefined;
+  const mean = past.reduce((sum, v) => sum + v, 0) / past.length;
+  return value >= mean * (1 + percent / 100) && value > mean ? { mean } : undefined;
+}
+
+function spikeMatches(condition: Extract<AlertCondition, { type: 'mentions-spike' }>, trending: RefreshFacts['trending']): AlertMatch[] {
+  if (!trending?.previous) return [];
+  const column = condition.metric === 'mentions' ? 0 : 1;
+  const tokens = condition.token === undefined ? trending.current : trending.current.filter((item) => item.token === condition.token);
+  const matches: AlertMatch[] = [];
+  for (const item of tokens) {
+    const valueOf = (at: MentionsAt | undefined) => at?.[item.token]?.[column] ?? 0;
+    const value = condition.metric === 'mentions' ? item.mentions : item.smartMoneyMentions;
+    // Now against the previous `window` refreshes; the previous refresh against the ones before it.
+    const now = spiking(value, trending.window.slice(0, condition.window).map(valueOf), condition.percent, condition.minCount);
+    if (!now) continue;
+    const before = spiking(
+      valueOf(trending.window[0]),
+      trending.window.slice(1, condition.window + 1).map(valueOf),
+      condition.percent,
+      condition.minCount,
+    );
+    if (before) continue;
+    matches.push({ token: item.token, metric: condition.metric, value, mean: Math.round(now.mean * 100) / 100 });
+    if (matches.length === MAX_MATCHES) break;
+  }
+  return matches;
+}
+
+function rankMatches(condition: Extract<AlertCondition, { type: 'rank' }>, trending: RefreshFacts['trending']): AlertMatch[] {
+  if (!trending?.previous) return [];
+  const previousRank = new Map(trending.previous.map((item, index) => [item.token, index + 1]));
+  const matches: AlertMatch[] = [];
+  for (const [index, item] of trending.current.slice(0, condition.top).entries()) {
+    if (condition.token !== undefined && item.token !== condition.token) continue;
+    const before = previousRank.get(item.token);
+    if (before !== undefined && before <= condition.top) continue;
+    matches.push({ token: item.token, rank: index + 1, previousRank: before ?? null });
+    if (matches.length === MAX_MATCHES) break;
+  }
+  return matches;
+}
+
+function contractMatches(condition: Extract<AlertCondition, { type: 'new-contract' }>, cas: RefreshFacts['trendingCas']): AlertMatch[] {
+  if (!cas?.previous) return [];
+  const qualifies = (item: TrendingCa) =>
+    (condition.chain === undefined || item.chain.toLowerCase() === condition.chain) &&
+    item.smartMoneyMentions >= condition.minSmartMoneyMentions;
+  const before = new Set(cas.previous.filter(qualifies).map((item) => `${item.chain}:${item.address}`));
+  const matches: AlertMatch[] = [];
+  for (const item of cas.current) {
+    if (!qualifies(item) || before.has(`${item.chain}:${item.address}`)) continue;
+    matches.push({ address: item.address, chain: item.chain, mentions: item.mentions, smartMoneyMentions: item.smartMoneyMentions });
+    if (matches.length === MAX_MATCHES) break;
+  }
+  return matches;
+}
+
+function postMatches(condition: Extract<AlertCondition, { type: 'post' }>, news: RefreshFacts['news']): AlertMatch[] {
+  if (!news?.previousIds) return [];
+  const matches: AlertMatch[] = [];
+  for (const post of news.current) {
+    if (news.previousIds.has(post.id)) continue;
+    if (condition.account !== undefined && post.author.toLowerCase() !== condition.account) continue;
+    if (condition.token !== undefined && !post.tokens.some((token) => token.toUpperCase() === condition.token)) continue;
+    if (post.authorFollowers < condition.minFollowers || post.engagementScore < condition.minEngagement) continue;
+    matches.push({
+      postId: post.id,
+      author: post.author,
+      authorFollowers: post.authorFollowers,
+      engagementScore: post.engagementScore,
+      publishedAt: post.publishedAt,
+      text: post.text.slice(0, 280),
+    });
+    if (matches.length === MAX_MATCHES) break;
+  }
+  return matches;
+}

@@ -1,0 +1,130 @@
+/**
+ * The BullMQ worker of the webhook delivery queue, with its own concurrency: a process runs it
+ * beside the refreshes or alone (WORKER_ROLES, README). Each job is one event to one webhook;
+ * each attempt is logged on the rule. Retried (the same `webhook-id`) on network errors,
+ * timeouts, 5xx, 408 and 429 with deliveryBackoffMs; not on another 4xx. An event that fails
+ * for good counts against the rule, which is disabled with the reason after
+ * ALERTS_DISABLE_AFTER_FAILED_EVENTS in a row, or at once when one event failed for a day.
+ */
+import { Worker, type Job, type MinimalJob } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AlertsConfig } from '../../../../shared/alerts/alerts-config.js';
+import { AlertStore, type DeliveryAttempt } from '../../../../shared/alerts/alert-store.js';
+import { ALERT_DELIVERY_QUEUE, deliveryBackoffMs, type DeliveryJobData } from '../../../../shared/alerts/delivery-queue.js';
+import type { Logger } from '../../../../shared/logger.js';
+import { queueBaseOptions } from '../../../../shared/queues.js';
+import type { Resolver } from '../../../../shared/alerts/address-policy.js';
+import { WebhookSender, type AttemptResult } from './webhook-sender.js';
+import { alertCounters } from './alert-counters.js';
+
+/** A retryable failure: BullMQ tries again after deliveryBackoffMs, never sooner than the receiver's Retry-After. */
+class RetryableDeliveryError extends Error {
+  override readonly name = 'RetryableDeliveryError';
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+export interface DeliveryWorkerOptions {
+  /** The job store's client (rules, attempt log). */
+  redis: Redis;
+  /** A blocking connection of BullMQ's own. */
+  connection: Redis;
+  config: AlertsConfig;
+  logger: Logger;
+  resolve?: Resolver;
+}
+
+export function startDeliveryWorker(options: DeliveryWorkerOptions): {
+  worker: Worker<DeliveryJobData>;
+  close(force?: boolean): Promise<void>;
+} {
+  const { config, logger } = options;
+  const store = new AlertStore(options.redis);
+  const count = alertCounters(options.redis);
+  const sender = new WebhookSender({
+    requireHttps: config.requireHttps,
+    allowLoopback: config.allowLoopback,
+    connectTimeoutMs: config.connectTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
+
+  const deliver = async (job: Job<DeliveryJobData>): Promise<{ outcome: string }> => {
+    const { data } = job;
+    const rule = await store.get(data.ruleId);
+    if (!rule) return { outcome: 'dropped: rule deleted' };
+    if (!rule.enabled && data.event.type === 'alert.fired') return { outcome: 'dropped: rule disabled' };
+    const now = Date.now();
+    const secrets = rule.secrets.filter((s) => s.expiresAt === null || Date.parse(s.expiresAt) > now).map((s) => s.secret);
+    const attempt = job.attemptsMade + 1;
+    const result = await sender.send({
+      url: data.url,
+      id: data.eventId,
+      timestamp: new Date(now),
+      body: JSON.stringify(data.event),
+      secrets,
+    });
+    const last = attempt >= (job.opts.attempts ?? 1);
+    const outcome = result.kind === 'delivered' ? 'delivered' : result.retryable && !last ? 'retrying' : 'failed';
+    await store.recordAttempt(rule.id, logEntry(data, attempt, outcome, result));
+    count.delivery(outcome);
+    if (result.kind === 'delivered') {
+      count.latency(Date.now() - data.firedAtMs);
+      await store.recordDeliveredEvent(rule.id);
+      return { outcome };
+    }
+    if (outcome === 'retrying') throw new RetryableDeliveryError(result.error, result.retryAfterMs);
+    // Failed for good: after every retry (about a day with the defaults) the rule is disabled at once.
+    const exhausted = result.retryable && last && (job.opts.attempts ?? 1) > 1;
+    const reason = exhausted ? `an event could not be delivered after ${attempt} attempts; the last: ${result.error}` : result.error;
+    if (await store.recordFailedEvent(rule.id, reason, config.disableAfterFailedEvents, exhausted)) {
+      logger.warn({ rule: rule.id, reason }, 'alert rule disabled: its deliveries keep failing');
+    }
+    return { outcome: `failed: ${result.error}` };
+  };
+
+  const worker = new Worker<DeliveryJobData>(ALERT_DELIVERY_QUEUE, deliver, {
+    ...queueBaseOptions,
+    connection: options.connection,
+    concurrency: config.deliveryConcurrency,
+    lockDuration: config.deliveryLockMs,
+    stalledInterval: Math.max(1000, Math.floor(config.deliveryLockMs / 2)),
+    settings: {
+      backoffStrategy: (attemptsMade: number, _type?: string, error?: Error, job?: MinimalJob) => {
+        const backoff = job?.opts.backoff;
+        const baseMs = typeof backoff === 'object' && backoff.delay ? backoff.delay : config.retryBaseMs;
+        const retryAfter = error instanceof RetryableDeliveryError ? error.retryAfterMs : undefined;
+        return deliveryBackoffMs(attemptsMade, { baseMs, maxMs: config.retryMaxDelayMs, retryAfterMs: retryAfter });
+      },
+    },
+  });
+  worker.on('error', (error) => logger.error({ err: error.message }, 'delivery worker error'));
+  worker.on('failed', (job, error) =>
+    logger.debug({ id: job?.id, attempt: job?.attemptsMade, err: error.message }, 'delivery attempt failed'),
+  );
+  return {
+    worker,
+    async close(force = false) {
+      await worker.close(force);
+      sender.close();
+    },
+  };
+}
+
+function logEntry(data: DeliveryJobData, attempt: number, outcome: DeliveryAttempt['outcome'], result: AttemptResult): DeliveryAttempt {
+  return {
+    eventId: data.eventId,
+    type: data.event.type,
+    url: data.url,
+    attempt,
+    at: new Date().toISOString(),
+    outcome,
+    status: result.status,
+    latencyMs: result.latencyMs,
+    error: result.kind === 'failed' ? result.error.slice(0, 500) : null,
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * Evaluates the alert rules after each refresh the worker writes. Only the rules indexed under
+ * what the refresh touched are read (the tokens in it, the chains, `*` for "any"), so the cost
+ * grows with the rules concerned. A rule whose condition became true claims the refresh in one
+ * script with its cooldown (claimAlertFiring): two workers, a retried job or a refresh
+ * evaluated twice fire it at most once. A firing goes to the user's feed and to the delivery
+ * queue, one job per webhook, its id derived from the firing so a repeat adds nothing.
+ */
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { AlertsConfig } from '../../../../shared/alerts/alerts-config.js';
+import { AlertStore } from '../../../../shared/alerts/alert-store.js';
+import type { AlertEvent, ConditionType, StoredRule } from '../../../../shared/alerts/alert-types.js';
+import { enqueueDeliveries, eventIdFor, type DeliveryJobData } from '../../../../shared/alerts/delivery-queue.js';
+import { ALERT_FIRED_CHANNEL, alertKeys } from '../../../../shared/keyspace.js';
+import type { Logger } from '../../../../shared/logger.js';
+import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
+import { runScript } from '../../../../shared/redis-scripts.js';
+import { execChecked } from '../../../../shared/redis-results.js';
+import { snapshotKeys } from '../../../../shared/snapshot-keys.js';
+import { matchesOf, type MentionsAt, type RefreshFacts } from './conditions.js';
+
+/** How long a claim is kept: far longer than any retry of one refresh. */
+const CLAIM_TTL_SECONDS = 3 * 86_400;
+/** Refreshes of mentions kept for the spike condition (its largest window, and one). */
+const WINDOW_LENGTH = 21;
+/** Firings kept per user for the stream and the MCP tool. */
+export const FIRINGS_KEPT = 1000;
+
+export interface EvaluatorOptions {
+  redis: Redis;
+  deliveries: Queue<DeliveryJobData>;
+  config: AlertsConfig;
+  logger: Logger;
+  /** Counts firings by condition type (the worker's counters hash). */
+  countFiring?: (type: ConditionType) => void;
+  now?: () => number;
+}
+
+type Snapshot<T> = { data: T; cachedAt: string };
+const parse = <T>(raw: string | null | undefined): T | undefined => (raw ? (JSON.parse(raw) as Snapshot<T>).data : undefined);
+
+export class AlertEvaluator {
+  private readonly store: AlertStore;
+  private readonly now: () => number;
+
+  constructor(private readonly options: EvaluatorOptions) {
+    this.store = new AlertStore(options.redis);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The snapshot bodies a refresh is about to replace (read before its write). */
+  async previous(names: readonly ('trending' | 'trending-cas' | 'news' | 'sentiment')[]): Promise<(string | null)[]> {
+    return Promise.all(names.map((name) => this.options.redis.get(snapshotKeys.snapshot(name))));
+  }
+
+  async afterTrending(previousBody: string | null, current: readonly TrendingToken[], cachedAt: string): Promise<number> {
+    const window = await this.mentionsWindow(current, cachedAt);
+    const facts: RefreshFacts = { trending: { previous: parse<TrendingToken[]>(previousBody), current, window } };
+    const tokens = current.map((item) => item.token);
+    const pairs: [ConditionType, string][] = [
+      ['mentions-spike', '*'],
+      ['rank', '*'],
+      ...tokens.flatMap(
+        (token) =>
+          [
+            ['mentions-spike', token],
+            ['rank', token],
+          ] as [ConditionType, string][],
+      ),
+    ];
+    return this.evaluate(`trending:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+  }
+
+  async afterTrendingCas(previousBody: string | null, current: readonly TrendingCa[], cachedAt: string): Promise<number> {
+    const facts: RefreshFacts = { trendingCas: { previous: parse<TrendingCa[]>(previousBody), current } };
+    const chains = [...new Set(current.map((item) => item.chain.toLowerCase()))];
+    const pairs: [ConditionType, string][] = [
+      ['new-contract', '*'],
+      ...chains.map((chain) => ['new-contract', chain] as [ConditionType, string]),
+    ];
+    return this.evaluate(`trending-cas:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+  }
+
+  async afterNews(
+    previous: { news: string | null; sentiment: string | null },
+    posts: readonly NewsItem[],
+    sentiment: Readonly<Record<string, SentimentRecord>>,
+    cachedAt: string,
+  ): Promise<number> {
+    const previousPosts = parse<NewsItem[]>(previous.news);
+    const facts: RefreshFacts = {
+      news: { previousIds: previousPosts ? new Set(previousPosts.map((post) => post.id)) : undefined, current: posts },
+      sentiment: { previous: parse<Record<string, SentimentRecord>>(previous.sentiment), current: sentiment },
+    };
+    const postTokens = new Set(posts.flatMap((post) => post.tokens.map((token) => token.toUpperCase())));
+    const pairs: [ConditionType, string][] = [
+      ['post', '*'],
+      ...[...postTokens].map((token) => ['post', token] as [ConditionType, string]),
+      ...Object.keys(sentiment).flatMap(
+        (token) =>
+          [
+            ['sentiment-threshold', token],
+            ['sentiment-label', token],
+          ] as [ConditionType, string][],
+      ),
+    ];
+    return this.evaluate(`news:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+  }
+
+  /** Evaluates the rules indexed under `pairs`; returns how many fired. */
+  async evaluate(
+    refreshId: string,
+    refreshedAt: string,
+    facts: RefreshFacts,
+    pairs: readonly (readonly [ConditionType, string])[],
+  ): Promise<number> {
+    const ids = await this.store.indexed(pairs);
+    const rules = await this.store.getMany(ids);
+    const candidates: { rule: StoredRule; matches: ReturnType<typeof matchesOf> }[] = [];
+    for (const rule of rules) {
+      if (!rule.enabled) continue;
+      const matches = matchesOf(rule.condition, facts);
+      if (matches.length > 0) candidates.push({ rule, matches });
+    }
+    let fired = 0;
+    for (const { rule, matches } of candidates) {
+      const at = this.now();
+      const claimed = await runScript(
+        this.options.redis,
+        'claimAlertFiring',
+        [alertKeys.claim(rule.id, refreshId), alertKeys.lastFired(rule.id)],
+        [at, rule.cooldownSeconds * 1000, CLAIM_TTL_SECONDS],
+      );
+      if (claimed !== 1) continue;
+      const eventId = eventIdFor(rule.id, refreshId);
+      const event: AlertEvent = {
+        type: 'alert.fired',
+        timestamp: new Date(at).toISOString(),
+        data: { firingId: eventId, ruleId: rule.id, ruleName: rule.name, condition: rule.condition, refreshedAt, matches },
+      };
+      await enqueueDeliveries(
+        this.options.deliveries,
+        this.options.config,
+        rule.channels.map((channel, index) => ({ eventId, ruleId: rule.id, channel: index, url: channel.url, event, firedAtMs: at })),
+      );
+      await execChecked(
+        this.options.redis
+          .multi()
+          .xadd(alertKeys.firings(rule.userId), 'MAXLEN', '~', FIRINGS_KEPT, '*', 'event', JSON.stringify(event))
+          .publish(ALERT_FIRED_CHANNEL, rule.userId),
+      );
+      this.options.countFiring?.(rule.condition.type);
+      fired += 1;
+    }
+    if (fired > 0) this.options.logger.info({ refreshId, rules: rules.length, fired }, 'alerts fired');
+    return fired;
+  }
+
+  /**
+   * The mentions of the refreshes before this one, newest first, and this one recorded for the
+   * next (once: a refresh evaluated twice is not counted twice).
+   */
+  private async mentionsWindow(current: readonly TrendingToken[], cachedAt: string): Promise<MentionsAt[]> {
+    const raw = await this.options.redis.get(alertKeys.mentionsWindow());
+    const stored = raw ? (JSON.parse(raw) as { at: string; m: MentionsAt }[]) : [];
+    const before = stored.filter((entry) => entry.at < cachedAt);
+    if (!stored.some((entry) => entry.at === cachedAt)) {
+      const entry = { at: cachedAt, m: Object.fromEntries(current.map((item) => [item.token, [item.mentions, item.smartMoneyMentions]])) };
+      const next = [entry, ...stored].sort((a, b) => b.at.localeCompare(a.at)).slice(0, WINDOW_LENGTH);
+      await this.options.redis.set(alertKeys.mentionsWindow(), JSON.stringify(next));
+    }
+    return before.map((entry) => entry.m);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Alert rules in Redis (slot `{alerts}`, shared/keyspace.ts): the API creates, reads, changes
+ * and deletes them; the worker reads the indexes and the rules a refresh concerns, and
+ * disables a rule whose deliveries keep failing. Every key of one rule is in one slot, so
+ * each change is one MULTI or script, on Cluster too.
+ */
+import type { Redis } from 'ioredis';
+import { alertKeys } from '../keyspace.js';
+import { runScript } from '../redis-scripts.js';
+import { execChecked } from '../redis-results.js';
+import { indexSubject, type ConditionType, type StoredRule } from './alert-types.js';
+
+/** One delivery attempt as GET /api/alerts/{id}/deliveries shows it. */
+export interface DeliveryAttempt {
+  /** The event's id (its `webhook-id`). */
+  eventId: string;
+  type: 'alert.fired' | 'alert.test';
+  url: string;
+  attempt: number;
+  at: string;
+  /** `delivered`, `retrying` (will be tried again) or `failed` (given up). */
+  outcome: 'delivered' | 'retrying' | 'failed';
+  /** The receiver's HTTP status; null when none came (network error, timeout, refused address). */
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+/** How many attempts a rule's log keeps. */
+export const DELIVERY_LOG_LENGTH = 50;
+
+const indexKey = (rule: Pick<StoredRule, 'condition'>) => alertKeys.index(rule.condition.type, indexSubject(rule.condition));
+
+export class AlertStore {
+  constructor(private readonly redis: Redis) {}
+
+  /** Stores a new rule; false when its user holds `maxPerUser` rules already. */
+  async create(rule: StoredRule, maxPerUser: number): Promise<boolean> {
+    const stored = await runScript(
+      this.redis,
+      'createAlertRule',
+      [alertKeys.rule(rule.id), alertKeys.userRules(rule.userId), indexKey(rule), alertKeys.owners()],
+      [rule.id, JSON.stringify(rule), maxPerUser, rule.userId],
+    );
+    return stored === 1;
+  }
+
+  async get(ruleId: string): Promise<StoredRule | undefined> {
+    const raw = await this.redis.get(alertKeys.rule(ruleId));
+    return raw === null ? undefined : (JSON.parse(raw) as StoredRule);
+  }
+
+  /** A rule of this user; undefined for another user's rule as for none (the API answers 404 to both). */
+  async getOwned(userId: string, ruleId: string): Promise<StoredRule | undefined> {
+    const rule = await this.get(ruleId);
+    return rule?.userId === userId ? rule : undefined;
+  }
+
+  async getMany(ruleIds: readonly string[]): Promise<StoredRule[]> {
+    if (ruleIds.length === 0) return [];
+    const rules: StoredRule[] = [];
+    // MGET in chunks: one reply of 100,000 rules would hold the event loop.
+    for (let at = 0; at < ruleIds.length; at += 1000) {
+      const raws = await this.redis.mget(ruleIds.slice(at, at + 1000).map((id) => alertKeys.rule(id)));
+      for (const raw of raws) if (raw) rules.push(JSON.parse(raw) as StoredRule);
+    }
+    return rules;
+  }
+
+  async listOwned(userId: string): Promise<StoredRule[]> {
+    const ids = await this.redis.smembers(alertKeys.userRules(userId));
+    const rules = await this.getMany(ids);
+    return rules
+      .filter((rule) => rule.userId === userId)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  }
+
+  /** Writes a changed rule, moving it between indexes when its condition's subject changed. */
+  async replace(before: StoredRule, after: StoredRule): Promise<void> {
+    const batch = this.redis.multi().set(alertKeys.rule(after.id), JSON.stringify(after));
+    if (indexKey(before) !== indexKey(after)) batch.srem(indexKey(before), before.id).sadd(indexKey(after), after.id);
+    await execChecked(batch);
+  }
+
+  async delete(rule: StoredRule): Promise<void> {
+    await execChecked(
+      this.redis
+        .multi()
+        .del(alertKeys.rule(rule.id), alertKeys.lastFired(rule.id), alertKeys.deliveries(rule.id), alertKeys.failedEvents(rule.id))
+        .srem(alertKeys.userRules(rule.userId), rule.id)
+        .srem(indexKey(rule), rule.id),
+    );
+  }
+
+  /** The ids of the rules indexed under each (type, subject) pair asked for, deduplicated. */
+  async indexed(pairs: readonly (readonly [ConditionType, string])[]): Promise<string[]> {
+    if (pairs.length === 0) return [];
+    const batch = this.redis.pipeline();
+    for (const [type, subject] of pairs) batch.smembers(alertKeys.index(type, subject));
+    const replies = (await execChecked(batch)) as string[][];
+    return [...new Set(replies.flat())];
+  }
+
+  /** Every user id holding rules. */
+  owners(): Promise<string[]> {
+    return this.redis.smembers(alertKeys.owners());
+  }
+
+  async recordAttempt(ruleId: string, attempt: DeliveryAttempt): Promise<void> {
+    await execChecked(
+      this.redis
+        .multi()
+        .lpush(alertKeys.deliveries(ruleId), JSON.stringify(attempt))
+        .ltrim(alertKeys.deliveries(ruleId), 0, DELIVERY_LOG_LENGTH - 1),
+    );
+  }
+
+  async attempts(ruleId: string): Promise<DeliveryAttempt[]> {
+    const raws = await this.redis.lrange(alertKeys.deliveries(ruleId), 0, DELIVERY_LOG_LENGTH - 1);
+    return raws.map((raw) => JSON.parse(raw) as DeliveryAttempt);
+  }
+
+  /**
+   * Counts an event that failed for good; at `limit` in a row, or when `disableNow`, the rule is
+   * disabled with the reason. Returns true when it was disabled now.
+   */
+  async recordFailedEvent(ruleId: string, reason: string, limit: number, disableNow: boolean): Promise<boolean> {
+    const failures = await this.redis.incr(alertKeys.failedEvents(ruleId));
+    if (failures < limit && !disableNow) return false;
+    const rule = await this.get(ruleId);
+    if (!rule?.enabled) return false;
+    const why = disableNow ? reason : `${failures} events in a row could not be delivered; the last: ${reason}`;
+    await this.replace(rule, { ...rule, enabled: false, disabledReason: why, updatedAt: new Date().toISOString() });
+    return true;
+  }
+
+  async recordDeliveredEvent(ruleId: string): Promise<void> {
+    await this.redis.del(alertKeys.failedEvents(ruleId));
+  }
+}

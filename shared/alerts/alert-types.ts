@@ -1,0 +1,215 @@
+/**
+ * What an alert rule is (docs in README, Alerts): its condition, channels and state, as zod
+ * schemas. The API validates bodies with them and documents them; the worker evaluates the
+ * conditions and delivers the events whose payload is AlertEvent.
+ */
+import { z } from 'zod';
+
+/** A ticker as the index spells it: `$sol` and `SOL` are one token (stored upper-case, no `$`). */
+const Ticker = z
+  .string()
+  .max(21)
+  .regex(/^\$?[A-Za-z0-9]{1,20}$/)
+  .meta({ description: 'Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], case-insensitive.', examples: ['SOL'] });
+const Account = z
+  .string()
+  .max(16)
+  .regex(/^@?[A-Za-z0-9_]{1,15}$/)
+  .meta({ description: 'A tracked account’s username; an optional leading @ is dropped; case-insensitive.', examples: ['cobie'] });
+const Chain = z
+  .string()
+  .max(32)
+  .regex(/^[A-Za-z0-9-]{1,32}$/)
+  .meta({ description: 'Chain identifier as trending contract addresses name it (ethereum, solana...), case-insensitive.' });
+
+export const SentimentThresholdCondition = z
+  .strictObject({
+    type: z.literal('sentiment-threshold'),
+    token: Ticker,
+    threshold: z.number().min(-1).max(1).meta({ description: 'The score to cross, in [-1, 1].' }),
+    direction: z
+      .enum(['up', 'down'])
+      .meta({ description: '`up`: fires when the score rises to or above it; `down`: falls to or below it.' }),
+  })
+  .meta({
+    id: 'SentimentThresholdCondition',
+    description: 'A token’s sentiment score crosses a threshold.',
+    examples: [{ type: 'sentiment-threshold', token: 'SOL', threshold: -0.2, direction: 'down' }],
+  });
+
+export const SentimentLabelCondition = z
+  .strictObject({
+    type: z.literal('sentiment-label'),
+    token: Ticker,
+    to: z.enum(['bullish', 'bearish', 'neutral', 'any']).meta({ description: 'The label it changes to; `any` for every change.' }),
+  })
+  .meta({
+    id: 'SentimentLabelCondition',
+    description: 'A token’s sentiment label changes.',
+    examples: [{ type: 'sentiment-label', token: 'SOL', to: 'bearish' }],
+  });
+
+export const MentionsSpikeCondition = z
+  .strictObject({
+    type: z.literal('mentions-spike'),
+    token: Ticker.optional().meta({ description: 'The token; absent: any trending token.' }),
+    metric: z.enum(['mentions', 'smartMoneyMentions']).default('mentions').meta({ description: 'Which count. Default `mentions`.' }),
+    percent: z.int().min(1).max(100_000).meta({ description: 'How far above the mean of the previous refreshes, in %.' }),
+    window: z.int().min(1).max(20).default(6).meta({ description: 'How many previous refreshes the mean covers. Default 6.' }),
+    minCount: z
+      .int()
+      .min(1)
+      .max(1_000_000_000)
+      .default(10)
+      .meta({ description: 'The count must be at least this (a jump from 1 to 3 does not fire). Default 10.' }),
+  })
+  .meta({
+    id: 'MentionsSpikeCondition',
+    description:
+      'Mentions (or smart-money mentions) of a trending token rise at least `percent` % above their mean over the previous `window` refreshes.',
+    examples: [{ type: 'mentions-spike', token: 'SOL', metric: 'smartMoneyMentions', percent: 50, window: 6, minCount: 20 }],
+  });
+
+export const RankCondition = z
+  .strictObject({
+    type: z.literal('rank'),
+    token: Ticker.optional().meta({ description: 'The token; absent: any token.' }),
+    top: z.int().min(1).max(100).meta({ description: 'Fires when the token enters the top `top` trending tokens.' }),
+  })
+  .meta({ id: 'RankCondition', description: 'A token enters the top N trending.', examples: [{ type: 'rank', token: 'SOL', top: 5 }] });
+
+export const NewContractCondition = z
+  .strictObject({
+    type: z.literal('new-contract'),
+    chain: Chain.optional().meta({ description: 'Only this chain; absent: any chain.' }),
+    minSmartMoneyMentions: z
+      .int()
+      .min(0)
+      .max(1_000_000_000)
+      .default(0)
+      .meta({ description: 'At least this many smart-money mentions. Default 0.' }),
+  })
+  .meta({
+    id: 'NewContractCondition',
+    description: 'A contract address appears in trending contract addresses (with the chain and floor given).',
+    examples: [{ type: 'new-contract', chain: 'solana', minSmartMoneyMentions: 3 }],
+  });
+
+export const PostCondition = z
+  .strictObject({
+    type: z.literal('post'),
+    account: Account.optional().meta({ description: 'The tracked account; absent: any tracked account.' }),
+    token: Ticker.optional().meta({ description: 'The token the post must mention; absent: any token.' }),
+    minFollowers: z.int().min(0).max(10_000_000_000).default(0).meta({ description: 'The author’s follower floor. Default 0.' }),
+    minEngagement: z.number().min(0).max(1e12).default(0).meta({ description: 'The post’s engagement score floor. Default 0.' }),
+  })
+  .meta({
+    id: 'PostCondition',
+    description: 'A tracked account posts about a token (a post new since the previous refresh).',
+    examples: [{ type: 'post', account: 'cobie', token: 'SOL', minFollowers: 10_000 }],
+  });
+
+export const AlertConditionSchema = z
+  .discriminatedUnion('type', [
+    SentimentThresholdCondition,
+    SentimentLabelCondition,
+    MentionsSpikeCondition,
+    RankCondition,
+    NewContractCondition,
+    PostCondition,
+  ])
+  .meta({ id: 'AlertCondition', description: 'What makes the rule fire: one condition, by `type`.' });
+export type AlertCondition = z.output<typeof AlertConditionSchema>;
+export type ConditionType = AlertCondition['type'];
+export const CONDITION_TYPES = AlertConditionSchema.options.map((option) => option.shape.type.value) as readonly ConditionType[];
+
+export const WebhookChannelSchema = z
+  .strictObject({
+    type: z.literal('webhook'),
+    url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .meta({
+        description:
+          'Where events are POSTed, signed as Standard Webhooks specifies. `https:` in production; its host must resolve only to public addresses.',
+        examples: ['https://bot.example.com/hooks/market-signals'],
+      }),
+  })
+  .meta({ id: 'WebhookChannel', description: 'A webhook receiver.' });
+export type WebhookChannel = z.output<typeof WebhookChannelSchema>;
+
+/** A rule as stored (shared/keyspace.ts alertKeys.rule): secrets included, never shown but at creation and rotation. */
+export interface StoredRule {
+  id: string;
+  userId: string;
+  name: string;
+  condition: AlertCondition;
+  channels: WebhookChannel[];
+  cooldownSeconds: number;
+  enabled: boolean;
+  /** Why the service disabled the rule (its deliveries kept failing); null when enabled or disabled by its user. */
+  disabledReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Signing secrets (`whsec_…`), newest first; one with `expiresAt` is a rotated one still signing until then. */
+  secrets: { secret: string; expiresAt: string | null }[];
+}
+
+/** The subjects a condition is indexed under: evaluation of a refresh reads only the rules of the subjects it touches. */
+export function indexSubject(condition: AlertCondition): string {
+  switch (condition.type) {
+    case 'sentiment-threshold':
+    case 'sentiment-label':
+      return condition.token;
+    case 'mentions-spike':
+    case 'rank':
+    case 'post':
+      return condition.token ?? '*';
+    case 'new-contract':
+      return condition.chain ?? '*';
+  }
+}
+
+/** Canonical spelling: tickers upper-case without `$`, accounts lower-case without `@`, chains lower-case. */
+export function normalizeCondition(condition: AlertCondition): AlertCondition {
+  const ticker = (raw: string) => (raw.startsWith('$') ? raw.slice(1) : raw).toUpperCase();
+  switch (condition.type) {
+    case 'sentiment-threshold':
+    case 'sentiment-label':
+      return { ...condition, token: ticker(condition.token) };
+    case 'mentions-spike':
+    case 'rank':
+      return condition.token === undefined ? condition : { ...condition, token: ticker(condition.token) };
+    case 'new-contract':
+      return condition.chain === undefined ? condition : { ...condition, chain: condition.chain.toLowerCase() };
+    case 'post': {
+      const account = condition.account === undefined ? undefined : condition.account.replace(/^@/, '').toLowerCase();
+      const token = condition.token === undefined ? undefined : ticker(condition.token);
+      return { ...condition, ...(account === undefined ? {} : { account }), ...(token === undefined ? {} : { token }) };
+    }
+  }
+}
+
+/** The body of every delivered event (the OpenAPI document's `webhooks` section) and of the stream's events. */
+export const AlertEventSchema = z
+  .object({
+    type: z.enum(['alert.fired', 'alert.test']).meta({ description: '`alert.fired`, or `alert.test` for POST /api/alerts/{id}/test.' }),
+    timestamp: z.iso.datetime().meta({ description: 'When the rule fired.' }),
+    data: z
+      .object({
+        firingId: z.string().meta({ description: 'The firing’s id; also the `webhook-id` of every attempt to deliver it.' }),
+        ruleId: z.string().meta({ description: 'The rule that fired.' }),
+        ruleName: z.string().meta({ description: 'Its name.' }),
+        condition: AlertConditionSchema,
+        refreshedAt: z.iso.datetime().meta({ description: 'The cachedAt of the refresh that made it fire.' }),
+        matches: z
+          .array(z.record(z.string(), z.union([z.string(), z.number(), z.null()])))
+          .max(20)
+          .meta({ description: 'What matched: tokens, addresses or posts with the values that made the condition true (at most 20).' }),
+      })
+      .meta({ description: 'The firing.' }),
+  })
+  .meta({ id: 'AlertEvent', description: 'An alert event, as POSTed to a webhook and sent on GET /api/alerts/stream.' });
+export type AlertEvent = z.infer<typeof AlertEventSchema>;
+export type AlertMatch = AlertEvent['data']['matches'][number];
