@@ -80,13 +80,20 @@ export async function countMentions(
   return { counted: fresh.length };
 }
 
+const READ_HOURS_PER_BATCH = 24;
+
 /** The buckets of the hours `windows` need (each window and the one before it), within retention. */
 export async function readBuckets(redis: Redis, nowMs: number, retentionMs: number): Promise<Map<number, HourBucket>> {
   const longest = Math.max(...MINDSHARE_WINDOWS.map((window) => MINDSHARE_HOURS[window]));
   const hours = windowHours(nowMs, 2 * longest).filter((hourMs) => hourMs + HOUR_MS > nowMs - retentionMs);
-  const read = redis.pipeline();
-  for (const hourMs of hours) read.hgetall(mindshareKeys.bucket(hourMs));
-  const results = await execChecked(read);
+  // A day of hours per round trip: at 1,000 accounts a 30-day read is ~700k fields, and one batch
+  // of it would hold the connection past its command timeout (dev/mindshare-figures.ts).
+  const results: unknown[] = [];
+  for (let start = 0; start < hours.length; start += READ_HOURS_PER_BATCH) {
+    const read = redis.pipeline();
+    for (const hourMs of hours.slice(start, start + READ_HOURS_PER_BATCH)) read.hgetall(mindshareKeys.bucket(hourMs));
+    results.push(...(await execChecked(read)));
+  }
   const buckets = new Map<number, HourBucket>();
   hours.forEach((hourMs, index) => {
     const fields = results[index] as Record<string, string> | undefined;
