@@ -14,9 +14,9 @@ import type { Job } from 'bullmq';
 import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import { UserStore } from '../apps/api/src/auth/users.js';
 import { fetchStats } from '../apps/worker/src/jobs/fetch-stats.js';
-import type { JobContext } from '../apps/worker/src/jobs/job-context.js';
+import { createJobContext } from '../apps/worker/src/jobs/create-job-context.js';
 import { refreshList } from '../apps/worker/src/jobs/refresh-list.js';
-import { refreshNews, newsScorer } from '../apps/worker/src/jobs/refresh-news.js';
+import { refreshNews } from '../apps/worker/src/jobs/refresh-news.js';
 import { createIndexClient } from '../apps/worker/src/providers/index-client.js';
 import { startSimulator } from '../apps/index-sim/src/server.js';
 import { loadConfig } from '../shared/config.js';
@@ -50,14 +50,13 @@ const log = (line: string) => process.stdout.write(`[bench:redis-cluster] ${line
 async function seed(form: Form, simUrl: string, username: string): Promise<void> {
   const config = loadConfig({ NODE_ENV: 'test', ...form.env });
   const redis = createRedis(config, 'worker', 'bench-seed');
-  const context: JobContext = {
+  const context = createJobContext({
     redis,
     provider: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
     logger: createLogger({ logLevel: 'warn' }, 'bench-seed'),
     now: () => new Date(),
     historyMs: 30 * 86_400_000,
-    scorePost: newsScorer(),
-  };
+  });
   await refreshList(context, 'trending');
   await refreshList(context, 'trending-cas');
   await refreshNews(context);

@@ -78,6 +78,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s alert rules */
+        get: operations["listAlerts"];
+        put?: never;
+        /**
+         * Create an alert rule; its signing secret is shown once
+         * @description A rule has one condition and 1-5 webhooks. Each webhook URL is checked now (and again at every delivery): `https` in production, and every address its host resolves to must be public. A user holds at most ALERTS_MAX_PER_USER rules (default 100). A rule fires on the edge: when its condition becomes true between two refreshes, not at every refresh while it stays true; then not again within `cooldownSeconds`.
+         */
+        post: operations["createAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller’s rules */
+        get: operations["getAlert"];
+        put?: never;
+        post?: never;
+        /** Delete a rule (events already queued are dropped) */
+        delete: operations["deleteAlert"];
+        options?: never;
+        head?: never;
+        /** Change a rule (enabled=true also clears why the service disabled it) */
+        patch: operations["updateAlert"];
+        trace?: never;
+    };
+    "/api/alerts/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description A new `whsec_` secret, shown once. The previous one keeps signing for ALERTS_SECRET_GRACE_SECONDS (default 24 h): meanwhile each delivery carries both signatures in `webhook-signature`, so a receiver with either secret verifies it.
+         */
+        post: operations["rotateAlertSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an `alert.test` event to every channel of the rule */
+        post: operations["testAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/alerts/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The rule’s last delivery attempts (time, status, latency, error) */
+        get: operations["alertDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/market/trending": {
         parameters: {
             query?: never;
@@ -407,7 +501,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    alertFired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An alert event, POSTed to each webhook of a rule
+         * @description Signed as Standard Webhooks specifies: `webhook-id` (the same on every retry of one event), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` with the rule’s secret, base64-decoded after `whsec_`; two space-separated signatures while a rotated secret still signs). Answer 2xx to acknowledge. Network errors, timeouts, 5xx, 408 and 429 (Retry-After honoured) are retried with exponential backoff and jitter for about a day; another 4xx is not retried. A rule whose events fail ALERTS_DISABLE_AFTER_FAILED_EVENTS times in a row (default 10), or one event for a whole day, is disabled with the reason.
+         */
+        post: operations["alertWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Body of POST /api/auth/login. */
@@ -419,6 +534,245 @@ export interface components {
             email: string;
             /** @description User password. */
             password: string;
+        };
+        /**
+         * @description Body of POST /api/alerts. Fields not listed are ignored.
+         * @example {
+         *       "name": "SOL turns bearish",
+         *       "condition": {
+         *         "type": "sentiment-label",
+         *         "token": "SOL",
+         *         "to": "bearish"
+         *       },
+         *       "channels": [
+         *         {
+         *           "type": "webhook",
+         *           "url": "https://bot.example.com/hooks/market-signals"
+         *         }
+         *       ],
+         *       "cooldownSeconds": 3600
+         *     }
+         */
+        CreateAlertRequest: {
+            /**
+             * @description A name for the rule (1-100 characters).
+             * @example SOL turns bearish
+             */
+            name: string;
+            condition: components["schemas"]["AlertCondition"];
+            /** @description Where events go: 1 to 5 webhooks. */
+            channels: components["schemas"]["WebhookChannel"][];
+            /**
+             * @description After firing, the rule does not fire again for this many seconds (0 to 30 days).
+             * @default 0
+             */
+            cooldownSeconds: number;
+            /**
+             * @description A disabled rule is not evaluated.
+             * @default true
+             */
+            enabled: boolean;
+        };
+        /** @description What makes the rule fire: one condition, by `type`. */
+        AlertCondition: components["schemas"]["SentimentThresholdCondition"] | components["schemas"]["SentimentLabelCondition"] | components["schemas"]["MentionsSpikeCondition"] | components["schemas"]["RankCondition"] | components["schemas"]["NewContractCondition"] | components["schemas"]["PostCondition"];
+        /**
+         * @description A token’s sentiment score crosses a threshold.
+         * @example {
+         *       "type": "sentiment-threshold",
+         *       "token": "SOL",
+         *       "threshold": -0.2,
+         *       "direction": "down"
+         *     }
+         */
+        SentimentThresholdCondition: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sentiment-threshold";
+            /**
+             * @description Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], case-insensitive.
+             * @example SOL
+             */
+            token: string;
+            /** @description The score to cross, in [-1, 1]. */
+            threshold: number;
+            /**
+             * @description `up`: fires when the score rises to or above it; `down`: falls to or below it.
+             * @enum {string}
+             */
+            direction: "up" | "down";
+        };
+        /**
+         * @description A token’s sentiment label changes.
+         * @example {
+         *       "type": "sentiment-label",
+         *       "token": "SOL",
+         *       "to": "bearish"
+         *     }
+         */
+        SentimentLabelCondition: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sentiment-label";
+            /**
+             * @description Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], case-insensitive.
+             * @example SOL
+             */
+            token: string;
+            /**
+             * @description The label it changes to; `any` for every change.
+             * @enum {string}
+             */
+            to: "bullish" | "bearish" | "neutral" | "any";
+        };
+        /**
+         * @description Mentions (or smart-money mentions) of a trending token rise at least `percent` % above their mean over the previous `window` refreshes.
+         * @example {
+         *       "type": "mentions-spike",
+         *       "token": "SOL",
+         *       "metric": "smartMoneyMentions",
+         *       "percent": 50,
+         *       "window": 6,
+         *       "minCount": 20
+         *     }
+         */
+        MentionsSpikeCondition: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mentions-spike";
+            /**
+             * @description The token; absent: any trending token.
+             * @example SOL
+             */
+            token?: string;
+            /**
+             * @description Which count. Default `mentions`.
+             * @default mentions
+             * @enum {string}
+             */
+            metric: "mentions" | "smartMoneyMentions";
+            /** @description How far above the mean of the previous refreshes, in %. */
+            percent: number;
+            /**
+             * @description How many previous refreshes the mean covers. Default 6.
+             * @default 6
+             */
+            window: number;
+            /**
+             * @description The count must be at least this (a jump from 1 to 3 does not fire). Default 10.
+             * @default 10
+             */
+            minCount: number;
+        };
+        /**
+         * @description A token enters the top N trending.
+         * @example {
+         *       "type": "rank",
+         *       "token": "SOL",
+         *       "top": 5
+         *     }
+         */
+        RankCondition: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rank";
+            /**
+             * @description The token; absent: any token.
+             * @example SOL
+             */
+            token?: string;
+            /** @description Fires when the token enters the top `top` trending tokens. */
+            top: number;
+        };
+        /**
+         * @description A contract address appears in trending contract addresses (with the chain and floor given).
+         * @example {
+         *       "type": "new-contract",
+         *       "chain": "solana",
+         *       "minSmartMoneyMentions": 3
+         *     }
+         */
+        NewContractCondition: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "new-contract";
+            /** @description Only this chain; absent: any chain. */
+            chain?: string;
+            /**
+             * @description At least this many smart-money mentions. Default 0.
+             * @default 0
+             */
+            minSmartMoneyMentions: number;
+        };
+        /**
+         * @description A tracked account posts about a token (a post new since the previous refresh).
+         * @example {
+         *       "type": "post",
+         *       "account": "cobie",
+         *       "token": "SOL",
+         *       "minFollowers": 10000
+         *     }
+         */
+        PostCondition: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "post";
+            /**
+             * @description The tracked account; absent: any tracked account.
+             * @example cobie
+             */
+            account?: string;
+            /**
+             * @description The token the post must mention; absent: any token.
+             * @example SOL
+             */
+            token?: string;
+            /**
+             * @description The author’s follower floor. Default 0.
+             * @default 0
+             */
+            minFollowers: number;
+            /**
+             * @description The post’s engagement score floor. Default 0.
+             * @default 0
+             */
+            minEngagement: number;
+        };
+        /** @description A webhook receiver. */
+        WebhookChannel: {
+            /** @constant */
+            type: "webhook";
+            /**
+             * @description Where events are POSTed, signed as Standard Webhooks specifies. `https:` in production; its host must resolve only to public addresses.
+             * @example https://bot.example.com/hooks/market-signals
+             */
+            url: string;
+        };
+        /** @description Body of PATCH /api/alerts/{id}: the fields to change. Fields not listed are ignored. */
+        UpdateAlertRequest: {
+            /**
+             * @description A name for the rule (1-100 characters).
+             * @example SOL turns bearish
+             */
+            name?: string;
+            condition?: components["schemas"]["AlertCondition"];
+            /** @description Where events go: 1 to 5 webhooks. */
+            channels?: components["schemas"]["WebhookChannel"][];
+            /** @description After firing, the rule does not fire again for this many seconds (0 to 30 days). */
+            cooldownSeconds?: number;
+            /** @description true enables the rule again (also after the service disabled it). */
+            enabled?: boolean;
         };
         /** @description A JSON-RPC 2.0 request or notification (MCP). */
         JsonRpcRequest: {
@@ -436,6 +790,38 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        /** @description An alert event, as POSTed to a webhook and sent on GET /api/alerts/stream. */
+        AlertEvent: {
+            /**
+             * @description `alert.fired`, or `alert.test` for POST /api/alerts/{id}/test.
+             * @enum {string}
+             */
+            type: "alert.fired" | "alert.test";
+            /**
+             * Format: date-time
+             * @description When the rule fired.
+             */
+            timestamp: string;
+            /** @description The firing. */
+            data: {
+                /** @description The firing’s id; also the `webhook-id` of every attempt to deliver it. */
+                firingId: string;
+                /** @description The rule that fired. */
+                ruleId: string;
+                /** @description Its name. */
+                ruleName: string;
+                condition: components["schemas"]["AlertCondition"];
+                /**
+                 * Format: date-time
+                 * @description The cachedAt of the refresh that made it fire.
+                 */
+                refreshedAt: string;
+                /** @description What matched: tokens, addresses or posts with the values that made the condition true (at most 20). */
+                matches: {
+                    [key: string]: string | number | null;
+                }[];
+            };
         };
         /** @description A post from a tracked account. */
         NewsItem: {
@@ -590,6 +976,91 @@ export interface components {
                 /** @description Seconds until the budget is whole again. */
                 resetSeconds: number;
             };
+        };
+        /** @description The new rule and its signing secret, shown once. */
+        CreatedAlert: {
+            /** @description The rule’s id. */
+            id: string;
+            name: string;
+            condition: components["schemas"]["AlertConditionOutput"];
+            channels: components["schemas"]["WebhookChannel"][];
+            cooldownSeconds: number;
+            enabled: boolean;
+            /** @description Why the service disabled the rule (its deliveries kept failing); null otherwise. PATCH enabled=true clears it. */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Set after a rotation while the previous secret still signs. */
+            secretRotation: {
+                /**
+                 * Format: date-time
+                 * @description Until then the previous secret signs too.
+                 */
+                previousExpiresAt: string;
+            } | null;
+            /** @description The signing secret (`whsec_…`, Standard Webhooks). Shown only now: store it. */
+            secret: string;
+        };
+        /** @description The caller’s alert rules. */
+        AlertList: {
+            /** @description The caller’s rules, oldest first. */
+            data: components["schemas"]["AlertRule"][];
+        };
+        /** @description An alert rule (never its secret). */
+        AlertRule: {
+            /** @description The rule’s id. */
+            id: string;
+            name: string;
+            condition: components["schemas"]["AlertConditionOutput"];
+            channels: components["schemas"]["WebhookChannel"][];
+            cooldownSeconds: number;
+            enabled: boolean;
+            /** @description Why the service disabled the rule (its deliveries kept failing); null otherwise. PATCH enabled=true clears it. */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Set after a rotation while the previous secret still signs. */
+            secretRotation: {
+                /**
+                 * Format: date-time
+                 * @description Until then the previous secret signs too.
+                 */
+                previousExpiresAt: string;
+            } | null;
+        };
+        /** @description The test event was queued for every channel. */
+        TestQueued: {
+            /** @description The test event’s `webhook-id`. */
+            eventId: string;
+        };
+        /** @description A rule’s recent delivery attempts. */
+        DeliveryList: {
+            /** @description The last 50 attempts, newest first. */
+            data: components["schemas"]["DeliveryAttempt"][];
+        };
+        /** @description One attempt to deliver an event. */
+        DeliveryAttempt: {
+            /** @description The event’s `webhook-id`. */
+            eventId: string;
+            /** @enum {string} */
+            type: "alert.fired" | "alert.test";
+            url: string;
+            attempt: number;
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description `retrying`: another attempt will follow; `failed`: given up.
+             * @enum {string}
+             */
+            outcome: "delivered" | "retrying" | "failed";
+            /** @description The receiver’s HTTP status; null when none came. */
+            status: number | null;
+            latencyMs: number;
+            error: string | null;
         };
         /** @description Trending tokens, ranked by smart money social activity. */
         TrendingTokenList: {
@@ -851,6 +1322,107 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        /** @description What makes the rule fire: one condition, by `type`. */
+        AlertConditionOutput: components["schemas"]["SentimentThresholdCondition"] | components["schemas"]["SentimentLabelCondition"] | components["schemas"]["MentionsSpikeConditionOutput"] | components["schemas"]["RankCondition"] | components["schemas"]["NewContractConditionOutput"] | components["schemas"]["PostConditionOutput"];
+        /**
+         * @description Mentions (or smart-money mentions) of a trending token rise at least `percent` % above their mean over the previous `window` refreshes.
+         * @example {
+         *       "type": "mentions-spike",
+         *       "token": "SOL",
+         *       "metric": "smartMoneyMentions",
+         *       "percent": 50,
+         *       "window": 6,
+         *       "minCount": 20
+         *     }
+         */
+        MentionsSpikeConditionOutput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "mentions-spike";
+            /**
+             * @description The token; absent: any trending token.
+             * @example SOL
+             */
+            token?: string;
+            /**
+             * @description Which count. Default `mentions`.
+             * @default mentions
+             * @enum {string}
+             */
+            metric: "mentions" | "smartMoneyMentions";
+            /** @description How far above the mean of the previous refreshes, in %. */
+            percent: number;
+            /**
+             * @description How many previous refreshes the mean covers. Default 6.
+             * @default 6
+             */
+            window: number;
+            /**
+             * @description The count must be at least this (a jump from 1 to 3 does not fire). Default 10.
+             * @default 10
+             */
+            minCount: number;
+        };
+        /**
+         * @description A contract address appears in trending contract addresses (with the chain and floor given).
+         * @example {
+         *       "type": "new-contract",
+         *       "chain": "solana",
+         *       "minSmartMoneyMentions": 3
+         *     }
+         */
+        NewContractConditionOutput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "new-contract";
+            /** @description Only this chain; absent: any chain. */
+            chain?: string;
+            /**
+             * @description At least this many smart-money mentions. Default 0.
+             * @default 0
+             */
+            minSmartMoneyMentions: number;
+        };
+        /**
+         * @description A tracked account posts about a token (a post new since the previous refresh).
+         * @example {
+         *       "type": "post",
+         *       "account": "cobie",
+         *       "token": "SOL",
+         *       "minFollowers": 10000
+         *     }
+         */
+        PostConditionOutput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "post";
+            /**
+             * @description The tracked account; absent: any tracked account.
+             * @example cobie
+             */
+            account?: string;
+            /**
+             * @description The token the post must mention; absent: any token.
+             * @example SOL
+             */
+            token?: string;
+            /**
+             * @description The author’s follower floor. Default 0.
+             * @default 0
+             */
+            minFollowers: number;
+            /**
+             * @description The post’s engagement score floor. Default 0.
+             * @default 0
+             */
+            minEngagement: number;
         };
         /** @description A post from a tracked account. */
         NewsItemOutput: {
@@ -1211,6 +1783,602 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAlerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every rule of the caller, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertList"];
+                };
+            };
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAlertRequest"];
+            };
+        };
+        responses: {
+            /** @description The rule, with its `whsec_` secret (shown only here and on rotation). */
+            201: {
+                headers: {
+                    /** @description The rule’s URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAlert"];
+                };
+            };
+            /** @description Bad request: "Invalid field: <path>" when a field is missing, of the wrong type or out of range (the first such field is named, such as `condition.threshold`); "Invalid field: channels.<n>.url <reason>" when a webhook URL is not https (in production), carries credentials, does not resolve, or resolves to a loopback, private, link-local (169.254.169.254 included), CGNAT, unique-local, multicast, unspecified or IPv4-mapped address; the reason names the address; "Invalid body: expected a JSON object" when the body is not a JSON object; "Invalid JSON body" when the body is malformed JSON; "Too many alerts: at most <n> per user" when the caller holds ALERTS_MAX_PER_USER rules already; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: "Payload too large" when the body is over 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: "Unsupported media type" when the Content-Type is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule’s id (`alr_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "Alert not found" when no rule of the caller has this id (another user’s rule included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule’s id (`alr_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "Alert not found" when no rule of the caller has this id (another user’s rule included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule’s id (`alr_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAlertRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRule"];
+                };
+            };
+            /** @description Bad request: "Invalid field: <path>" when a field is missing, of the wrong type or out of range (the first such field is named, such as `condition.threshold`); "Invalid field: channels.<n>.url <reason>" when a webhook URL is not https (in production), carries credentials, does not resolve, or resolves to a loopback, private, link-local (169.254.169.254 included), CGNAT, unique-local, multicast, unspecified or IPv4-mapped address; the reason names the address; "Invalid body: expected a JSON object" when the body is not a JSON object; "Invalid JSON body" when the body is malformed JSON; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "Alert not found" when no rule of the caller has this id (another user’s rule included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large: "Payload too large" when the body is over 16 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported media type: "Unsupported media type" when the Content-Type is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateAlertSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule’s id (`alr_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule and its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAlert"];
+                };
+            };
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "Alert not found" when no rule of the caller has this id (another user’s rule included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testAlert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule’s id (`alr_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; GET …/deliveries shows how it went. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestQueued"];
+                };
+            };
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "Alert not found" when no rule of the caller has this id (another user’s rule included). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    alertDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule’s id (`alr_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last 50 attempts, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryList"];
+                };
+            };
+            /** @description Bad request: "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "Alert not found" when no rule of the caller has this id (another user’s rule included). */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2767,6 +3935,42 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    alertWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event’s id (`msg_…`). */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description One or two `v1,<base64>` signatures, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: not retried (nor is any 4xx but 408 and 429). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

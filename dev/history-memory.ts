@@ -7,8 +7,8 @@
  */
 import { startSimulator } from '../apps/index-sim/src/server.js';
 import { createIndexClient } from '../apps/worker/src/providers/index-client.js';
-import type { JobContext } from '../apps/worker/src/jobs/job-context.js';
-import { refreshNews, newsScorer } from '../apps/worker/src/jobs/refresh-news.js';
+import { createJobContext } from '../apps/worker/src/jobs/create-job-context.js';
+import { refreshNews } from '../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../apps/worker/src/jobs/refresh-list.js';
 import { createLogger } from '../shared/logger.js';
 import { createRedis } from '../shared/redis.js';
@@ -23,15 +23,14 @@ const server = await startTestRedis();
 const sim = await startSimulator({ postCount: posts });
 const redis = createRedis({ redisUrl: server.url, redisTlsInsecure: false }, 'worker', 'history-memory');
 let clock = Date.now() - days * DAY;
-const context: JobContext = {
+const context = createJobContext({
   redis,
   provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }),
   logger: createLogger({ logLevel: 'warn' }, 'history-memory'),
   // The retention is measured against the refresh times, as in production where they are "now".
   now: () => new Date(clock),
   historyMs: 30 * DAY,
-  scorePost: newsScorer(),
-};
+});
 
 /** Bytes of every history key (`ms:{<refresh job>}:history:*`), and how many keys. */
 async function historyBytes(): Promise<{ bytes: number; keys: number; entries: number }> {

@@ -38,6 +38,12 @@ export interface Config {
   readonly redisCluster: ClusterConfig | undefined;
   /** REDIS_TLS_INSECURE: accept the self-signed certificates of Heroku-style `rediss://` hosts. Default false. */
   readonly redisTlsInsecure: boolean;
+  /**
+   * REDIS_KEY_PREFIX: the first part of every key, channel and BullMQ queue name
+   * (shared/keyspace.ts), so deployments (or test suites) can share one Redis. Letters, digits,
+   * `.`, `_` and `-`. Default `ms`: changing it orphans what Redis holds under the old prefix.
+   */
+  readonly redisKeyPrefix: string;
   /** JWT_SECRET: HS256 key, at least 32 bytes. Outside production a random one is made per run. */
   readonly jwtSecret: string;
   /** True when JWT_SECRET was not given and a random per-run secret was generated. */
@@ -79,6 +85,17 @@ export interface Config {
    * client is known and can be revoked. Default 600.
    */
   readonly apiKeyStatsMissBudget: number;
+  /**
+   * STATS_MISS_CEILING: stats misses every client together may send to the worker per minute,
+   * across every API process (issue 38 item 4); one more is answered 503 with Retry-After at
+   * once. Half the default INDEX_RATE_LIMIT, so the worker keeps up and a miss waits seconds. Default 300.
+   */
+  readonly statsMissCeilingPerMinute: number;
+  /**
+   * STATS_QUEUE_MAX: stats lookups that may wait in the queue; a miss beyond it is answered 503
+   * with Retry-After at once, not queued (it could only wait out the API's 9 s). Default 50.
+   */
+  readonly statsQueueMaxWaiting: number;
   /**
    * METRICS_TOKEN: when set (at least 16 characters), GET /metrics answers only
    * `Authorization: Bearer <METRICS_TOKEN>` (what Prometheus sends with
@@ -287,6 +304,9 @@ const METRICS_TOKEN = z.string().regex(/^[\x21-\x7e]{16,}$/, {
   error: (issue) => `must be at least 16 printable characters without spaces, got ${String(issue.input).length} characters`,
 });
 
+/** A key prefix that cannot break a hash tag (`{}`) or a key pattern. */
+const KEY_PREFIX = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, got('must be 1 to 64 letters, digits, ".", "_" or "-"'));
+
 /** A JWT_SECRET too short to resist guessing. */
 const JWT_SECRET = z.string().refine((raw) => Buffer.byteLength(raw) >= 32, {
   error: (issue) => `must be at least 32 bytes, got ${Buffer.byteLength(String(issue.input))}`,
@@ -313,6 +333,7 @@ export function loadConfig(source: Env = process.env): Config {
         url(['redis:', 'rediss:']),
       ),
       redisTlsInsecure: boolean(env, 'REDIS_TLS_INSECURE'),
+      redisKeyPrefix: variable(env, 'REDIS_KEY_PREFIX', KEY_PREFIX, 'ms'),
       jwtSecret: givenSecret || randomBytes(48).toString('base64url'),
       jwtSecretGenerated: !givenSecret,
       jwtIssuer: env.JWT_ISSUER || 'market-signals',
@@ -331,6 +352,8 @@ export function loadConfig(source: Env = process.env): Config {
       refreshIntervalMs: duration(env, 'REFRESH_INTERVAL', 30 * 60_000),
       statsMissBudget: integer(env, 'STATS_MISS_BUDGET', 60, 1, 1_000_000),
       apiKeyStatsMissBudget: integer(env, 'API_KEY_STATS_MISS_BUDGET', 600, 1, 1_000_000),
+      statsMissCeilingPerMinute: integer(env, 'STATS_MISS_CEILING', 300, 1, 1_000_000),
+      statsQueueMaxWaiting: integer(env, 'STATS_QUEUE_MAX', 50, 1, 1_000_000),
       metricsToken: variable(env, 'METRICS_TOKEN', METRICS_TOKEN, undefined),
       maxConnections: integer(env, 'MAX_CONNECTIONS', 4096, 16, 1_000_000),
       maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 1, 1_000_000),
@@ -344,7 +367,9 @@ export function loadConfig(source: Env = process.env): Config {
       indexProvider: provider,
       providers: providersConfig(env, provider),
       alerts: alertsConfig(env, production),
-      trendingWindows: variable<readonly TrendingWindow[], readonly TrendingWindow[]>(env, 'TRENDING_WINDOWS', TRENDING_WINDOWS_VAR, [DEFAULT_WINDOW]),
+      trendingWindows: variable<readonly TrendingWindow[], readonly TrendingWindow[]>(env, 'TRENDING_WINDOWS', TRENDING_WINDOWS_VAR, [
+        DEFAULT_WINDOW,
+      ]),
     });
   });
 }

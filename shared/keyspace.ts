@@ -1,6 +1,7 @@
 /**
- * Every Redis key and channel the service uses, in one place. BullMQ keeps its own keys under
- * QUEUE_PREFIX (never an ioredis keyPrefix on its connections).
+ * Every Redis key and channel the service uses, in one place, under REDIS_KEY_PREFIX (`ms` by
+ * default; below as `ms`). BullMQ keeps its own keys under queuePrefix() (never an ioredis
+ * keyPrefix on its connections).
  *
  * Laid out for Redis Cluster (docs/redis-cluster.md): keys that one script, MULTI or MGET uses
  * together carry the same hash tag (the part in `{}`, which alone decides the slot), and keys
@@ -14,14 +15,26 @@
  * Keys used alone (miss budgets, worker counters) carry no tag. The names differ from the
  * untagged ones of before: `npm run redis:migrate` copies what must survive.
  */
-const P = 'ms';
+let P = 'ms';
+
+/**
+ * Names every key of this process under `prefix` (Config.redisKeyPrefix). createRedis() calls it
+ * with the config each connection is made from, so a process's keys follow the config its
+ * connections follow; a test suite gives its stack a prefix of its own instead of emptying Redis.
+ */
+export function useKeyPrefix(prefix: string): void {
+  P = prefix;
+}
+
+/** The prefix in use (provider-keys.ts names its keys under it). */
+export const keyPrefix = (): string => P;
 
 /** The slot of everything one refresh job writes atomically. */
 const refresh = (job: string) => `${P}:{${job}}`;
 /** Users, the user list and API keys: joined by the user and key scripts. */
-const USERS = `${P}:{users}`;
+const USERS = () => `${P}:{users}`;
 /** The login throttle's per-email and per-address counters: one script checks both. */
-const LOGIN = `${P}:{login}`;
+const LOGIN = () => `${P}:{login}`;
 
 /**
  * The keys in one refresh job's slot, named by what the caller gives: the kinds' table
@@ -50,27 +63,29 @@ export const keys = {
   statsMiss: (usernameKey: string) => `${P}:stats-miss:{${usernameKey}}`,
   /** Stats misses (lookups that ask the upstream) charged to one client (its address or IPv6 network) in the current window. */
   statsMissBudget: (clientGroup: string) => `${P}:stats-miss-budget:${clientGroup}`,
+  /** Stats misses sent to the worker by every client together in the current minute (STATS_MISS_CEILING). */
+  statsMissCeiling: () => `${P}:stats-miss-ceiling`,
   /** Stats misses charged to one API key (by its public id) in the current window. */
   statsMissBudgetForKey: (keyId: string) => `${P}:stats-miss-budget-key:${keyId}`,
   /** An API key record (hash), keyed by the SHA-256 (hex) of the key: the key itself is never stored. */
-  apiKey: (sha256Hex: string) => `${USERS}:api-key:${sha256Hex}`,
+  apiKey: (sha256Hex: string) => `${USERS()}:api-key:${sha256Hex}`,
   /** An API key's public id -> the SHA-256 under which its record lives (for `key revoke <id>`). */
-  apiKeyId: (keyId: string) => `${USERS}:api-key-id:${keyId}`,
+  apiKeyId: (keyId: string) => `${USERS()}:api-key-id:${keyId}`,
   /** The set of one user's API key ids (normalised email), for `key list` and for revoking them all. */
-  userApiKeys: (email: string) => `${USERS}:user-api-keys:${email}`,
+  userApiKeys: (email: string) => `${USERS()}:user-api-keys:${email}`,
   /** Hash: API key id -> ISO time it was revoked: `users import` restores no key revoked since the backup unless told to. Ids only, a few bytes each. */
-  revokedApiKeys: () => `${USERS}:revoked-api-keys`,
+  revokedApiKeys: () => `${USERS()}:revoked-api-keys`,
   /** A user record (hash), keyed by the normalised email. */
-  user: (email: string) => `${USERS}:user:${email}`,
+  user: (email: string) => `${USERS()}:user:${email}`,
   /** The set of all user emails, for listing. */
-  users: () => `${USERS}:all`,
+  users: () => `${USERS()}:all`,
   /**
    * Failed logins within the throttle window, for one email (by a fixed-length digest of it, never
    * the email itself: a name of any length would let failed logins fill Redis) and for one client
    * (an IPv4 address, an IPv6 network or a digest: apps/api/src/http/client-address.ts).
    */
-  loginFailuresByEmail: (emailDigest: string) => `${LOGIN}:fail:email:${emailDigest}`,
-  loginFailuresByAddress: (clientGroup: string) => `${LOGIN}:fail:addr:${clientGroup}`,
+  loginFailuresByEmail: (emailDigest: string) => `${LOGIN()}:fail:email:${emailDigest}`,
+  loginFailuresByAddress: (clientGroup: string) => `${LOGIN()}:fail:addr:${clientGroup}`,
   /**
    * `redis:migrate`'s ledger at the target: old key name -> a digest of the source value it last
    * copied (or found there), so a later run tells a key deleted at the target since from one
@@ -81,7 +96,7 @@ export const keys = {
    * One attempt of a refresh job, claimed before it calls the upstream (apps/worker/src/run-claims.ts);
    * in BullMQ's slot, so that a WAIT after it covers the job's start on the same master.
    */
-  refreshClaim: (jobId: string, attempt: number) => `${P}:${QUEUE_PREFIX}:refresh-claim:${jobId}:${attempt}`,
+  refreshClaim: (jobId: string, attempt: number) => `${P}:${queuePrefix()}:refresh-claim:${jobId}:${attempt}`,
   /** Counters the worker keeps for the API's /metrics (workers have no port to scrape): hash field -> count. */
   workerCounters: () => `${P}:metrics:worker`,
 } as const;
@@ -90,44 +105,44 @@ export const keys = {
  * Alert rules and everything about them (shared/alerts/): one slot, `{alerts}`, so the scripts
  * that create a rule with its indexes, and claim a firing with its cooldown, run on Cluster.
  */
-const ALERTS = `${P}:{alerts}`;
+const ALERTS = () => `${P}:{alerts}`;
 export const alertKeys = {
   /** A rule, JSON (shared/alerts/alert-types.ts StoredRule), secrets included. */
-  rule: (ruleId: string) => `${ALERTS}:rule:${ruleId}`,
+  rule: (ruleId: string) => `${ALERTS()}:rule:${ruleId}`,
   /** The set of one user's rule ids (by user id). */
-  userRules: (userId: string) => `${ALERTS}:user-rules:${userId}`,
+  userRules: (userId: string) => `${ALERTS()}:user-rules:${userId}`,
   /** Every user id that holds rules (for export and the bench's sweep). */
-  owners: () => `${ALERTS}:owners`,
+  owners: () => `${ALERTS()}:owners`,
   /** The rule ids of one condition type for one subject (a token, a chain, or `*` for any): evaluation reads only these. */
-  index: (type: string, subject: string) => `${ALERTS}:index:${type}:${subject}`,
+  index: (type: string, subject: string) => `${ALERTS()}:index:${type}:${subject}`,
   /** When a rule last fired (ms), for its cooldown. */
-  lastFired: (ruleId: string) => `${ALERTS}:last-fired:${ruleId}`,
+  lastFired: (ruleId: string) => `${ALERTS()}:last-fired:${ruleId}`,
   /** A rule's claim on one refresh: set once, so the same refresh never fires the rule twice. */
-  claim: (ruleId: string, refreshId: string) => `${ALERTS}:claim:${ruleId}:${refreshId}`,
+  claim: (ruleId: string, refreshId: string) => `${ALERTS()}:claim:${ruleId}:${refreshId}`,
   /** A rule's last delivery attempts (list of JSON, newest first, capped). */
-  deliveries: (ruleId: string) => `${ALERTS}:deliveries:${ruleId}`,
+  deliveries: (ruleId: string) => `${ALERTS()}:deliveries:${ruleId}`,
   /** A rule's events that failed for good in a row; gone at the next delivered one. */
-  failedEvents: (ruleId: string) => `${ALERTS}:failed-events:${ruleId}`,
+  failedEvents: (ruleId: string) => `${ALERTS()}:failed-events:${ruleId}`,
   /** One user's recent firings (stream, capped): GET /api/alerts/stream and the MCP tool read it. */
-  firings: (userId: string) => `${ALERTS}:firings:${userId}`,
+  firings: (userId: string) => `${ALERTS()}:firings:${userId}`,
   /** The mentions of each trending token over the last refreshes (JSON), for the spike condition. */
-  mentionsWindow: () => `${ALERTS}:mentions-window`,
+  mentionsWindow: () => `${ALERTS()}:mentions-window`,
 } as const;
 
 /** Pub/sub channel on which the worker announces a firing (message: the user id). */
-export const ALERT_FIRED_CHANNEL = `${P}:alert-fired`;
+export const alertFiredChannel = (): string => `${P}:alert-fired`;
 
 /**
  * The user list's name before the keys carried hash tags. A Redis that holds it and not the
  * tagged list was never migrated: starting would serve no users (README, Moving to Redis Cluster).
  */
-export const UNTAGGED_USERS_KEY = `${P}:users`;
+export const untaggedUsersKey = (): string => `${P}:users`;
 
 /** Pub/sub channel on which the worker announces a new snapshot (message: its name). */
-export const SNAPSHOT_CHANNEL = `${P}:snapshot-updated`;
+export const snapshotChannel = (): string => `${P}:snapshot-updated`;
 
 /** BullMQ documents a hash-tagged prefix as required on Cluster: its scripts span a queue's keys. */
-export const QUEUE_PREFIX = `{${P}-bull}`;
+export const queuePrefix = (): string => `{${P}-bull}`;
 
 export const STATS_TTL_SECONDS = 60 * 60;
 export const MISS_TTL_SECONDS = 10 * 60;

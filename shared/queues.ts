@@ -4,7 +4,7 @@
  * re-upserting on restart adds no run.
  */
 import type { DefaultJobOptions, Queue } from 'bullmq';
-import { QUEUE_PREFIX } from './keyspace.js';
+import { queuePrefix } from './keyspace.js';
 import { REFRESH_JOBS, SNAPSHOT_KINDS, SNAPSHOTS, type RefreshJobName, type SnapshotName } from './snapshot-kinds.js';
 
 /** Scheduled snapshot refreshes: slow, few. */
@@ -31,7 +31,8 @@ export const FORCED_REFRESH_SPACING_MS = 10_000;
 /** Every 30 minutes, the snapshots' cache lifetime. */
 export const REFRESH_EVERY_MS = 30 * 60 * 1000;
 
-export const queueBaseOptions = { prefix: QUEUE_PREFIX } as const;
+/** Every queue's and worker's options: the prefix of the process's keyspace. */
+export const queueBaseOptions = () => ({ prefix: queuePrefix() });
 
 /** Our custom backoff: exponential, but never sooner than the upstream's Retry-After. */
 export const UPSTREAM_BACKOFF = 'upstream';

@@ -34,6 +34,8 @@ const UNTYPED_CLIENT_FAILURES = new Set([
 /** True for the ways ioredis and BullMQ fail while Redis is unreachable or cannot serve yet. */
 export function isRedisUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // A command of a pipeline or MULTI that failed (shared/redis-results.ts): what failed it decides.
+  if (error.name === 'RedisCommandError' && error.cause instanceof Error) return isRedisUnavailable(error.cause);
   const code = replyCode(error);
   if (code !== undefined) return UNAVAILABLE_REPLIES.has(code);
   const socketCode = (error as NodeJS.ErrnoException).code;

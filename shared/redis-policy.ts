@@ -10,7 +10,7 @@
  *   before (an upgrade that skipped `redis:migrate`). Refused everywhere.
  */
 import type { Redis } from 'ioredis';
-import { keys, UNTAGGED_USERS_KEY } from './keyspace.js';
+import { keys, untaggedUsersKey } from './keyspace.js';
 import type { Logger } from './logger.js';
 import { clusterOf, createRedis, type RedisConfig } from './redis.js';
 
@@ -96,7 +96,7 @@ const UNMIGRATED =
 
 /** Users under the untagged names only: an upgrade that skipped `redis:migrate`, whose users could not log in. */
 async function holdsUntaggedUsers(redis: Redis): Promise<boolean> {
-  const [untagged, tagged] = await Promise.all([redis.exists(UNTAGGED_USERS_KEY), redis.exists(keys.users())]);
+  const [untagged, tagged] = await Promise.all([redis.exists(untaggedUsersKey()), redis.exists(keys.users())]);
   return untagged === 1 && tagged === 0;
 }
 

@@ -7,6 +7,7 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config.js';
+import { useKeyPrefix } from './keyspace.js';
 import { replyCode } from './redis-errors.js';
 
 export type RedisRole =
@@ -19,7 +20,8 @@ export type RedisRole =
   /** Worker-side plain commands: patient, but bounded. */
   | 'worker';
 
-export type RedisConfig = Pick<Config, 'redisUrl' | 'redisTlsInsecure'> & Partial<Pick<Config, 'redisSentinel' | 'redisCluster'>>;
+export type RedisConfig = Pick<Config, 'redisUrl' | 'redisTlsInsecure'> &
+  Partial<Pick<Config, 'redisSentinel' | 'redisCluster' | 'redisKeyPrefix'>>;
 
 /** Reconnect forever, backing off to at most 1 s, so every role is back within a second or two of Redis. */
 const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 1000);
@@ -97,8 +99,11 @@ function defaultLogger(): Logger {
  * `logger` hears of connection errors (a refused connection, a wrong password, a TLS failure)
  * once per change: when the connection is lost or cannot be made, when the reason changes while
  * it is down, and when it is back. A reconnect loop that fails every 100 ms the same way logs once.
+ * A config that carries a key prefix (every loaded one) names the process's keys under it: the
+ * keys a process uses are those of the config its connections were made from.
  */
 export function createRedis(config: RedisConfig, role: RedisRole, name: string, logger: RedisLogger = defaultLogger()): Redis {
+  if (config.redisKeyPrefix !== undefined) useKeyPrefix(config.redisKeyPrefix);
   const options = { ...redisOptions(config, role), connectionName: `market-signals:${name}` };
   if (config.redisCluster) {
     const cluster = new Cluster(

@@ -4,7 +4,7 @@
  * to notice a change they missed while disconnected.
  */
 import type { Redis } from 'ioredis';
-import { SNAPSHOT_CHANNEL } from './keyspace.js';
+import { snapshotChannel } from './keyspace.js';
 import { snapshotKeys } from './snapshot-keys.js';
 import type { SnapshotName } from './snapshot-kinds.js';
 import { execChecked } from './redis-results.js';
@@ -28,7 +28,7 @@ export async function writeSnapshots(redis: Redis, writes: readonly SnapshotWrit
   for (const { name, body, version } of writes) {
     tx.set(snapshotKeys.snapshot(name), body).set(snapshotKeys.version(name), version);
   }
-  for (const { name } of writes) tx.publish(SNAPSHOT_CHANNEL, name);
+  for (const { name } of writes) tx.publish(snapshotChannel(), name);
   await execChecked(tx);
 }
 

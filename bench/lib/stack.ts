@@ -12,8 +12,8 @@ import { ApiKeyStore } from '../../apps/api/src/auth/api-keys.js';
 import { UserStore } from '../../apps/api/src/auth/users.js';
 import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
 import { fetchStats } from '../../apps/worker/src/jobs/fetch-stats.js';
-import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
-import { refreshNews, newsScorer } from '../../apps/worker/src/jobs/refresh-news.js';
+import { createJobContext } from '../../apps/worker/src/jobs/create-job-context.js';
+import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../apps/worker/src/jobs/refresh-list.js';
 import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
@@ -54,14 +54,13 @@ export async function startStack(): Promise<Stack> {
   if (!cachedUsername || uncachedUsernames.length === 0) throw new Error('the simulator tracks fewer than two accounts');
 
   const client = createRedis({ redisUrl: redis.url, redisTlsInsecure: false }, 'worker', 'bench-seed');
-  const context: JobContext = {
+  const context = createJobContext({
     redis: client,
     provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }),
     logger: createLogger({ logLevel: 'warn' }, 'bench-seed'),
     now: () => new Date(),
     historyMs: HISTORY_MS,
-    scorePost: newsScorer(),
-  };
+  });
   const historyRefreshes = await seedSentimentHistory(context, 30, Date.now());
   await refreshList(context, 'trending');
   await refreshList(context, 'trending-cas');

@@ -38,7 +38,7 @@ export interface StatsOutcome {
 /** A fresh worker refreshes every snapshot at once; the burst waits until it is idle again. */
 async function waitForIdleWorker(redisUrl: string, timeoutMs = 180_000): Promise<void> {
   const queue = new Queue(REFRESH_QUEUE, {
-    ...queueBaseOptions,
+    ...queueBaseOptions(),
     connection: new Redis(redisUrl, { protocol: 2, maxRetriesPerRequest: null }),
   });
   const deadline = Date.now() + timeoutMs;
@@ -60,7 +60,7 @@ async function waitForIdleWorker(redisUrl: string, timeoutMs = 180_000): Promise
 /** When the stats job for `username` was added and taken by a worker (epoch ms), from its BullMQ record. */
 async function statsJobTimes(redisUrl: string, username: string): Promise<{ addedAt: number; startedAt: number | null } | null> {
   const queue = new Queue<StatsJobData>(STATS_QUEUE, {
-    ...queueBaseOptions,
+    ...queueBaseOptions(),
     connection: new Redis(redisUrl, { protocol: 2, maxRetriesPerRequest: null }),
   });
   try {

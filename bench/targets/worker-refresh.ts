@@ -8,8 +8,8 @@
  * argv[2]: JSON `{ redisUrl, simUrl, refreshes }`.
  */
 import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
-import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
-import { refreshNews, newsScorer } from '../../apps/worker/src/jobs/refresh-news.js';
+import { createJobContext } from '../../apps/worker/src/jobs/create-job-context.js';
+import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
 import { createLogger } from '../../shared/logger.js';
 import { createRedis } from '../../shared/redis.js';
 import type { RefreshSample } from '../lib/types.js';
@@ -18,14 +18,13 @@ const { redisUrl, simUrl, refreshes } = JSON.parse(process.argv[2] ?? '{}') as {
 
 const HISTORY_MS = 30 * 86_400_000;
 const redis = createRedis({ redisUrl, redisTlsInsecure: false }, 'worker', 'bench-worker-refresh');
-const context: JobContext = {
+const context = createJobContext({
   redis,
   provider: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
   logger: createLogger({ logLevel: 'warn' }, 'bench-worker'),
   now: () => new Date(),
   historyMs: HISTORY_MS,
-  scorePost: newsScorer(),
-};
+});
 
 const samples: RefreshSample[] = [];
 for (let i = 0; i < refreshes; i += 1) {

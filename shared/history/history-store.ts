@@ -15,7 +15,7 @@
  * failure fails the write.
  */
 import type { Redis } from 'ioredis';
-import { SNAPSHOT_CHANNEL } from '../keyspace.js';
+import { snapshotChannel } from '../keyspace.js';
 import { snapshotKeys } from '../snapshot-keys.js';
 import { runScript } from '../redis-scripts.js';
 import { writeSnapshots, type SnapshotWrite } from '../snapshot-store.js';
@@ -54,7 +54,7 @@ export async function writeRefresh(redis: Redis, write: RefreshWrite, retentionM
     retentionMs,
     write.snapshots.length,
     values.length,
-    SNAPSHOT_CHANNEL,
+    snapshotChannel(),
   ];
   for (const { name, body, version } of write.snapshots) {
     keyList.push(snapshotKeys.snapshot(name), snapshotKeys.version(name));

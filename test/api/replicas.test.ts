@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.js';
 import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
 import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
-import { SNAPSHOT_CHANNEL } from '../../shared/keyspace.js';
+import { snapshotChannel } from '../../shared/keyspace.js';
 import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { createLogger } from '../../shared/logger.js';
 import { REFRESH_QUEUE, requestRefresh, type RefreshJobData } from '../../shared/queues.js';
@@ -62,9 +62,9 @@ describe('two API processes over one Redis: a refresh reaches every replica with
     redis = shared.client();
     subscriber = shared.client('blocking');
     subscriber.on('message', (channel: string, name: string) => {
-      if (channel === SNAPSHOT_CHANNEL) announcements.push({ name, at: Date.now() });
+      if (channel === snapshotChannel()) announcements.push({ name, at: Date.now() });
     });
-    await subscriber.subscribe(SNAPSHOT_CHANNEL);
+    await subscriber.subscribe(snapshotChannel());
     sim = await startSimulator();
     const logger = createLogger({ logLevel: 'silent' }, 'test');
     worker = await startWorker({ redis: shared.config, provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined }), logger });

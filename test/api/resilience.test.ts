@@ -25,7 +25,8 @@ describe('when Redis goes away and comes back (docs/decisions.md#d8)', () => {
   it('then reads that need Redis answer 503 Service unavailable within 1 s, copies held in memory still serve', async () => {
     const held = await get('/api/market/trending');
     await redis.stop();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Once the API's connection has seen the server go (a request sent before that would wait for its timeout, not fail fast).
+    await eventually(() => (stack.deps.redis.status === 'ready' ? undefined : true), 5_000, 'the API to see Redis gone');
 
     const started = Date.now();
     const stats = await get('/api/market/stats/some_user');
@@ -72,7 +73,10 @@ describe('when a shared snapshot is absent (docs/decisions.md#d8)', () => {
   it('when a worker runs, then the API asks it for a refresh and answers once it lands', async () => {
     stack = await startStack({ workers: 0 });
     const pending = http(`${stack.apiUrl}/api/market/trending-cas`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The read has asked for its refresh before any worker runs.
+    const queue = stack.queue(REFRESH_QUEUE);
+    await eventually(async () => ((await queue.getWaitingCount()) > 0 ? true : undefined), 5_000, 'the refresh asked for');
+    await queue.close();
     await stack.startWorkers(1);
     const res = await pending;
     expect(res.status).to.equal(200);

@@ -16,7 +16,9 @@ import { eventually } from '../support/stack.js';
 const LARGE = Buffer.alloc(64 * 1024 * 1024, 'x');
 
 /** Answers as the API does: a large body in slices (apps/api/src/http/paced-body.ts). */
+let countedRuns = 0;
 const listener = (req: IncomingMessage, res: ServerResponse) => {
+  if (req.url === '/counted') countedRuns += 1;
   const body = req.url === '/large' ? LARGE : Buffer.from('ok');
   res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(body.length) });
   endPaced(res, body);
@@ -75,6 +77,19 @@ describe('web server limits', function () {
     const admitted = await open();
     admitted.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(parseResponse(await firstBytes(admitted)).status).to.equal(200);
+  });
+
+  it('when a connection is refused, then it is closed for good: it stops counting at once and a request sent after the 503 never runs (issue 38 item 7)', async () => {
+    await start({ maxConnections: 100, maxConnectionsPerAddress: 1, writeTimeoutMs: 30_000 });
+    await open();
+    const refused = await open();
+    const answer = await new Promise<Buffer>((resolve) => refused.once('data', resolve));
+    expect(parseResponse(answer).status).to.equal(503);
+    expect(parseResponse(answer).headers['x-content-type-options']).to.equal('nosniff');
+    const runs = countedRuns;
+    refused.write('GET /counted HTTP/1.1\r\nHost: x\r\n\r\n');
+    await eventually(async () => ((await openConnections(server)) === 1 ? true : undefined), 1500, 'the refused socket to be closed');
+    expect(countedRuns, 'the request sent on the refused socket').to.equal(runs);
   });
 
   (hasIpv6Loopback ? it : it.skip)(

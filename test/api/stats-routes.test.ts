@@ -96,7 +96,7 @@ async function watchLookups(redis: Redis, username: string): Promise<{ stop(): P
     nodes.map(async ({ host, port }) => {
       const socket = connect({ host: host ?? '127.0.0.1', port: port ?? 6379 });
       await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-      const node = { socket, seen: '' };
+      const node = { socket, seen: '', host: host ?? '127.0.0.1', port: port ?? 6379 };
       socket.on('data', (chunk: Buffer) => (node.seen += chunk.toString('utf8')));
       socket.write('MONITOR\r\n');
       await eventually(() => (node.seen.startsWith('+OK') ? true : undefined), 2000, 'MONITOR');
@@ -106,7 +106,18 @@ async function watchLookups(redis: Redis, username: string): Promise<{ stop(): P
   const needle = ` "pttl" "${keys.stats(username)}"`;
   return {
     async stop() {
-      await sleep(50); // let MONITOR deliver what it has seen
+      // MONITOR reports commands in the order the server runs them: once it has shown a marker
+      // sent after the request, it has shown every lookup the request made.
+      const marker = `watch-end-${Date.now()}`;
+      await Promise.all(
+        watched.map(async (node) => {
+          const sender = connect({ host: node.host, port: node.port });
+          sender.on('error', () => {});
+          sender.write(`*2\r\n$4\r\nECHO\r\n$${marker.length}\r\n${marker}\r\n`);
+          await eventually(() => (node.seen.includes(marker) ? true : undefined), 2000, 'MONITOR to show the marker');
+          sender.destroy();
+        }),
+      );
       for (const { socket } of watched) socket.destroy();
       return watched.flatMap(({ seen }) => seen.split('\n')).filter((line) => line.toLowerCase().includes(needle)).length;
     },

@@ -10,6 +10,7 @@ import type { JobOutcome } from '../../apps/api/src/market/job-waiter.js';
 import { NotFoundError, RateLimitedError, UnavailableError } from '../../shared/errors.js';
 import { keys } from '../../shared/keyspace.js';
 import { sharedTestRedis } from '../support/redis-server.js';
+import { freshKeyPrefix } from '../support/shared-redis.js';
 
 describe('StatsService', () => {
   let redis: Redis;
@@ -19,8 +20,8 @@ describe('StatsService', () => {
   before(async () => {
     redis = new Redis((await sharedTestRedis()).url, { protocol: 2 });
   });
-  beforeEach(async () => {
-    await redis.flushall();
+  beforeEach(() => {
+    freshKeyPrefix();
     clock = Date.parse('2026-11-21T00:00:00Z');
   });
   after(() => redis.quit());

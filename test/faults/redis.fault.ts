@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { QUEUE_PREFIX } from '../../shared/keyspace.js';
+import { queuePrefix } from '../../shared/keyspace.js';
 import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { queueBaseOptions, REFRESH_QUEUE } from '../../shared/queues.js';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
@@ -67,7 +67,7 @@ describe('Redis outages', function () {
       'scheduled refresh (job scheduler)': async () => {
         // BullMQ does not close a connection it was given: this check closes its own.
         const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
-        const queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions, connection });
+        const queue = new Queue(REFRESH_QUEUE, { ...queueBaseOptions(), connection });
         const done = await queue.getJobs(['completed']).finally(async () => {
           await queue.close();
           connection.disconnect();
@@ -195,7 +195,7 @@ describe('Redis outages', function () {
     const took = await until(
       async () =>
         (await client.exists(
-          ...['refresh-trending', 'refresh-news', 'refresh-trending-cas'].map((job) => `${QUEUE_PREFIX}:refresh:repeat:${job}`),
+          ...['refresh-trending', 'refresh-news', 'refresh-trending-cas'].map((job) => `${queuePrefix()}:refresh:repeat:${job}`),
         )) === 3,
       60_000,
       'schedules',

@@ -3,7 +3,7 @@ import { Redis, ReplyError as IoredisReplyError } from 'ioredis';
 import { RedisCommandError } from '../../shared/errors.js';
 import { isRedisUnavailable, replyCode } from '../../shared/redis-errors.js';
 import { execChecked } from '../../shared/redis-results.js';
-import { sharedTestRedis } from '../support/redis-server.js';
+import { sharedTestRedis, startTestRedis } from '../support/redis-server.js';
 
 const ReplyError = IoredisReplyError as new (message: string) => Error;
 
@@ -55,6 +55,23 @@ describe('Redis errors, told by type', () => {
     } finally {
       fast.disconnect();
       patient.disconnect();
+    }
+  });
+
+  it('when a pipelined command times out (execChecked), then unavailable: a 503, not a 500 (issue 38 item 4: seen under a stats flood)', async () => {
+    const own = await startTestRedis();
+    const redis = new Redis(own.url, { protocol: 2, commandTimeout: 50 });
+    const pauser = new Redis(own.url, { protocol: 2 });
+    try {
+      await redis.ping();
+      await pauser.call('CLIENT', 'PAUSE', '500', 'ALL');
+      const error = await rejection(execChecked(redis.pipeline().get('redis-errors:slow').pttl('redis-errors:slow')));
+      expect(error).to.be.instanceOf(RedisCommandError);
+      expect(isRedisUnavailable(error)).to.equal(true);
+    } finally {
+      redis.disconnect();
+      pauser.disconnect();
+      await own.stop();
     }
   });
 

@@ -13,6 +13,7 @@ import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { execChecked } from '../../shared/redis-results.js';
 import { readSnapshot } from '../../shared/snapshot-store.js';
 import { sharedTestRedis } from '../support/redis-server.js';
+import { freshKeyPrefix } from '../support/shared-redis.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -32,7 +33,9 @@ describe('Redis failures inside a batch or a script', () => {
     redis = new Redis((await sharedTestRedis()).url, { protocol: 2 });
   });
   beforeEach(async () => {
-    await redis.flushall();
+    // The keyspace's keys under a prefix of this test's own; the plain keys below are this file's alone.
+    freshKeyPrefix();
+    await redis.del('plain', 'a', 'test:history:first', 'test:history:second');
   });
   after(() => redis.quit());
 

@@ -6,7 +6,7 @@ import { startSimulator, type Simulator } from '../../apps/index-sim/src/server.
 import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
 import { startWorker } from '../../apps/worker/src/worker.js';
 import type { Logger } from '../../shared/logger.js';
-import { QUEUE_PREFIX, UNTAGGED_USERS_KEY } from '../../shared/keyspace.js';
+import { queuePrefix, untaggedUsersKey } from '../../shared/keyspace.js';
 import { watchRedisPolicy } from '../../shared/redis-policy.js';
 import { runTs } from '../api/auth/helpers.js';
 import { startTestRedis, startTestRedisCluster, type TestRedis, type TestRedisCluster } from '../support/redis-server.js';
@@ -91,7 +91,7 @@ describe('what the service needs of its Redis', function () {
     it(`when users are stored only under the untagged key names of before (an upgrade without redis:migrate), then the ${name} process refuses to run with one line naming the command`, async () => {
       redis = await startTestRedis();
       const client = new Redis(redis.url);
-      await client.sadd(UNTAGGED_USERS_KEY, 'ada@example.com');
+      await client.sadd(untaggedUsersKey(), 'ada@example.com');
       await client.quit();
       const result = await runTs(entry, [], {
         env: {
@@ -161,10 +161,10 @@ describe('what the service needs of its Redis', function () {
       });
       try {
         expect(lines().some((line) => line.msg === 'could not ensure the refresh schedules; retrying')).to.equal(true);
-        expect(await client.exists(`${QUEUE_PREFIX}:refresh:repeat:refresh-trending`)).to.equal(0);
+        expect(await client.exists(`${queuePrefix()}:refresh:repeat:refresh-trending`)).to.equal(0);
         await client.config('SET', 'maxmemory', '0');
         await eventually(
-          async () => ((await client.exists(`${QUEUE_PREFIX}:refresh:repeat:refresh-trending`)) === 1 ? true : undefined),
+          async () => ((await client.exists(`${queuePrefix()}:refresh:repeat:refresh-trending`)) === 1 ? true : undefined),
           10_000,
           'schedules',
         );

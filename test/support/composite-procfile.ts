@@ -11,6 +11,7 @@ import { eventually } from './eventually.js';
 import { startProviderFixtures, type ProviderFixtures } from '../../dev/provider-fixtures/index.js';
 import type { XFixtureOptions } from '../../dev/provider-fixtures/x.js';
 import { freePort, sharedTestRedis } from './redis-server.js';
+import { freshKeyPrefix } from './shared-redis.js';
 
 export interface CompositeProcfileOptions {
   x?: XFixtureOptions;
@@ -33,15 +34,17 @@ export interface CompositeProcfile {
 export async function startCompositeProcfile(options: CompositeProcfileOptions = {}): Promise<CompositeProcfile> {
   const fixtures = await startProviderFixtures({ x: options.x });
   options.arrange?.(fixtures);
+  // One node even under TEST_REDIS=cluster, under a key prefix of its own.
+  const prefix = freshKeyPrefix();
   const testRedis = await sharedTestRedis();
   const redis = new Redis(testRedis.url, { protocol: 2 });
-  await redis.flushall();
   const port = await freePort();
   const apiUrl = `http://127.0.0.1:${port}`;
   const env = {
     NODE_ENV: 'development',
     PORT: String(port),
     REDIS_URL: testRedis.url,
+    REDIS_KEY_PREFIX: prefix,
     JWT_SECRET: 'composite-procfile-secret-'.padEnd(48, 'x'),
     LOG_LEVEL: 'info',
     ...fixtures.env,

@@ -36,6 +36,8 @@ const PLUMBING = new Set([
   'access-control-allow-origin',
   'access-control-expose-headers',
   'content-security-policy',
+  // On every answer (apps/api/src/server.ts).
+  'x-content-type-options',
 ]);
 
 export class ResponseValidator {

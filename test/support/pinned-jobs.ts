@@ -3,8 +3,9 @@ import type { Redis } from 'ioredis';
 import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
 import type { Job } from 'bullmq';
 import { handlers } from '../../apps/worker/src/jobs/handlers.js';
+import { createJobContext } from '../../apps/worker/src/jobs/create-job-context.js';
 import type { JobContext } from '../../apps/worker/src/jobs/job-context.js';
-import { refreshNews, newsScorer } from '../../apps/worker/src/jobs/refresh-news.js';
+import { refreshNews } from '../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../apps/worker/src/jobs/refresh-list.js';
 import { createLogger } from '../../shared/logger.js';
 import { createRedis, type RedisConfig } from '../../shared/redis.js';
@@ -22,14 +23,13 @@ export interface PinnedJobs {
 export function pinnedJobs(redisConfig: RedisConfig, simUrl: string): PinnedJobs {
   let clock = Date.now();
   const redis: Redis = createRedis(redisConfig, 'worker', 'test-pinned-jobs');
-  const context: JobContext = {
+  const context = createJobContext({
     redis,
     provider: createIndexClient({ baseUrl: simUrl, apiKey: undefined }),
     logger: createLogger({ logLevel: 'silent' }, 'test'),
     now: () => new Date(clock),
     historyMs: 30 * 86_400_000,
-    scorePost: newsScorer(),
-  };
+  });
   return {
     context,
     async run(job, atMs) {

@@ -3,6 +3,7 @@
  * looks for what is left behind must ask each master (one node: just that node).
  */
 import type { Redis } from 'ioredis';
+import { keyPrefix, queuePrefix } from '../../shared/keyspace.js';
 import { clusterOf } from '../../shared/redis.js';
 
 export async function keysEverywhere(redis: Redis, pattern: string): Promise<string[]> {
@@ -19,4 +20,13 @@ export async function existing(redis: Redis, keys: readonly string[]): Promise<n
 /** GET of each key (an MGET across slots fails on a cluster). */
 export function getEach(redis: Redis, keys: readonly string[]): Promise<(string | null)[]> {
   return Promise.all(keys.map((key) => redis.get(key)));
+}
+
+/** The keys of the current prefix (shared/keyspace.ts) matching `pattern` (what follows `<prefix>:`), on every master. */
+export const ownKeys = (redis: Redis, pattern = '*'): Promise<string[]> => keysEverywhere(redis, `${keyPrefix()}:${pattern}`);
+
+/** Deletes every key of the current prefix, BullMQ's included: what FLUSHALL did when a run had one suite per Redis. */
+export async function emptyKeyspace(redis: Redis): Promise<void> {
+  const found = [...(await ownKeys(redis)), ...(await keysEverywhere(redis, `${queuePrefix()}:*`))];
+  await Promise.all(found.map((key) => redis.del(key)));
 }

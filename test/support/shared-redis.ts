@@ -1,11 +1,14 @@
 /**
  * The run's shared Redis as tests that build their own processes need it: the environment for
  * child processes, the configuration for in-process ones, and clients. A three-master cluster
- * under TEST_REDIS=cluster, one node otherwise; emptied by `sharedRedis()`.
+ * under TEST_REDIS=cluster, one node otherwise. Nothing empties it: each `sharedRedis()` names
+ * its keys under a prefix of its own (REDIS_KEY_PREFIX), as BullMQ's own tests give each test a
+ * queue of its own, so suites never see each other's keys and may share the server.
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../shared/config.js';
+import { useKeyPrefix } from '../../shared/keyspace.js';
 import { queueBaseOptions } from '../../shared/queues.js';
 import { createRedis, type RedisRole } from '../../shared/redis.js';
 import { onTestCluster, sharedTestRedis, sharedTestRedisCluster } from './redis-server.js';
@@ -30,7 +33,7 @@ export function redisFor(env: Record<string, string>): SharedRedis {
     client: (role = 'worker') => createRedis(config, role, 'test-client', quiet),
     queue<T>(name: string) {
       const connection = createRedis(config, 'blocking', `test-queue-${name}`, quiet);
-      const queue = new Queue<T>(name, { ...queueBaseOptions, connection });
+      const queue = new Queue<T>(name, { ...queueBaseOptions(), connection });
       queue.on('error', () => {});
       // A connection passed in is the caller's to close: BullMQ leaves it open.
       const close = queue.close.bind(queue);
@@ -43,17 +46,22 @@ export function redisFor(env: Record<string, string>): SharedRedis {
   };
 }
 
-/** The shared Redis, emptied. */
+let prefixes = 0;
+
+/**
+ * Names this process's keys under a prefix no other caller has had, and returns it: for tests
+ * that reach the shared Redis with a plain client (`sharedRedis()` does it for the others).
+ */
+export function freshKeyPrefix(): string {
+  prefixes += 1;
+  const prefix = `t${process.pid}-${prefixes}`;
+  useKeyPrefix(prefix);
+  return prefix;
+}
+
+/** The shared Redis under a fresh key prefix: as empty as a flushed one, for this caller alone. */
 export async function sharedRedis(): Promise<SharedRedis> {
-  if (onTestCluster) {
-    const cluster = await sharedTestRedisCluster();
-    await cluster.flush();
-    return redisFor({ REDIS_CLUSTER_NODES: cluster.seeds });
-  }
-  const server = await sharedTestRedis();
-  const shared = redisFor({ REDIS_URL: server.url });
-  const flusher = shared.client();
-  await flusher.flushall();
-  flusher.disconnect();
-  return shared;
+  const prefix = { REDIS_KEY_PREFIX: freshKeyPrefix() };
+  if (onTestCluster) return redisFor({ REDIS_CLUSTER_NODES: (await sharedTestRedisCluster()).seeds, ...prefix });
+  return redisFor({ REDIS_URL: (await sharedTestRedis()).url, ...prefix });
 }

@@ -11,7 +11,8 @@ import { createRequestListener } from '../../apps/api/src/app.js';
 import { createApiDeps, type ApiDeps } from '../../apps/api/src/deps.js';
 import { limitsFrom, startWebServer, stopWebServer } from '../../apps/api/src/server.js';
 import { createIndexClient } from '../../apps/worker/src/providers/index-client.js';
-import { startWorker, type RunningWorker } from '../../apps/worker/src/worker.js';
+import { startWorkerFromConfig } from '../../apps/worker/src/start-from-config.js';
+import type { RunningWorker } from '../../apps/worker/src/worker.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { createLogger } from '../../shared/logger.js';
 import { createRedis } from '../../shared/redis.js';
@@ -21,7 +22,7 @@ import type { Resolver } from '../../shared/alerts/address-policy.js';
 export interface StackOptions {
   /** Worker processes to run (in-process). Default 1; 0 for none. */
   workers?: number;
-  /** A Redis of the test's own (outage tests); default the shared one (a cluster under TEST_REDIS=cluster), flushed first. */
+  /** A Redis of the test's own (outage tests); default the shared one (a cluster under TEST_REDIS=cluster), under a fresh key prefix. */
   redisUrl?: string;
   /** A cluster of the test's own (`host:port,...`), instead of redisUrl. */
   redisClusterNodes?: string;
@@ -64,20 +65,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const logger = createLogger(config, 'test');
   const workers: RunningWorker[] = [];
   const startWorkers = async (count: number) => {
+    // The worker as its process starts it, from the stack's config (INDEX_API_URL: the simulator).
+    const provider = options.indexTimeouts && createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts });
     const started = await Promise.all(
-      Array.from({ length: count }, () =>
-        startWorker({
-          redis: config,
-          refreshEveryMs: config.refreshIntervalMs,
-          provider: createIndexClient({ baseUrl: sim.url, apiKey: undefined, ...options.indexTimeouts }),
-          logger,
-          upstreamPerMinute: config.indexRateLimitPerMinute,
-          historyDays: config.historyDays,
-          trendingWindows: config.trendingWindows,
-          alerts: config.alerts,
-          ...(options.alertResolver ? { alertResolver: options.alertResolver } : {}),
-        }),
-      ),
+      Array.from({ length: count }, () => startWorkerFromConfig(config, logger, { provider, alertResolver: options.alertResolver })),
     );
     workers.push(...started);
     return started;
@@ -107,7 +98,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 }
 
-/** Where the stack's Redis is, emptied first when it is the shared one. */
+/** Where the stack's Redis is: the shared one under a fresh key prefix unless the test brings its own. */
 async function testRedisEnv(options: StackOptions): Promise<Record<string, string>> {
   if (options.redisClusterNodes) return { REDIS_CLUSTER_NODES: options.redisClusterNodes };
   if (options.redisUrl) return { REDIS_URL: options.redisUrl };

@@ -6,7 +6,7 @@ import { REFRESH_EVERY_MS, REFRESH_QUEUE } from '../../shared/queues.js';
 import { activeRefreshJobs, activeSnapshots, BASE_LIST_KINDS } from '../../shared/snapshot-kinds.js';
 import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
-import { existing } from '../support/redis-keys.js';
+import { emptyKeyspace, existing } from '../support/redis-keys.js';
 
 /** The index's listing of each list kind (the simulator counts calls by path). */
 /** What the workers schedule without TRENDING_WINDOWS: every kind but the windowed lists. */
@@ -66,8 +66,9 @@ describe('worker schedules', () => {
   });
 
   it('when Redis is emptied, then the schedules come back by themselves and the snapshots are refetched', async () => {
-    await stack.redis.flushall();
-    // Reconnects are what tell the worker Redis came back; a flush alone is seen through the API.
+    // Every key of the stack's prefix, BullMQ's included, on every master: FLUSHALL as far as the stack can tell.
+    await emptyKeyspace(stack.redis);
+    // Reconnects are what tell the worker Redis came back; an emptying alone is seen through the API.
     const res = await http(`${stack.apiUrl}/api/market/trending`);
     expect(res.status).to.equal(200);
     await eventually(async () => ((await stack.redis.exists(snapshotKeys.snapshot('trending'))) === 1 ? true : undefined));

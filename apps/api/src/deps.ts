@@ -20,6 +20,7 @@ import { MindshareService } from './market/mindshare-service.js';
 import { AlertStore } from '../../../shared/alerts/alert-store.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
 import { AlertsService } from './alerts/alerts-service.js';
+import { registerAlertMetrics } from './alerts/alert-metrics.js';
 import { ApiKeyVerifier } from './auth/api-key-verifier.js';
 import { ApiKeyStore } from './auth/api-keys.js';
 import { createAuthServices, type AuthServices } from './auth/auth-services.js';
@@ -29,6 +30,7 @@ import { MissBudget } from './market/miss-budget.js';
 import { resolvers, type Resolvers } from './market/read-resolvers.js';
 import { refreshRequests } from './market/refresh-requests.js';
 import { forcedRefresh, type ForceRefresh } from './market/forced-refresh.js';
+import { missCeiling } from './market/miss-ceiling.js';
 import { SnapshotCache } from './market/snapshot-cache.js';
 import { SnapshotWatch } from './market/snapshot-watch.js';
 import { StatsService } from './market/stats-service.js';
@@ -86,11 +88,11 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     statsEvents: createRedis(config, 'blocking', 'api-stats-events', logger),
     alertProducer: createRedis(config, 'producer', 'api-alert-producer', logger),
   };
-  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshProducer });
-  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsProducer });
-  const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions, connection: bullConnections.refreshEvents });
-  const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions, connection: bullConnections.statsEvents });
-  const alertQueue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions, connection: bullConnections.alertProducer });
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshProducer });
+  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsProducer });
+  const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshEvents });
+  const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsEvents });
+  const alertQueue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions(), connection: bullConnections.alertProducer });
   const onError = (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error');
   refreshQueue.on('error', onError);
   statsQueue.on('error', onError);
@@ -110,7 +112,9 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     refreshIntervalMs: config.refreshIntervalMs,
     refreshAbsent: refreshRequests({ redis, queue: refreshQueue, waiter: refreshWaiter, waitMs: WORK_WAIT_MS, registry: metrics.registry }),
   });
-  const stats = new StatsService(redis, (username) => statsWaiter.enqueueAndWait(() => requestStats(statsQueue, username), WORK_WAIT_MS));
+  const stats = new StatsService(redis, (username) => statsWaiter.enqueueAndWait(() => requestStats(statsQueue, username), WORK_WAIT_MS), {
+    admit: missCeiling(redis, statsQueue, { perMinute: config.statsMissCeilingPerMinute, maxWaiting: config.statsQueueMaxWaiting }),
+  });
 
   // Start-up must not hang on a Redis that is down: the platform wants the port bound.
   // Events missed before the listeners are ready only cost a waiter its timeout.
@@ -132,6 +136,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     logger.warn('Redis is not answering yet; the API starts anyway and reconnects by itself');
   }
 
+  registerAlertMetrics(metrics.registry, redis);
   registerOpsMetrics(metrics.registry, { redis, queues: [refreshQueue, statsQueue] });
   registerProviderMetrics(metrics.registry, redis);
 

@@ -1,5 +1,5 @@
 /** Listening, limits against slow and greedy clients, and zero-error draining; shared by main() and the tests. */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Config } from '../../../shared/config.js';
 import { clientGroup, DEFAULT_IPV6_PREFIX } from './http/client-address.js';
@@ -41,9 +41,11 @@ const DRAIN: DrainOptions = { deadlineMs: 20_000, idleCloseMs: 5_000 };
 
 const trackers = new WeakMap<Server, DrainTracker>();
 
+/** How long a refused socket may take to read its 503 before it is destroyed anyway. */
+const REFUSED_GRACE_MS = 1000;
 const OVERLOADED = Buffer.from(
   'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: 31\r\n' +
-    'Retry-After: 1\r\nConnection: close\r\n\r\n{"error":"Service unavailable"}',
+    'X-Content-Type-Options: nosniff\r\nRetry-After: 1\r\nConnection: close\r\n\r\n{"error":"Service unavailable"}',
 );
 
 /**
@@ -72,14 +74,32 @@ export async function startWebServer(
   installClientErrorHandler(server);
   const tracker = trackConnections(server);
   trackers.set(server, tracker);
-  server.on('request', tracker.wrap(listener));
+  // A refused socket is ended and then destroyed: node's HTTP server allows half-open sockets,
+  // so an end() alone left it readable, counted and able to run a request for about 11 s.
+  const refused = new WeakSet<Socket>();
+  const refuse = (socket: Socket) => {
+    refused.add(socket);
+    socket.end(OVERLOADED, () => socket.destroy());
+    // A client that reads nothing never lets the answer flush: it goes anyway.
+    setTimeout(() => socket.destroy(), REFUSED_GRACE_MS).unref();
+  };
+  const admitted = tracker.wrap(listener);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (refused.has(req.socket)) {
+      req.socket.destroy();
+      return;
+    }
+    // On every answer, whichever path writes it: no browser may read a JSON error or an SSE stream as HTML or script.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    admitted(req, res);
+  });
   tracker.watchWrites(limits.writeTimeoutMs);
   /** Open connections per client group. */
   const perAddress = new Map<string, number>();
   // Answer rather than drop: node's own maxConnections would reset the socket without a word.
   server.on('connection', (socket: Socket) => {
     if (tracker.connections > limits.maxConnections) {
-      socket.end(OVERLOADED);
+      refuse(socket);
       return;
     }
     const { maxConnectionsPerAddress } = limits;
@@ -92,7 +112,7 @@ export async function startWebServer(
       if (left === 0) perAddress.delete(address);
       else perAddress.set(address, left);
     });
-    if (open > maxConnectionsPerAddress) socket.end(OVERLOADED);
+    if (open > maxConnectionsPerAddress) refuse(socket);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -21,12 +21,11 @@ import { countedIndexClient, redisCounter } from './counters.js';
 import type { MarketProvider } from './providers/market-provider.js';
 import { withMeter, type Meter } from './providers/spend.js';
 import { assertEveryJobHasHandler, handlers } from './jobs/handlers.js';
-import type { JobContext } from './jobs/job-context.js';
+import { createJobContext } from './jobs/create-job-context.js';
 import { refreshOutcomes } from './refresh-outcomes.js';
 import { creditPaceHold } from './credit-pace.js';
 import { keepSchedules } from './schedules.js';
 import { UpstreamError } from './providers/upstream-error.js';
-import { newsScorer } from './jobs/refresh-news.js';
 import type { AlertsConfig } from '../../../shared/alerts/alerts-config.js';
 import type { Resolver } from '../../../shared/alerts/address-policy.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
@@ -78,20 +77,19 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const redis = createRedis(options.redis, 'worker', 'worker', logger);
   if (options.redisPolicy) watchRedisPolicy(redis, logger, options.redisPolicy);
   const count = redisCounter(redis);
-  const context: JobContext = {
+  const context = createJobContext({
     redis,
     provider: countedIndexClient(options.provider, count),
     logger,
     now: options.now ?? (() => new Date()),
     historyMs: (options.historyDays ?? 30) * DAY_MS,
-    scorePost: newsScorer(),
-  };
+  });
   const roles = options.alerts?.workerRoles ?? ['refresh', 'delivery'];
   const refreshRole = roles.includes('refresh');
   // Alerts: a producer for the firings' deliveries, and (WORKER_ROLES) the delivery worker.
   const alertConnections = options.alerts ? [createRedis(options.redis, 'worker', 'worker-alert-producer', logger)] : [];
   const alertQueue = options.alerts
-    ? new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions, connection: alertConnections[0]! })
+    ? new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions(), connection: alertConnections[0]! })
     : undefined;
   alertQueue?.on('error', (error) => logger.error({ err: error.message }, 'alert queue error'));
   if (options.alerts && alertQueue) {
@@ -162,13 +160,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const workers = refreshRole
     ? [
         new Worker(REFRESH_QUEUE, process, {
-          ...queueBaseOptions,
+          ...queueBaseOptions(),
           connection: workerConnections[0],
           concurrency: 3,
           settings,
         }),
         new Worker(STATS_QUEUE, process, {
-          ...queueBaseOptions,
+          ...queueBaseOptions(),
           connection: workerConnections[1],
           concurrency: options.statsConcurrency ?? 20,
           // On-demand lookups are the upstream calls clients can multiply (the API's miss budget is
@@ -199,7 +197,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 
   // BullMQ leaves a connection it was handed open when it closes: close() closes it.
   const schedulerRedis = createRedis(options.redis, 'worker', 'worker-scheduler', logger);
-  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: schedulerRedis });
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions(), connection: schedulerRedis });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all([...workers, ...(delivery ? [delivery.worker] : [])].map((worker) => worker.waitUntilReady()));
   const schedules = refreshRole

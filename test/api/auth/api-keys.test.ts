@@ -11,7 +11,7 @@ import { recordRequest } from '../../../apps/api/src/http/request-context.js';
 import { HttpMetrics } from '../../../apps/api/src/metrics.js';
 import type { Logger } from '../../../shared/logger.js';
 import { keys as redisKeys } from '../../../shared/keyspace.js';
-import { keysEverywhere } from '../../support/redis-keys.js';
+import { ownKeys } from '../../support/redis-keys.js';
 import { http, type HttpAnswer } from '../../support/http.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 import { seedUser, tokenFor } from './helpers.js';
@@ -54,7 +54,7 @@ describe('API keys on the REST routes (X-Api-Key or Authorization: Bearer)', fun
     expect(isWellFormedApiKey(userKey)).to.equal(true);
     expect(await stack.redis.exists(redisKeys.apiKey(hashApiKey(userKey)))).to.equal(1);
     // Nowhere in Redis, as a key name or a value.
-    for (const name of await keysEverywhere(stack.redis, 'ms:*')) {
+    for (const name of await ownKeys(stack.redis)) {
       expect(name).not.to.include(userKey);
       const type = await stack.redis.type(name);
       const values =

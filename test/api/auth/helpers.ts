@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Role } from '../../../apps/api/src/auth/types.js';
 import { UserStore, type UserRecord } from '../../../apps/api/src/auth/users.js';
-import { keysEverywhere } from '../../support/redis-keys.js';
+import { ownKeys } from '../../support/redis-keys.js';
 import { http, type HttpAnswer } from '../../support/http.js';
 import type { Stack } from '../../support/stack.js';
 
@@ -46,7 +46,7 @@ export async function tokenFor(stack: Stack, email: string, password: string): P
 /** Forgets every login failure, so each test starts with fresh throttle windows. */
 export async function clearThrottle(stack: Stack): Promise<void> {
   // One slot ({login}), so one DEL takes them all, on a cluster too.
-  const counters = await keysEverywhere(stack.redis, 'ms:{login}:fail:*');
+  const counters = await ownKeys(stack.redis, '{login}:fail:*');
   if (counters.length > 0) await stack.redis.del(...counters);
 }
 

@@ -25,7 +25,8 @@ describe('auth routes while Redis is down (docs/decisions.md#d8)', () => {
     await seedUser(stack, 'ops@example.com', 'ops password 123', 'admin');
     const token = await tokenFor(stack, 'ops@example.com', 'ops password 123');
     await redis.stop();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Once the API's connection has seen the server go (a request sent before that would wait for its timeout, not fail fast).
+    await eventually(() => (stack.deps.redis.status === 'ready' ? undefined : true), 5_000, 'the API to see Redis gone');
 
     const timed = async (request: Promise<HttpAnswer>) => {
       const started = Date.now();

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { addressFailuresKey, emailFailuresKey, LoginThrottle } from '../../../apps/api/src/auth/throttle.js';
-import { keysEverywhere } from '../../support/redis-keys.js';
+import { ownKeys } from '../../support/redis-keys.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { clearThrottle, postLogin } from './helpers.js';
 
@@ -46,7 +46,7 @@ describe('login failure counters stay bounded (issue 28)', function () {
     console.log(`      1,000 failed logins with 15 KB emails: Redis grew by ${(grown / 1024).toFixed(0)} KiB`);
     expect([...answers]).to.deep.equal([['401 {"error":"Invalid credentials"} Bearer', 1000]]);
     expect(grown).to.be.below(2 * 1024 * 1024);
-    expect(await keysEverywhere(stack.redis, 'ms:{login}:*')).to.deep.equal([]);
+    expect(await ownKeys(stack.redis, '{login}:*')).to.deep.equal([]);
   });
 
   it('when an email has no @, then it is the same 401 as an unknown address', async () => {
@@ -63,7 +63,7 @@ describe('login failure counters stay bounded (issue 28)', function () {
         401,
       );
     }
-    const names = await keysEverywhere(stack.redis, 'ms:{login}:fail:email:*');
+    const names = await ownKeys(stack.redis, '{login}:fail:email:*');
     expect(names).to.have.length(3);
     expect(new Set(names.map((name) => name.length))).to.deep.equal(new Set([emailFailuresKey('a@b.c').length]));
   });

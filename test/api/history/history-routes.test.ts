@@ -6,8 +6,9 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { createIndexClient } from '../../../apps/worker/src/providers/index-client.js';
+import { createJobContext } from '../../../apps/worker/src/jobs/create-job-context.js';
 import type { JobContext } from '../../../apps/worker/src/jobs/job-context.js';
-import { refreshNews, newsScorer } from '../../../apps/worker/src/jobs/refresh-news.js';
+import { refreshNews } from '../../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
 import { writeRefresh } from '../../../shared/history/history-store.js';
 import { trendingEntries } from '../../../shared/history/refresh-entries.js';
@@ -15,7 +16,7 @@ import { historyKeys, snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import type { SentimentRecord, TrendingToken } from '../../../shared/market-types.js';
 import { createRedis } from '../../../shared/redis.js';
-import { keysEverywhere } from '../../support/redis-keys.js';
+import { ownKeys } from '../../support/redis-keys.js';
 import { http } from '../../support/http.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 
@@ -50,14 +51,13 @@ describe('history: series and past snapshots written with each refresh (docs/dec
   before(async () => {
     stack = await startStack({ workers: 0 });
     worker = createRedis(stack.config, 'worker', 'test-history');
-    context = {
+    context = createJobContext({
       redis: worker,
       provider: createIndexClient({ baseUrl: stack.sim.url, apiKey: undefined }),
       logger: createLogger({ logLevel: 'silent' }, 'test'),
       now: () => new Date(clock),
       historyMs: 30 * DAY,
-      scorePost: newsScorer(),
-    };
+    });
     const first = Math.floor((Date.now() - 4 * 3_600_000) / 3_600_000) * 3_600_000;
     for (let i = 0; i < 6; i += 1) {
       clock = first + i * HALF_HOUR;
@@ -200,7 +200,7 @@ describe('history: series and past snapshots written with each refresh (docs/dec
   });
 
   it('every history key expires with the retention window, so a token that leaves the index leaves nothing behind', async () => {
-    const historyKeysFound = await keysEverywhere(stack.redis, 'ms:*:history:*');
+    const historyKeysFound = await ownKeys(stack.redis, '*:history:*');
     expect(historyKeysFound.length).to.be.greaterThan(50);
     for (const key of historyKeysFound.slice(0, 50)) {
       const ttl = await stack.redis.pttl(key);

@@ -10,6 +10,7 @@ import { writeRefresh } from '../../../shared/history/history-store.js';
 import { trendingEntries } from '../../../shared/history/refresh-entries.js';
 import { createLogger } from '../../../shared/logger.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
+import { freshKeyPrefix } from '../../support/shared-redis.js';
 import { eventually } from '../../support/eventually.js';
 import { SseClient } from '../../support/sse.js';
 
@@ -25,7 +26,7 @@ describe('StreamHub: keep-alive and slow clients', function () {
   before(async () => {
     const { url: redisUrl } = await sharedTestRedis();
     redis = new Redis(redisUrl, { protocol: 2 });
-    await redis.flushall();
+    freshKeyPrefix();
     subscriber = new Redis(redisUrl, { protocol: 2 });
     const logger = createLogger({ logLevel: 'silent' }, 'test');
     watch = new SnapshotWatch({ redis, subscriber, logger });

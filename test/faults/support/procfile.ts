@@ -8,6 +8,7 @@ import { mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from '../../support/build.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const logDir = mkdtempSync(join(tmpdir(), 'ms-faults-'));
@@ -21,15 +22,6 @@ export function procfileCommand(type: ProcessType): string {
     .find((entry) => entry.startsWith(`${type}:`));
   if (!line) throw new Error(`Procfile has no ${type} line`);
   return line.slice(type.length + 1).trim();
-}
-
-/** Compiles the project as the platform's build step does; once per run. */
-let built = false;
-export function buildOnce(): void {
-  if (built) return;
-  const result = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`npm run build failed:\n${result.stdout}${result.stderr}`);
-  built = true;
 }
 
 export interface ProcfileProcess {
@@ -52,7 +44,7 @@ process.once('exit', () => {
 let sequence = 0;
 
 export function startProcess(type: ProcessType, env: Record<string, string>): ProcfileProcess {
-  buildOnce();
+  ensureBuilt();
   sequence += 1;
   const logFile = join(logDir, `${type}-${sequence}.log`);
   const out = openSync(logFile, 'a');
@@ -90,7 +82,7 @@ export function startProcess(type: ProcessType, env: Record<string, string>): Pr
 
 /** Runs `node dist/scripts/users.js ...` with a password on stdin, as an operator would. */
 export function usersCommand(env: Record<string, string>, args: string[], password?: string): { status: number | null; output: string } {
-  buildOnce();
+  ensureBuilt();
   const result = spawnSync(process.execPath, [join(ROOT, 'dist/scripts/users.js'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },

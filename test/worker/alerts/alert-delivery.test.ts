@@ -143,6 +143,15 @@ describe('alerts: webhook delivery', () => {
     const headers = { 'webhook-id': got!.id, 'webhook-timestamp': got!.timestamp, 'webhook-signature': got!.signature };
     for (const secret of [rule.secret, rotated.secret]) expect(() => new Webhook(secret).verify(got!.body, headers)).to.not.throw();
   });
+
+  it('when events were delivered and failed, then /metrics counts them by outcome, with the latency histogram', async () => {
+    const metrics = (await http(`${ctx.stack.apiUrl}/metrics`)).body.toString('utf8');
+    expect(metrics).to.match(/market_alert_deliveries_total\{outcome="delivered",kind="webhook"\} [1-9]/);
+    expect(metrics).to.match(/market_alert_deliveries_total\{outcome="failed",kind="webhook"\} [1-9]/);
+    expect(metrics).to.match(/market_alert_deliveries_total\{outcome="retrying",kind="webhook"\} [1-9]/);
+    expect(metrics).to.match(/market_alert_delivery_latency_seconds_bucket\{le="\+Inf"\} [1-9]/);
+    expect(metrics).to.match(/market_alert_delivery_latency_seconds_count [1-9]/);
+  });
 });
 
 describe('alerts: a delivery worker SIGKILLed mid-delivery', () => {

@@ -12,6 +12,7 @@ import { indexSubject, type AlertCondition, type AlertEvent } from '../../../sha
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
 import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../../../shared/market-types.js';
 import { createLogger } from '../../../shared/logger.js';
+import { alertKeys } from '../../../shared/keyspace.js';
 import { http } from '../../support/http.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
@@ -219,7 +220,7 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
     expect(await evaluate(rule.condition, on)).to.equal(1);
     expect(await evaluate(rule.condition, off)).to.equal(0);
     expect(await evaluate(rule.condition, on), 'a new edge within the cooldown').to.equal(0);
-    await stack.redis.set(`ms:{alerts}:last-fired:${rule.id}`, String(Date.now() - 3_601_000));
+    await stack.redis.set(alertKeys.lastFired(rule.id), String(Date.now() - 3_601_000));
     expect(await evaluate(rule.condition, off)).to.equal(0);
     expect(await evaluate(rule.condition, on), 'a new edge after the cooldown').to.equal(1);
     await eventually(() => (eventsOf(rule.id).length === 2 ? true : undefined), 10_000, 'both deliveries');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Job } from 'bullmq';
 import { fetchStats } from '../../../apps/worker/src/jobs/fetch-stats.js';
-import type { JobContext } from '../../../apps/worker/src/jobs/job-context.js';
+import { createJobContext } from '../../../apps/worker/src/jobs/create-job-context.js';
 import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
 import { keys } from '../../../shared/keyspace.js';
 import type { StatsJobData } from '../../../shared/queues.js';
@@ -10,7 +10,6 @@ import { providerKeys } from '../../../shared/provider-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { ETH_CA, SOL_CA } from '../../../dev/provider-fixtures/elfa.js';
 import { rejection, startHarness, type Harness } from './helpers.js';
-import { newsScorer } from '../../../apps/worker/src/jobs/refresh-news.js';
 
 const WINDOW_MS = 72 * 3_600_000;
 
@@ -127,14 +126,13 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
     expect(error.retryable).to.equal(false);
     // Through the stats job: no record and no "not in the index" marker, so the API answers 503, not a zero or a 404.
     const job = { data: { username: 'ghost_acct' } } as Job<StatsJobData>;
-    const context: JobContext = {
+    const context = createJobContext({
       redis: h.redis,
       provider: h.provider,
       logger: createLogger({ logLevel: 'silent' }, 'test'),
       now: () => h.clock.now,
       historyMs: 0,
-      scorePost: newsScorer(),
-    };
+    });
     await rejection(fetchStats(job, context));
     expect(await h.redis.exists(keys.stats('ghost_acct'), keys.statsMiss('ghost_acct'))).to.equal(0);
     expect(h.fixtures.elfa.requests).to.have.length(1);
@@ -160,14 +158,14 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
   });
 
   describe('through the refresh jobs (strict storage)', () => {
-    const context = (): JobContext => ({
-      redis: h.redis,
-      provider: h.provider,
-      logger: createLogger({ logLevel: 'silent' }, 'test'),
-      now: () => h.clock.now,
-      historyMs: 0,
-      scorePost: newsScorer(),
-    });
+    const context = () =>
+      createJobContext({
+        redis: h.redis,
+        provider: h.provider,
+        logger: createLogger({ logLevel: 'silent' }, 'test'),
+        now: () => h.clock.now,
+        historyMs: 0,
+      });
 
     for (const [name, answer] of [
       ['no valid item', { body: { success: true, data: { data: [{ token: 7 }, { current_count: 3 }] } } }],

@@ -8,6 +8,7 @@ import { loadConfig } from '../../../shared/config.js';
 import { providerKeys } from '../../../shared/provider-keys.js';
 import { startProviderFixtures, type ProviderFixtures } from '../../../dev/provider-fixtures/index.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
+import { freshKeyPrefix } from '../../support/shared-redis.js';
 import { rejection } from './helpers.js';
 
 const MINUTE = 60_000;
@@ -37,7 +38,7 @@ describe('the Elfa budget the worker chooses at start (key status, ELFA_MONTHLY_
   beforeEach(async () => {
     fixtures = await startProviderFixtures();
     redis = new Redis((await sharedTestRedis()).url, { protocol: 2 });
-    await redis.flushall();
+    freshKeyPrefix();
     logs = [];
   });
   afterEach(async () => {

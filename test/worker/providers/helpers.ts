@@ -13,6 +13,7 @@ import { redisCounter } from '../../../apps/worker/src/counters.js';
 import { loadConfig } from '../../../shared/config.js';
 import type { ProvidersConfig } from '../../../shared/provider-config.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
+import { freshKeyPrefix } from '../../support/shared-redis.js';
 import { startProviderFixtures, type ProviderFixtures } from '../../../dev/provider-fixtures/index.js';
 import type { XFixtureOptions } from '../../../dev/provider-fixtures/x.js';
 
@@ -38,7 +39,7 @@ export async function startHarness(
 ): Promise<Harness> {
   const fixtures = await startProviderFixtures({ x: options.x });
   const redis = new Redis((await sharedTestRedis()).url, { protocol: 2 });
-  await redis.flushall();
+  freshKeyPrefix();
   const config = loadConfig({ NODE_ENV: 'test', ...fixtures.env, ...env }).providers!;
   const logs: Harness['logs'] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Harness['logs'][number]) });

@@ -37,7 +37,10 @@ describe('a paid refresh is not retried blindly (INDEX_PROVIDER=composite)', fun
     h = await startHarness(env);
     await arrange();
     const { url } = await sharedTestRedis();
-    queue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions, connection: { port: Number(new URL(url).port), protocol: 2 } });
+    queue = new Queue<RefreshJobData>(REFRESH_QUEUE, {
+      ...queueBaseOptions(),
+      connection: { port: Number(new URL(url).port), protocol: 2 },
+    });
     const logger = pino({ level: 'silent' });
     const options = { config: h.config, redis: h.redis, logger, count: () => {}, timeoutMs: 2_000, maxRateLimitWaitMs: 5_000 };
     worker = await startWorker({

@@ -16,7 +16,8 @@ import { MAX_BODY_BYTES, MAX_LIST_ITEMS } from '../../../apps/worker/src/provide
 import { UpstreamError } from '../../../apps/worker/src/providers/upstream-error.js';
 import { readSnapshot } from '../../../shared/snapshot-store.js';
 import { sharedTestRedis } from '../../support/redis-server.js';
-import { newsScorer } from '../../../apps/worker/src/jobs/refresh-news.js';
+import { freshKeyPrefix } from '../../support/shared-redis.js';
+import { createJobContext } from '../../../apps/worker/src/jobs/create-job-context.js';
 
 const KEY = 'upstream-secret-key-1234';
 
@@ -163,15 +164,14 @@ describe('bounded upstream answers (docs/providers.md, "Bounded answers")', () =
     const small = JSON.stringify({ tokens: [token(1), token(2)] });
     const large = JSON.stringify({ tokens: Array.from({ length: 60_000 }, (_, i) => token(i)) });
     const server = await serve((res) => res.end(oversized ? large : small));
-    await redis.flushall();
-    const context = {
+    freshKeyPrefix();
+    const context = createJobContext({
       redis,
       provider: createIndexClient({ baseUrl: server.url, apiKey: KEY }),
       logger: pino({ level: 'silent' }),
       now: () => new Date(),
       historyMs: 0,
-      scorePost: newsScorer(),
-    };
+    });
     await refreshList(context, 'trending');
     const stored = await readSnapshot(redis, 'trending');
     expect(stored).to.not.equal(null);

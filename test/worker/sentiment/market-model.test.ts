@@ -20,7 +20,7 @@ import {
 } from '../../../apps/worker/src/sentiment/score.js';
 import { lexiconLean } from '../../../apps/worker/src/sentiment/trader-lexicon.js';
 import { vaderAnalyzer } from '../../../apps/worker/src/sentiment/vader-library.js';
-import { cryptoSet, heldoutSets, trainingDigest } from './fixtures.js';
+import { cryptoSet, fileSha256, heldoutSets, readTraderLexicon, trainingDigest, traderLexiconPath } from './fixtures.js';
 
 const example = (text: string, label: TrainingExample['label']): TrainingExample => {
   const normalized = normalizePost(text);
@@ -231,6 +231,12 @@ describe('market model', () => {
     const reloaded = fromModelFile(JSON.parse(JSON.stringify(file)) as MarketModelFile);
     expect([...(reloaded.lexicon ?? [])]).to.deep.equal([...lean]);
     expect([classOf(reloaded, 'zorbly'), classOf(reloaded, 'flumph')]).to.deep.equal([2, 0]);
+  });
+
+  it('when the weights carry the trader lexicon, then it is the committed file, named by its sha256', () => {
+    const { lexicon } = modelFile as MarketModelFile;
+    expect(lexicon?.sha256, 'run npm run sentiment:train').to.equal(fileSha256(traderLexiconPath));
+    expect(new Map(lexicon?.ngrams.map((ngram, i) => [ngram, lexicon.leans[i]]))).to.deep.equal(readTraderLexicon());
   });
 
   it('when the weights file is malformed, then loading it fails loudly', () => {

@@ -23,8 +23,8 @@ export const TWO_KEYS = 'Send the API key once: X-Api-Key and Authorization carr
 
 /** A query parameter named like a key (api_key, apiKey, x-api-key...), or any value with our key prefix. */
 const KEY_PARAM = /(?:^|&)(?:x[-_]?)?api[-_]?key=/i;
-/** Routes with a credential of their own. */
-const OWN_CREDENTIAL = new Set(['/metrics']);
+/** Routes with a credential of their own: the key check skips them (and the OpenAPI document says so). */
+export const OWN_CREDENTIAL: ReadonlySet<string> = new Set(['/metrics']);
 
 /** The key a request presents, '' for one with no value, undefined when it presents none. */
 export function presentedApiKey(headers: IncomingHttpHeaders): string | undefined {

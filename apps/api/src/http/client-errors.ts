@@ -36,6 +36,7 @@ function rawErrorResponse(status: number, message: string): Buffer {
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Cache-Control: no-store\r\n' +
+      'X-Content-Type-Options: nosniff\r\n' +
       'Connection: close\r\n\r\n' +
       body,
   );

@@ -9,8 +9,8 @@ import { NotFoundError, UnavailableError } from '../../../../shared/errors.js';
 import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam, parseWindow } from './market-queries.js';
 import { windowedKind, type BaseListKind, type ListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
 import type { TrendingWindow } from '../../../../shared/trending-windows.js';
-import type { HistorySeries, HistoryService } from './history-service.js';
-import type { ReadSpec, ServeKind } from './reads.js';
+import type { HistoryService } from './history-service.js';
+import type { ReadOf, ReadSpec, ServeKind } from './reads.js';
 import type { ReadAnswer } from '../http/representation.js';
 import { secondsLeft, type CachedSnapshot, type SnapshotCache, type ViewOf } from './snapshot-cache.js';
 import { parseMindshareInterval, parseMindshareWindow } from './mindshare-queries.js';
@@ -23,9 +23,15 @@ export interface ReadInput {
   query: ParsedUrlQuery;
 }
 
-export interface Resolver {
-  peek(read: ReadSpec, input: ReadInput): ReadAnswer | undefined;
-  get(read: ReadSpec, input: ReadInput, chargeMiss: ChargeMiss): Promise<ReadAnswer>;
+export interface Resolver<R extends ReadSpec = ReadSpec> {
+  peek(read: R, input: ReadInput): ReadAnswer | undefined;
+  get(read: R, input: ReadInput, chargeMiss: ChargeMiss): Promise<ReadAnswer>;
+}
+
+/** A read with its resolver: what the routes, the fast path and the MCP tools call. */
+export interface BoundRead {
+  peek(input: ReadInput): ReadAnswer | undefined;
+  get(input: ReadInput, chargeMiss: ChargeMiss): Promise<ReadAnswer>;
 }
 
 /** The services the reads are answered from (deps.ts builds the resolvers from them, once per process). */
@@ -38,13 +44,32 @@ interface Deps {
   windows: readonly TrendingWindow[];
 }
 
-/** The snapshot a read names; the table gives one to every read whose `serve` needs it. */
-function snapshotOf(read: ReadSpec): SnapshotName {
-  if (!read.snapshot) throw new Error(`read ${read.path} names no snapshot`);
-  return read.snapshot;
-}
+export type Resolvers = { readonly [S in ServeKind]: Resolver<ReadOf<S>> };
 
-export type Resolvers = Readonly<Record<ServeKind, Resolver>>;
+const bind = <R extends ReadSpec>(resolver: Resolver<R>, read: R): BoundRead => ({
+  peek: (input) => resolver.peek(read, input),
+  get: (input, chargeMiss) => resolver.get(read, input, chargeMiss),
+});
+
+/** `read` with the resolver of its kind of answer. */
+export function boundRead(resolvers: Resolvers, read: ReadSpec): BoundRead {
+  switch (read.serve) {
+    case 'list':
+      return bind(resolvers.list, read);
+    case 'history':
+      return bind(resolvers.history, read);
+    case 'news-page':
+      return bind(resolvers['news-page'], read);
+    case 'token-record':
+      return bind(resolvers['token-record'], read);
+    case 'username-stats':
+      return bind(resolvers['username-stats'], read);
+    case 'mindshare':
+      return bind(resolvers.mindshare, read);
+    case 'token-mindshare':
+      return bind(resolvers['token-mindshare'], read);
+  }
+}
 
 export function resolvers({ snapshots, stats, history, mindshare, windows }: Deps): Resolvers {
   const mindshareQuery = (query: ParsedUrlQuery) => ({
@@ -57,8 +82,8 @@ export function resolvers({ snapshots, stats, history, mindshare, windows }: Dep
     return { representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
   };
   /** The snapshot of a list read at its `?window=` (the read's own at 24 h); a window not configured is a 400. */
-  const listSnapshot = (read: ReadSpec, query: ParsedUrlQuery): ListKind =>
-    windowedKind(snapshotOf(read) as BaseListKind, parseWindow(query.window, windows));
+  const listSnapshot = (read: ReadOf<'list'>, query: ParsedUrlQuery): ListKind =>
+    windowedKind(read.snapshot, parseWindow(query.window, windows));
 
   const whole = (name: SnapshotName): ReadAnswer | undefined => {
     const snapshot = snapshots.peek(name as ListKind);
@@ -123,13 +148,8 @@ export function resolvers({ snapshots, stats, history, mindshare, windows }: Dep
       get: (_read, { params, query }) => mindshare.get(parseTokenParam(params.token), mindshareQuery(query)),
     },
     history: {
-      peek: (read, { params, query }) => history.peek(seriesOf(read), parseTokenParam(params.token), parseHistoryQuery(query)),
-      get: async (read, { params, query }) => history.series(seriesOf(read), parseTokenParam(params.token), parseHistoryQuery(query)),
+      peek: (read, { params, query }) => history.peek(read.series, parseTokenParam(params.token), parseHistoryQuery(query)),
+      get: async (read, { params, query }) => history.series(read.series, parseTokenParam(params.token), parseHistoryQuery(query)),
     },
   };
-}
-
-function seriesOf(read: ReadSpec): HistorySeries {
-  if (!read.series) throw new Error(`history read ${read.path} names no series`);
-  return read.series;
 }

@@ -17,7 +17,7 @@ import {
 } from '../../../../shared/market-types.js';
 import { MindshareListSchema, TokenMindshareSchema } from '../../../../shared/mindshare.js';
 import { MindshareQuerySchema, TokenMindshareQuerySchema } from './mindshare-queries.js';
-import { BASE_LIST_KINDS, SERIES_OWNER, type BaseListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import { BASE_LIST_KINDS, type BaseListKind } from '../../../../shared/snapshot-kinds.js';
 import type { HistorySeries } from './history-service.js';
 import {
   HistoryPathSchema,
@@ -94,17 +94,15 @@ export const LIST_READS: Readonly<Record<BaseListKind, ListReadDoc>> = {
   },
 };
 
-/** How the API answers a read (apps/api/src/market/read-resolvers.ts has one resolver per value). */
-export type ServeKind = 'list' | 'news-page' | 'token-record' | 'username-stats' | 'history' | 'mindshare' | 'token-mindshare';
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
 
-export interface ReadSpec extends ReadDoc {
+/** A read's operationId in /openapi.json, and the REST operation its MCP tool names: the read's kebab-case name in camelCase. */
+export const operationIdOf = <N extends string>(name: N) =>
+  name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<N>;
+
+interface ReadBase extends ReadDoc {
   /** The route pattern (Koa's): `:name` is one path segment, decoded. */
   path: string;
-  serve: ServeKind;
-  /** The snapshot the answer comes from: its version says when a prepared answer is stale. */
-  snapshot?: SnapshotName;
-  /** For `history`: the series read per token. */
-  series?: HistorySeries;
   params?: z.ZodObject;
   query?: z.ZodObject;
   response: z.ZodType;
@@ -113,6 +111,25 @@ export interface ReadSpec extends ReadDoc {
   /** The MCP tool mirroring the read, if any. */
   tool?: ToolDoc;
 }
+
+/** A read of the table: what its kind of answer (`serve`) needs is required of it, checked when the table compiles. */
+export type ReadSpec =
+  | (ReadBase & {
+      serve: 'list';
+      /** The list kind's snapshot it answers (its 24 h list; `?window=` picks another). */ snapshot: BaseListKind;
+    })
+  | (ReadBase & { serve: 'news-page' })
+  | (ReadBase & { serve: 'token-record' })
+  | (ReadBase & { serve: 'username-stats' })
+  | (ReadBase & { serve: 'history'; /** The series read per token. */ series: HistorySeries })
+  | (ReadBase & { serve: 'mindshare' })
+  | (ReadBase & { serve: 'token-mindshare' });
+
+/** How the API answers a read (apps/api/src/market/read-resolvers.ts has one resolver per value). */
+export type ServeKind = ReadSpec['serve'];
+
+/** The reads one resolver answers. */
+export type ReadOf<S extends ServeKind> = Extract<ReadSpec, { serve: S }>;
 
 const LIST_ERRORS: ReadDoc['errors'] = {
   400: [
@@ -125,7 +142,7 @@ const LIST_ERRORS: ReadDoc['errors'] = {
   404: [['No snapshot at that time', '`at` is before retention or before the first snapshot']],
 };
 
-function listRead<N extends BaseListKind>(name: N): ReadSpec {
+function listRead<N extends BaseListKind>(name: N): ReadOf<'list'> {
   const { response, doc, tool } = LIST_READS[name];
   return {
     path: `/api/market/${name}`,
@@ -141,12 +158,11 @@ function listRead<N extends BaseListKind>(name: N): ReadSpec {
 
 const INVALID_TOKEN: ErrorCase = ['Invalid token', 'the ticker is not 1-20 of [A-Za-z0-9] after an optional $'];
 
-function sentimentRead(path: string, summary: string, tool?: ToolDoc): ReadSpec {
+function sentimentRead(path: string, summary: string, tool?: ToolDoc): ReadOf<'token-record'> {
   return {
     ...(tool ? { tool } : {}),
     path,
     serve: 'token-record',
-    snapshot: 'sentiment',
     params: TokenPathSchema,
     response: SentimentRecordSchema,
     summary,
@@ -163,11 +179,10 @@ function historyRead(
   path: string,
   series: HistorySeries,
   doc: { summary: string; description: string; response: z.ZodType; tool: ToolDoc },
-): ReadSpec {
+): ReadOf<'history'> {
   return {
     path,
     serve: 'history',
-    snapshot: SERIES_OWNER[series],
     series,
     params: HistoryPathSchema,
     query: HistoryQuerySchema,
@@ -197,7 +212,6 @@ const MINDSHARE_READS = {
   mindshare: {
     path: '/api/market/mindshare',
     serve: 'mindshare',
-    snapshot: 'mindshare',
     query: MindshareQuerySchema,
     response: MindshareListSchema,
     summary: 'Tokens by their share of the tracked accounts’ attention',
@@ -215,7 +229,6 @@ const MINDSHARE_READS = {
   'token-mindshare': {
     path: '/api/market/tokens/:token/mindshare',
     serve: 'token-mindshare',
-    snapshot: 'mindshare',
     params: TokenPathSchema,
     query: TokenMindshareQuerySchema,
     response: TokenMindshareSchema,
@@ -243,7 +256,6 @@ export const MARKET_READS = {
   news: {
     path: '/api/market/news',
     serve: 'news-page',
-    snapshot: 'news',
     query: NewsQuerySchema,
     response: NewsPageSchema,
     summary: 'Latest posts from tracked accounts',

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
-import { SNAPSHOT_CHANNEL } from '../../../../shared/keyspace.js';
+import { snapshotChannel } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
 import { SNAPSHOTS, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
 import { readSnapshotVersions } from '../../../../shared/snapshot-store.js';
@@ -33,10 +33,10 @@ export class SnapshotWatch extends EventEmitter<{ landed: [name: SnapshotName, v
 
   async start(): Promise<void> {
     this.options.subscriber.on('message', (channel: string, name: string) => {
-      if (channel === SNAPSHOT_CHANNEL && (SNAPSHOTS as readonly string[]).includes(name)) void this.check();
+      if (channel === snapshotChannel() && (SNAPSHOTS as readonly string[]).includes(name)) void this.check();
     });
     this.timer = setInterval(() => void this.check(), this.options.pollMs ?? 1000).unref();
-    await this.options.subscriber.subscribe(SNAPSHOT_CHANNEL);
+    await this.options.subscriber.subscribe(snapshotChannel());
   }
 
   /** Reads every version (one round trip) and reports what changed; calls during a read make one more read after it. */

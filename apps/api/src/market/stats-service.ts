@@ -18,6 +18,7 @@ import { NotFoundError, UnavailableError } from '../../../../shared/errors.js';
 import { keys } from '../../../../shared/keyspace.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import type { JobOutcome } from './job-waiter.js';
+import type { AdmitMiss } from './miss-ceiling.js';
 import { boundedCache, type BoundedCache } from '../cache/bounded-cache.js';
 import { Representation } from '../http/representation.js';
 
@@ -33,6 +34,8 @@ export interface StatsServiceOptions {
   memoryMaxEntries?: number;
   /** Clock, ms since epoch (tests). */
   now?: () => number;
+  /** Whether a miss charged to its client may go to the worker (miss-ceiling.ts); else the seconds to wait. Default: always. */
+  admit?: AdmitMiss;
 }
 
 /** A hit held in memory: its body and when it was read and when the Redis entry expires (epoch ms). */
@@ -59,6 +62,7 @@ export class StatsService {
   private readonly flights = new Map<string, Promise<Settled>>();
   private readonly memoryTtlMs: number;
   private readonly now: () => number;
+  private readonly admit: AdmitMiss;
 
   constructor(
     private readonly redis: Redis,
@@ -68,6 +72,7 @@ export class StatsService {
     this.memoryTtlMs = options.memoryTtlMs ?? 1000;
     this.held = boundedCache({ max: options.memoryMaxEntries ?? 10_000 });
     this.now = options.now ?? Date.now;
+    this.admit = options.admit ?? (() => Promise.resolve(undefined));
   }
 
   /**
@@ -136,6 +141,9 @@ export class StatsService {
     } catch (error) {
       return { kind: 'refused', error };
     }
+    // Every client's misses together are bounded too: beyond, 503 at once rather than a job that waits 9 s.
+    const wait = await this.admit();
+    if (wait !== undefined) return { kind: 'unavailable', retryAfterSeconds: wait };
     const outcome = await this.fetch(username);
     const second = await this.lookup(username);
     if (second.kind !== 'unknown') return second;

@@ -12,15 +12,14 @@ import { TRENDING_WINDOWS } from '../../../../shared/trending-windows.js';
 import { MINDSHARE_INTERVALS, MINDSHARE_WINDOWS } from '../../../../shared/mindshare.js';
 import { DEFAULT_TEXT_LIMIT, PROVIDER_TEXT_LIMITS } from '../../../../shared/provider-text.js';
 import { NEWS_MAX_LIMIT } from '../market/market-queries.js';
-import { MARKET_READS, READ_NAMES, type ReadName, type ReadSpec, type ServeKind } from '../market/reads.js';
+import { boundRead } from '../market/read-resolvers.js';
+import { MARKET_READS, operationIdOf, READ_NAMES, type ReadName, type ReadSpec, type ServeKind } from '../market/reads.js';
 import type { ApiDeps } from '../deps.js';
 import type { Representation } from '../http/representation.js';
 import { INTERVALS, type Interval } from '../market/history-buckets.js';
 
-type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
-/** The REST operations (operationId in /openapi.json: the read's name in camelCase) the tools mirror. */
-export type ReadId = CamelCase<ReadName>;
-const operationId = (name: ReadName) => name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()) as ReadId;
+/** The REST operations (operationId in /openapi.json) the tools mirror. */
+export type ReadId = ReturnType<typeof operationIdOf<ReadName>>;
 
 /** Who is calling, as the REST routes see them: the budget a stats miss is charged to. */
 export interface ToolCaller {
@@ -121,7 +120,7 @@ async function answerRead(deps: ApiDeps, read: ReadSpec, input: Record<string, u
     ),
   );
   const chargeMiss = async () => void (await caller.chargeMiss());
-  return (await deps.reads[read.serve].get(read, { params: values, query: values }, chargeMiss)).representation;
+  return (await boundRead(deps.reads, read).get({ params: values, query: values }, chargeMiss)).representation;
 }
 
 /** Every tool's answer carries strings the providers wrote: said in every description, for the agent's model to read. */
@@ -136,7 +135,7 @@ export const MARKET_TOOLS: readonly MarketTool[] = READ_NAMES.flatMap((name): Ma
   if (!(read.response instanceof z.ZodObject)) throw new Error(`read ${name}: a tool's output must be an object`);
   return [
     {
-      read: operationId(name),
+      read: operationIdOf(name),
       ...read.tool,
       description: `${read.tool.description} ${UNTRUSTED_TEXT}`,
       input: TOOL_INPUTS[read.serve],

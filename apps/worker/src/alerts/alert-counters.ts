@@ -11,7 +11,7 @@ export function alertCounters(redis: Redis) {
   const add = (field: string, by = 1) => void redis.hincrby(keys.workerCounters(), field, by).catch(() => {});
   return {
     firing: (type: string) => add(`alert_firings|${type}|fired`),
-    delivery: (outcome: string) => add(`alert_deliveries|${outcome}|total`),
+    delivery: (outcome: string) => add(`alert_deliveries|${outcome}|webhook`),
     latency(ms: number) {
       const bucket = ALERT_LATENCY_BUCKETS_MS.find((le) => ms <= le);
       add(`alert_latency|${bucket ?? '+Inf'}|bucket`);

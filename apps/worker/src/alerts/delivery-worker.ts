@@ -88,7 +88,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
   };
 
   const worker = new Worker<DeliveryJobData>(ALERT_DELIVERY_QUEUE, deliver, {
-    ...queueBaseOptions,
+    ...queueBaseOptions(),
     connection: options.connection,
     concurrency: config.deliveryConcurrency,
     lockDuration: config.deliveryLockMs,

@@ -12,7 +12,7 @@ import type { AlertsConfig } from '../../../../shared/alerts/alerts-config.js';
 import { AlertStore } from '../../../../shared/alerts/alert-store.js';
 import type { AlertEvent, ConditionType, StoredRule } from '../../../../shared/alerts/alert-types.js';
 import { enqueueDeliveries, eventIdFor, type DeliveryJobData } from '../../../../shared/alerts/delivery-queue.js';
-import { ALERT_FIRED_CHANNEL, alertKeys } from '../../../../shared/keyspace.js';
+import { alertFiredChannel, alertKeys } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
 import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
 import { runScript } from '../../../../shared/redis-scripts.js';
@@ -148,7 +148,7 @@ export class AlertEvaluator {
         this.options.redis
           .multi()
           .xadd(alertKeys.firings(rule.userId), 'MAXLEN', '~', FIRINGS_KEPT, '*', 'event', JSON.stringify(event))
-          .publish(ALERT_FIRED_CHANNEL, rule.userId),
+          .publish(alertFiredChannel(), rule.userId),
       );
       this.options.countFiring?.(rule.condition.type);
       fired += 1;

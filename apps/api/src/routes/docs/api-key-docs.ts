@@ -6,8 +6,8 @@
  * the 503 when Redis cannot be asked about a key.
  */
 import type { oas31 } from 'zod-openapi';
-import { INVALID_API_KEY, KEY_IN_URL, TWO_KEYS } from '../../auth/api-key-auth.js';
-import { RETRY_AFTER, WWW_AUTHENTICATE } from './openapi-headers.js';
+import { INVALID_API_KEY, KEY_IN_URL, OWN_CREDENTIAL, TWO_KEYS } from '../../auth/api-key-auth.js';
+import { OPERATION_METHODS, RETRY_AFTER, WWW_AUTHENTICATE } from './openapi-headers.js';
 
 /** The schemes a key may use; `bearerAuth` (the JWT) is declared with the document. */
 export const API_KEY_SECURITY_SCHEMES: Record<string, oas31.SecuritySchemeObject> = {
@@ -28,8 +28,6 @@ export const API_KEY_SECURITY_SCHEMES: Record<string, oas31.SecuritySchemeObject
   },
 };
 
-const OWN_CREDENTIAL = new Set(['/metrics']);
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
 const KEY_CASES = {
@@ -75,7 +73,7 @@ export function documentApiKeys<Document extends object>(generated: Document): D
   const document = generated as oas31.OpenAPIObject;
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (OWN_CREDENTIAL.has(path)) continue;
-    for (const method of METHODS) {
+    for (const method of OPERATION_METHODS) {
       const operation = item[method];
       if (!operation) continue;
       // A key acts as its user: it needs the roles the operation's own requirement names (admin).

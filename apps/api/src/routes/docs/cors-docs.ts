@@ -6,9 +6,7 @@
  */
 import type { oas31 } from 'zod-openapi';
 import { PUBLIC_PREFIXES } from '../../market/reads.js';
-import { ALLOW_ORIGIN, ALLOW_ORIGIN_503 } from './openapi-headers.js';
-
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+import { ALLOW_ORIGIN, ALLOW_ORIGIN_503, OPERATION_METHODS } from './openapi-headers.js';
 
 /** `generated` with the CORS header on every response of a public read (mutated and returned). */
 export function documentCors<Document extends object>(generated: Document): Document {
@@ -16,7 +14,7 @@ export function documentCors<Document extends object>(generated: Document): Docu
   const document = generated as oas31.OpenAPIObject;
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix))) continue;
-    for (const method of METHODS) {
+    for (const method of OPERATION_METHODS) {
       const responses = item[method]?.responses;
       if (!responses) continue;
       // A copy: the generator may share one response object between operations of other routes.

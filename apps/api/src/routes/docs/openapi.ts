@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { NewsEventSchema, SentimentEventSchema } from '../../../../../shared/market-types.js';
 import { BASE_LIST_KINDS as LIST_KINDS } from '../../../../../shared/snapshot-kinds.js';
-import { LIST_READS, MARKET_READS, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../market/reads.js';
+import { LIST_READS, MARKET_READS, operationIdOf, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../market/reads.js';
 import { LoginRequestSchema, LoginResponseSchema, MeResponseSchema, RefreshAcknowledgementSchema, UsageSchema } from '../auth/schema.js';
 import { documentApiKeys } from './api-key-docs.js';
 import { documentCors } from './cors-docs.js';
@@ -81,8 +81,6 @@ const SNAPSHOT_ABSENT: ErrorCase = [
 
 /** `:name` (Koa) as `{name}` (OpenAPI). */
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
-/** The table's read names are kebab-case; operation ids are their camelCase. */
-const operationId = (name: string) => name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
 
 /** A cached market read's operation, from its entry in apps/api/src/market/reads.ts; the statuses every read shares are added here. */
 function marketOperation(name: ReadName, read: ReadSpec): ZodOpenApiOperationObject {
@@ -102,7 +100,7 @@ function marketOperation(name: ReadName, read: ReadSpec): ZodOpenApiOperationObj
     ...limit,
   });
   return {
-    operationId: operationId(name),
+    operationId: operationIdOf(name),
     summary: read.summary,
     description: read.description,
     tags: ['market'],

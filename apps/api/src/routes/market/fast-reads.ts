@@ -16,7 +16,7 @@ import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
 import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../market/reads.js';
 import { fastCredential } from '../../auth/api-key-auth.js';
 import type { ApiDeps } from '../../deps.js';
-import type { Resolver, Resolvers } from '../../market/read-resolvers.js';
+import { boundRead, type BoundRead, type Resolvers } from '../../market/read-resolvers.js';
 import { readReply, writeRead } from '../../http/representation.js';
 import { recordRequest } from '../../http/request-context.js';
 
@@ -25,7 +25,7 @@ export type FastReads = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 interface Route {
   read: ReadSpec;
-  resolver: Resolver;
+  resolver: BoundRead;
   /** For a pattern with one `:param`: the text around it. */
   prefix: string;
   suffix: string;
@@ -45,7 +45,7 @@ function compile(resolve: Resolvers) {
   const withParam: Route[] = [];
   for (const name of READ_NAMES) {
     const read: ReadSpec = MARKET_READS[name];
-    const resolver = resolve[read.serve];
+    const resolver = boundRead(resolve, read);
     const match = /^([^:]*):(\w+)(.*)$/.exec(read.path);
     if (!match) exact.set(read.path, { read, resolver, prefix: read.path, suffix: '', param: '' });
     else if (match[3]!.includes(':')) throw new Error(`the fast path matches one parameter per route: ${read.path}`);
@@ -83,7 +83,7 @@ export function fastReads(deps: Pick<ApiDeps, 'reads' | 'encodings' | 'requestId
       if (!found) return false;
       route = found.route;
       const query = queryAt === -1 ? NO_QUERY : parseQuery(url.slice(queryAt + 1));
-      answer = route.resolver.peek(route.read, { params: found.params, query });
+      answer = route.resolver.peek({ params: found.params, query });
     } catch {
       return false; // invalid input: Koa renders the 400
     }

@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../market/reads.js';
 import { apiKeyOf } from '../../auth/api-key-auth.js';
+import { boundRead } from '../../market/read-resolvers.js';
 import type { ApiDeps } from '../../deps.js';
 import { sendRead } from '../../http/representation.js';
 
@@ -9,9 +10,9 @@ export function marketRoutes(deps: ApiDeps, router = new Router()): Router {
   const { missBudget } = deps;
   for (const name of READ_NAMES) {
     const read: ReadSpec = MARKET_READS[name];
-    const resolver = deps.reads[read.serve];
+    const resolver = boundRead(deps.reads, read);
     router.get(read.path, async (ctx) => {
-      const answer = await resolver.get(read, { params: ctx.params, query: ctx.query }, async () => {
+      const answer = await resolver.get({ params: ctx.params, query: ctx.query }, async () => {
         // Set at once: the RateLimit fields go with the answer, or with the error that follows.
         ctx.set(await missBudget.charge(ctx.ip, apiKeyOf(ctx)?.key.id));
       });
