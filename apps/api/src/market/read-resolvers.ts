@@ -7,7 +7,7 @@
 import type { ParsedUrlQuery } from 'node:querystring';
 import { NotFoundError, UnavailableError } from '../../../../shared/errors.js';
 import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam, parseWindow } from './market-queries.js';
-import { windowedKind, type BaseListKind, type ListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import { windowedKind, type ListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
 import type { TrendingWindow } from '../../../../shared/trending-windows.js';
 import type { HistoryService } from './history-service.js';
 import type { ReadOf, ReadSpec, ServeKind } from './reads.js';
