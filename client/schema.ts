@@ -332,6 +332,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/market/mindshare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tokens by their share of the tracked accounts’ attention
+         * @description Each token's share of the tracked accounts' token mentions in the window, with its change against the window before. A mention is a post of a tracked account naming the token in its `tokens`, counted once however many refreshes see it, in the UTC hour it was published; a window is the last 1, 24, 168 or 720 hours, the current one included (docs/decisions.md, D20). Counted with each news refresh (30 minutes) and kept HISTORY_DAYS (default 30).
+         */
+        get: operations["mindshare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/tokens/{token}/mindshare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A token’s mindshare over time
+         * @description The token's share of the tracked accounts' token mentions per 1h, 4h or 1d bucket of the window; 0 where they named no token or not it. A mention is a post of a tracked account naming the token in its `tokens`, counted once however many refreshes see it, in the UTC hour it was published; a window is the last 1, 24, 168 or 720 hours, the current one included (docs/decisions.md, D20). Counted with each news refresh (30 minutes) and kept HISTORY_DAYS (default 30).
+         */
+        get: operations["tokenMindshare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sentiment/{token}": {
         parameters: {
             query?: never;
@@ -361,7 +401,7 @@ export interface paths {
         };
         /**
          * Server-sent events: one per refresh of each kind
-         * @description A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry the new list (TrendingTokenList, TrendingCaList, as GET returns them); `news` carries the posts new since the previous refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` and a `: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and resume). On shutdown every stream ends cleanly; clients reconnect, to another replica.
+         * @description A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry the new list (TrendingTokenList, TrendingCaList, as GET returns them), and so do their windows (`trending@1h`, `trending-cas@7d`: as GET returns them with `window`; only the windows of TRENDING_WINDOWS have events); `news` carries the posts new since the previous refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` and a `: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and resume). On shutdown every stream ends cleanly; clients reconnect, to another replica.
          */
         get: operations["stream"];
         put?: never;
@@ -383,7 +423,7 @@ export interface paths {
         put?: never;
         /**
          * MCP server: the market reads as tools for AI agents
-         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. Tools, all read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
+         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. Tools, all read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`, `mindshare`, `token_mindshare`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
          */
         post: operations["mcp"];
         delete?: never;
@@ -1216,6 +1256,71 @@ export interface components {
             smartMoneyMentions: number | null;
             /** @description 24-hour price change (%), the last in the bucket; null where it was never listed. */
             priceChange24h: number | null;
+        };
+        /** @description Tokens ranked by their share of the tracked accounts’ token mentions in a window. */
+        MindshareList: {
+            /**
+             * @description The window asked for.
+             * @enum {string}
+             */
+            window: "1h" | "24h" | "7d" | "30d";
+            /** @description Most share first; at most 100 tokens. */
+            data: components["schemas"]["MindshareItem"][];
+            /**
+             * Format: date-time
+             * @description The news refresh the counts are as of (ISO timestamp).
+             */
+            cachedAt: string;
+        };
+        /** @description A token’s share of the tracked accounts’ attention in a window. */
+        MindshareItem: {
+            /** @description The ticker, upper case. */
+            token: string;
+            /** @description Its mentions over all token mentions of the tracked accounts in the window, 0 to 1 (4 decimals). */
+            share: number;
+            /** @description Posts of tracked accounts in the window that mention it, each post once. */
+            mentions: number;
+            /** @description Distinct tracked accounts among those posts. */
+            authors: number;
+            /** @description The sum of those posts’ engagementScore. */
+            engagement: number;
+            /** @description share minus its share in the window before (same length); null when that window held no mention within retention. */
+            shareChange: number | null;
+            /** @description The mean polarity of those posts, -1 to 1 (4 decimals). */
+            sentiment: number;
+        };
+        /** @description A token’s share of the tracked accounts’ attention over time. */
+        TokenMindshare: {
+            /** @description The ticker asked for, upper case, without its $. */
+            token: string;
+            /**
+             * @description The window asked for.
+             * @enum {string}
+             */
+            window: "1h" | "24h" | "7d" | "30d";
+            /**
+             * @description The interval asked for.
+             * @enum {string}
+             */
+            interval: "1h" | "4h" | "1d";
+            /** @description Oldest first, one per bucket of the window. */
+            points: components["schemas"]["MindsharePoint"][];
+            /**
+             * Format: date-time
+             * @description The news refresh the counts are as of (ISO timestamp).
+             */
+            cachedAt: string;
+        };
+        MindsharePoint: {
+            /**
+             * Format: date-time
+             * @description The start of the bucket (aligned to UTC).
+             */
+            at: string;
+            /** @description The token’s mentions over all token mentions in the bucket; 0 when there were none. */
+            share: number;
+            /** @description Posts of tracked accounts in the bucket that mention the token. */
+            mentions: number;
         };
         /** @description A JSON-RPC 2.0 response (MCP). */
         JsonRpcResponse: {
@@ -2411,6 +2516,8 @@ export interface operations {
             query?: {
                 /** @description An instant: answer the snapshot that was current then, with its own cachedAt. Without it, the current snapshot. */
                 at?: string;
+                /** @description The window the mentions are counted over: 1h, 4h, 24h, 7d or 30d; only the windows the operator configures (TRENDING_WINDOWS) are served, any other is a 400 naming them. Without it, the 24 h list (the same bytes as `window=24h`). Each window is a snapshot of its own, with its own cachedAt, ETag, history (`at`) and stream topic (`trending@1h`). */
+                window?: "1h" | "4h" | "24h" | "7d" | "30d";
             };
             header?: never;
             path?: never;
@@ -2446,7 +2553,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "Invalid query parameter: window: the configured windows are 24h, ..." when `window` is not one of the windows the operator configures (TRENDING_WINDOWS); the message lists them; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     /** @description Always `*`. */
@@ -2512,6 +2619,8 @@ export interface operations {
             query?: {
                 /** @description An instant: answer the snapshot that was current then, with its own cachedAt. Without it, the current snapshot. */
                 at?: string;
+                /** @description The window the mentions are counted over: 1h, 4h, 24h, 7d or 30d; only the windows the operator configures (TRENDING_WINDOWS) are served, any other is a 400 naming them. Without it, the 24 h list (the same bytes as `window=24h`). Each window is a snapshot of its own, with its own cachedAt, ETag, history (`at`) and stream topic (`trending@1h`). */
+                window?: "1h" | "4h" | "24h" | "7d" | "30d";
             };
             header?: never;
             path?: never;
@@ -2547,7 +2656,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "Invalid query parameter: window: the configured windows are 24h, ..." when `window` is not one of the windows the operator configures (TRENDING_WINDOWS); the message lists them; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     /** @description Always `*`. */
@@ -3153,6 +3262,191 @@ export interface operations {
             };
         };
     };
+    mindshare: {
+        parameters: {
+            query?: {
+                /** @description The window: the last 1, 24, 168 or 720 UTC hours, the current one included. Default 24h. */
+                window?: "1h" | "24h" | "7d" | "30d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window, its tokens by share, and the time of the last news refresh. */
+            200: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MindshareList"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
+            304: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: "Invalid query parameter: window" when `window` is not 1h, 24h, 7d or 30d; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tokenMindshare: {
+        parameters: {
+            query?: {
+                /** @description The window: the last 1, 24, 168 or 720 UTC hours, the current one included. Default 24h. */
+                window?: "1h" | "24h" | "7d" | "30d";
+                /** @description The bucket of each point: 1h (default), 4h or 1d, aligned to UTC. */
+                interval?: "1h" | "4h" | "1d";
+            };
+            header?: never;
+            path: {
+                /** @description Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], matched case-insensitively. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token, its share per bucket, and the time of the last news refresh. */
+            200: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenMindshare"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
+            304: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: window" when `window` is not 1h, 24h, 7d or 30d; "Invalid query parameter: interval" when `interval` is not 1h, 4h or 1d; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     tokenSentimentAlias: {
         parameters: {
             query?: never;
@@ -3257,7 +3551,7 @@ export interface operations {
     stream: {
         parameters: {
             query?: {
-                /** @description Comma-separated event kinds to receive: trending, trending-cas, news, sentiment. Default: all. At most 36 characters (every kind once). */
+                /** @description Comma-separated event kinds to receive: trending, trending-cas, trending@1h, trending@4h, trending@7d, trending@30d, trending-cas@1h, trending-cas@4h, trending-cas@7d, trending-cas@30d, news, sentiment, mindshare. Default: all. At most 160 characters (every kind once). */
                 topics?: string;
             };
             header?: {

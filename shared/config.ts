@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { boolean, ConfigError, got, integer, oneOf, problem, readAll, url, variable, type Env } from './config-vars.js';
 import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
+import { DEFAULT_WINDOW, TRENDING_WINDOWS_VAR, type TrendingWindow } from './trending-windows.js';
 import { alertsConfig, type AlertsConfig } from './alerts/alerts-config.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
@@ -145,6 +146,13 @@ export interface Config {
   readonly indexProvider: IndexProvider;
   /** The providers' variables (shared/provider-config.ts); set only with INDEX_PROVIDER=composite. */
   readonly providers: ProvidersConfig | undefined;
+  /**
+   * TRENDING_WINDOWS: the windows the trending lists are refreshed and served for (`?window=`),
+   * comma-separated from 1h, 4h, 24h, 7d, 30d; 24h (the answer without `window`) always
+   * included. Each other window is a snapshot of its own: with INDEX_PROVIDER=composite, its
+   * own Elfa credits each refresh. Default `24h`.
+   */
+  readonly trendingWindows: readonly TrendingWindow[];
   /** The ALERTS_* variables (shared/alerts/alerts-config.ts). */
   readonly alerts: AlertsConfig;
 }
@@ -369,6 +377,9 @@ export function loadConfig(source: Env = process.env): Config {
       indexProvider: provider,
       providers: providersConfig(env, provider),
       alerts: alertsConfig(env, production),
+      trendingWindows: variable<readonly TrendingWindow[], readonly TrendingWindow[]>(env, 'TRENDING_WINDOWS', TRENDING_WINDOWS_VAR, [
+        DEFAULT_WINDOW,
+      ]),
     });
   });
 }

@@ -8,9 +8,10 @@
  */
 import type { z } from 'zod';
 import { TrendingCaSchema, TrendingTokenSchema } from './market-types.js';
+import { DEFAULT_WINDOW, EXTRA_WINDOWS, type ExtraWindow, type TrendingWindow } from './trending-windows.js';
 
 /** How the API prepares a snapshot for serving (apps/api/src/market/snapshot-cache.ts builds each). */
-export type ViewKind = 'whole' | 'pages' | 'byToken';
+export type ViewKind = 'whole' | 'pages' | 'byToken' | 'byWindow';
 
 /**
  * A kind's history series, by name: the one-letter fields each point has, in the order they are
@@ -51,6 +52,8 @@ export interface ListSpec<Item, Upstream extends string = string, Series extends
   item: z.ZodType<Item>;
   /** What each refresh appends to history besides the body itself: points of the kind's series. */
   items: (data: readonly Item[]) => SeriesPoint<Series>[];
+  /** The window the upstream counts over, for a windowed variant (`trending@1h`); absent: the 24 hours. */
+  window?: ExtraWindow;
 }
 
 interface KindSpec<Series extends SeriesFields> {
@@ -74,6 +77,53 @@ function listKind<
 }
 
 /**
+ * A list kind's windowed variants (`trending@1h`, `trending@4h`, `trending@7d`, `trending@30d`):
+ * the same upstream call counted over another window (shared/trending-windows.ts), each a
+ * snapshot kind with its own refresh job, events stream (its `?at=` and stream topic) and no
+ * series of its own (the token and sentiment series stay the 24 h list's). Only the windows in
+ * TRENDING_WINDOWS are refreshed (activeSnapshots).
+ */
+function windowedKinds<const Name extends string, Item, const Upstream extends string>(
+  name: Name,
+  list: Pick<ListSpec<Item, Upstream>, 'upstream' | 'cost' | 'item'>,
+) {
+  type Windowed = {
+    [W in ExtraWindow as `${Name}@${W}`]: {
+      refreshJob: `refresh-${Name}@${W}`;
+      view: 'whole';
+      events: `${Name}@${W}`;
+      series: Record<never, readonly string[]>;
+      list: ListSpec<Item, Upstream, Record<never, readonly string[]>> & { window: W };
+    };
+  };
+  return Object.fromEntries(
+    EXTRA_WINDOWS.map((window) => [
+      `${name}@${window}`,
+      {
+        refreshJob: `refresh-${name}@${window}`,
+        view: 'whole',
+        events: `${name}@${window}`,
+        series: {},
+        list: { ...list, window, items: () => [] },
+      },
+    ]),
+  ) as unknown as Windowed;
+}
+
+const TRENDING_LIST = {
+  upstream: 'trendingTokens',
+  // One trending-tokens request.
+  cost: { source: 'elfa', credits: 1 },
+  item: TrendingTokenSchema,
+} as const;
+const TRENDING_CAS_LIST = {
+  upstream: 'trendingContracts',
+  // Two trending-cas requests: the Twitter and the Telegram lists.
+  cost: { source: 'elfa', credits: 2 },
+  item: TrendingCaSchema,
+} as const;
+
+/**
  * The snapshots the worker refreshes, in the order they are reported. Each kind is also a
  * stream topic of GET /api/market/stream, announced on the snapshot channel under its name.
  */
@@ -89,10 +139,7 @@ export const SNAPSHOT_KINDS = {
       token: ['r', 'm', 's', 'p'],
     },
     list: {
-      upstream: 'trendingTokens',
-      // One trending-tokens request.
-      cost: { source: 'elfa', credits: 1 },
-      item: TrendingTokenSchema,
+      ...TRENDING_LIST,
       items: (data) => [
         { series: 'trending-times' as const, values: { n: data.length } },
         ...data.map((item, index) => ({
@@ -109,10 +156,7 @@ export const SNAPSHOT_KINDS = {
     events: 'trending-cas',
     series: { ca: ['c', 'm', 's'] },
     list: {
-      upstream: 'trendingContracts',
-      // Two trending-cas requests: the Twitter and the Telegram lists.
-      cost: { source: 'elfa', credits: 2 },
-      item: TrendingCaSchema,
+      ...TRENDING_CAS_LIST,
       items: (data) =>
         data.map((item) => ({
           series: 'ca' as const,
@@ -121,6 +165,8 @@ export const SNAPSHOT_KINDS = {
         })),
     },
   }),
+  ...windowedKinds('trending', TRENDING_LIST),
+  ...windowedKinds('trending-cas', TRENDING_CAS_LIST),
   news: { refreshJob: 'refresh-news', view: 'pages', events: 'news-events', series: {} },
   // Computed from the news posts, in the same refresh.
   sentiment: {
@@ -130,6 +176,8 @@ export const SNAPSHOT_KINDS = {
     /** One token's record at each news refresh it was mentioned: s(core), l(abel), m(entions), p(ositive), u (neutral), n(egative). */
     series: { sentiment: ['s', 'l', 'm', 'p', 'u', 'n'] },
   },
+  // Counted from the news posts into hourly buckets, in the same refresh (docs/decisions.md#d20).
+  mindshare: { refreshJob: 'refresh-news', view: 'byWindow', events: 'mindshare-events', series: {} },
 } as const satisfies Record<string, KindSpec<SeriesFields>>;
 
 export type SnapshotName = keyof typeof SNAPSHOT_KINDS;
@@ -180,4 +228,31 @@ export const LIST_KINDS: readonly ListKind[] = SNAPSHOTS.filter((name): name is 
 /** A list's spec, typed by its kind. */
 export function listOf<N extends ListKind>(name: N): ListSpec<ListItem<N>, ListUpstream<N>, Kind<N>['series']> {
   return SNAPSHOT_KINDS[name].list as unknown as ListSpec<ListItem<N>, ListUpstream<N>, Kind<N>['series']>;
+}
+
+/** The windowed variants of the list kinds (`trending@1h`), and the list kinds served at a path of their own (`trending`). */
+export type WindowedKind = { [N in ListKind]: Kind<N>['list'] extends { window: string } ? N : never }[ListKind];
+export type BaseListKind = Exclude<ListKind, WindowedKind>;
+export const BASE_LIST_KINDS: readonly BaseListKind[] = LIST_KINDS.filter(
+  (name): name is BaseListKind => !('window' in SNAPSHOT_KINDS[name].list),
+);
+
+/** The snapshot of a list at a window: the list itself at 24 h, its windowed variant otherwise. */
+export function windowedKind(base: BaseListKind, window: TrendingWindow): ListKind {
+  return window === DEFAULT_WINDOW ? base : (`${base}@${window}` as WindowedKind);
+}
+
+/** The window a list kind counts over. */
+export function windowOf(name: ListKind): TrendingWindow {
+  return (listOf(name) as { window?: ExtraWindow }).window ?? DEFAULT_WINDOW;
+}
+
+/** The snapshots refreshed and served with these TRENDING_WINDOWS: every kind but the windows not configured. */
+export function activeSnapshots(windows: readonly TrendingWindow[]): readonly SnapshotName[] {
+  return SNAPSHOTS.filter((name) => !('list' in SNAPSHOT_KINDS[name]) || windows.includes(windowOf(name as ListKind)));
+}
+
+/** Their refresh jobs, each once, in table order. */
+export function activeRefreshJobs(windows: readonly TrendingWindow[]): readonly RefreshJobName[] {
+  return [...new Set(activeSnapshots(windows).map((name) => SNAPSHOT_KINDS[name].refreshJob))];
 }

@@ -25,6 +25,8 @@ import { firstLine, startNode, waitForHttp, type NodeProcess } from './processes
 
 /** Posts in the simulator's window: 10,000 gives news page 100 at limit 50 its full 50 items. */
 const POST_COUNT = 10_000;
+/** TRENDING_WINDOWS of the bench's processes: the windowed read rows read the 1 h lists. */
+const BENCH_WINDOWS = '1h,24h';
 /** HISTORY_DAYS as deployed: 30. */
 export const HISTORY_MS = 30 * 86_400_000;
 export const BENCH_USER = { email: 'bench@example.com', password: 'bench-password-correct-horse' };
@@ -62,6 +64,9 @@ export async function startStack(): Promise<Stack> {
   const historyRefreshes = await seedSentimentHistory(context, 30, Date.now());
   await refreshList(context, 'trending');
   await refreshList(context, 'trending-cas');
+  // The windows of BENCH_WINDOWS: the 1 h lists, read by the windowed rows.
+  await refreshList(context, 'trending@1h');
+  await refreshList(context, 'trending-cas@1h');
   await refreshNews(context);
   await fetchStats({ data: { username: cachedUsername.toLowerCase() } } as Job<StatsJobData>, context);
   const users = new UserStore(client);
@@ -107,6 +112,7 @@ function serviceEnv(stack: Stack, extra: Record<string, string>): Record<string,
     REDIS_URL: stack.redis.url,
     INDEX_API_URL: stack.sim.url,
     JWT_SECRET: stack.jwtSecret,
+    TRENDING_WINDOWS: BENCH_WINDOWS,
     LOG_LEVEL: undefined,
     ...extra,
   };

@@ -17,6 +17,12 @@ describe('configuration', () => {
     expect(Object.isFrozen(config)).to.equal(true);
   });
 
+  it('when TRENDING_WINDOWS is not set, then 24h alone; set, then its windows in order, with 24h always among them', () => {
+    expect(loadConfig({}).trendingWindows).to.deep.equal(['24h']);
+    expect(loadConfig({ TRENDING_WINDOWS: '30d, 1h' }).trendingWindows).to.deep.equal(['1h', '24h', '30d']);
+    expect(loadConfig({ TRENDING_WINDOWS: '24h,4h,7d' }).trendingWindows).to.deep.equal(['4h', '24h', '7d']);
+  });
+
   it('when history and stream limits are not set, then 30 days and 2048 clients; HISTORY_DAYS=0 turns history off', () => {
     expect(loadConfig({})).to.include({ historyDays: 30, streamMaxClients: 2048 });
     expect(loadConfig({ HISTORY_DAYS: '0', STREAM_MAX_CLIENTS: '10000' })).to.include({ historyDays: 0, streamMaxClients: 10000 });
@@ -60,6 +66,7 @@ describe('configuration', () => {
     [{ TRUST_PROXY: 'maybe' }, /^TRUST_PROXY: /],
     [{ NODE_ENV: 'staging' }, /^NODE_ENV: /],
     [{ HISTORY_DAYS: '-1' }, /^HISTORY_DAYS: /],
+    [{ TRENDING_WINDOWS: '1h,2h' }, /^TRENDING_WINDOWS: must be a comma-separated list of 1h, 4h, 24h, 7d, 30d, got "1h,2h"$/],
     [{ HISTORY_DAYS: '400' }, /^HISTORY_DAYS: /],
     [{ STREAM_MAX_CLIENTS: 'many' }, /^STREAM_MAX_CLIENTS: /],
     [{ MCP_ALLOWED_ORIGINS: 'https://app.example.com/' }, /^MCP_ALLOWED_ORIGINS: must be origins such as/],

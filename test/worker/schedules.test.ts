@@ -3,13 +3,16 @@ import type { Queue } from 'bullmq';
 import { WIRE_LISTS } from '../../apps/worker/src/providers/wire-schemas.js';
 import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { REFRESH_EVERY_MS, REFRESH_QUEUE } from '../../shared/queues.js';
-import { LIST_KINDS, REFRESH_JOBS, SNAPSHOTS } from '../../shared/snapshot-kinds.js';
+import { activeRefreshJobs, activeSnapshots, BASE_LIST_KINDS } from '../../shared/snapshot-kinds.js';
 import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
 import { emptyKeyspace, existing } from '../support/redis-keys.js';
 
 /** The index's listing of each list kind (the simulator counts calls by path). */
-const UPSTREAM_LISTINGS = LIST_KINDS.map((kind) => `/${WIRE_LISTS[kind].path}`);
+/** What the workers schedule without TRENDING_WINDOWS: every kind but the windowed lists. */
+const REFRESH_JOBS = activeRefreshJobs(['24h']);
+const SNAPSHOTS = activeSnapshots(['24h']);
+const UPSTREAM_LISTINGS = BASE_LIST_KINDS.map((kind) => `/${WIRE_LISTS[kind].path}`);
 
 /**
  * True once the refresh queue is quiet: nothing waiting or running, and only the schedules'

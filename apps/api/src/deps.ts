@@ -15,6 +15,8 @@ import {
   type StatsJobData,
 } from '../../../shared/queues.js';
 import { closeRedis, createRedis } from '../../../shared/redis.js';
+import { activeRefreshJobs } from '../../../shared/snapshot-kinds.js';
+import { MindshareService } from './market/mindshare-service.js';
 import { AlertStore } from '../../../shared/alerts/alert-store.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
 import { AlertsService } from './alerts/alerts-service.js';
@@ -170,7 +172,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
       ipv6Prefix: config.ipv6SubnetPrefix,
     }),
     history,
-    reads: resolvers({ snapshots, stats, history }),
+    reads: resolvers({ snapshots, stats, history, mindshare: new MindshareService(redis, snapshots), windows: config.trendingWindows }),
     encodings: new EncodingNegotiator(),
     requestIds: new RequestIds(),
     stream,
@@ -180,7 +182,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     keyVerifier: new ApiKeyVerifier(apiKeys, auth.users),
     alertFeed,
     alerts: new AlertsService({ store: new AlertStore(redis), config: config.alerts, deliveries: alertQueue }),
-    refreshAll: forcedRefresh(redis, refreshQueue),
+    refreshAll: forcedRefresh(redis, refreshQueue, undefined, activeRefreshJobs(config.trendingWindows)),
     async close() {
       stream.close();
       alertFeed.close();

@@ -4,6 +4,7 @@
 import type { PostStream } from './posts.js';
 import { clamp, rngFor, round, unit } from './random.js';
 import { TOKENS, type TokenInfo } from './tokens.js';
+import { beyondDay } from './windows.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
@@ -34,10 +35,11 @@ export function priceChange24h(seed: number, token: TokenInfo, now: number): num
 }
 
 /** Every token of the catalogue, ranked by smart mentions, then mentions, then symbol. */
-export function trendingTokens(seed: number, stream: PostStream, postCount: number, now: number): WireTrendingToken[] {
+export function trendingTokens(seed: number, stream: PostStream, postCount: number, now: number, windowMs = DAY_MS): WireTrendingToken[] {
   const raw = new Map<string, { mentions: number; smart: number }>();
   for (const t of TOKENS) raw.set(t.symbol, { mentions: 0, smart: 0 });
-  const from = Math.max(stream.oldestSlot(now), stream.firstSlotFrom(now - DAY_MS + 1));
+  // A window up to a day counts its own posts; a longer one the day's, grown (windows.ts).
+  const from = Math.max(stream.oldestSlot(now), stream.firstSlotFrom(now - Math.min(windowMs, DAY_MS) + 1));
   for (let slot = stream.newestSlot(now); slot >= from; slot--) {
     const post = stream.post(slot);
     for (const symbol of post.wire.tokens) {
@@ -49,7 +51,7 @@ export function trendingTokens(seed: number, stream: PostStream, postCount: numb
   }
   // The posts served are a sample of what the index sees; scale counts to index-sized numbers
   // (independent of postCount), with a deterministic remainder so they don't look rounded.
-  const scale = Math.max(1, 45_000 / postCount);
+  const scale = Math.max(1, 45_000 / postCount) * beyondDay(windowMs);
   const scaled = (label: string, symbol: string, n: number): number =>
     Math.floor(n * scale + (n > 0 ? unit(seed, label, symbol, n) * scale : 0));
   const rows = TOKENS.map((token): WireTrendingToken => {

@@ -5,6 +5,7 @@ import { trendingContracts } from './contract-trends.js';
 import { type Reply, reply } from './http.js';
 import { decodeCursor } from './posts.js';
 import type { World } from './world.js';
+import { overWindow, windowParam } from './windows.js';
 
 export const V1_TEMPLATES = ['/v1/trending/tokens', '/v1/trending/contracts', '/v1/posts', '/v1/accounts/:username'] as const;
 export type V1Template = (typeof V1_TEMPLATES)[number];
@@ -35,14 +36,21 @@ function sinceParam(query: URLSearchParams): number | undefined | 'invalid' {
 
 function tokens(world: World, query: URLSearchParams, now: number): Reply {
   const limit = intParam(query, 'limit', 1, 100, 50);
-  if (limit === undefined) return BAD_REQUEST;
-  return reply(200, { generated_at: new Date(now).toISOString(), tokens: world.trendingTokens(now, limit) });
+  const windowMs = windowParam(query);
+  if (limit === undefined || windowMs === undefined) return BAD_REQUEST;
+  return reply(200, { generated_at: new Date(now).toISOString(), tokens: world.trendingTokens(now, limit, windowMs) });
 }
 
 function contracts(world: World, query: URLSearchParams, now: number): Reply {
   const limit = intParam(query, 'limit', 1, 100, 50);
-  if (limit === undefined) return BAD_REQUEST;
-  return reply(200, { generated_at: new Date(now).toISOString(), contracts: trendingContracts(world.seed, now).slice(0, limit) });
+  const windowMs = windowParam(query);
+  if (limit === undefined || windowMs === undefined) return BAD_REQUEST;
+  const rows = trendingContracts(world.seed, now).map((row) => ({
+    ...row,
+    mentions: overWindow(row.mentions, windowMs),
+    smart_mentions: overWindow(row.smart_mentions, windowMs),
+  }));
+  return reply(200, { generated_at: new Date(now).toISOString(), contracts: rows.slice(0, limit) });
 }
 
 function posts(world: World, query: URLSearchParams, now: number): Reply {

@@ -6,6 +6,7 @@
 import { ACCOUNT_COUNT, type Account, SMART_RANK_CUTOFF, generateAccounts } from './accounts.js';
 import { PostStream, type WirePost, encodeCursor } from './posts.js';
 import { type WireTrendingToken, trendingTokens } from './token-trends.js';
+import { DAY_MS } from './windows.js';
 
 export interface WireAccount {
   readonly username: string;
@@ -72,8 +73,8 @@ export class World {
     return { posts, next_cursor: slot >= lowest ? encodeCursor(slot) : null };
   }
 
-  trendingTokens(now: number, limit: number): WireTrendingToken[] {
+  trendingTokens(now: number, limit: number, windowMs = DAY_MS): WireTrendingToken[] {
     this.stream.prune(now);
-    return trendingTokens(this.seed, this.stream, this.postCount, now).slice(0, limit);
+    return trendingTokens(this.seed, this.stream, this.postCount, now, windowMs).slice(0, limit);
   }
 }

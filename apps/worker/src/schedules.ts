@@ -1,7 +1,8 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { snapshotKeys } from '../../../shared/snapshot-keys.js';
-import { FIRST_SNAPSHOT_OF } from '../../../shared/snapshot-kinds.js';
+import { activeRefreshJobs, FIRST_SNAPSHOT_OF } from '../../../shared/snapshot-kinds.js';
+import { DEFAULT_WINDOW } from '../../../shared/trending-windows.js';
 import type { Logger } from '../../../shared/logger.js';
 import { refreshHoldMs } from '../../../shared/refresh-backoff.js';
 import {
@@ -12,6 +13,9 @@ import {
   requestRefresh,
   type RefreshJobData,
 } from '../../../shared/queues.js';
+
+/** The jobs scheduled when TRENDING_WINDOWS is not given: every kind but the windowed lists. */
+const DEFAULT_JOBS = activeRefreshJobs([DEFAULT_WINDOW]);
 
 /**
  * Upserts the 30-minute schedulers, one per refresh job of shared/snapshot-kinds.ts. Upserts are atomic, so any number of workers starting
@@ -25,8 +29,14 @@ async function ensureSchedules(
   redis: Redis,
   everyMs = REFRESH_EVERY_MS,
   everyMsByJob: Partial<Record<RefreshJobName, number>> = {},
+  jobs: readonly RefreshJobName[] = DEFAULT_JOBS,
 ): Promise<void> {
-  for (const name of REFRESH_JOBS) {
+  // A window no longer configured (TRENDING_WINDOWS) loses its schedule.
+  for (const scheduler of await queue.getJobSchedulers()) {
+    const name = scheduler.key as RefreshJobName;
+    if (REFRESH_JOBS.includes(name) && !jobs.includes(name)) await queue.removeJobScheduler(name);
+  }
+  for (const name of jobs) {
     const existed = (await queue.getJobScheduler(name)) !== undefined;
     await queue.upsertJobScheduler(name, { every: everyMsByJob[name] ?? everyMs }, { name, data: {}, opts: refreshJobOptions });
     // Pending first, then the snapshot: a run that ends between the two checks has written its snapshot by then.
@@ -71,10 +81,12 @@ export function keepSchedules(
   checkEveryMs = 30_000,
   /** Jobs that run at their own interval (the Elfa credit budget); the others at refreshEveryMs. */
   everyMsByJob: Partial<Record<RefreshJobName, number>> = {},
+  /** The refresh jobs to schedule (activeRefreshJobs of TRENDING_WINDOWS). Default the 24 h lists' and the others'. */
+  jobs: readonly RefreshJobName[] = DEFAULT_JOBS,
 ): ScheduleKeeper {
   let running: Promise<void> | undefined;
   const check = (): Promise<void> => {
-    return (running ??= ensureSchedules(queue, redis, refreshEveryMs, everyMsByJob)
+    return (running ??= ensureSchedules(queue, redis, refreshEveryMs, everyMsByJob, jobs)
       .catch((error: unknown) =>
         logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not ensure the refresh schedules; retrying'),
       )

@@ -28,6 +28,7 @@ export async function startWorkerFromConfig(config: Config, logger: Logger, opti
     refreshEveryMs: config.refreshIntervalMs,
     upstreamPerMinute: config.indexRateLimitPerMinute,
     historyDays: config.historyDays,
+    trendingWindows: config.trendingWindows,
     alerts: config.alerts,
     redisPolicy: options.redisPolicy,
     ...(options.alertResolver ? { alertResolver: options.alertResolver } : {}),

@@ -33,6 +33,9 @@ import { AlertEvaluator } from './alerts/evaluator.js';
 import { alertCounters } from './alerts/alert-counters.js';
 import { startDeliveryWorker } from './alerts/delivery-worker.js';
 
+import { activeRefreshJobs } from '../../../shared/snapshot-kinds.js';
+import { DEFAULT_WINDOW, type TrendingWindow } from '../../../shared/trending-windows.js';
+
 const DAY_MS = 86_400_000;
 
 export interface WorkerOptions {
@@ -55,6 +58,8 @@ export interface WorkerOptions {
   historyDays?: number;
   /** The first hold after a refresh failed for good, doubling up to its interval (docs/decisions.md#d14). Default 30 s. */
   refreshBackoffMs?: number;
+  /** TRENDING_WINDOWS: the windowed lists scheduled besides the 24 h ones. Default only 24h. */
+  trendingWindows?: readonly TrendingWindow[];
   /** Alert evaluation and webhook delivery (ALERTS_*, WORKER_ROLES); absent: neither. */
   alerts?: AlertsConfig;
   /** The resolver of webhook hosts; tests inject one. Default dns.lookup. */
@@ -196,7 +201,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all([...workers, ...(delivery ? [delivery.worker] : [])].map((worker) => worker.waitUntilReady()));
   const schedules = refreshRole
-    ? keepSchedules(refreshQueue, redis, logger, refreshEveryMs, undefined, options.refreshEveryMsByJob)
+    ? keepSchedules(
+        refreshQueue,
+        redis,
+        logger,
+        refreshEveryMs,
+        undefined,
+        options.refreshEveryMsByJob,
+        activeRefreshJobs(options.trendingWindows ?? [DEFAULT_WINDOW]),
+      )
     : undefined;
   await schedules?.firstRound;
 

@@ -129,9 +129,15 @@ describe('GET / (the dashboard) in headless Chromium', function () {
     const history = await get<{ points: unknown[] }>(`/api/market/tokens/${token}/history`);
     const sentimentHistory = await get<{ points: unknown[] }>(`/api/market/sentiment/${token}/history`);
     expect(history.points.length, 'trending history').to.be.greaterThan(PAST_REFRESHES - 1);
+    const mindshare = await get<{ points: unknown[] }>(`/api/market/tokens/${token}/mindshare`);
     await page
-      .getByText(`${history.points.length} points of trending history, ${sentimentHistory.points.length} of sentiment`)
+      .getByText(
+        `${history.points.length} points of trending history, ${sentimentHistory.points.length} points of sentiment (interval 30m), ` +
+          `${mindshare.points.length} points of mindshare (interval 1h).`,
+      )
       .waitFor({ timeout: 10_000 });
+    // Mindshare over time beside the other charts (issue 37).
+    await page.locator('#chart-mindshare canvas').waitFor({ timeout: 10_000 });
     // Each series is drawn: pixels of its stroke colour on the chart's canvas.
     const drawn = async (chart: string, [r, g, b]: readonly [number, number, number]) =>
       page.evaluate<number>(`(() => {

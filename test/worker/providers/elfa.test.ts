@@ -28,6 +28,20 @@ describe('Elfa adapter against the documented wire shapes', () => {
     expect(spend).to.deep.equal({ elfa: { calls: 1, credits: 1, posts: 0 } });
   });
 
+  it('when a window other than 24h is asked (TRENDING_WINDOWS), then it is sent as timeWindow on each trending request, at the same credits', async () => {
+    const { spend } = await h.spend(async () => {
+      await h.adapters.elfa.trendingTokens('1h');
+      await h.adapters.elfa.trendingContracts('7d');
+    });
+    expect(h.fixtures.elfa.requestsTo('/v2/aggregations/trending-tokens').map((request) => request.query.timeWindow)).to.deep.equal(['1h']);
+    const cas = [
+      ...h.fixtures.elfa.requestsTo('/v2/aggregations/trending-cas/twitter'),
+      ...h.fixtures.elfa.requestsTo('/v2/aggregations/trending-cas/telegram'),
+    ];
+    expect(cas.map((request) => request.query.timeWindow)).to.deep.equal(['7d', '7d']);
+    expect(spend.elfa).to.deep.equal({ calls: 3, credits: 3, posts: 0 });
+  });
+
   it('when Twitter and Telegram list contract addresses in the two envelopes, then they are merged per chain and address, mentions summed', async () => {
     const { result, spend } = await h.spend(() => h.adapters.elfa.trendingContracts());
     expect(result).to.deep.equal([

@@ -24,11 +24,17 @@ export interface ForcedRefreshOutcome {
 
 export type ForceRefresh = () => Promise<ForcedRefreshOutcome>;
 
-export function forcedRefresh(redis: Redis, queue: Queue<RefreshJobData>, spacingMs = FORCED_REFRESH_SPACING_MS): ForceRefresh {
+export function forcedRefresh(
+  redis: Redis,
+  queue: Queue<RefreshJobData>,
+  spacingMs = FORCED_REFRESH_SPACING_MS,
+  /** The jobs asked for: those of the configured TRENDING_WINDOWS (activeRefreshJobs). Default every job of the table. */
+  jobs: readonly RefreshJobName[] = REFRESH_JOBS,
+): ForceRefresh {
   return async () => {
     const outcome: ForcedRefreshOutcome = { requested: [], coalesced: [] };
     await Promise.all(
-      REFRESH_JOBS.map(async (job) => {
+      jobs.map(async (job) => {
         const key = refreshSlotKeys.forcedAsk(job);
         if ((await redis.set(key, String(Date.now()), 'PX', spacingMs, 'NX')) === 'OK') {
           try {
@@ -46,7 +52,7 @@ export function forcedRefresh(redis: Redis, queue: Queue<RefreshJobData>, spacin
       }),
     );
     // REFRESH_JOBS' order, whichever answered first.
-    const order = (job: RefreshJobName) => REFRESH_JOBS.indexOf(job);
+    const order = (job: RefreshJobName) => jobs.indexOf(job);
     outcome.requested.sort((a, b) => order(a) - order(b));
     outcome.coalesced.sort((a, b) => order(a.job) - order(b.job));
     return outcome;

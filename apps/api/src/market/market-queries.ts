@@ -7,6 +7,7 @@ import type { ParsedUrlQuery } from 'node:querystring';
 import { z } from 'zod';
 import { BadRequestError } from '../../../../shared/errors.js';
 import { positiveIntegerQuery, TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
+import { DEFAULT_WINDOW, TRENDING_WINDOWS, type TrendingWindow } from '../../../../shared/trending-windows.js';
 
 const NEWS_DEFAULT_LIMIT = 20;
 export const NEWS_MAX_LIMIT = 50;
@@ -97,6 +98,33 @@ export const HistoryPathSchema = TokenPathSchema;
 export const AtQuerySchema = z.object({
   at: instant('An instant: answer the snapshot that was current then, with its own cachedAt. Without it, the current snapshot.'),
 });
+
+/** `?window=` of the trending lists: the windows that exist; which are served is TRENDING_WINDOWS. */
+export const WindowQuerySchema = z.object({
+  window: z
+    .enum(TRENDING_WINDOWS)
+    .optional()
+    .meta({
+      description:
+        'The window the mentions are counted over: 1h, 4h, 24h, 7d or 30d; only the windows the operator configures (TRENDING_WINDOWS) are served, ' +
+        'any other is a 400 naming them. Without it, the 24 h list (the same bytes as `window=24h`). Each window is a snapshot of its own, ' +
+        'with its own cachedAt, ETag, history (`at`) and stream topic (`trending@1h`).',
+    }),
+});
+
+/** The trending lists' query: `at` and `window`. */
+export const ListQuerySchema = AtQuerySchema.extend(WindowQuerySchema.shape);
+
+/** `?window=`: a configured window, 24h when absent; 400 naming the configured ones otherwise. */
+export function parseWindow(raw: string | string[] | undefined, configured: readonly TrendingWindow[]): TrendingWindow {
+  if (raw === undefined) return DEFAULT_WINDOW;
+  const window = WindowQuerySchema.shape.window.safeParse(raw);
+  if (!window.success || window.data === undefined || !configured.includes(window.data)) {
+    throw new BadRequestError(`${INVALID_WINDOW}: the configured windows are ${configured.join(', ')}`);
+  }
+  return window.data;
+}
+export const INVALID_WINDOW = 'Invalid query parameter: window';
 
 export interface HistoryQuery {
   interval: Interval;

@@ -5,13 +5,16 @@
  * agree on what is valid; invalid input throws the 400 (the fast path then leaves the request to Koa).
  */
 import type { ParsedUrlQuery } from 'node:querystring';
-import { NotFoundError } from '../../../../shared/errors.js';
-import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam } from './market-queries.js';
-import type { ListKind, SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import { NotFoundError, UnavailableError } from '../../../../shared/errors.js';
+import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam, parseWindow } from './market-queries.js';
+import { windowedKind, type ListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import type { TrendingWindow } from '../../../../shared/trending-windows.js';
 import type { HistoryService } from './history-service.js';
 import type { ReadOf, ReadSpec, ServeKind } from './reads.js';
 import type { ReadAnswer } from '../http/representation.js';
-import { secondsLeft, type SnapshotCache } from './snapshot-cache.js';
+import { secondsLeft, type CachedSnapshot, type SnapshotCache, type ViewOf } from './snapshot-cache.js';
+import { parseMindshareInterval, parseMindshareWindow } from './mindshare-queries.js';
+import type { MindshareService } from './mindshare-service.js';
 import type { ChargeMiss, StatsService } from './stats-service.js';
 
 export interface ReadInput {
@@ -36,6 +39,9 @@ interface Deps {
   snapshots: SnapshotCache;
   stats: StatsService;
   history: HistoryService;
+  mindshare: MindshareService;
+  /** TRENDING_WINDOWS: the windows the list reads serve. */
+  windows: readonly TrendingWindow[];
 }
 
 export type Resolvers = { readonly [S in ServeKind]: Resolver<ReadOf<S>> };
@@ -58,10 +64,27 @@ export function boundRead(resolvers: Resolvers, read: ReadSpec): BoundRead {
       return bind(resolvers['token-record'], read);
     case 'username-stats':
       return bind(resolvers['username-stats'], read);
+    case 'mindshare':
+      return bind(resolvers.mindshare, read);
+    case 'token-mindshare':
+      return bind(resolvers['token-mindshare'], read);
   }
 }
 
-export function resolvers({ snapshots, stats, history }: Deps): Resolvers {
+export function resolvers({ snapshots, stats, history, mindshare, windows }: Deps): Resolvers {
+  const mindshareQuery = (query: ParsedUrlQuery) => ({
+    window: parseMindshareWindow(query.window),
+    interval: parseMindshareInterval(query.interval),
+  });
+  const mindshareList = (snapshot: CachedSnapshot<ViewOf<'mindshare'>>, query: ParsedUrlQuery): ReadAnswer => {
+    const representation = snapshot.view.byWindow.get(parseMindshareWindow(query.window));
+    if (!representation) throw new UnavailableError('Data temporarily unavailable', 10);
+    return { representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+  };
+  /** The snapshot of a list read at its `?window=` (the read's own at 24 h); a window not configured is a 400. */
+  const listSnapshot = (read: ReadOf<'list'>, query: ParsedUrlQuery): ListKind =>
+    windowedKind(read.snapshot, parseWindow(query.window, windows));
+
   const whole = (name: SnapshotName): ReadAnswer | undefined => {
     const snapshot = snapshots.peek(name as ListKind);
     return snapshot && { representation: snapshot.view.representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
@@ -70,9 +93,9 @@ export function resolvers({ snapshots, stats, history }: Deps): Resolvers {
   return {
     list: {
       // `?at=` reads history: only Koa answers it.
-      peek: (read, { query }) => (query.at === undefined ? whole(read.snapshot) : undefined),
+      peek: (read, { query }) => (query.at === undefined ? whole(listSnapshot(read, query)) : undefined),
       async get(read, { query }) {
-        const name = read.snapshot;
+        const name = listSnapshot(read, query);
         const at = parseInstant(query.at, 'at');
         if (at !== undefined) return history.snapshotAt(name, at);
         const snapshot = await snapshots.get(name);
@@ -112,6 +135,17 @@ export function resolvers({ snapshots, stats, history }: Deps): Resolvers {
       // A miss asks the upstream: it is charged to the client's address (chargeMiss), and its
       // answer (200, 404 or 503) tells the client what is left of the budget.
       get: (_read, { params }, chargeMiss) => stats.get(parseUsernameParam(params.username), chargeMiss),
+    },
+    mindshare: {
+      peek(_read, { query }) {
+        const snapshot = snapshots.peek('mindshare');
+        return snapshot && mindshareList(snapshot, query);
+      },
+      get: async (_read, { query }) => mindshareList(await snapshots.get('mindshare'), query),
+    },
+    'token-mindshare': {
+      peek: (_read, { params, query }) => mindshare.peek(parseTokenParam(params.token), mindshareQuery(query)),
+      get: (_read, { params, query }) => mindshare.get(parseTokenParam(params.token), mindshareQuery(query)),
     },
     history: {
       peek: (read, { params, query }) => history.peek(read.series, parseTokenParam(params.token), parseHistoryQuery(query)),

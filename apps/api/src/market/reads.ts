@@ -15,12 +15,15 @@ import {
   TrendingTokenListSchema,
   UsernameStatsSchema,
 } from '../../../../shared/market-types.js';
-import { LIST_KINDS, type ListKind } from '../../../../shared/snapshot-kinds.js';
+import { MindshareListSchema, TokenMindshareSchema } from '../../../../shared/mindshare.js';
+import { MindshareQuerySchema, TokenMindshareQuerySchema } from './mindshare-queries.js';
+import { BASE_LIST_KINDS, type BaseListKind } from '../../../../shared/snapshot-kinds.js';
 import type { HistorySeries } from './history-service.js';
 import {
-  AtQuerySchema,
   HistoryPathSchema,
   HistoryQuerySchema,
+  INVALID_WINDOW,
+  ListQuerySchema,
   NewsQuerySchema,
   TokenPathSchema,
   UsernamePathSchema,
@@ -54,7 +57,7 @@ export interface ListReadDoc {
 }
 
 /** Each list kind's read (path `/api/market/<kind>`, with `?at=`): one entry per list kind of the table, or a type error. */
-export const LIST_READS: Readonly<Record<ListKind, ListReadDoc>> = {
+export const LIST_READS: Readonly<Record<BaseListKind, ListReadDoc>> = {
   trending: {
     response: TrendingTokenListSchema,
     doc: {
@@ -111,11 +114,16 @@ interface ReadBase extends ReadDoc {
 
 /** A read of the table: what its kind of answer (`serve`) needs is required of it, checked when the table compiles. */
 export type ReadSpec =
-  | (ReadBase & { serve: 'list'; /** The list kind's snapshot it answers. */ snapshot: ListKind })
+  | (ReadBase & {
+      serve: 'list';
+      /** The list kind's snapshot it answers (its 24 h list; `?window=` picks another). */ snapshot: BaseListKind;
+    })
   | (ReadBase & { serve: 'news-page' })
   | (ReadBase & { serve: 'token-record' })
   | (ReadBase & { serve: 'username-stats' })
-  | (ReadBase & { serve: 'history'; /** The series read per token. */ series: HistorySeries });
+  | (ReadBase & { serve: 'history'; /** The series read per token. */ series: HistorySeries })
+  | (ReadBase & { serve: 'mindshare' })
+  | (ReadBase & { serve: 'token-mindshare' });
 
 /** How the API answers a read (apps/api/src/market/read-resolvers.ts has one resolver per value). */
 export type ServeKind = ReadSpec['serve'];
@@ -123,14 +131,29 @@ export type ServeKind = ReadSpec['serve'];
 /** The reads one resolver answers. */
 export type ReadOf<S extends ServeKind> = Extract<ReadSpec, { serve: S }>;
 
-const AT_ERRORS: ReadDoc['errors'] = {
-  400: [['Invalid query parameter: at', '`at` is not an ISO 8601 date or date-time with a zone']],
+const LIST_ERRORS: ReadDoc['errors'] = {
+  400: [
+    ['Invalid query parameter: at', '`at` is not an ISO 8601 date or date-time with a zone'],
+    [
+      `${INVALID_WINDOW}: the configured windows are 24h, ...`,
+      '`window` is not one of the windows the operator configures (TRENDING_WINDOWS); the message lists them',
+    ],
+  ],
   404: [['No snapshot at that time', '`at` is before retention or before the first snapshot']],
 };
 
-function listRead<N extends ListKind>(name: N): ReadOf<'list'> {
+function listRead<N extends BaseListKind>(name: N): ReadOf<'list'> {
   const { response, doc, tool } = LIST_READS[name];
-  return { path: `/api/market/${name}`, serve: 'list', snapshot: name, query: AtQuerySchema, response, ...doc, errors: AT_ERRORS, tool };
+  return {
+    path: `/api/market/${name}`,
+    serve: 'list',
+    snapshot: name,
+    query: ListQuerySchema,
+    response,
+    ...doc,
+    errors: LIST_ERRORS,
+    tool,
+  };
 }
 
 const INVALID_TOKEN: ErrorCase = ['Invalid token', 'the ticker is not 1-20 of [A-Za-z0-9] after an optional $'];
@@ -178,7 +201,51 @@ function historyRead(
   };
 }
 
-const LIST_KIND_READS = Object.fromEntries(LIST_KINDS.map((name) => [name, listRead(name)])) as Record<ListKind, ReadSpec>;
+const MINDSHARE_WINDOW_ERROR: ErrorCase = ['Invalid query parameter: window', '`window` is not 1h, 24h, 7d or 30d'];
+const MINDSHARE_DEFINITION =
+  'A mention is a post of a tracked account naming the token in its `tokens`, counted once however many refreshes see it, ' +
+  'in the UTC hour it was published; a window is the last 1, 24, 168 or 720 hours, the current one included ' +
+  '(docs/decisions.md, D20). Counted with each news refresh (30 minutes) and kept HISTORY_DAYS (default 30).';
+
+/** Mindshare (docs/decisions.md#d20): the ranked list per window, and one token's share over time. */
+const MINDSHARE_READS = {
+  mindshare: {
+    path: '/api/market/mindshare',
+    serve: 'mindshare',
+    query: MindshareQuerySchema,
+    response: MindshareListSchema,
+    summary: 'Tokens by their share of the tracked accounts’ attention',
+    description: `Each token's share of the tracked accounts' token mentions in the window, with its change against the window before. ${MINDSHARE_DEFINITION}`,
+    ok: 'The window, its tokens by share, and the time of the last news refresh.',
+    tool: {
+      name: 'mindshare',
+      title: 'Mindshare of tokens',
+      description:
+        'Which tokens the tracked smart-money accounts talk about most in a window (1h, 24h, 7d, 30d): each token’s share of their ' +
+        'token mentions (0 to 1), mentions, distinct authors, engagement, mean sentiment and the change of share against the window before.',
+    },
+    errors: { 400: [MINDSHARE_WINDOW_ERROR] },
+  },
+  'token-mindshare': {
+    path: '/api/market/tokens/:token/mindshare',
+    serve: 'token-mindshare',
+    params: TokenPathSchema,
+    query: TokenMindshareQuerySchema,
+    response: TokenMindshareSchema,
+    summary: 'A token’s mindshare over time',
+    description: `The token's share of the tracked accounts' token mentions per 1h, 4h or 1d bucket of the window; 0 where they named no token or not it. ${MINDSHARE_DEFINITION}`,
+    ok: 'The token, its share per bucket, and the time of the last news refresh.',
+    tool: {
+      name: 'token_mindshare',
+      title: 'Mindshare of a token over time',
+      description:
+        'A token’s share of the tracked accounts’ token mentions over a window (1h, 24h, 7d, 30d; default 24h), per 1h, 4h or 1d bucket, with its mentions: is its share of attention growing or fading?',
+    },
+    errors: { 400: [INVALID_TOKEN, MINDSHARE_WINDOW_ERROR, ['Invalid query parameter: interval', '`interval` is not 1h, 4h or 1d']] },
+  },
+} satisfies Record<string, ReadSpec>;
+
+const LIST_KIND_READS = Object.fromEntries(BASE_LIST_KINDS.map((name) => [name, listRead(name)])) as Record<BaseListKind, ReadSpec>;
 
 /**
  * The cached market reads, keyed by name (the OpenAPI operationId is its camelCase). GET
@@ -273,6 +340,7 @@ export const MARKET_READS = {
         '1h, 4h or 1d bucket; null where the token was out of the trending list. Default range: the 24 h up to the latest refresh.',
     },
   }),
+  ...MINDSHARE_READS,
   // docs/decisions.md#d1: the spec's literal path answers byte-identically.
   'token-sentiment-alias': sentimentRead('/sentiment/:token', "Sentiment score for one token (the spec's literal path)"),
 } satisfies Record<string, ReadSpec>;

@@ -30,6 +30,15 @@ const VIEWS = {
       >,
     };
   },
+  // Mindshare: one answer per window, `{ window, data, cachedAt }` (GET /api/market/mindshare?window=).
+  byWindow: (_body: Buffer, snapshot: Snapshot<unknown>) => {
+    const lists = (snapshot as Snapshot<Record<string, unknown[]>>).data;
+    return {
+      byWindow: new Map(
+        Object.entries(lists).map(([window, data]) => [window, Representation.json({ window, data, cachedAt: snapshot.cachedAt })]),
+      ) as ReadonlyMap<string, Representation>,
+    };
+  },
 } satisfies Record<ViewKind, (body: Buffer, snapshot: Snapshot<unknown>) => object>;
 
 /** What each snapshot is prepared as: derived from its view kind in shared/snapshot-kinds.ts. */

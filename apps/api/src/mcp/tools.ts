@@ -8,6 +8,8 @@
  */
 import { z } from 'zod';
 import { TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
+import { TRENDING_WINDOWS } from '../../../../shared/trending-windows.js';
+import { MINDSHARE_INTERVALS, MINDSHARE_WINDOWS } from '../../../../shared/mindshare.js';
 import { DEFAULT_TEXT_LIMIT, PROVIDER_TEXT_LIMITS } from '../../../../shared/provider-text.js';
 import { NEWS_MAX_LIMIT } from '../market/market-queries.js';
 import { boundRead } from '../market/read-resolvers.js';
@@ -68,6 +70,14 @@ const atInput = z.object({
   at: instant(
     'Optional: answer the snapshot that was current at this instant (within the history kept, 30 days by default) instead of the latest.',
   ),
+  window: z
+    .enum(TRENDING_WINDOWS)
+    .optional()
+    .meta({
+      description:
+        'Optional: the window mentions are counted over, 1h, 4h, 24h (default), 7d or 30d; only the windows the operator configures ' +
+        'are served (any other is an error naming them).',
+    }),
 });
 
 /**
@@ -77,6 +87,11 @@ const atInput = z.object({
  * from one) is converted to a bare `$ref`.
  */
 const asOutput = (schema: z.ZodObject): z.ZodObject => z.object(schema.shape).meta({ description: schema.description });
+
+const mindshareWindow = z
+  .enum(MINDSHARE_WINDOWS)
+  .optional()
+  .meta({ description: 'The window: the last 1h, 24h (default), 7d or 30d, the current hour included.' });
 
 const TOOL_INPUTS: Readonly<Record<ServeKind, z.ZodObject>> = {
   list: atInput,
@@ -88,6 +103,12 @@ const TOOL_INPUTS: Readonly<Record<ServeKind, z.ZodObject>> = {
   'token-record': z.object({ token }),
   'username-stats': z.object({ username: described(UsernameParam, ' Example: cryptotrader or @CryptoTrader.') }),
   history: historyInput,
+  mindshare: z.object({ window: mindshareWindow }),
+  'token-mindshare': z.object({
+    token,
+    window: mindshareWindow,
+    interval: z.enum(MINDSHARE_INTERVALS).optional().meta({ description: '1h (default), 4h or 1d buckets, aligned to UTC.' }),
+  }),
 };
 
 /** The read answered as its REST route answers: the tool's arguments are the route's parameters and query, as strings. */

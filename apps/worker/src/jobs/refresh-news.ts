@@ -1,6 +1,7 @@
 import type { NewsItem, SentimentRecord } from '../../../../shared/market-types.js';
 import { memoizedScorer, summarizeSentiment, type PostScorer } from '../sentiment/aggregate.js';
-import { writeRefresh } from '../../../../shared/history/history-store.js';
+import { writeRefresh, type SeriesEntry } from '../../../../shared/history/history-store.js';
+import { countMentions, mindshareLists, readBuckets, type MindshareLists } from '../mindshare/mindshare-counts.js';
 import { newsEntries } from '../../../../shared/history/refresh-entries.js';
 import { boundProviderText } from '../../../../shared/provider-text.js';
 import { historyKeys, snapshotKeys } from '../../../../shared/snapshot-keys.js';
@@ -31,9 +32,11 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   const sentiment: Record<string, SentimentRecord> = {};
   for (const [token, summary] of summarizeSentiment(posts, context.scorePost)) sentiment[token] = { ...summary, cachedAt };
 
+  const mindshare = await refreshMindshare(context, posts, at.getTime());
   const snapshots = [
     { name: 'news', body: JSON.stringify({ data: posts, cachedAt }), version: cachedAt },
     { name: 'sentiment', body: JSON.stringify({ data: sentiment, cachedAt }), version: cachedAt },
+    { name: 'mindshare', body: JSON.stringify({ data: mindshare, cachedAt }), version: cachedAt },
   ] as const;
   if (historyMs <= 0) {
     await storeFetched(() => writeRefresh(redis, { atMs: at.getTime(), snapshots, entries: [] }, 0));
@@ -48,7 +51,7 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
         atMs: at.getTime(),
         snapshots,
         values: [{ key: historyKeys.newsIds(), value: posts.map((post) => post.id).join('\n') }],
-        entries: newsEntries({ cachedAt, posts, sentiment, ...previous }),
+        entries: [...newsEntries({ cachedAt, posts, sentiment, ...previous }), mindshareEvent(mindshare, cachedAt)],
       },
       historyMs,
     );
@@ -57,6 +60,24 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   else await alertsAfterNews(context, alertsBefore, posts, sentiment, cachedAt);
   return { items: posts.length, tokens: Object.keys(sentiment).length };
 }
+
+/** The posts counted into the mindshare buckets (each once), and every window's list from them; none without history. */
+async function refreshMindshare(
+  { redis, historyMs, scorePost }: JobContext,
+  posts: readonly NewsItem[],
+  nowMs: number,
+): Promise<MindshareLists> {
+  if (historyMs <= 0) return mindshareLists(new Map(), nowMs);
+  await storeFetched(() => countMentions(redis, posts, scorePost, nowMs, historyMs));
+  return mindshareLists(await readBuckets(redis, nowMs, historyMs), nowMs);
+}
+
+/** The mindshare topic's event: each window's top ten (the whole lists are the snapshot; the stream stays small). */
+function mindshareEvent(lists: MindshareLists, cachedAt: string): SeriesEntry {
+  const top = Object.fromEntries(Object.entries(lists).map(([window, items]) => [window, items.slice(0, MINDSHARE_EVENT_TOKENS)]));
+  return { key: historyKeys.events('mindshare'), fields: ['b', JSON.stringify({ data: top, cachedAt })] };
+}
+const MINDSHARE_EVENT_TOKENS = 10;
 
 /** What the events compare with: the last refresh's post ids and sentiment records, when there was one. */
 async function previousRefresh({ redis }: JobContext): Promise<{

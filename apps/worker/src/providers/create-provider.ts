@@ -12,7 +12,7 @@ import { SNAPSHOT_KINDS } from '../../../../shared/snapshot-kinds.js';
 import type { CountFn } from '../counters.js';
 import { createIndexClient } from './index-client.js';
 import { createAdapters, createCompositeProvider } from './composite.js';
-import { ELFA_LIST_KINDS, elfaPlan, type ElfaBudget } from './elfa-budget.js';
+import { elfaCreditsPerRound, elfaListKinds, elfaPlan, type ElfaBudget } from './elfa-budget.js';
 import type { ElfaAdapter } from './elfa.js';
 import { firstOfNextMonth } from './provider-http.js';
 import type { MarketProvider } from './market-provider.js';
@@ -42,7 +42,9 @@ export async function createWorkerProvider(config: Config, redis: Redis, logger:
   const adapters = createAdapters(options);
   const budget = await elfaBudget(config.providers.elfa, adapters.elfa, logger);
   billing.monthly = budget.period === 'month';
-  const plan = elfaPlan(budget, config.refreshIntervalMs, ELFA_LIST_KINDS.join(' and '));
+  // Each configured window (TRENDING_WINDOWS) is a round's requests of its own.
+  const elfaKinds = elfaListKinds(config.trendingWindows);
+  const plan = elfaPlan(budget, config.refreshIntervalMs, elfaKinds.join(' and '), elfaCreditsPerRound(elfaKinds));
   logger.info(
     {
       provider: 'elfa',
@@ -56,7 +58,7 @@ export async function createWorkerProvider(config: Config, redis: Redis, logger:
   return {
     provider: createCompositeProvider({ ...options, elfaLookupsPerDay: plan.lookupsPerDay }, adapters),
     // The Elfa-backed kinds' refreshes keep the budget's interval.
-    refreshEveryMsByJob: Object.fromEntries(ELFA_LIST_KINDS.map((kind) => [SNAPSHOT_KINDS[kind].refreshJob, plan.intervalMs])),
+    refreshEveryMsByJob: Object.fromEntries(elfaKinds.map((kind) => [SNAPSHOT_KINDS[kind].refreshJob, plan.intervalMs])),
   };
 }
 

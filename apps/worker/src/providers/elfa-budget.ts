@@ -9,12 +9,23 @@
  * that: a refresh whose request reached Elfa is not retried by its job (worker.ts), it waits for
  * the next scheduled one.
  */
-import { LIST_KINDS, listOf, type ListKind } from '../../../../shared/snapshot-kinds.js';
+import { activeSnapshots, LIST_KINDS, listOf, type ListKind } from '../../../../shared/snapshot-kinds.js';
+import { DEFAULT_WINDOW, type TrendingWindow } from '../../../../shared/trending-windows.js';
 
-/** The list kinds Elfa answers with INDEX_PROVIDER=composite: their refreshes keep the budget's interval. */
-export const ELFA_LIST_KINDS: readonly ListKind[] = LIST_KINDS.filter((kind) => listOf(kind).cost.source === 'elfa');
-/** Credits one round of the Elfa-backed refreshes spends. */
-const ELFA_CREDITS_PER_ROUND = ELFA_LIST_KINDS.reduce((sum, kind) => sum + listOf(kind).cost.credits, 0);
+/**
+ * The list kinds Elfa answers with INDEX_PROVIDER=composite for these TRENDING_WINDOWS (each
+ * window its own requests): their refreshes keep the budget's interval.
+ */
+export function elfaListKinds(windows: readonly TrendingWindow[] = [DEFAULT_WINDOW]): readonly ListKind[] {
+  const active = activeSnapshots(windows);
+  return LIST_KINDS.filter((kind) => active.includes(kind) && listOf(kind).cost.source === 'elfa');
+}
+/** Credits one round of these refreshes spends: the sum of their `cost.credits`. */
+export function elfaCreditsPerRound(kinds: readonly ListKind[]): number {
+  return kinds.reduce((sum, kind) => sum + listOf(kind).cost.credits, 0);
+}
+/** The 24 h lists' round (TRENDING_WINDOWS unset): 3 credits. */
+const ELFA_CREDITS_PER_ROUND = elfaCreditsPerRound(elfaListKinds());
 
 export const SCHEDULE_SHARE = 0.9;
 export const DAY_MS = 86_400_000;
@@ -33,14 +44,19 @@ export interface ElfaSchedule {
   creditsPerDay: number;
 }
 
-export function elfaSchedule(credits: number, refreshEveryMs: number, periodMs = MONTH_MS): ElfaSchedule {
-  const rounds = Math.max(1, Math.floor((credits * SCHEDULE_SHARE) / ELFA_CREDITS_PER_ROUND));
+export function elfaSchedule(
+  credits: number,
+  refreshEveryMs: number,
+  periodMs = MONTH_MS,
+  perRound = ELFA_CREDITS_PER_ROUND,
+): ElfaSchedule {
+  const rounds = Math.max(1, Math.floor((credits * SCHEDULE_SHARE) / perRound));
   const budgetIntervalMs = Math.ceil(periodMs / rounds / MINUTE_MS) * MINUTE_MS;
   const intervalMs = Math.max(budgetIntervalMs, refreshEveryMs);
-  return { intervalMs, budgetIntervalMs, creditsPerDay: creditsPerDay(intervalMs) };
+  return { intervalMs, budgetIntervalMs, creditsPerDay: creditsPerDay(intervalMs, perRound) };
 }
 
-const creditsPerDay = (intervalMs: number) => Math.round((DAY_MS / intervalMs) * ELFA_CREDITS_PER_ROUND * 10) / 10;
+const creditsPerDay = (intervalMs: number, perRound: number) => Math.round((DAY_MS / intervalMs) * perRound * 10) / 10;
 
 export interface ElfaPlan {
   intervalMs: number;
@@ -52,9 +68,9 @@ export interface ElfaPlan {
 }
 
 /** The schedule and the lookup budget a budget allows, and the line that says so. */
-export function elfaPlan(budget: ElfaBudget, refreshEveryMs: number, kinds: string): ElfaPlan {
+export function elfaPlan(budget: ElfaBudget, refreshEveryMs: number, kinds: string, perRound = ELFA_CREDITS_PER_ROUND): ElfaPlan {
   if (budget.period === 'none') {
-    const perDay = creditsPerDay(refreshEveryMs);
+    const perDay = creditsPerDay(refreshEveryMs, perRound);
     return {
       intervalMs: refreshEveryMs,
       creditsPerDay: perDay,
@@ -63,7 +79,7 @@ export function elfaPlan(budget: ElfaBudget, refreshEveryMs: number, kinds: stri
     };
   }
   const periodMs = budget.period === 'month' ? MONTH_MS : DAY_MS;
-  const schedule = elfaSchedule(budget.credits, refreshEveryMs, periodMs);
+  const schedule = elfaSchedule(budget.credits, refreshEveryMs, periodMs, perRound);
   const lookups = (budget.credits * (1 - SCHEDULE_SHARE) * DAY_MS) / periodMs;
   return {
     intervalMs: schedule.intervalMs,

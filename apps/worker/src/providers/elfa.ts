@@ -8,6 +8,7 @@
  * The `parse*` functions are the adapter's reading of each body (scripts/providers-replay.ts
  * replays captured bodies through them).
  */
+import { WINDOW_MS, type ExtraWindow } from '../../../../shared/trending-windows.js';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { NewsItem, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
@@ -55,8 +56,9 @@ export interface ElfaKeyStatus {
 }
 
 export interface ElfaAdapter {
-  trendingTokens(): Promise<ElfaToken[]>;
-  trendingContracts(): Promise<ElfaContract[]>;
+  /** Elfa's trending tokens over `window` (its `timeWindow`; the 24 hours without). */
+  trendingTokens(window?: ExtraWindow): Promise<ElfaToken[]>;
+  trendingContracts(window?: ExtraWindow): Promise<ElfaContract[]>;
   /** The account's posts in [from, to]; 'gone' when the route answers 404/410 (or did within a week). */
   accountPosts(username: string, from: Date, to: Date): Promise<ElfaAccountPosts | 'gone'>;
   keyStatus(): Promise<ElfaKeyStatus>;
@@ -188,23 +190,24 @@ export function parseAccountPosts(body: unknown, username: string): ElfaAccountP
   };
 }
 
-const TRENDING_QUERY = { timeWindow: ELFA_WINDOW, page: 1, pageSize: 50 } as const;
+/** Elfa's `timeWindow` takes our windows as they are spelled (30m to 30d: 1h, 4h, 24h, 7d, 30d). */
+const trendingQuery = (window: ExtraWindow | undefined) => ({ timeWindow: window ?? ELFA_WINDOW, page: 1, pageSize: 50 }) as const;
 
 export function createElfaAdapter(http: ProviderHttp, gone?: GoneRoutes): ElfaAdapter {
-  async function contractsOf(network: 'twitter' | 'telegram'): Promise<ElfaContract[]> {
+  async function contractsOf(network: 'twitter' | 'telegram', window: ExtraWindow | undefined): Promise<ElfaContract[]> {
     const path = `/v2/aggregations/trending-cas/${network}`;
-    const { body } = await http.get(path, { searchParams: TRENDING_QUERY });
+    const { body } = await http.get(path, { searchParams: trendingQuery(window) });
     return parseTrendingContracts(body, path);
   }
 
   return {
-    async trendingTokens() {
-      const { body } = await http.get('/v2/aggregations/trending-tokens', { searchParams: TRENDING_QUERY });
+    async trendingTokens(window) {
+      const { body } = await http.get('/v2/aggregations/trending-tokens', { searchParams: trendingQuery(window) });
       return parseTrendingTokens(body);
     },
 
-    async trendingContracts() {
-      const lists = [await contractsOf('twitter'), await contractsOf('telegram')];
+    async trendingContracts(window) {
+      const lists = [await contractsOf('twitter', window), await contractsOf('telegram', window)];
       const merged = new Map<string, ElfaContract>();
       for (const item of lists.flat()) {
         const key = contractKey(item.chain, item.address);
@@ -257,6 +260,16 @@ export interface ElfaListDeps {
   quotes: (tickers: string[]) => Promise<ReadonlyMap<string, { name: string; priceChange24h: number | null }>>;
 }
 
+/**
+ * The held posts of the window: smart-money mentions of a 1 h or 4 h list count the posts of that
+ * window; the held posts are the last 24 hours, so a 7 d or 30 d list counts those (docs/providers.md).
+ */
+function withinWindow(posts: NewsItem[], window: ExtraWindow | undefined, now: Date): NewsItem[] {
+  if (!window || WINDOW_MS[window] >= WINDOW_MS['24h']) return posts;
+  const since = now.getTime() - WINDOW_MS[window];
+  return posts.filter((post) => Date.parse(post.publishedAt) >= since);
+}
+
 /** Our ranking: smart-money mentions, then mentions, then the item's key. */
 function rank<Item extends { smartMoneyMentions: number; mentions: number }>(list: Item[], key: (item: Item) => string): Item[] {
   return list.sort((a, b) => b.smartMoneyMentions - a.smartMoneyMentions || b.mentions - a.mentions || key(a).localeCompare(key(b)));
@@ -269,10 +282,11 @@ function rank<Item extends { smartMoneyMentions: number; mentions: number }>(lis
  */
 export function elfaLists(elfa: ElfaAdapter, { redis, now, smartPosts, quotes }: ElfaListDeps): ListCalls {
   return {
-    async trendingTokens() {
-      const tokens = await elfa.trendingTokens();
+    async trendingTokens(window) {
+      const tokens = await elfa.trendingTokens(window);
       if (tokens.length === 0) throw new UpstreamError('elfa trending-tokens: no valid item; the snapshot is kept', { retryable: false });
-      const [quoted, posts] = await Promise.all([quotes(tokens.map((token) => token.token)), smartPosts()]);
+      const [quoted, held] = await Promise.all([quotes(tokens.map((token) => token.token)), smartPosts()]);
+      const posts = withinWindow(held, window, now());
       const list: TrendingToken[] = tokens.map(({ token, mentions }) => {
         const quote = quoted.get(token);
         return {
@@ -286,8 +300,8 @@ export function elfaLists(elfa: ElfaAdapter, { redis, now, smartPosts, quotes }:
       return rank(list, (item) => item.token);
     },
 
-    async trendingContracts() {
-      const contracts = await elfa.trendingContracts();
+    async trendingContracts(window) {
+      const contracts = await elfa.trendingContracts(window);
       if (contracts.length === 0) throw new UpstreamError('elfa trending-cas: no valid item; the snapshot is kept', { retryable: false });
       const seenAt = now().toISOString();
       const fields = contracts.map((contract) => contractKey(contract.chain, contract.address));
@@ -299,7 +313,7 @@ export function elfaLists(elfa: ElfaAdapter, { redis, now, smartPosts, quotes }:
       });
       const firstSeen = stored.at(-1);
       if (!Array.isArray(firstSeen)) throw new Error('redis: first-seen times were not stored');
-      const posts = await smartPosts();
+      const posts = withinWindow(await smartPosts(), window, now());
       const list: TrendingCa[] = contracts.map((contract, at) => {
         const needle = contract.address.startsWith('0x') ? contract.address.toLowerCase() : contract.address;
         return {

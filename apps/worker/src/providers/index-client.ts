@@ -6,7 +6,8 @@
 import type { Got } from 'got';
 import type { z } from 'zod';
 import type { NewsItem } from '../../../../shared/market-types.js';
-import { LIST_KINDS, listOf, type ListItem, type ListKind } from '../../../../shared/snapshot-kinds.js';
+import { BASE_LIST_KINDS, listOf, type BaseListKind, type ListItem } from '../../../../shared/snapshot-kinds.js';
+import type { ExtraWindow } from '../../../../shared/trending-windows.js';
 import { parseRetryAfter, UpstreamError } from './upstream-error.js';
 import {
   BodyTooLargeError,
@@ -41,11 +42,12 @@ export function createIndexClient(options: IndexClientOptions): IndexClient {
   const accountTimeout = options.accountTimeoutMs ?? 3_000;
 
   // Each list kind's call, from its wire entry: the same request and checks for every ranked list.
-  const fetchList = <N extends ListKind>(kind: N): (() => Promise<ListItem<N>[]>) => {
+  // A window other than the 24 hours is asked as `?window=` (docs/index-api.md); the 24 h list's request is unchanged.
+  const fetchList = <N extends BaseListKind>(kind: N): ((window?: ExtraWindow) => Promise<ListItem<N>[]>) => {
     const { path, items }: WireList<ListItem<N>> = WIRE_LISTS[kind];
-    return () => getJson(http, path, { limit: 100 }, listTimeout, items);
+    return (window) => getJson(http, path, window ? { limit: 100, window } : { limit: 100 }, listTimeout, items);
   };
-  const lists = Object.fromEntries(LIST_KINDS.map((kind) => [listOf(kind).upstream, fetchList(kind)])) as unknown as ListCalls;
+  const lists = Object.fromEntries(BASE_LIST_KINDS.map((kind) => [listOf(kind).upstream, fetchList(kind)])) as unknown as ListCalls;
 
   return {
     ...lists,

@@ -5,7 +5,8 @@
  * CoinGecko and X, with the rest computed by us).
  */
 import type { NewsItem, UsernameStats } from '../../../../shared/market-types.js';
-import { listOf, type ListItem, type ListKind, type ListUpstream } from '../../../../shared/snapshot-kinds.js';
+import { listOf, type BaseListKind, type ListItem, type ListKind, type ListUpstream } from '../../../../shared/snapshot-kinds.js';
+import type { ExtraWindow } from '../../../../shared/trending-windows.js';
 
 /** The window of posts the news feed and the sentiment records are built from. */
 export const NEWS_WINDOW_MS = 72 * 3600 * 1000;
@@ -17,10 +18,11 @@ export type AccountStats = Omit<UsernameStats, 'cachedAt'>;
 
 /**
  * One call per list kind of shared/snapshot-kinds.ts, named by its entry's `upstream`: the kind's items,
- * ranked (by smart money social activity). A new list kind adds its call here, and the type
+ * ranked (by smart money social activity), counted over `window` for a windowed kind (the 24 hours
+ * without). A new list kind adds its call here, and the type
  * requires every provider to have it.
  */
-export type ListCalls = { [K in ListKind as ListUpstream<K>]: () => Promise<ListItem<K>[]> };
+export type ListCalls = { [K in BaseListKind as ListUpstream<K>]: (window?: ExtraWindow) => Promise<ListItem<K>[]> };
 
 export interface MarketProvider extends ListCalls {
   /** Posts published since `since`, newest first, at most `max`. */
@@ -31,6 +33,7 @@ export interface MarketProvider extends ListCalls {
 
 /** The call that fetches one list kind (the refresh job's). */
 export function listCall<N extends ListKind>(provider: ListCalls, kind: N): () => Promise<ListItem<N>[]> {
-  const call = provider[listOf(kind).upstream] as () => Promise<ListItem<N>[]>;
-  return () => call.call(provider);
+  const { upstream, window } = listOf(kind);
+  const call = provider[upstream] as (window?: ExtraWindow) => Promise<ListItem<N>[]>;
+  return () => call.call(provider, window);
 }

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { NewsItem, TrendingCa, TrendingToken, UsernameStats } from '../../../../shared/market-types.js';
-import type { ListItem, ListKind } from '../../../../shared/snapshot-kinds.js';
+import type { BaseListKind, ListItem } from '../../../../shared/snapshot-kinds.js';
 
 const count = z.number().int().nonnegative();
 const timestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a timestamp');
@@ -105,7 +105,7 @@ export interface WireList<Item> {
 }
 
 /** One entry per list kind: the type requires it, and the index client (index-client.ts) derives its calls from it. */
-export const WIRE_LISTS: { readonly [K in ListKind]: WireList<ListItem<K>> } = {
+export const WIRE_LISTS: { readonly [K in BaseListKind]: WireList<ListItem<K>> } = {
   trending: { path: 'v1/trending/tokens', items: trendingTokensPayload.transform((body) => body.tokens.map(toTrendingToken)) },
   'trending-cas': { path: 'v1/trending/contracts', items: trendingContractsPayload.transform((body) => body.contracts.map(toTrendingCa)) },
 };

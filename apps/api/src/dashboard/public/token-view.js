@@ -5,6 +5,14 @@ import { byId, count } from './format.js';
 
 /** @typedef {import('./api.js').Schemas['TokenHistory']} TokenHistory */
 /** @typedef {import('./api.js').Schemas['SentimentHistory']} SentimentHistory */
+/** @typedef {import('./api.js').Schemas['TokenMindshare']} TokenMindshare */
+
+/** Each range's mindshare read: its window and the bucket that keeps it to a few dozen points. */
+const MINDSHARE = /** @type {const} */ ({
+  1: { window: '24h', interval: '1h' },
+  7: { window: '7d', interval: '4h' },
+  30: { window: '30d', interval: '1d' },
+});
 
 /** Each choice of the range menu: days back, and the interval that keeps it to a few hundred points. */
 const RANGES = /** @type {const} */ ({ 1: '30m', 7: '4h', 30: '1d' });
@@ -27,6 +35,13 @@ const status = (text = '') => {
 const widthOf = (container) => Math.max(240, Math.floor(container.getBoundingClientRect().width));
 
 /**
+ * The time axis spans the range asked for, whatever the points: with one point (a first start)
+ * or none, uPlot's own range would spread a lone instant over years.
+ * @type {[number, number]}
+ */
+let xRange = [0, 1];
+
+/**
  * @param {HTMLElement} container
  * @param {uPlot.AlignedData} data
  * @param {uPlot.Series[]} series
@@ -39,7 +54,7 @@ function draw(container, data, series, yScale) {
       width: widthOf(container),
       height: CHART_HEIGHT,
       series: [{}, ...series],
-      scales: { x: { time: true }, ...(yScale ? { y: yScale } : {}) },
+      scales: { x: { time: true, auto: false, range: () => xRange }, ...(yScale ? { y: yScale } : {}) },
       axes: [{ stroke: '#3b3b3b' }, { stroke: '#3b3b3b', size: 56 }],
       legend: { live: true },
     },
@@ -53,12 +68,25 @@ function draw(container, data, series, yScale) {
 const seconds = (iso) => Date.parse(iso) / 1000;
 
 /**
+ * "1 point of trending history", "3 points of ...": a sentence that reads for any count.
+ * @param {number} n
+ * @param {string} what
+ */
+export const pointsOf = (n, what) => `${count(n)} ${n === 1 ? 'point' : 'points'} of ${what}`;
+
+/**
  * @param {TokenHistory} trending
  * @param {SentimentHistory} sentiment
+ * @param {TokenMindshare | undefined} mindshare
  */
-function drawCharts(trending, sentiment) {
+function drawCharts(trending, sentiment, mindshare) {
   for (const chart of charts) chart.destroy();
   charts = [];
+  draw(
+    byId('chart-mindshare', HTMLDivElement),
+    [(mindshare?.points ?? []).map((p) => seconds(p.at)), (mindshare?.points ?? []).map((p) => p.share * 100)],
+    [{ label: 'Share %', stroke: '#6b3fa0', width: 2, fill: 'rgba(107, 63, 160, 0.08)' }],
+  );
   draw(
     byId('chart-mentions', HTMLDivElement),
     [trending.points.map((p) => seconds(p.at)), trending.points.map((p) => p.mentions), trending.points.map((p) => p.smartMoneyMentions)],
@@ -92,10 +120,12 @@ async function load(token, refreshedAt) {
   const path = { token };
   /** @type {{ cache?: RequestCache }} */
   const fresh = refreshedAt ? { cache: 'no-cache' } : {};
-  const [record, trending, sentiment] = await Promise.all([
+  const days = /** @type {1 | 7 | 30} */ (Number(byId('token-range', HTMLSelectElement).value) || 1);
+  const [record, trending, sentiment, mindshare] = await Promise.all([
     api.GET('/api/market/sentiment/{token}', { params: { path }, ...fresh }),
     readFresh(() => api.GET('/api/market/tokens/{token}/history', { params: { path, query }, ...fresh }), refreshedAt),
     api.GET('/api/market/sentiment/{token}/history', { params: { path, query }, ...fresh }),
+    api.GET('/api/market/tokens/{token}/mindshare', { params: { path, query: MINDSHARE[days] }, ...fresh }),
   ]);
   if (mine !== generation) return;
   const line = byId('token-sentiment', HTMLParagraphElement);
@@ -116,9 +146,12 @@ async function load(token, refreshedAt) {
     status(`No history: ${messageOf(failed.error, failed.response)}`);
     return;
   }
-  drawCharts(trending.data, sentiment.data);
+  const to = Date.parse(trending.data.cachedAt) / 1000;
+  xRange = [to - days * (DAY_MS / 1000), to];
+  drawCharts(trending.data, sentiment.data, mindshare.data);
   status(
-    `${trending.data.points.length} points of trending history, ${sentiment.data.points.length} of sentiment (interval ${query.interval}).`,
+    `${pointsOf(trending.data.points.length, 'trending history')}, ${pointsOf(sentiment.data.points.length, 'sentiment')} ` +
+      `(interval ${query.interval})${mindshare.data ? `, ${pointsOf(mindshare.data.points.length, 'mindshare')} (interval ${mindshare.data.interval})` : ''}.`,
   );
 }
 

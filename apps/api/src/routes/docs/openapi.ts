@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { NewsEventSchema, SentimentEventSchema } from '../../../../../shared/market-types.js';
-import { LIST_KINDS } from '../../../../../shared/snapshot-kinds.js';
+import { BASE_LIST_KINDS as LIST_KINDS } from '../../../../../shared/snapshot-kinds.js';
 import { LIST_READS, MARKET_READS, operationIdOf, READ_NAMES, type ErrorCase, type ReadName, type ReadSpec } from '../../market/reads.js';
 import { LoginRequestSchema, LoginResponseSchema, MeResponseSchema, RefreshAcknowledgementSchema, UsageSchema } from '../auth/schema.js';
 import { documentApiKeys } from './api-key-docs.js';
@@ -124,7 +124,8 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
   summary: 'Server-sent events: one per refresh of each kind',
   description:
     `A \`text/event-stream\`. Each event has an \`event:\` kind and a JSON \`data:\` line: ${LIST_KINDS.map((kind) => `\`${kind}\``).join(' and ')} carry ` +
-    `the new list (${LIST_KINDS.map((kind) => String(LIST_READS[kind].response.meta()?.id)).join(', ')}, as GET returns them); \`news\` carries the posts new since the previous ` +
+    `the new list (${LIST_KINDS.map((kind) => String(LIST_READS[kind].response.meta()?.id)).join(', ')}, as GET returns them), and so do their windows ` +
+    '(`trending@1h`, `trending-cas@7d`: as GET returns them with `window`; only the windows of TRENDING_WINDOWS have events); `news` carries the posts new since the previous ' +
     'refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt ' +
     'in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, ' +
     'without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` ' +

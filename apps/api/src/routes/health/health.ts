@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { NotReadyError, UnavailableError } from '../../../../../shared/errors.js';
 import { readSnapshotVersions } from '../../../../../shared/snapshot-store.js';
 import { keys } from '../../../../../shared/keyspace.js';
-import { SNAPSHOTS } from '../../../../../shared/snapshot-kinds.js';
+import { activeSnapshots } from '../../../../../shared/snapshot-kinds.js';
 import type { ApiDeps } from '../../deps.js';
 import { metricsAuth } from './metrics-auth.js';
 
@@ -18,8 +18,9 @@ export function healthRoutes({ redis, metrics, config }: ApiDeps, router = new R
 
   router.get('/readyz', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    const versions = await readSnapshotVersions(redis, SNAPSHOTS);
-    const absent = SNAPSHOTS.filter((_, i) => !versions[i]);
+    const snapshots = activeSnapshots(config.trendingWindows);
+    const versions = await readSnapshotVersions(redis, snapshots);
+    const absent = snapshots.filter((_, i) => !versions[i]);
     if (absent.length > 0) throw new NotReadyError(`Not ready: no snapshot yet for ${absent.join(', ')}`, 5);
     // Snapshots come back by themselves after Redis lost its data; users only come back from a backup.
     if (config.nodeEnv === 'production' && (await redis.scard(keys.users())) === 0) {

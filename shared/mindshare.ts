@@ -1,0 +1,175 @@
+/**
+ * Mindshare (docs/decisions.md#d20): each token's share of the tracked accounts' token mentions
+ * in a window, from hourly buckets the worker counts as it sees posts. A mention is a post of a
+ * tracked account whose `tokens` name the token (a post naming two tokens is a mention of each,
+ * a post naming one twice is one); each post is counted once, in the UTC hour it was published.
+ * A window of N hours is the N buckets ending with the current hour; a token's share is its
+ * mentions over the sum of all tokens' mentions in those buckets.
+ */
+import { z } from 'zod';
+
+export const MINDSHARE_WINDOWS = ['1h', '24h', '7d', '30d'] as const;
+export type MindshareWindow = (typeof MINDSHARE_WINDOWS)[number];
+export const HOUR_MS = 3_600_000;
+export const MINDSHARE_HOURS: Readonly<Record<MindshareWindow, number>> = { '1h': 1, '24h': 24, '7d': 168, '30d': 720 };
+/** The tokens a window's list keeps, most share first. */
+export const MINDSHARE_MAX_TOKENS = 100;
+
+/** One hour's counts as stored (the bucket hash, parsed). */
+export interface HourBucket {
+  hourMs: number;
+  /** Every token mention of the hour: the denominator's part. */
+  total: number;
+  tokens: Map<string, { mentions: number; engagement: number; sentiment: number; authors: Set<string> }>;
+}
+
+/** The bucket hash's fields, parsed: `t`, `m:<T>`, `e:<T>`, `s:<T>`, `a:<T>:<author>`. */
+export function parseBucket(hourMs: number, fields: Record<string, string>): HourBucket {
+  const bucket: HourBucket = { hourMs, total: Number(fields.t ?? 0), tokens: new Map() };
+  const of = (token: string) => {
+    let entry = bucket.tokens.get(token);
+    if (!entry) bucket.tokens.set(token, (entry = { mentions: 0, engagement: 0, sentiment: 0, authors: new Set() }));
+    return entry;
+  };
+  for (const [field, value] of Object.entries(fields)) {
+    const kind = field.slice(0, 2);
+    const rest = field.slice(2);
+    if (kind === 'm:') of(rest).mentions = Number(value);
+    else if (kind === 'e:') of(rest).engagement = Number(value);
+    else if (kind === 's:') of(rest).sentiment = Number(value);
+    else if (kind === 'a:') {
+      const colon = rest.indexOf(':');
+      of(rest.slice(0, colon)).authors.add(rest.slice(colon + 1));
+    }
+  }
+  return bucket;
+}
+
+export const MindshareItemSchema = z
+  .object({
+    token: z.string().max(20).meta({ description: 'The ticker, upper case.' }),
+    share: z
+      .number()
+      .min(0)
+      .max(1)
+      .meta({ description: 'Its mentions over all token mentions of the tracked accounts in the window, 0 to 1 (4 decimals).' }),
+    mentions: z.int().nonnegative().meta({ description: 'Posts of tracked accounts in the window that mention it, each post once.' }),
+    authors: z.int().nonnegative().meta({ description: 'Distinct tracked accounts among those posts.' }),
+    engagement: z.number().nonnegative().meta({ description: 'The sum of those posts’ engagementScore.' }),
+    shareChange: z.number().nullable().meta({
+      description: 'share minus its share in the window before (same length); null when that window held no mention within retention.',
+    }),
+    sentiment: z.number().min(-1).max(1).meta({ description: 'The mean polarity of those posts, -1 to 1 (4 decimals).' }),
+  })
+  .meta({ id: 'MindshareItem', description: 'A token’s share of the tracked accounts’ attention in a window.' });
+export type MindshareItem = z.infer<typeof MindshareItemSchema>;
+
+/** Rounds to 4 decimals, never -0. */
+const round4 = (value: number) => Math.round(value * 10_000) / 10_000 || 0;
+
+/** The window's hours: the `hours` buckets ending with the one holding `nowMs`. */
+export function windowHours(nowMs: number, hours: number, endOffset = 0): number[] {
+  const last = Math.floor(nowMs / HOUR_MS) * HOUR_MS - endOffset * HOUR_MS;
+  return Array.from({ length: hours }, (_, index) => last - (hours - 1 - index) * HOUR_MS);
+}
+
+interface Tally {
+  total: number;
+  tokens: Map<string, { mentions: number; engagement: number; sentiment: number; authors: Set<string> }>;
+}
+
+function tally(buckets: ReadonlyMap<number, HourBucket>, hours: readonly number[]): Tally {
+  const result: Tally = { total: 0, tokens: new Map() };
+  for (const hour of hours) {
+    const bucket = buckets.get(hour);
+    if (!bucket) continue;
+    result.total += bucket.total;
+    for (const [token, counts] of bucket.tokens) {
+      let entry = result.tokens.get(token);
+      if (!entry) result.tokens.set(token, (entry = { mentions: 0, engagement: 0, sentiment: 0, authors: new Set() }));
+      entry.mentions += counts.mentions;
+      entry.engagement += counts.engagement;
+      entry.sentiment += counts.sentiment;
+      for (const author of counts.authors) entry.authors.add(author);
+    }
+  }
+  return result;
+}
+
+/** A window's ranked list: share, then mentions, then ticker; at most MINDSHARE_MAX_TOKENS. */
+export function mindshareList(buckets: ReadonlyMap<number, HourBucket>, window: MindshareWindow, nowMs: number): MindshareItem[] {
+  const hours = MINDSHARE_HOURS[window];
+  const current = tally(buckets, windowHours(nowMs, hours));
+  const previous = tally(buckets, windowHours(nowMs, hours, hours));
+  if (current.total === 0) return [];
+  const items = [...current.tokens].map(([token, counts]): MindshareItem => {
+    const share = counts.mentions / current.total;
+    const before = previous.tokens.get(token)?.mentions ?? 0;
+    return {
+      token,
+      share: round4(share),
+      mentions: counts.mentions,
+      authors: counts.authors.size,
+      engagement: round4(counts.engagement),
+      shareChange: previous.total === 0 ? null : round4(share - before / previous.total),
+      sentiment: counts.mentions === 0 ? 0 : round4(counts.sentiment / counts.mentions),
+    };
+  });
+  return items.sort((a, b) => b.mentions - a.mentions || a.token.localeCompare(b.token)).slice(0, MINDSHARE_MAX_TOKENS);
+}
+
+const cachedAt = z.iso.datetime().meta({ description: 'The news refresh the counts are as of (ISO timestamp).' });
+const windowEnum = z.enum(MINDSHARE_WINDOWS).meta({ description: 'The window asked for.' });
+
+export const MindshareListSchema = z
+  .object({
+    window: windowEnum,
+    data: z.array(MindshareItemSchema).max(MINDSHARE_MAX_TOKENS).meta({ description: 'Most share first; at most 100 tokens.' }),
+    cachedAt,
+  })
+  .meta({ id: 'MindshareList', description: 'Tokens ranked by their share of the tracked accounts’ token mentions in a window.' });
+
+export const MINDSHARE_INTERVALS = ['1h', '4h', '1d'] as const;
+export type MindshareInterval = (typeof MINDSHARE_INTERVALS)[number];
+export const INTERVAL_HOURS: Readonly<Record<MindshareInterval, number>> = { '1h': 1, '4h': 4, '1d': 24 };
+
+export const MindsharePointSchema = z
+  .object({
+    at: z.iso.datetime().meta({ description: 'The start of the bucket (aligned to UTC).' }),
+    share: z
+      .number()
+      .min(0)
+      .max(1)
+      .meta({ description: 'The token’s mentions over all token mentions in the bucket; 0 when there were none.' }),
+    mentions: z.int().nonnegative().meta({ description: 'Posts of tracked accounts in the bucket that mention the token.' }),
+  })
+  .meta({ id: 'MindsharePoint' });
+
+export const TokenMindshareSchema = z
+  .object({
+    token: z.string().max(20).meta({ description: 'The ticker asked for, upper case, without its $.' }),
+    window: windowEnum,
+    interval: z.enum(MINDSHARE_INTERVALS).meta({ description: 'The interval asked for.' }),
+    points: z.array(MindsharePointSchema).max(720).meta({ description: 'Oldest first, one per bucket of the window.' }),
+    cachedAt,
+  })
+  .meta({ id: 'TokenMindshare', description: 'A token’s share of the tracked accounts’ attention over time.' });
+
+/** A token's points over the window's hours, summed per interval (buckets aligned to UTC). */
+export function mindsharePoints(
+  hours: readonly { hourMs: number; total: number; mentions: number }[],
+  interval: MindshareInterval,
+): z.infer<typeof MindsharePointSchema>[] {
+  const size = INTERVAL_HOURS[interval] * HOUR_MS;
+  const byBucket = new Map<number, { total: number; mentions: number }>();
+  for (const { hourMs, total, mentions } of hours) {
+    const at = Math.floor(hourMs / size) * size;
+    const bucket = byBucket.get(at) ?? { total: 0, mentions: 0 };
+    bucket.total += total;
+    bucket.mentions += mentions;
+    byBucket.set(at, bucket);
+  }
+  return [...byBucket]
+    .sort(([a], [b]) => a - b)
+    .map(([at, { total, mentions }]) => ({ at: new Date(at).toISOString(), share: total === 0 ? 0 : round4(mentions / total), mentions }));
+}
