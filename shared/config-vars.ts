@@ -21,7 +21,9 @@ const recorded = new WeakMap<Env, string[]>();
 
 /** Runs `read` over a copy of `source` and throws one ConfigError listing every problem it recorded. */
 export function readAll<T>(source: Env, read: (env: Env) => T): T {
-  const env = { ...source };
+  // An object of its own to file the problems under, reading through to the source (not a copy:
+  // a copy reads only the variables that are set, and app.json's test records every variable read).
+  const env: Env = new Proxy(source, {});
   const problems: string[] = [];
   recorded.set(env, problems);
   const result = read(env);
