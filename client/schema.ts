@@ -2013,6 +2013,8 @@ export interface operations {
             /** @description The event stream; it does not end until the client leaves or the server shuts down. */
             200: {
                 headers: {
+                    /** @description Always `no`: a proxy must pass each event on at once. */
+                    "X-Accel-Buffering"?: "no";
                     [name: string]: unknown;
                 };
                 content: {

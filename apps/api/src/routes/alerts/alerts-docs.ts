@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject } from 'zod-openapi';
 import { AlertEventSchema } from '../../../../../shared/alerts/alert-types.js';
+import { X_ACCEL_BUFFERING } from '../docs/openapi-headers.js';
 import {
   AlertFeedHeaderSchema,
   AlertIdParamsSchema,
@@ -96,6 +97,7 @@ export function alertPaths(h: DocHelpers): ZodOpenApiPathsObject {
         responses: {
           '200': {
             description: 'The event stream; it does not end until the client leaves or the server shuts down.',
+            headers: { 'X-Accel-Buffering': X_ACCEL_BUFFERING },
             content: { 'text/event-stream': { schema: z.string() } },
           },
           '400': h.errorResponse('Bad request', [['Invalid Last-Event-ID', 'Last-Event-ID is not a stream id (`<ms>-<seq>`)']]),

@@ -59,3 +59,9 @@ export const RATE_LIMIT: Record<string, Header> = {
     schema: { type: 'string', pattern: '^"stats-misses";q=\\d{1,7};w=\\d{1,7}$', maxLength: 34 },
   },
 };
+
+/** On every server-sent event stream (the market stream, the alerts feed). */
+export const X_ACCEL_BUFFERING: Header = {
+  description: 'Always `no`: a proxy must pass each event on at once.',
+  schema: { type: 'string', const: 'no' },
+};

@@ -14,7 +14,7 @@ import { LIST_READS, MARKET_READS, operationIdOf, READ_NAMES, type ErrorCase, ty
 import { LoginRequestSchema, LoginResponseSchema, MeResponseSchema, RefreshAcknowledgementSchema, UsageSchema } from '../auth/schema.js';
 import { documentApiKeys } from './api-key-docs.js';
 import { documentCors } from './cors-docs.js';
-import { CACHE_CONTROL, ETAG, RATE_LIMIT, RETRY_AFTER, WWW_AUTHENTICATE } from './openapi-headers.js';
+import { CACHE_CONTROL, ETAG, RATE_LIMIT, RETRY_AFTER, WWW_AUTHENTICATE, X_ACCEL_BUFFERING } from './openapi-headers.js';
 import { USER_STORE_EMPTY } from '../health/health.js';
 import { StreamHeaderSchema, StreamQuerySchema } from '../market/schema.js';
 import { MCP_OPERATION } from '../../mcp/mcp-openapi.js';
@@ -136,12 +136,7 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
   responses: {
     '200': {
       description: 'The event stream; it does not end until the client leaves or the server shuts down.',
-      headers: {
-        'X-Accel-Buffering': {
-          description: 'Always `no`: a proxy must pass each event on at once.',
-          schema: { type: 'string', const: 'no' },
-        },
-      },
+      headers: { 'X-Accel-Buffering': X_ACCEL_BUFFERING },
       content: {
         'text/event-stream': { schema: z.string(), examples: { trending: { summary: 'A trending event', value: EVENT_EXAMPLE } } },
       },
