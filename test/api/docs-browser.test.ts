@@ -54,8 +54,9 @@ describe('GET /docs in headless Chromium (Scalar, served offline)', function () 
     const operations = Object.values(document.paths ?? {}).flatMap((item) =>
       (['get', 'post'] as const).flatMap((method) => (item[method] ? [{ method, summary: item[method].summary ?? '' }] : [])),
     );
-    // 14, the two history routes and the stream of docs/decisions.md#d11, GET /api/auth/usage and POST /mcp.
-    expect(operations).to.have.length(19);
+    // 14, the two history routes and the stream of docs/decisions.md#d11, GET /api/auth/usage, POST /mcp,
+    // the two mindshare reads (docs/decisions.md#d20) and the alerts' seven GET and POST operations.
+    expect(operations).to.have.length(28);
     for (const { method, summary } of operations) {
       const entry = page.getByText(summary, { exact: true }).first();
       await entry.waitFor({ timeout: 15_000 });

@@ -109,6 +109,8 @@ export const WindowQuerySchema = z.object({
         'The window the mentions are counted over: 1h, 4h, 24h, 7d or 30d; only the windows the operator configures (TRENDING_WINDOWS) are served, ' +
         'any other is a 400 naming them. Without it, the 24 h list (the same bytes as `window=24h`). Each window is a snapshot of its own, ' +
         'with its own cachedAt, ETag, history (`at`) and stream topic (`trending@1h`).',
+      // What no parameter means; a client that fills parameters in (the /docs page's try-it) asks for the one window always served.
+      default: '24h',
     }),
 });
 

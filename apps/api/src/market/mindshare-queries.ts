@@ -6,7 +6,7 @@ import { MINDSHARE_INTERVALS, MINDSHARE_WINDOWS, type MindshareInterval, type Mi
 const window = z
   .enum(MINDSHARE_WINDOWS)
   .optional()
-  .meta({ description: 'The window: the last 1, 24, 168 or 720 UTC hours, the current one included. Default 24h.' });
+  .meta({ description: 'The window: the last 1, 24, 168 or 720 UTC hours, the current one included. Default 24h.', default: '24h' });
 
 export const MindshareQuerySchema = z.object({ window });
 export const TokenMindshareQuerySchema = z.object({
