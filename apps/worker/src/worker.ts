@@ -29,7 +29,7 @@ import { UpstreamError } from './providers/upstream-error.js';
 import type { AlertsConfig } from '../../../shared/alerts/alerts-config.js';
 import type { Resolver } from '../../../shared/alerts/address-policy.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
-import { AlertEvaluator } from './alerts/evaluator.js';
+import { createAlertEvaluator } from './alerts/evaluator.js';
 import { alertCounters } from './alerts/alert-counters.js';
 import { startDeliveryWorker } from './alerts/delivery-worker.js';
 
@@ -94,7 +94,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   alertQueue?.on('error', (error) => logger.error({ err: error.message }, 'alert queue error'));
   if (options.alerts && alertQueue) {
     const counters = alertCounters(redis);
-    context.alerts = new AlertEvaluator({ redis, deliveries: alertQueue, config: options.alerts, logger, countFiring: counters.firing });
+    context.alerts = createAlertEvaluator({ redis, deliveries: alertQueue, config: options.alerts, logger, countFiring: counters.firing });
   }
   const deliveryConnection =
     options.alerts && roles.includes('delivery') ? createRedis(options.redis, 'blocking', 'worker-alert-delivery', logger) : undefined;
