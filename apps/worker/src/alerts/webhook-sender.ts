@@ -8,11 +8,13 @@
  * specifies, with every secret still valid (two while a rotated one is).
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import got, { RequestError } from 'got';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
 import { addressRefusal, isIpLiteral, schemeRefusal, urlHost, type Resolver } from '../../../../shared/alerts/address-policy.js';
+import { parseRetryAfter } from '../providers/upstream-error.js';
 
 /** The most of a receiver's answer read (the rest is dropped with the connection). */
 export const MAX_ANSWER_BYTES = 64 * 1024;
@@ -51,15 +53,6 @@ const LOOPBACK = ['127.0.0.0/8', '::1'];
 /** Standard Webhooks signatures, one per secret, space-separated. */
 export function signatures(attempt: Pick<WebhookAttempt, 'id' | 'timestamp' | 'body' | 'secrets'>): string {
   return attempt.secrets.map((secret) => new Webhook(secret).sign(attempt.id, attempt.timestamp, attempt.body)).join(' ');
-}
-
-/** Seconds or an HTTP date, as milliseconds from now; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
@@ -123,8 +116,8 @@ export function createWebhookSender(options: SenderOptions) {
         stream.destroy();
         resolve(answer);
       };
-      stream.on('response', (response: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => {
-        answer = { status: response.statusCode, retryAfter: retryAfterMs(response.headers['retry-after']) };
+      stream.on('response', (response: { statusCode: number; headers: IncomingHttpHeaders }) => {
+        answer = { status: response.statusCode, retryAfter: parseRetryAfter(response.headers['retry-after']) };
       });
       stream.on('data', (chunk: Buffer) => {
         read += chunk.length;
