@@ -50,8 +50,6 @@ export interface WorkerOptions {
   refreshEveryMs?: number;
   /** Checks Redis's eviction policy and persistence on every connect (main() sets it). */
   redisPolicy?: PolicyWatch;
-  /** Parallel on-demand stats fetches per process. Default 20. */
-  statsConcurrency?: number;
   /** Stats fetches per minute across all workers (INDEX_RATE_LIMIT). Default 600. */
   upstreamPerMinute?: number;
   /** History retention (HISTORY_DAYS); 0 for none. Default 30. */
@@ -168,7 +166,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         new Worker(STATS_QUEUE, process, {
           ...queueBaseOptions(),
           connection: workerConnections[1],
-          concurrency: options.statsConcurrency ?? 20,
+          concurrency: 20, // parallel on-demand stats fetches per process
           // On-demand lookups are the upstream calls clients can multiply (the API's miss budget is
           // per address); this bounds them all together, and BullMQ keeps the count in Redis, so
           // it holds across every worker process. Scheduled refreshes are a few calls per 30 min.

@@ -74,13 +74,6 @@ function withApiKeys(operation: Operation): Operation {
   addCases(responses, '503', 'Temporarily unavailable', { 'Retry-After': RETRY_AFTER });
   return {
     ...operation,
-    // The stats route's budget: per key for a keyed client.
-    ...('RateLimit' in ((operation.responses['429'] as Response | undefined)?.headers ?? {})
-      ? {
-          description:
-            `${operation.description ?? ''} With an API key the key's own budget is charged instead of the address's: API_KEY_STATS_MISS_BUDGET, default 600 per 10 minutes (GET /api/auth/usage shows it).`.trim(),
-        }
-      : {}),
     responses,
     // Protected routes: a JWT or a key. Public ones: nothing, or a key (`{}` = anonymous allowed).
     security: operation.security?.length ? [...operation.security, ...keySecurity] : [{}, ...keySecurity],

@@ -26,6 +26,9 @@ const SNAPSHOT_ABSENT: ErrorCase = [
   'the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff)',
 ];
 
+const KEY_BUDGET =
+  "With an API key the key's own budget is charged instead of the address's: API_KEY_STATS_MISS_BUDGET, default 600 per 10 minutes (GET /api/auth/usage shows it).";
+
 /** `:name` (Koa) as `{name}` (OpenAPI). */
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
@@ -49,7 +52,8 @@ function marketOperation(name: ReadName, read: ReadSpec): ZodOpenApiOperationObj
   return {
     operationId: operationIdOf(name),
     summary: read.summary,
-    description: read.description,
+    // The stats budget is per key for a keyed client (auth/api-key-auth.ts).
+    description: read.rateLimited ? `${read.description} ${KEY_BUDGET}` : read.description,
     tags: ['market'],
     ...(read.params || read.query
       ? { requestParams: { ...(read.params ? { path: read.params } : {}), ...(read.query ? { query: read.query } : {}) } }
