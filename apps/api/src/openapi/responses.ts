@@ -7,6 +7,7 @@ import type { ZodOpenApiResponseObject } from 'zod-openapi';
 import type { ErrorCase } from '../market/reads.js';
 import { CACHE_CONTROL, ETAG, RETRY_AFTER, WWW_AUTHENTICATE } from './headers.js';
 
+export type { ErrorCase };
 export type Response = ZodOpenApiResponseObject;
 export type Header = NonNullable<Extract<Response['headers'], Record<string, unknown>>>[string];
 

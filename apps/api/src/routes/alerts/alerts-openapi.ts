@@ -5,10 +5,9 @@
 import { z } from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import { AlertEventSchema } from '../../../../../shared/alerts/alert-types.js';
-import type { ErrorCase } from '../../market/reads.js';
 import { declarePaths } from '../../openapi/declare.js';
 import { X_ACCEL_BUFFERING } from '../../openapi/headers.js';
-import { errorResponse, INTERNAL_ERROR, json, SERVICE_UNAVAILABLE, UNAUTHORIZED } from '../../openapi/responses.js';
+import { errorResponse, INTERNAL_ERROR, json, SERVICE_UNAVAILABLE, UNAUTHORIZED, type ErrorCase } from '../../openapi/responses.js';
 import {
   AlertFeedHeaderSchema,
   AlertIdParamsSchema,
