@@ -68,11 +68,11 @@ function draw(container, data, series, yScale) {
 const seconds = (iso) => Date.parse(iso) / 1000;
 
 /**
- * "1 point of trending history", "3 points of ...": a sentence that reads for any count.
+ * "no trending history yet", "1 point of trending history", "3 points of ...": a phrase that reads for any count.
  * @param {number} n
  * @param {string} what
  */
-export const pointsOf = (n, what) => `${count(n)} ${n === 1 ? 'point' : 'points'} of ${what}`;
+const pointsOf = (n, what) => (n === 0 ? `no ${what} yet` : `${count(n)} ${n === 1 ? 'point' : 'points'} of ${what}`);
 
 /**
  * @param {TokenHistory} trending
@@ -149,10 +149,10 @@ async function load(token, refreshedAt) {
   const to = Date.parse(trending.data.cachedAt) / 1000;
   xRange = [to - days * (DAY_MS / 1000), to];
   drawCharts(trending.data, sentiment.data, mindshare.data);
-  status(
+  const sentence =
     `${pointsOf(trending.data.points.length, 'trending history')}, ${pointsOf(sentiment.data.points.length, 'sentiment')} ` +
-      `(interval ${query.interval})${mindshare.data ? `, ${pointsOf(mindshare.data.points.length, 'mindshare')} (interval ${mindshare.data.interval})` : ''}.`,
-  );
+    `(interval ${query.interval})${mindshare.data ? `, ${pointsOf(mindshare.data.points.length, 'mindshare')} (interval ${mindshare.data.interval})` : ''}.`;
+  status(sentence.charAt(0).toUpperCase() + sentence.slice(1));
 }
 
 /**
