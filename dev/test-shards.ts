@@ -47,18 +47,52 @@ interface Result {
 
 const env: NodeJS.ProcessEnv = { ...process.env, MS_TEST_BUILT: '1', FORCE_COLOR: '0' };
 
+/**
+ * A file's process past this is killed and failed. Mocha waits for every handle to close before it
+ * exits: a suite whose `after` left a stack open once held a run for 15 minutes (the longest file
+ * takes about 40 s here, 100 s under heavy load).
+ */
+const FILE_LIMIT_MS = 10 * 60_000;
+/** The process groups running (each file's mocha, its node child, its Redis and helpers). */
+const groups = new Set<number>();
+const killGroup = (group: number): void => {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const group of groups) killGroup(group);
+    process.exit(1);
+  });
+}
+
 function run(files: string[]): Promise<Result> {
   const began = Date.now();
   return new Promise((done) => {
     // Under load a test shares the machine with the other shares: the parallel timeout of 60 s.
+    // A group of its own, so that a file past its limit is killed with every process it started.
     const child = spawn(resolve('node_modules/.bin/mocha'), ['--timeout', '60000', ...files], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    const group = child.pid!;
+    groups.add(group);
     let output = '';
+    const limit = setTimeout(() => {
+      output += `\ntest-shards: killed after ${FILE_LIMIT_MS / 60_000} minutes (a handle left open keeps mocha from exiting)\n`;
+      killGroup(group);
+    }, FILE_LIMIT_MS);
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('close', (code) => done({ files, code: code ?? 1, output, ms: Date.now() - began }));
+    child.on('close', (code) => {
+      clearTimeout(limit);
+      groups.delete(group);
+      done({ files, code: code ?? 1, output, ms: Date.now() - began });
+    });
   });
 }
 
