@@ -112,6 +112,12 @@ export class AlertStore {
     return this.redis.smembers(alertKeys.owners());
   }
 
+  /** The user's last `count` firings (the feed's stream), newest first: the entry id and the event as sent. */
+  async recentFirings(userId: string, count: number): Promise<{ id: string; event: unknown }[]> {
+    const entries = await this.redis.xrevrange(alertKeys.firings(userId), '+', '-', 'COUNT', count);
+    return entries.map(([id, fields]) => ({ id, event: JSON.parse(fields[fields.indexOf('event') + 1] ?? '{}') as unknown }));
+  }
+
   async recordAttempt(ruleId: string, attempt: DeliveryAttempt): Promise<void> {
     await execChecked(
       this.redis

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../apps/api/src/app.js';
+import { ALERT_TOOLS } from '../../apps/api/src/mcp/alert-tools.js';
 import { fastReads } from '../../apps/api/src/routes/market/fast-reads.js';
 import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../apps/api/src/market/reads.js';
 import { stopWebServer } from '../../apps/api/src/server.js';
@@ -99,9 +100,9 @@ describe('the tables: every read and every kind gets its route, fast path, tool 
       }
     });
 
-    it('with a tool: tools/call answers its REST body, and tools/list lists exactly the reads with a tool', async () => {
+    it('with a tool: tools/call answers its REST body, and tools/list lists exactly the reads with a tool (then the alert tools)', async () => {
       const withTool = READ_NAMES.filter((name) => MARKET_READS[name].tool);
-      const { tools } = await mcp.listTools();
+      const tools = (await mcp.listTools()).tools.filter((tool) => !ALERT_TOOLS.some((alert) => alert.name === tool.name));
       expect(tools.map((tool) => tool.name).sort()).to.deep.equal(withTool.map((name) => MARKET_READS[name].tool!.name).sort());
       for (const name of withTool) {
         const read: ReadSpec = MARKET_READS[name];

@@ -12,7 +12,7 @@ import { startDeployment, type Deployment } from '../../faults/support/deploymen
 import { ROOT } from '../../faults/support/procfile.js';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.js';
 import { callTool, connectMcp, textOf, toolErrorOf } from './helpers.js';
-import { MARKET_TOOLS } from '../../../apps/api/src/mcp/tools.js';
+import { MCP_TOOLS } from '../../../apps/api/src/mcp/mcp-server.js';
 
 const STDIO_ENTRY = join(ROOT, 'dist/scripts/mcp-stdio.js');
 
@@ -41,7 +41,7 @@ describe('MCP against the Procfile’s processes, and its stdio entry', function
   });
 
   it('the web process lists the tools and answers a call with the REST body of the same read', async () => {
-    expect((await http.listTools()).tools.map((tool) => tool.name).sort()).to.deep.equal(MARKET_TOOLS.map((tool) => tool.name).sort());
+    expect((await http.listTools()).tools.map((tool) => tool.name).sort()).to.deep.equal(MCP_TOOLS.map((tool) => tool.name).sort());
     const rest = await fetch(`${deployment.apiUrl}/api/market/trending`);
     const result = await callTool(http, 'trending_tokens');
     expect(textOf(result)).to.equal(await rest.text());

@@ -16,7 +16,7 @@ import {
   DeliveryListSchema,
   TestQueuedSchema,
   UpdateAlertRequestSchema,
-} from './schema.js';
+} from '../../alerts/alert-schemas.js';
 
 type Response = ZodOpenApiResponseObject;
 type ErrorCase = readonly [message: string, condition: string];
