@@ -82,6 +82,24 @@ export class AlertStore {
     await execChecked(batch);
   }
 
+  /**
+   * Writes a rule from a backup back as it was (same id, same secrets: its receivers verify as
+   * before), in place of the rule of that id if any; no maximum, a restore brings back what was.
+   */
+  async restore(rule: StoredRule): Promise<void> {
+    const before = await this.get(rule.id);
+    const batch = this.redis
+      .multi()
+      .set(alertKeys.rule(rule.id), JSON.stringify(rule))
+      .sadd(alertKeys.userRules(rule.userId), rule.id)
+      .sadd(indexKey(rule), rule.id)
+      .sadd(alertKeys.owners(), rule.userId)
+      .incr(alertKeys.version());
+    if (before && indexKey(before) !== indexKey(rule)) batch.srem(indexKey(before), rule.id);
+    if (before && before.userId !== rule.userId) batch.srem(alertKeys.userRules(before.userId), rule.id);
+    await execChecked(batch);
+  }
+
   async delete(rule: StoredRule): Promise<void> {
     await execChecked(
       this.redis
