@@ -136,13 +136,14 @@ export class AlertStore {
     return entries.map(([id, fields]) => ({ id, event: JSON.parse(fields[fields.indexOf('event') + 1] ?? '{}') as unknown }));
   }
 
+  /** Logs an attempt; a delivered one also ends the rule's run of failed events (recordDeliveredEvent), in the same step. */
   async recordAttempt(ruleId: string, attempt: DeliveryAttempt): Promise<void> {
-    await execChecked(
-      this.redis
-        .multi()
-        .lpush(alertKeys.deliveries(ruleId), JSON.stringify(attempt))
-        .ltrim(alertKeys.deliveries(ruleId), 0, DELIVERY_LOG_LENGTH - 1),
-    );
+    const batch = this.redis
+      .multi()
+      .lpush(alertKeys.deliveries(ruleId), JSON.stringify(attempt))
+      .ltrim(alertKeys.deliveries(ruleId), 0, DELIVERY_LOG_LENGTH - 1);
+    if (attempt.outcome === 'delivered') batch.del(alertKeys.failedEvents(ruleId));
+    await execChecked(batch);
   }
 
   async attempts(ruleId: string): Promise<DeliveryAttempt[]> {

@@ -37,8 +37,8 @@ export interface EvaluatorOptions {
   deliveries: Queue<DeliveryJobData>;
   config: AlertsConfig;
   logger: Logger;
-  /** Counts firings by condition type (the worker's counters hash). */
-  countFiring?: (type: ConditionType) => void;
+  /** Counts firings by condition type (the worker's counters hash), once per type and evaluation. */
+  countFiring?: (type: ConditionType, count: number) => void;
   now?: () => number;
 }
 
@@ -158,7 +158,9 @@ export class AlertEvaluator {
     );
     const users = new Set(fired.map(({ rule }) => rule.userId));
     await Promise.all([...users].map((userId) => this.options.redis.publish(alertFiredChannel(), userId)));
-    for (const { rule } of fired) this.options.countFiring?.(rule.condition.type);
+    const byType = new Map<ConditionType, number>();
+    for (const { rule } of fired) byType.set(rule.condition.type, (byType.get(rule.condition.type) ?? 0) + 1);
+    for (const [type, count] of byType) this.options.countFiring?.(type, count);
     if (fired.length > 0) this.options.logger.info({ refreshId, rules: rules.length, fired: fired.length }, 'alerts fired');
     return fired.length;
   }
