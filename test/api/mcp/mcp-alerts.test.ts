@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Queue } from 'bullmq';
 import { expect } from 'chai';
-import { AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
+import { createAlertEvaluator, type AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
 import type { AlertEvent } from '../../../shared/alerts/alert-types.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
 import { createLogger } from '../../../shared/logger.js';
@@ -48,7 +48,7 @@ describe('MCP: the alert tools act for the caller’s key', () => {
     bob = await connectMcp(stack.apiUrl, { 'X-Api-Key': await keyOf('bob@example.com') });
     anonymous = await connectMcp(stack.apiUrl);
     queue = stack.queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE);
-    evaluator = new AlertEvaluator({
+    evaluator = createAlertEvaluator({
       redis: stack.redis,
       deliveries: queue,
       config: stack.config.alerts,

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Queue } from 'bullmq';
-import { AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
+import { createAlertEvaluator, type AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
 import type { RefreshFacts } from '../../../apps/worker/src/alerts/conditions.js';
 import { indexSubject, type AlertCondition, type AlertEvent } from '../../../shared/alerts/alert-types.js';
 import { ALERT_DELIVERY_QUEUE, eventIdFor, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
@@ -157,7 +157,7 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
     await seedUser(stack, 'dana@example.com', 'dana password 1');
     apiToken = await tokenFor(stack, 'dana@example.com', 'dana password 1');
     queue = stack.queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE);
-    evaluator = new AlertEvaluator({
+    evaluator = createAlertEvaluator({
       redis: stack.redis,
       deliveries: queue,
       config: stack.config.alerts,
@@ -232,7 +232,7 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
     const claimedAt = Date.now();
     // The queue's Redis fails (or the process is killed) right after the claim: nothing reaches the queue.
     const broken = { addBulk: () => Promise.reject(new Error('killed between claim and enqueue')) } as unknown as Queue<DeliveryJobData>;
-    const dying = new AlertEvaluator({
+    const dying = createAlertEvaluator({
       redis: stack.redis,
       deliveries: broken,
       config: stack.config.alerts,
@@ -247,7 +247,7 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
     expect(await queue.getJob(`${eventIdFor(rule.id, 'lost:1')}-0`), 'not queued').to.equal(undefined);
 
     // Another worker, past the outbox's 30 s: the same refresh does not fire again, and any evaluation queues what was left.
-    const next = new AlertEvaluator({
+    const next = createAlertEvaluator({
       redis: stack.redis,
       deliveries: queue,
       config: stack.config.alerts,
@@ -270,7 +270,7 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
   it('when two workers evaluate the same refreshes at once, then each firing is delivered once', async () => {
     const [second] = await stack.startWorkers(1);
     expect(second).to.not.equal(undefined);
-    const other = new AlertEvaluator({
+    const other = createAlertEvaluator({
       redis: stack.redis,
       deliveries: queue,
       config: stack.config.alerts,

@@ -1,4 +1,4 @@
-/** Request and response shapes of the alert routes and MCP tools; the OpenAPI document is generated from them (routes/alerts/alerts-docs.ts). */
+/** Request and response shapes of the alert routes and MCP tools; the OpenAPI document is generated from them (routes/alerts/alerts-openapi.ts). */
 import { z } from 'zod';
 import { AlertConditionSchema, WebhookChannelSchema } from '../../../../shared/alerts/alert-types.js';
 import { BadRequestError } from '../../../../shared/errors.js';

@@ -56,86 +56,24 @@ interface Firing {
 type Snapshot<T> = { data: T; cachedAt: string };
 const parse = <T>(raw: string | null | undefined): T | undefined => (raw ? (JSON.parse(raw) as Snapshot<T>).data : undefined);
 
-export class AlertEvaluator {
-  private readonly store: AlertStore;
-  private readonly now: () => number;
-  private readonly cache = new Map<string, CachedRule[]>();
-  private cacheVersion = '';
+export type AlertEvaluator = ReturnType<typeof createAlertEvaluator>;
 
-  constructor(private readonly options: EvaluatorOptions) {
-    this.store = new AlertStore(options.redis);
-    this.now = options.now ?? Date.now;
-  }
-
-  /** The snapshot bodies a refresh is about to replace (read before its write). */
-  async previous(names: readonly ('trending' | 'trending-cas' | 'news' | 'sentiment')[]): Promise<(string | null)[]> {
-    return Promise.all(names.map((name) => this.options.redis.get(snapshotKeys.snapshot(name))));
-  }
-
-  async afterTrending(previousBody: string | null, current: readonly TrendingToken[], cachedAt: string): Promise<number> {
-    const window = await this.mentionsWindow(current, cachedAt);
-    const facts: RefreshFacts = { trending: { previous: parse<TrendingToken[]>(previousBody), current, window } };
-    const tokens = current.map((item) => item.token);
-    const pairs: [ConditionType, string][] = [
-      ['mentions-spike', '*'],
-      ['rank', '*'],
-      ...tokens.flatMap(
-        (token) =>
-          [
-            ['mentions-spike', token],
-            ['rank', token],
-          ] as [ConditionType, string][],
-      ),
-    ];
-    return this.evaluate(`trending:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
-  }
-
-  async afterTrendingCas(previousBody: string | null, current: readonly TrendingCa[], cachedAt: string): Promise<number> {
-    const facts: RefreshFacts = { trendingCas: { previous: parse<TrendingCa[]>(previousBody), current } };
-    const chains = [...new Set(current.map((item) => item.chain.toLowerCase()))];
-    const pairs: [ConditionType, string][] = [
-      ['new-contract', '*'],
-      ...chains.map((chain) => ['new-contract', chain] as [ConditionType, string]),
-    ];
-    return this.evaluate(`trending-cas:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
-  }
-
-  async afterNews(
-    previous: { news: string | null; sentiment: string | null },
-    posts: readonly NewsItem[],
-    sentiment: Readonly<Record<string, SentimentRecord>>,
-    cachedAt: string,
-  ): Promise<number> {
-    const previousPosts = parse<NewsItem[]>(previous.news);
-    const facts: RefreshFacts = {
-      news: { previousIds: previousPosts ? new Set(previousPosts.map((post) => post.id)) : undefined, current: posts },
-      sentiment: { previous: parse<Record<string, SentimentRecord>>(previous.sentiment), current: sentiment },
-    };
-    const postTokens = new Set(posts.flatMap((post) => post.tokens.map((token) => token.toUpperCase())));
-    const pairs: [ConditionType, string][] = [
-      ['post', '*'],
-      ...[...postTokens].map((token) => ['post', token] as [ConditionType, string]),
-      ...Object.keys(sentiment).flatMap(
-        (token) =>
-          [
-            ['sentiment-threshold', token],
-            ['sentiment-label', token],
-          ] as [ConditionType, string][],
-      ),
-    ];
-    return this.evaluate(`news:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
-  }
+export function createAlertEvaluator(options: EvaluatorOptions) {
+  const store = new AlertStore(options.redis);
+  const now = options.now ?? Date.now;
+  const cache = new Map<string, CachedRule[]>();
+  let cacheVersion = '';
 
   /** Evaluates the rules indexed under `pairs`; returns how many fired. */
-  async evaluate(
+  async function evaluate(
     refreshId: string,
     refreshedAt: string,
     facts: RefreshFacts,
     pairs: readonly (readonly [ConditionType, string])[],
   ): Promise<number> {
-    await this.recover();
-    const rules = await this.rulesFor(pairs);
-    const at = this.now();
+    await recover();
+    const rules = await rulesFor(pairs);
+    const at = now();
     const firings: Firing[] = [];
     for (const rule of rules) {
       const matches = matchesOf(rule.condition, facts);
@@ -150,18 +88,18 @@ export class AlertEvaluator {
       firings.push({ rule, eventId, event, jobs });
     }
     // Concurrently: each claim is one script of its own (they are independent).
-    const claimed = await Promise.all(firings.map((firing) => this.claim(firing, refreshId, at)));
+    const claimed = await Promise.all(firings.map((firing) => claim(firing, refreshId, at)));
     const fired = firings.filter((_, index) => claimed[index]);
-    await this.send(
+    await send(
       fired.map(({ eventId }) => eventId),
       fired.flatMap(({ jobs }) => jobs),
     );
     const users = new Set(fired.map(({ rule }) => rule.userId));
-    await Promise.all([...users].map((userId) => this.options.redis.publish(alertFiredChannel(), userId)));
+    await Promise.all([...users].map((userId) => options.redis.publish(alertFiredChannel(), userId)));
     const byType = new Map<ConditionType, number>();
     for (const { rule } of fired) byType.set(rule.condition.type, (byType.get(rule.condition.type) ?? 0) + 1);
-    for (const [type, count] of byType) this.options.countFiring?.(type, count);
-    if (fired.length > 0) this.options.logger.info({ refreshId, rules: rules.length, fired: fired.length }, 'alerts fired');
+    for (const [type, count] of byType) options.countFiring?.(type, count);
+    if (fired.length > 0) options.logger.info({ refreshId, rules: rules.length, fired: fired.length }, 'alerts fired');
     return fired.length;
   }
 
@@ -170,9 +108,9 @@ export class AlertEvaluator {
    * cooldown, the event goes to the user's stream and its delivery jobs to the outbox in the
    * same step; true when it fired.
    */
-  private async claim({ rule, eventId, event, jobs }: Firing, refreshId: string, at: number): Promise<boolean> {
+  async function claim({ rule, eventId, event, jobs }: Firing, refreshId: string, at: number): Promise<boolean> {
     const claimed = await runScript(
-      this.options.redis,
+      options.redis,
       'claimAlertFiring',
       [alertKeys.claim(rule.id, refreshId), alertKeys.lastFired(rule.id), alertKeys.outbox(), alertKeys.firings(rule.userId)],
       [at, rule.cooldownSeconds * 1000, CLAIM_TTL_SECONDS, eventId, JSON.stringify(jobs), JSON.stringify(event), FIRINGS_KEPT],
@@ -181,11 +119,11 @@ export class AlertEvaluator {
   }
 
   /** Queues the jobs (in bulk; their ids make a repeat add nothing), then takes their events out of the outbox. */
-  private async send(eventIds: readonly string[], jobs: readonly DeliveryJobData[]): Promise<void> {
+  async function send(eventIds: readonly string[], jobs: readonly DeliveryJobData[]): Promise<void> {
     for (let from = 0; from < jobs.length; from += SEND_CHUNK)
-      await enqueueDeliveries(this.options.deliveries, this.options.config, jobs.slice(from, from + SEND_CHUNK));
+      await enqueueDeliveries(options.deliveries, options.config, jobs.slice(from, from + SEND_CHUNK));
     for (let from = 0; from < eventIds.length; from += SEND_CHUNK)
-      await this.options.redis.hdel(alertKeys.outbox(), ...eventIds.slice(from, from + SEND_CHUNK));
+      await options.redis.hdel(alertKeys.outbox(), ...eventIds.slice(from, from + SEND_CHUNK));
   }
 
   /**
@@ -193,15 +131,15 @@ export class AlertEvaluator {
    * the claim and the add): the outbox's entries older than OUTBOX_STALE_MS, at every evaluation.
    * An entry a live worker is still sending is younger; and one sent twice is added once.
    */
-  private async recover(): Promise<void> {
-    const outbox = await this.options.redis.hgetall(alertKeys.outbox());
+  async function recover(): Promise<void> {
+    const outbox = await options.redis.hgetall(alertKeys.outbox());
     const stale = Object.entries(outbox).flatMap(([eventId, raw]) => {
       const jobs = JSON.parse(raw) as DeliveryJobData[];
-      return (jobs[0]?.firedAtMs ?? 0) < this.now() - OUTBOX_STALE_MS ? [{ eventId, jobs }] : [];
+      return (jobs[0]?.firedAtMs ?? 0) < now() - OUTBOX_STALE_MS ? [{ eventId, jobs }] : [];
     });
     if (stale.length === 0) return;
-    this.options.logger.warn({ firings: stale.length }, 'alerts: queueing firings claimed but never queued');
-    await this.send(
+    options.logger.warn({ firings: stale.length }, 'alerts: queueing firings claimed but never queued');
+    await send(
       stale.map(({ eventId }) => eventId),
       stale.flatMap(({ jobs }) => jobs),
     );
@@ -212,41 +150,102 @@ export class AlertEvaluator {
    * counter holds, the parsed rules of each (type, subject) are reused, so a refresh costs the
    * conditions' checks, not reading and parsing every rule again.
    */
-  private async rulesFor(pairs: readonly (readonly [ConditionType, string])[]): Promise<CachedRule[]> {
-    const version = await this.store.version();
-    if (version !== this.cacheVersion) {
-      this.cache.clear();
-      this.cacheVersion = version;
+  async function rulesFor(pairs: readonly (readonly [ConditionType, string])[]): Promise<CachedRule[]> {
+    const version = await store.version();
+    if (version !== cacheVersion) {
+      cache.clear();
+      cacheVersion = version;
     }
-    const missing = pairs.filter(([type, subject]) => !this.cache.has(`${type}|${subject}`));
+    const missing = pairs.filter(([type, subject]) => !cache.has(`${type}|${subject}`));
     if (missing.length > 0) {
-      const rules = await this.store.getMany(await this.store.indexed(missing));
-      for (const [type, subject] of missing) this.cache.set(`${type}|${subject}`, []);
+      const rules = await store.getMany(await store.indexed(missing));
+      for (const [type, subject] of missing) cache.set(`${type}|${subject}`, []);
       for (const rule of rules) {
         if (!rule.enabled) continue;
         // What evaluation and the event need, not the secrets or timestamps: 100,000 rules stay small.
         const { id, userId, name, condition, cooldownSeconds } = rule;
         const cached: CachedRule = { id, userId, name, condition, cooldownSeconds, urls: rule.channels.map((channel) => channel.url) };
-        this.cache.get(`${condition.type}|${indexSubject(condition)}`)?.push(cached);
+        cache.get(`${condition.type}|${indexSubject(condition)}`)?.push(cached);
       }
     }
     // A version read before the rules: a change meanwhile bumps it again, and the next refresh reloads.
-    return pairs.flatMap(([type, subject]) => this.cache.get(`${type}|${subject}`) ?? []);
+    return pairs.flatMap(([type, subject]) => cache.get(`${type}|${subject}`) ?? []);
   }
-
   /**
    * The mentions of the refreshes before this one, newest first, and this one recorded for the
    * next (once: a refresh evaluated twice is not counted twice).
    */
-  private async mentionsWindow(current: readonly TrendingToken[], cachedAt: string): Promise<MentionsAt[]> {
-    const raw = await this.options.redis.get(alertKeys.mentionsWindow());
+  async function mentionsWindow(current: readonly TrendingToken[], cachedAt: string): Promise<MentionsAt[]> {
+    const raw = await options.redis.get(alertKeys.mentionsWindow());
     const stored = raw ? (JSON.parse(raw) as { at: string; m: MentionsAt }[]) : [];
     const before = stored.filter((entry) => entry.at < cachedAt);
     if (!stored.some((entry) => entry.at === cachedAt)) {
       const entry = { at: cachedAt, m: Object.fromEntries(current.map((item) => [item.token, [item.mentions, item.smartMoneyMentions]])) };
       const next = [entry, ...stored].sort((a, b) => b.at.localeCompare(a.at)).slice(0, WINDOW_LENGTH);
-      await this.options.redis.set(alertKeys.mentionsWindow(), JSON.stringify(next));
+      await options.redis.set(alertKeys.mentionsWindow(), JSON.stringify(next));
     }
     return before.map((entry) => entry.m);
   }
+  return {
+    /** The snapshot bodies a refresh is about to replace (read before its write). */
+    async previous(names: readonly ('trending' | 'trending-cas' | 'news' | 'sentiment')[]): Promise<(string | null)[]> {
+      return Promise.all(names.map((name) => options.redis.get(snapshotKeys.snapshot(name))));
+    },
+
+    async afterTrending(previousBody: string | null, current: readonly TrendingToken[], cachedAt: string): Promise<number> {
+      const window = await mentionsWindow(current, cachedAt);
+      const facts: RefreshFacts = { trending: { previous: parse<TrendingToken[]>(previousBody), current, window } };
+      const tokens = current.map((item) => item.token);
+      const pairs: [ConditionType, string][] = [
+        ['mentions-spike', '*'],
+        ['rank', '*'],
+        ...tokens.flatMap(
+          (token) =>
+            [
+              ['mentions-spike', token],
+              ['rank', token],
+            ] as [ConditionType, string][],
+        ),
+      ];
+      return evaluate(`trending:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+    },
+
+    async afterTrendingCas(previousBody: string | null, current: readonly TrendingCa[], cachedAt: string): Promise<number> {
+      const facts: RefreshFacts = { trendingCas: { previous: parse<TrendingCa[]>(previousBody), current } };
+      const chains = [...new Set(current.map((item) => item.chain.toLowerCase()))];
+      const pairs: [ConditionType, string][] = [
+        ['new-contract', '*'],
+        ...chains.map((chain) => ['new-contract', chain] as [ConditionType, string]),
+      ];
+      return evaluate(`trending-cas:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+    },
+
+    async afterNews(
+      previous: { news: string | null; sentiment: string | null },
+      posts: readonly NewsItem[],
+      sentiment: Readonly<Record<string, SentimentRecord>>,
+      cachedAt: string,
+    ): Promise<number> {
+      const previousPosts = parse<NewsItem[]>(previous.news);
+      const facts: RefreshFacts = {
+        news: { previousIds: previousPosts ? new Set(previousPosts.map((post) => post.id)) : undefined, current: posts },
+        sentiment: { previous: parse<Record<string, SentimentRecord>>(previous.sentiment), current: sentiment },
+      };
+      const postTokens = new Set(posts.flatMap((post) => post.tokens.map((token) => token.toUpperCase())));
+      const pairs: [ConditionType, string][] = [
+        ['post', '*'],
+        ...[...postTokens].map((token) => ['post', token] as [ConditionType, string]),
+        ...Object.keys(sentiment).flatMap(
+          (token) =>
+            [
+              ['sentiment-threshold', token],
+              ['sentiment-label', token],
+            ] as [ConditionType, string][],
+        ),
+      ];
+      return evaluate(`news:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+    },
+
+    evaluate,
+  };
 }
