@@ -128,12 +128,17 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
         return await add(users, email, role, replicated);
       case 'passwd':
         return await passwd(users, email, replicated);
-      case 'remove':
+      case 'remove': {
+        const removed = await users.find(email);
         if (!(await users.remove(email))) throw new UsageError(`no user ${email}`);
         // Its keys die with it (the API also refuses a key whose user is gone); here they are deleted.
         await new ApiKeyStore(redis).revokeAll(email);
+        // And its alert rules: nothing is sent on behalf of a user who is gone.
+        const alerts = new AlertStore(redis);
+        for (const rule of removed ? await alerts.listOwned(removed.id) : []) await alerts.delete(rule);
         await replicated();
         return say(`removed ${email}`);
+      }
       case 'export': {
         const dumped = await users.dump();
         const apiKeys = await new ApiKeyStore(redis).dump(dumped.map((hash) => hash.email ?? ''));

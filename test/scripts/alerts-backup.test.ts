@@ -86,6 +86,24 @@ describe('users export / import carry the alert rules and their secrets', functi
     expect(delivered!.verifiedBy, 'verified with the secret given at creation').to.equal(0);
   });
 
+  it('when a user is removed, then its alert rules go with it: nothing is evaluated or sent for it any more', async () => {
+    const user = await seedUser(stack, 'ivan@example.com', 'ivan password 12');
+    const token = await tokenFor(stack, 'ivan@example.com', 'ivan password 12');
+    const created = await call(token, 'POST', '/api/alerts', {
+      name: 'any new contract',
+      condition: { type: 'new-contract' },
+      channels: [{ type: 'webhook', url: receiver.url() }],
+    });
+    expect(created.status).to.equal(201);
+    const { id } = created.json as { id: string };
+    const removed = await users(['remove', 'ivan@example.com']);
+    expect(removed.code, removed.stderr).to.equal(0);
+    const alerts = new AlertStore(stack.redis);
+    expect(await alerts.get(id)).to.equal(undefined);
+    expect(await alerts.listOwned(user.id)).to.deep.equal([]);
+    expect(await alerts.indexed([['new-contract', '*']])).to.not.include(id);
+  });
+
   it('when an import line is a damaged alert rule, then exit 1 naming the line', async () => {
     const damaged = await users(['import'], '{"type":"alert-rule","rule":{"id":"alr_x","secrets":[]}}\n');
     expect(damaged.code).to.equal(1);
