@@ -3267,7 +3267,7 @@ export interface operations {
     mindshare: {
         parameters: {
             query?: {
-                /** @description The window: the last 1, 24, 168 or 720 UTC hours, the current one included. Default 24h. */
+                /** @description The window: the last 1 or 24 UTC hours, or the last 7 or 30 UTC days, the current one included. Default 24h. */
                 window?: "1h" | "24h" | "7d" | "30d";
             };
             header?: never;
@@ -3357,9 +3357,9 @@ export interface operations {
     tokenMindshare: {
         parameters: {
             query?: {
-                /** @description The window: the last 1, 24, 168 or 720 UTC hours, the current one included. Default 24h. */
+                /** @description The window: the last 1 or 24 UTC hours, or the last 7 or 30 UTC days, the current one included. Default 24h. */
                 window?: "1h" | "24h" | "7d" | "30d";
-                /** @description The bucket of each point: 1h (default), 4h or 1d, aligned to UTC. */
+                /** @description The bucket of each point, aligned to UTC: 1h (the default), 4h or 1d for the 1h and 24h windows; 1d (the default and only one) for 7d and 30d, which are counted per day. */
                 interval?: "1h" | "4h" | "1d";
             };
             header?: never;
