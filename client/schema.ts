@@ -3267,7 +3267,7 @@ export interface operations {
     mindshare: {
         parameters: {
             query?: {
-                /** @description The window: the last 1, 24, 168 or 720 UTC hours, the current one included. Default 24h. */
+                /** @description The window: the last 1 or 24 UTC hours, or the last 7 or 30 UTC days, the current one included. Default 24h. */
                 window?: "1h" | "24h" | "7d" | "30d";
             };
             header?: never;
@@ -3357,9 +3357,9 @@ export interface operations {
     tokenMindshare: {
         parameters: {
             query?: {
-                /** @description The window: the last 1, 24, 168 or 720 UTC hours, the current one included. Default 24h. */
+                /** @description The window: the last 1 or 24 UTC hours, or the last 7 or 30 UTC days, the current one included. Default 24h. */
                 window?: "1h" | "24h" | "7d" | "30d";
-                /** @description The bucket of each point: 1h (default), 4h or 1d, aligned to UTC. */
+                /** @description The bucket of each point, aligned to UTC: 1h (the default), 4h or 1d for the 1h and 24h windows; 1d (the default and only one) for 7d and 30d, which are counted per day. */
                 interval?: "1h" | "4h" | "1d";
             };
             header?: never;
@@ -3399,7 +3399,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: window" when `window` is not 1h, 24h, 7d or 30d; "Invalid query parameter: interval" when `interval` is not 1h, 4h or 1d; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: window" when `window` is not 1h, 24h, 7d or 30d; "Invalid query parameter: interval" when `interval` is not 1h, 4h or 1d; "Invalid query parameter: interval (window 7d is counted per day: 1d)" when `interval` is finer than a day for 7d or 30d; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     /** @description Always `*`. */
@@ -3578,7 +3578,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Bad request: "Invalid query parameter: topics" when `topics` names an unknown kind, is empty, or is longer than every kind named once; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid query parameter: topics" when `topics` names an unknown kind, is empty, or is longer than every kind named once; "Invalid query parameter: topics: the configured windows are 24h, ..." when `topics` names a window not configured (TRENDING_WINDOWS): the message names those that are; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     /** @description Always `*`. */
