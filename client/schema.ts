@@ -1611,7 +1611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Throttled: "Too many login attempts" when too many failures for the email or the client address in 15 minutes. */
+            /** @description Throttled: "Too many login attempts" when too many failures for the email or the client address in 15 minutes, or a login of this client address is already being checked (LOGIN_MAX_IN_FLIGHT_PER_ADDRESS). */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (1 to 900). */

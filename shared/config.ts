@@ -135,6 +135,12 @@ export interface Config {
    */
   readonly streamResumeMaxEvents: number;
   /**
+   * LOGIN_MAX_IN_FLIGHT_PER_ADDRESS: logins one client address (the socket's without TRUST_PROXY;
+   * an IPv6 client by its network) may have being checked at once per API process; one more is
+   * answered 429 at once, so one address cannot fill the argon2 queue. Default 2.
+   */
+  readonly loginMaxInFlightPerAddress: number;
+  /**
    * MCP_ALLOWED_ORIGINS: the browser origins (`https://app.example.com`, comma-separated) whose
    * pages may call POST /mcp. A request without Origin (agents, IDEs, curl) is always served; any
    * other Origin, `null` included, is answered 403 (the MCP transport's defence against DNS
@@ -378,6 +384,7 @@ export function loadConfig(source: Env = process.env): Config {
       streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),
       streamMaxClientsPerAddress: integer(env, 'STREAM_MAX_CLIENTS_PER_ADDRESS', 32, 1, 1_000_000),
       streamResumeMaxEvents: integer(env, 'STREAM_RESUME_MAX_EVENTS', 10, 0, 10_000),
+      loginMaxInFlightPerAddress: integer(env, 'LOGIN_MAX_IN_FLIGHT_PER_ADDRESS', 2, 1, 1_000_000),
       mcpAllowedOrigins: variable(env, 'MCP_ALLOWED_ORIGINS', ORIGINS, []),
       mcpTimeoutMs: duration(env, 'MCP_TIMEOUT', 15_000),
       demoMode: boolean(env, 'DEMO_MODE'),
