@@ -13,7 +13,7 @@ import { runInNewContext } from 'node:vm';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import { startDeliveryWorker } from '../../apps/worker/src/alerts/delivery-worker.js';
-import { AlertEvaluator } from '../../apps/worker/src/alerts/evaluator.js';
+import { createAlertEvaluator } from '../../apps/worker/src/alerts/evaluator.js';
 import type { RefreshFacts } from '../../apps/worker/src/alerts/conditions.js';
 import { startTestRedis } from '../../dev/redis-server.js';
 import { AlertStore } from '../../shared/alerts/alert-store.js';
@@ -73,7 +73,7 @@ export async function measureAlerts(log: (line: string) => void): Promise<Alerts
   const queueConnection = createRedis(config, 'worker', 'bench-queue', logger);
   const queue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions, connection: queueConnection });
   const store = new AlertStore(redis);
-  const evaluator = new AlertEvaluator({ redis, deliveries: queue, config: config.alerts, logger });
+  const evaluator = createAlertEvaluator({ redis, deliveries: queue, config: config.alerts, logger });
   const received: number[] = [];
   let landedAt = 0;
   const receiver = createServer((req, res) => {

@@ -131,7 +131,6 @@ export const AlertConditionSchema = z
   .meta({ id: 'AlertCondition', description: 'What makes the rule fire: one condition, by `type`.' });
 export type AlertCondition = z.output<typeof AlertConditionSchema>;
 export type ConditionType = AlertCondition['type'];
-export const CONDITION_TYPES = AlertConditionSchema.options.map((option) => option.shape.type.value) as readonly ConditionType[];
 
 export const WebhookChannelSchema = z
   .strictObject({

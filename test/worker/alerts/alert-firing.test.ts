@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Queue } from 'bullmq';
-import { AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
+import { createAlertEvaluator, type AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
 import type { RefreshFacts } from '../../../apps/worker/src/alerts/conditions.js';
 import { indexSubject, type AlertCondition, type AlertEvent } from '../../../shared/alerts/alert-types.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
@@ -157,7 +157,7 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
     await seedUser(stack, 'dana@example.com', 'dana password 1');
     apiToken = await tokenFor(stack, 'dana@example.com', 'dana password 1');
     queue = stack.queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE);
-    evaluator = new AlertEvaluator({
+    evaluator = createAlertEvaluator({
       redis: stack.redis,
       deliveries: queue,
       config: stack.config.alerts,
@@ -229,7 +229,7 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
   it('when two workers evaluate the same refreshes at once, then each firing is delivered once', async () => {
     const [second] = await stack.startWorkers(1);
     expect(second).to.not.equal(undefined);
-    const other = new AlertEvaluator({
+    const other = createAlertEvaluator({
       redis: stack.redis,
       deliveries: queue,
       config: stack.config.alerts,

@@ -14,7 +14,7 @@ import { ALERT_DELIVERY_QUEUE, deliveryBackoffMs, type DeliveryJobData } from '.
 import type { Logger } from '../../../../shared/logger.js';
 import { queueBaseOptions } from '../../../../shared/queues.js';
 import type { Resolver } from '../../../../shared/alerts/address-policy.js';
-import { WebhookSender, type AttemptResult } from './webhook-sender.js';
+import { createWebhookSender, type AttemptResult } from './webhook-sender.js';
 import { alertCounters } from './alert-counters.js';
 
 /** A retryable failure: BullMQ tries again after deliveryBackoffMs, never sooner than the receiver's Retry-After. */
@@ -45,7 +45,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
   const { config, logger } = options;
   const store = new AlertStore(options.redis);
   const count = alertCounters(options.redis);
-  const sender = new WebhookSender({
+  const sender = createWebhookSender({
     requireHttps: config.requireHttps,
     allowLoopback: config.allowLoopback,
     connectTimeoutMs: config.connectTimeoutMs,

@@ -49,101 +49,38 @@ type CachedRule = Pick<StoredRule, 'id' | 'userId' | 'name' | 'condition' | 'coo
 type Snapshot<T> = { data: T; cachedAt: string };
 const parse = <T>(raw: string | null | undefined): T | undefined => (raw ? (JSON.parse(raw) as Snapshot<T>).data : undefined);
 
-export class AlertEvaluator {
-  private readonly store: AlertStore;
-  private readonly now: () => number;
-  private readonly cache = new Map<string, CachedRule[]>();
-  private cacheVersion = '';
+export type AlertEvaluator = ReturnType<typeof createAlertEvaluator>;
 
-  constructor(private readonly options: EvaluatorOptions) {
-    this.store = new AlertStore(options.redis);
-    this.now = options.now ?? Date.now;
-  }
-
-  /** The snapshot bodies a refresh is about to replace (read before its write). */
-  async previous(names: readonly ('trending' | 'trending-cas' | 'news' | 'sentiment')[]): Promise<(string | null)[]> {
-    return Promise.all(names.map((name) => this.options.redis.get(snapshotKeys.snapshot(name))));
-  }
-
-  async afterTrending(previousBody: string | null, current: readonly TrendingToken[], cachedAt: string): Promise<number> {
-    const window = await this.mentionsWindow(current, cachedAt);
-    const facts: RefreshFacts = { trending: { previous: parse<TrendingToken[]>(previousBody), current, window } };
-    const tokens = current.map((item) => item.token);
-    const pairs: [ConditionType, string][] = [
-      ['mentions-spike', '*'],
-      ['rank', '*'],
-      ...tokens.flatMap(
-        (token) =>
-          [
-            ['mentions-spike', token],
-            ['rank', token],
-          ] as [ConditionType, string][],
-      ),
-    ];
-    return this.evaluate(`trending:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
-  }
-
-  async afterTrendingCas(previousBody: string | null, current: readonly TrendingCa[], cachedAt: string): Promise<number> {
-    const facts: RefreshFacts = { trendingCas: { previous: parse<TrendingCa[]>(previousBody), current } };
-    const chains = [...new Set(current.map((item) => item.chain.toLowerCase()))];
-    const pairs: [ConditionType, string][] = [
-      ['new-contract', '*'],
-      ...chains.map((chain) => ['new-contract', chain] as [ConditionType, string]),
-    ];
-    return this.evaluate(`trending-cas:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
-  }
-
-  async afterNews(
-    previous: { news: string | null; sentiment: string | null },
-    posts: readonly NewsItem[],
-    sentiment: Readonly<Record<string, SentimentRecord>>,
-    cachedAt: string,
-  ): Promise<number> {
-    const previousPosts = parse<NewsItem[]>(previous.news);
-    const facts: RefreshFacts = {
-      news: { previousIds: previousPosts ? new Set(previousPosts.map((post) => post.id)) : undefined, current: posts },
-      sentiment: { previous: parse<Record<string, SentimentRecord>>(previous.sentiment), current: sentiment },
-    };
-    const postTokens = new Set(posts.flatMap((post) => post.tokens.map((token) => token.toUpperCase())));
-    const pairs: [ConditionType, string][] = [
-      ['post', '*'],
-      ...[...postTokens].map((token) => ['post', token] as [ConditionType, string]),
-      ...Object.keys(sentiment).flatMap(
-        (token) =>
-          [
-            ['sentiment-threshold', token],
-            ['sentiment-label', token],
-          ] as [ConditionType, string][],
-      ),
-    ];
-    return this.evaluate(`news:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
-  }
+export function createAlertEvaluator(options: EvaluatorOptions) {
+  const store = new AlertStore(options.redis);
+  const now = options.now ?? Date.now;
+  const cache = new Map<string, CachedRule[]>();
+  let cacheVersion = '';
 
   /** Evaluates the rules indexed under `pairs`; returns how many fired. */
-  async evaluate(
+  async function evaluate(
     refreshId: string,
     refreshedAt: string,
     facts: RefreshFacts,
     pairs: readonly (readonly [ConditionType, string])[],
   ): Promise<number> {
-    const rules = await this.rulesFor(pairs);
+    const rules = await rulesFor(pairs);
     const candidates: { rule: CachedRule; matches: AlertMatch[] }[] = [];
     for (const rule of rules) {
       const matches = matchesOf(rule.condition, facts);
       if (matches.length > 0) candidates.push({ rule, matches });
     }
     // Concurrently: each firing's claim, enqueue and feed write are independent round trips.
-    const outcomes = await Promise.all(candidates.map(({ rule, matches }) => this.fire(rule, matches, refreshId, refreshedAt)));
+    const outcomes = await Promise.all(candidates.map(({ rule, matches }) => fire(rule, matches, refreshId, refreshedAt)));
     const fired = outcomes.filter(Boolean).length;
-    if (fired > 0) this.options.logger.info({ refreshId, rules: rules.length, fired }, 'alerts fired');
+    if (fired > 0) options.logger.info({ refreshId, rules: rules.length, fired }, 'alerts fired');
     return fired;
   }
-
   /** Claims the rule's firing for this refresh and, when it is the first, sends it on; true when it fired. */
-  private async fire(rule: CachedRule, matches: AlertMatch[], refreshId: string, refreshedAt: string): Promise<boolean> {
-    const at = this.now();
+  async function fire(rule: CachedRule, matches: AlertMatch[], refreshId: string, refreshedAt: string): Promise<boolean> {
+    const at = now();
     const claimed = await runScript(
-      this.options.redis,
+      options.redis,
       'claimAlertFiring',
       [alertKeys.claim(rule.id, refreshId), alertKeys.lastFired(rule.id)],
       [at, rule.cooldownSeconds * 1000, CLAIM_TTL_SECONDS],
@@ -156,60 +93,120 @@ export class AlertEvaluator {
       data: { firingId: eventId, ruleId: rule.id, ruleName: rule.name, condition: rule.condition, refreshedAt, matches },
     };
     await enqueueDeliveries(
-      this.options.deliveries,
-      this.options.config,
+      options.deliveries,
+      options.config,
       rule.urls.map((url, index) => ({ eventId, ruleId: rule.id, channel: index, url, event, firedAtMs: at })),
     );
     await execChecked(
-      this.options.redis
+      options.redis
         .multi()
         .xadd(alertKeys.firings(rule.userId), 'MAXLEN', '~', FIRINGS_KEPT, '*', 'event', JSON.stringify(event))
         .publish(alertFiredChannel(), rule.userId),
     );
-    this.options.countFiring?.(rule.condition.type);
+    options.countFiring?.(rule.condition.type);
     return true;
   }
-
   /**
    * The rules indexed under `pairs`, parsed once per change of the rules: while the version
    * counter holds, the parsed rules of each (type, subject) are reused, so a refresh costs the
    * conditions' checks, not reading and parsing every rule again.
    */
-  private async rulesFor(pairs: readonly (readonly [ConditionType, string])[]): Promise<CachedRule[]> {
-    const version = await this.store.version();
-    if (version !== this.cacheVersion) {
-      this.cache.clear();
-      this.cacheVersion = version;
+  async function rulesFor(pairs: readonly (readonly [ConditionType, string])[]): Promise<CachedRule[]> {
+    const version = await store.version();
+    if (version !== cacheVersion) {
+      cache.clear();
+      cacheVersion = version;
     }
-    const missing = pairs.filter(([type, subject]) => !this.cache.has(`${type}|${subject}`));
+    const missing = pairs.filter(([type, subject]) => !cache.has(`${type}|${subject}`));
     if (missing.length > 0) {
-      const rules = await this.store.getMany(await this.store.indexed(missing));
-      for (const [type, subject] of missing) this.cache.set(`${type}|${subject}`, []);
+      const rules = await store.getMany(await store.indexed(missing));
+      for (const [type, subject] of missing) cache.set(`${type}|${subject}`, []);
       for (const rule of rules) {
         if (!rule.enabled) continue;
         // What evaluation and the event need, not the secrets or timestamps: 100,000 rules stay small.
         const { id, userId, name, condition, cooldownSeconds } = rule;
         const cached: CachedRule = { id, userId, name, condition, cooldownSeconds, urls: rule.channels.map((channel) => channel.url) };
-        this.cache.get(`${condition.type}|${indexSubject(condition)}`)?.push(cached);
+        cache.get(`${condition.type}|${indexSubject(condition)}`)?.push(cached);
       }
     }
     // A version read before the rules: a change meanwhile bumps it again, and the next refresh reloads.
-    return pairs.flatMap(([type, subject]) => this.cache.get(`${type}|${subject}`) ?? []);
+    return pairs.flatMap(([type, subject]) => cache.get(`${type}|${subject}`) ?? []);
   }
-
   /**
    * The mentions of the refreshes before this one, newest first, and this one recorded for the
    * next (once: a refresh evaluated twice is not counted twice).
    */
-  private async mentionsWindow(current: readonly TrendingToken[], cachedAt: string): Promise<MentionsAt[]> {
-    const raw = await this.options.redis.get(alertKeys.mentionsWindow());
+  async function mentionsWindow(current: readonly TrendingToken[], cachedAt: string): Promise<MentionsAt[]> {
+    const raw = await options.redis.get(alertKeys.mentionsWindow());
     const stored = raw ? (JSON.parse(raw) as { at: string; m: MentionsAt }[]) : [];
     const before = stored.filter((entry) => entry.at < cachedAt);
     if (!stored.some((entry) => entry.at === cachedAt)) {
       const entry = { at: cachedAt, m: Object.fromEntries(current.map((item) => [item.token, [item.mentions, item.smartMoneyMentions]])) };
       const next = [entry, ...stored].sort((a, b) => b.at.localeCompare(a.at)).slice(0, WINDOW_LENGTH);
-      await this.options.redis.set(alertKeys.mentionsWindow(), JSON.stringify(next));
+      await options.redis.set(alertKeys.mentionsWindow(), JSON.stringify(next));
     }
     return before.map((entry) => entry.m);
   }
+  return {
+    /** The snapshot bodies a refresh is about to replace (read before its write). */
+    async previous(names: readonly ('trending' | 'trending-cas' | 'news' | 'sentiment')[]): Promise<(string | null)[]> {
+      return Promise.all(names.map((name) => options.redis.get(snapshotKeys.snapshot(name))));
+    },
+
+    async afterTrending(previousBody: string | null, current: readonly TrendingToken[], cachedAt: string): Promise<number> {
+      const window = await mentionsWindow(current, cachedAt);
+      const facts: RefreshFacts = { trending: { previous: parse<TrendingToken[]>(previousBody), current, window } };
+      const tokens = current.map((item) => item.token);
+      const pairs: [ConditionType, string][] = [
+        ['mentions-spike', '*'],
+        ['rank', '*'],
+        ...tokens.flatMap(
+          (token) =>
+            [
+              ['mentions-spike', token],
+              ['rank', token],
+            ] as [ConditionType, string][],
+        ),
+      ];
+      return evaluate(`trending:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+    },
+
+    async afterTrendingCas(previousBody: string | null, current: readonly TrendingCa[], cachedAt: string): Promise<number> {
+      const facts: RefreshFacts = { trendingCas: { previous: parse<TrendingCa[]>(previousBody), current } };
+      const chains = [...new Set(current.map((item) => item.chain.toLowerCase()))];
+      const pairs: [ConditionType, string][] = [
+        ['new-contract', '*'],
+        ...chains.map((chain) => ['new-contract', chain] as [ConditionType, string]),
+      ];
+      return evaluate(`trending-cas:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+    },
+
+    async afterNews(
+      previous: { news: string | null; sentiment: string | null },
+      posts: readonly NewsItem[],
+      sentiment: Readonly<Record<string, SentimentRecord>>,
+      cachedAt: string,
+    ): Promise<number> {
+      const previousPosts = parse<NewsItem[]>(previous.news);
+      const facts: RefreshFacts = {
+        news: { previousIds: previousPosts ? new Set(previousPosts.map((post) => post.id)) : undefined, current: posts },
+        sentiment: { previous: parse<Record<string, SentimentRecord>>(previous.sentiment), current: sentiment },
+      };
+      const postTokens = new Set(posts.flatMap((post) => post.tokens.map((token) => token.toUpperCase())));
+      const pairs: [ConditionType, string][] = [
+        ['post', '*'],
+        ...[...postTokens].map((token) => ['post', token] as [ConditionType, string]),
+        ...Object.keys(sentiment).flatMap(
+          (token) =>
+            [
+              ['sentiment-threshold', token],
+              ['sentiment-label', token],
+            ] as [ConditionType, string][],
+        ),
+      ];
+      return evaluate(`news:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+    },
+
+    evaluate,
+  };
 }

@@ -1,4 +1,4 @@
-/** Request and response shapes of the alert routes; the OpenAPI document is generated from them (alerts-docs.ts). */
+/** Request and response shapes of the alert routes; the OpenAPI document is generated from them (alerts-openapi.ts). */
 import { z } from 'zod';
 import { AlertConditionSchema, WebhookChannelSchema } from '../../../../../shared/alerts/alert-types.js';
 import { BadRequestError } from '../../../../../shared/errors.js';
