@@ -401,7 +401,7 @@ export interface paths {
         };
         /**
          * Server-sent events: one per refresh of each kind
-         * @description A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry the new list (TrendingTokenList, TrendingCaList, as GET returns them), and so do their windows (`trending@1h`, `trending-cas@7d`: as GET returns them with `window`; only the windows of TRENDING_WINDOWS have events); `news` carries the posts new since the previous refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` and a `: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and resume). On shutdown every stream ends cleanly; clients reconnect, to another replica.
+         * @description A `text/event-stream`. Each event has an `event:` kind and a JSON `data:` line: `trending` and `trending-cas` carry the new list (TrendingTokenList, TrendingCaList, as GET returns them), and so do their windows (`trending@1h`, `trending-cas@7d`: as GET returns them with `window`; only the windows of TRENDING_WINDOWS have events); `news` carries the posts new since the previous refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt in ms: reconnecting with `Last-Event-ID` replays every later event (a kind more than STREAM_RESUME_MAX_EVENTS, default 10, behind comes once as its current state, data marked `"gap": true`: the list, the newest 50 posts, every sentiment record), in id order, then continues live, without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` and a `: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and resume). On shutdown every stream ends cleanly; clients reconnect, to another replica.
          */
         get: operations["stream"];
         put?: never;
@@ -1611,7 +1611,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Throttled: "Too many login attempts" when too many failures for the email or the client address in 15 minutes. */
+            /** @description Throttled: "Too many login attempts" when too many failures for the email or the client address in 15 minutes, or a login of this client address is already being checked (LOGIN_MAX_IN_FLIGHT_PER_ADDRESS). */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying (1 to 900). */
@@ -3557,7 +3557,7 @@ export interface operations {
                 topics?: string;
             };
             header?: {
-                /** @description The id of the last event received: resume after it (within retention). */
+                /** @description The id of the last event received: resume after it (up to STREAM_RESUME_MAX_EVENTS events of each kind; further behind, its current state marked `"gap": true`). */
                 "last-event-id"?: string;
             };
             path?: never;
