@@ -12,6 +12,7 @@ import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ARTIFACTS, launchChromium } from '../../support/chromium.js';
 import type { NewsItem, TrendingToken } from '../../../shared/market-types.js';
+import { historyKeys } from '../../../shared/snapshot-keys.js';
 import { http } from '../../support/http.js';
 import { pinnedJobs, type PinnedJobs } from '../../support/pinned-jobs.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
@@ -332,6 +333,23 @@ describe('the dashboard on a first start (one refresh) in headless Chromium', fu
       expect(spans).to.have.length(3);
       for (const span of spans) expect(span, 'seconds on the time axis').to.equal(24 * 3600);
       await page.locator('#token-view').screenshot({ path: join(ARTIFACTS, 'dashboard-first-start.png') });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('charts a listed token with no sentiment series, saying it has no sentiment yet', async () => {
+    // A token the index lists but no tracked post mentions has no sentiment series (its history read is a 404): here its series is removed.
+    const list = (await http(`${stack.apiUrl}/api/market/trending`)).json as Envelope<TrendingToken[]>;
+    const token = list.data.at(-1)!.token;
+    await stack.redis.del(historyKeys.sentiment(token));
+    expect((await http(`${stack.apiUrl}/api/market/sentiment/${token}/history`)).status).to.equal(404);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${stack.apiUrl}/#token=${token}`);
+      await page.getByText(/^1 point of trending history, no sentiment yet \(interval 30m\), /).waitFor({ timeout: 15_000 });
+      await page.locator('#chart-mentions canvas').waitFor();
     } finally {
       await context.close();
     }
