@@ -152,12 +152,12 @@ export const STATS_TTL_SECONDS = 60 * 60;
 export const MISS_TTL_SECONDS = 10 * 60;
 
 /**
- * Mindshare's hourly buckets (docs/decisions.md#d20), all in one slot, `{mindshare}`: a window is
- * read across its hours in one pipeline, and the worker's dedupe and counts go to one master.
+ * Mindshare's buckets (docs/decisions.md#d20), all in one slot, `{mindshare}`: a window is read
+ * across its buckets in one pipeline, and the worker's script dedupes and counts in one step.
  */
 export const mindshareKeys = {
-  /** One UTC hour's counts (hour = its start in ms): `t` all token mentions, `m:<T>`, `e:<T>`, `s:<T>`, `a:<T>:<author>` per token. */
-  bucket: (hourMs: number) => `${P}:{mindshare}:bucket:${hourMs}`,
+  /** One UTC hour's or day's counts (by its start in ms): `t` all token mentions; `m:<T>`, `e:<T>`, `s:<T>`, `a:<T>` (its authors, each followed by a newline) per token. */
+  bucket: (unit: 'hour' | 'day', startMs: number) => `${P}:{mindshare}:${unit}:${startMs}`,
   /** The ids of the posts of that hour already counted: each post counts once however many refreshes see it. */
   seen: (hourMs: number) => `${P}:{mindshare}:seen:${hourMs}`,
 } as const;

@@ -22,6 +22,7 @@ const NUMBER_OF_KEYS = {
   recordRefreshFailure: 2,
   createAlertRule: 4,
   claimAlertFiring: 4,
+  countMentions: 3,
 } as const satisfies Record<string, number | undefined>;
 
 export type ScriptName = keyof typeof NUMBER_OF_KEYS;

@@ -117,7 +117,10 @@ const TOOL_INPUTS: Readonly<Record<ServeKind, z.ZodObject>> = {
   'token-mindshare': z.object({
     token,
     window: mindshareWindow,
-    interval: z.enum(MINDSHARE_INTERVALS).optional().meta({ description: '1h (default), 4h or 1d buckets, aligned to UTC.' }),
+    interval: z
+      .enum(MINDSHARE_INTERVALS)
+      .optional()
+      .meta({ description: 'Buckets aligned to UTC: 1h (default), 4h or 1d for the 1h and 24h windows; 1d for 7d and 30d.' }),
   }),
 };
 
