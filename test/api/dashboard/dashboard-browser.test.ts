@@ -39,7 +39,7 @@ describe('GET / (the dashboard) in headless Chromium', function () {
 
   const refreshAll = async (atMs: number) => {
     stack.sim.advanceClock(HALF_HOUR);
-    for (const job of ['trending', 'trending-cas', 'news'] as const) await jobs.run(job, atMs);
+    for (const job of ['trending', 'trending-cas', 'trending@1h', 'trending-cas@1h', 'news'] as const) await jobs.run(job, atMs);
   };
 
   /** A browser tab that records script errors and refuses (and records) every request not for the API under test. */
@@ -68,7 +68,8 @@ describe('GET / (the dashboard) in headless Chromium', function () {
     tab.evaluate<string[]>(`[...document.querySelectorAll('#board-rows tr')].map((row) => row.dataset.token)`);
 
   before(async () => {
-    stack = await startStack({ workers: 0 });
+    // Two windows configured: the board's window menu offers them (and only them).
+    stack = await startStack({ workers: 0, env: { TRENDING_WINDOWS: '1h,24h' } });
     jobs = pinnedJobs(stack.config, stack.sim.url);
     for (let i = 0; i < PAST_REFRESHES; i += 1) {
       await refreshAll(clock);
@@ -214,6 +215,49 @@ describe('GET / (the dashboard) in headless Chromium', function () {
     } finally {
       await phone.context.close();
     }
+  });
+
+  it('offers the configured windows on the board, and shows the chosen window’s list', async () => {
+    const options = await page.evaluate<string[]>(`[...document.querySelectorAll('#board-window option')].map((option) => option.value)`);
+    expect(options).to.deep.equal(['1h', '24h']);
+    expect(await page.locator('#board-window').inputValue()).to.equal('24h');
+    const hour = await get<Envelope<TrendingToken[]>>('/api/market/trending?window=1h');
+    await page.locator('#board-window').selectOption('1h');
+    await eventually(
+      async () => ((await boardTokens(page)).join() === hour.data.map((item) => item.token).join() ? true : undefined),
+      5000,
+      'the 1 h board',
+    );
+    const day = await get<Envelope<TrendingToken[]>>('/api/market/trending');
+    await page.locator('#board-window').selectOption('24h');
+    await eventually(
+      async () => ((await boardTokens(page)).join() === day.data.map((item) => item.token).join() ? true : undefined),
+      5000,
+      'the 24 h board',
+    );
+  });
+
+  it('shows the top 10 tokens as cards on a phone, and the rest when asked', async () => {
+    const phone = await openPage({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    try {
+      const total = (await get<Envelope<TrendingToken[]>>('/api/market/trending')).data.length;
+      expect(total).to.be.greaterThan(10);
+      const visible = () => phone.page.locator('#board-rows tr:visible').count();
+      expect(await visible()).to.equal(10);
+      const more = phone.page.locator('#board-more');
+      expect(await more.innerText()).to.equal(`Show ${total - 10} more`);
+      const shortPage = await phone.page.evaluate<number>('document.documentElement.scrollHeight');
+      await more.click();
+      expect(await visible()).to.equal(total);
+      expect(await more.isVisible()).to.equal(false);
+      // The folded board is the point: the page was far shorter before the reader asked for more.
+      expect(await phone.page.evaluate<number>('document.documentElement.scrollHeight')).to.be.greaterThan(shortPage * 1.5);
+    } finally {
+      await phone.context.close();
+    }
+    // A wide window shows every row and no button.
+    expect(await page.locator('#board-rows tr:visible').count()).to.be.greaterThan(10);
+    expect(await page.locator('#board-more').isVisible()).to.equal(false);
   });
 
   it('logged no script error and sent no request beyond the API under test', () => {

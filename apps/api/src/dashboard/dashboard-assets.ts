@@ -63,7 +63,8 @@ function readFiles(): Map<string, Buffer> {
   return files;
 }
 
-export function loadDashboardAssets(): DashboardAssets {
+/** The page and its assets; `windows` (TRENDING_WINDOWS) are written into the page for the board's window menu. */
+export function loadDashboardAssets(windows: readonly string[]): DashboardAssets {
   const files = readFiles();
   const hash = createHash('sha256');
   for (const [name, body] of files) hash.update(name).update('\0').update(body).update('\0');
@@ -71,7 +72,9 @@ export function loadDashboardAssets(): DashboardAssets {
   const assets = new Map<string, Asset>(
     [...files].map(([name, body]) => [name, { representation: new Representation(body), contentType: CONTENT_TYPES[extname(name)]! }]),
   );
-  const html = readFileSync(join(PUBLIC_DIR, 'index.html'), 'utf8').replaceAll('{{assets}}', `/assets/${version}`);
+  const html = readFileSync(join(PUBLIC_DIR, 'index.html'), 'utf8')
+    .replaceAll('{{assets}}', `/assets/${version}`)
+    .replaceAll('{{windows}}', windows.join(','));
   return {
     version,
     page: new Representation(Buffer.from(html)),

@@ -23,10 +23,10 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function dashboardRoutes(encodings: EncodingNegotiator, router = new Router()): Router {
+export function dashboardRoutes(encodings: EncodingNegotiator, windows: readonly string[], router = new Router()): Router {
   // Read on first request: a process that never serves the page never holds its files.
   let assets: DashboardAssets | undefined;
-  const load = () => (assets ??= loadDashboardAssets());
+  const load = () => (assets ??= loadDashboardAssets(windows));
 
   router.get('/', (ctx) => {
     ctx.set('Content-Security-Policy', DASHBOARD_CSP);

@@ -13,6 +13,30 @@ const SENTIMENT_READS_AT_ONCE = 6;
 /** Each token's latest sentiment label, as read or pushed: the board is redrawn from it. */
 const labels = new Map();
 
+/** On a phone the board is cards: the top rows first, the rest when the reader asks (50 cards are a page 14,000 px long). */
+const PHONE_ROWS = 10;
+const phone = matchMedia('(max-width: 640px)');
+let showAll = false;
+
+/** Hides the rows past the top ones on a phone, and offers the rest. */
+function fold() {
+  const rows = [...byId('board-rows', HTMLTableSectionElement).rows];
+  const folded = phone.matches && !showAll && rows.length > PHONE_ROWS;
+  rows.forEach((row, index) => (row.hidden = folded && index >= PHONE_ROWS));
+  const more = byId('board-more', HTMLButtonElement);
+  more.hidden = !folded;
+  more.textContent = `Show ${rows.length - PHONE_ROWS} more`;
+}
+
+export function setUpBoard() {
+  byId('board-more', HTMLButtonElement).addEventListener('click', () => {
+    showAll = true;
+    fold();
+    byId('board-rows', HTMLTableSectionElement).rows[PHONE_ROWS]?.querySelector('button')?.focus();
+  });
+  phone.addEventListener('change', fold);
+}
+
 /**
  * A cell labelled for the narrow layout, where each row becomes a card.
  * @param {string} label
@@ -56,6 +80,7 @@ export function renderBoard(list, openToken) {
     return row;
   });
   byId('board-rows', HTMLTableSectionElement).replaceChildren(...rows);
+  fold();
   setAgo(byId('board-updated', HTMLTimeElement), list.cachedAt);
   performance.mark('board-shown');
   void fillSentiment(list.data.map((item) => item.token).filter((token) => !labels.has(token.toUpperCase())));
