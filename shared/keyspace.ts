@@ -119,6 +119,8 @@ export const alertKeys = {
   lastFired: (ruleId: string) => `${ALERTS()}:last-fired:${ruleId}`,
   /** A rule's claim on one refresh: set once, so the same refresh never fires the rule twice. */
   claim: (ruleId: string, refreshId: string) => `${ALERTS()}:claim:${ruleId}:${refreshId}`,
+  /** Firings claimed whose delivery jobs are not known to be queued yet (hash: event id -> jobs, JSON); the evaluator empties it. */
+  outbox: () => `${ALERTS()}:outbox`,
   /** A rule's last delivery attempts (list of JSON, newest first, capped). */
   deliveries: (ruleId: string) => `${ALERTS()}:deliveries:${ruleId}`,
   /** A rule's events that failed for good in a row; gone at the next delivered one. */

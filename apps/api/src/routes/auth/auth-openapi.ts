@@ -35,7 +35,12 @@ export const AUTH_PATHS = declarePaths({
         ]),
         '429': errorResponse(
           'Throttled',
-          [['Too many login attempts', 'too many failures for the email or the client address in 15 minutes']],
+          [
+            [
+              'Too many login attempts',
+              'too many failures for the email or the client address in 15 minutes, or a login of this client address is already being checked (LOGIN_MAX_IN_FLIGHT_PER_ADDRESS)',
+            ],
+          ],
           {
             'Retry-After': RETRY_AFTER,
           },

@@ -74,7 +74,7 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
     `the new list (${LIST_KINDS.map((kind) => String(LIST_READS[kind].response.meta()?.id)).join(', ')}, as GET returns them), and so do their windows ` +
     '(`trending@1h`, `trending-cas@7d`: as GET returns them with `window`; only the windows of TRENDING_WINDOWS have events); `news` carries the posts new since the previous ' +
     'refresh (NewsEvent); `sentiment` carries the records that changed (SentimentEvent). Each event’s `id` is its cachedAt ' +
-    'in ms: reconnecting with `Last-Event-ID` replays every later event within retention, in id order, then continues live, ' +
+    'in ms: reconnecting with `Last-Event-ID` replays every later event (a kind more than STREAM_RESUME_MAX_EVENTS, default 10, behind comes once as its current state, data marked `"gap": true`: the list, the newest 50 posts, every sentiment record), in id order, then continues live, ' +
     'without gap or duplicate (the news and sentiment events of one refresh share their id). The server sends `retry: 2000` ' +
     'and a `: keep-alive` comment every 15 s. A client whose unsent data passes 1 MiB is disconnected (it may reconnect and ' +
     'resume). On shutdown every stream ends cleanly; clients reconnect, to another replica.',

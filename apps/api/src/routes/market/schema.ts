@@ -26,7 +26,10 @@ export const StreamHeaderSchema = z.object({
     .max(15)
     .regex(/^\d{1,15}$/)
     .optional()
-    .meta({ description: 'The id of the last event received: resume after it (within retention).' }),
+    .meta({
+      description:
+        'The id of the last event received: resume after it (up to STREAM_RESUME_MAX_EVENTS events of each kind; further behind, its current state marked `"gap": true`).',
+    }),
 });
 
 /**
