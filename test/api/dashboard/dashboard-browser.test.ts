@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { ARTIFACTS, launchChromium } from '../../support/chromium.js';
 import type { NewsItem, TrendingToken } from '../../../shared/market-types.js';
 import { http } from '../../support/http.js';
@@ -214,6 +214,38 @@ describe('GET / (the dashboard) in headless Chromium', function () {
       await phone.page.screenshot({ path: join(ARTIFACTS, 'dashboard-phone.png') });
     } finally {
       await phone.context.close();
+    }
+  });
+
+  it('with one point of history, or none, says so in a sentence that reads and keeps the time axis on the day asked for', async () => {
+    // A first start: the history routes' answers cut to their last point (trending) and to none (sentiment).
+    const first = await openPage({ viewport: { width: 1280, height: 1000 } });
+    try {
+      const cut = (keep: number) => async (route: Route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { points: unknown[] };
+        await route.fulfill({ response, json: { ...body, points: body.points.slice(body.points.length - keep) } });
+      };
+      await first.page.route('**/api/market/tokens/*/history*', cut(1));
+      await first.page.route('**/api/market/sentiment/*/history*', cut(0));
+      await first.page.locator('#board-rows button.ticker').first().click();
+      await first.page.getByText(/^1 point of trending history, 0 points of sentiment \(interval 30m\)/).waitFor({ timeout: 10_000 });
+      // The lone point sits at the right end of an axis spanning the day asked for (it is the latest
+      // refresh); uPlot's own range would centre it on an axis spread over years (2027 to 2029).
+      const across = await first.page.evaluate<number>(`(() => {
+        const canvas = document.querySelector('#chart-mentions canvas');
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        let sum = 0, pixels = 0;
+        for (let i = 0; i < data.length; i += 4)
+          if (Math.abs(data[i] - 11) < 8 && Math.abs(data[i + 1] - 87) < 8 && Math.abs(data[i + 2] - 208) < 8) {
+            sum += (i / 4) % canvas.width;
+            pixels += 1;
+          }
+        return pixels === 0 ? -1 : sum / pixels / canvas.width;
+      })()`);
+      expect(across, 'where the point is drawn, across the canvas').to.be.above(0.85);
+    } finally {
+      await first.context.close();
     }
   });
 
