@@ -145,11 +145,15 @@ export async function measureAlerts(log: (line: string) => void): Promise<Alerts
     });
     await delivery.worker.waitUntilReady();
     landedAt = Date.now();
+    // This process's CPU from the refresh to the last delivery: evaluator, queue, delivery worker and the receiver; on a loaded machine the
+    // latency waits for CPU, this does not.
+    const cpuAtLanding = process.cpuUsage();
     const entering: RefreshFacts = { trending: { previous: current, current: [item('NEW', 500), ...current], window: [] } };
     const fired = await evaluator.evaluate('bench:latency', new Date().toISOString(), entering, [['rank', 'NEW']]);
     const queuedMs = Date.now() - landedAt;
     const deadline = Date.now() + 60_000;
     while (received.length < fired && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const deliveryCpu = process.cpuUsage(cpuAtLanding);
     await delivery.close();
     const sorted = [...received].sort((a, b) => a - b);
     const latency = {
@@ -161,7 +165,8 @@ export async function measureAlerts(log: (line: string) => void): Promise<Alerts
     };
     log(
       `alerts: ${fired} firings claimed and queued in ${queuedMs} ms, ${received.length} delivered: refresh -> receiver ` +
-        `first ${sorted[0] ?? '-'} ms, p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms`,
+        `first ${sorted[0] ?? '-'} ms, p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms; ` +
+        `${Math.round((deliveryCpu.user + deliveryCpu.system) / 1000)} ms of CPU in all`,
     );
     return {
       evaluation,
