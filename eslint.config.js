@@ -44,7 +44,7 @@ const DEPS_TYPE_ONLY = {
   message: 'Routes and MCP take their dependencies as an argument: import ApiDeps as a type only.',
 };
 const layer = (files, ...patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
-const DOMAIN = ['auth', 'market', 'stream', 'mcp', 'cache'].map((dir) => `apps/api/src/${dir}/**`);
+const DOMAIN = ['auth', 'market', 'stream', 'mcp', 'cache', 'openapi'].map((dir) => `apps/api/src/${dir}/**`);
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'bench/results/', 'client/schema.ts', 'test/artifacts/'] },

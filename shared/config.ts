@@ -129,6 +129,18 @@ export interface Config {
   /** STREAM_MAX_CLIENTS_PER_ADDRESS: `/api/market/stream` connections per API process from one client address (the one TRUST_PROXY gives). Default 32. */
   readonly streamMaxClientsPerAddress: number;
   /**
+   * STREAM_RESUME_MAX_EVENTS: the most events of one topic a `/api/market/stream` resume
+   * (`Last-Event-ID`) replays; a client further behind gets each topic's current state once,
+   * marked `"gap":true`. Default 10 (five hours at the default REFRESH_INTERVAL).
+   */
+  readonly streamResumeMaxEvents: number;
+  /**
+   * LOGIN_MAX_IN_FLIGHT_PER_ADDRESS: logins one client address (the socket's without TRUST_PROXY;
+   * an IPv6 client by its network) may have being checked at once per API process; one more is
+   * answered 429 at once, so one address cannot fill the argon2 queue. Default 2.
+   */
+  readonly loginMaxInFlightPerAddress: number;
+  /**
    * MCP_ALLOWED_ORIGINS: the browser origins (`https://app.example.com`, comma-separated) whose
    * pages may call POST /mcp. A request without Origin (agents, IDEs, curl) is always served; any
    * other Origin, `null` included, is answered 403 (the MCP transport's defence against DNS
@@ -371,6 +383,8 @@ export function loadConfig(source: Env = process.env): Config {
       historyDays: integer(env, 'HISTORY_DAYS', 30, 0, 366),
       streamMaxClients: integer(env, 'STREAM_MAX_CLIENTS', 2048, 0, 1_000_000),
       streamMaxClientsPerAddress: integer(env, 'STREAM_MAX_CLIENTS_PER_ADDRESS', 32, 1, 1_000_000),
+      streamResumeMaxEvents: integer(env, 'STREAM_RESUME_MAX_EVENTS', 10, 0, 10_000),
+      loginMaxInFlightPerAddress: integer(env, 'LOGIN_MAX_IN_FLIGHT_PER_ADDRESS', 2, 1, 1_000_000),
       mcpAllowedOrigins: variable(env, 'MCP_ALLOWED_ORIGINS', ORIGINS, []),
       mcpTimeoutMs: duration(env, 'MCP_TIMEOUT', 15_000),
       demoMode: boolean(env, 'DEMO_MODE'),

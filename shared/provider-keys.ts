@@ -19,7 +19,7 @@ export const providerKeys = {
   xAccounts: () => `${P()}:x-accounts`,
   /** Hash: account state (active, renamed, suspended...) -> how many tracked accounts are in it: the /metrics gauge. */
   xAccountStates: () => `${P()}:x-account-states`,
-  /** Hash: X user id -> JSON ReadState (x-reads.ts): the newest post read (`since_id`), a range left unread by the request budget. */
+  /** Hash: X user id -> JSON ReadState (x-batches.ts): the newest post read (`since_id`), a range left unread by the request budget. */
   xReads: () => `${P()}:x-reads`,
   /** Hash: post id -> JSON HeldPost (a NewsItem with its author's id): the tracked posts held, pruned to the news window. */
   xPosts: () => `${P()}:x-posts`,

@@ -91,8 +91,8 @@ export function watchRedisPolicy(redis: Redis, logger: Logger, watch: PolicyWatc
   if (redis.status === 'ready') run();
 }
 
-const UNMIGRATED =
-  'Redis holds users under the key names of before Redis Cluster support (ms:users) and none under the new ones; copy them first: node dist/scripts/redis-migrate.js (README, Moving to Redis Cluster)';
+const unmigrated = () =>
+  `Redis holds users under the key names of before Redis Cluster support (${untaggedUsersKey()}) and none under the new ones; copy them first: node dist/scripts/redis-migrate.js (README, Moving to Redis Cluster)`;
 
 /** Users under the untagged names only: an upgrade that skipped `redis:migrate`, whose users could not log in. */
 async function holdsUntaggedUsers(redis: Redis): Promise<boolean> {
@@ -115,7 +115,7 @@ export async function checkRedisPolicyFirst(config: RedisConfig, watch: PolicyWa
     if (!ready) return;
     const eviction = firstEvictionProblem(await readRedisPolicies(redis));
     if (eviction && watch.production) watch.refuse(eviction.line);
-    if (await holdsUntaggedUsers(redis)) watch.refuse(UNMIGRATED);
+    if (await holdsUntaggedUsers(redis)) watch.refuse(unmigrated());
   } catch {
     // Unreadable now: the watch on the long-lived connection checks again.
   } finally {

@@ -112,6 +112,12 @@ export async function readAfter(redis: Redis, key: string, afterId: string, coun
   return raw.map(toEntry);
 }
 
+/** The newest `count` entries strictly after the stream ID `afterId`, newest first. */
+export async function readNewestAfter(redis: Redis, key: string, afterId: string, count: number): Promise<HistoryEntry[]> {
+  const raw = (await redis.xrevrange(key, '+', `(${afterId}`, 'COUNT', count)) as RawEntry[];
+  return raw.map(toEntry);
+}
+
 /** The newest entry's ID, or `0-0` when the stream is empty or absent. */
 export async function lastId(redis: Redis, key: string): Promise<string> {
   const raw = (await redis.xrevrange(key, '+', '-', 'COUNT', 1)) as RawEntry[];

@@ -38,6 +38,7 @@ import { StatsService } from './market/stats-service.js';
 import { EncodingNegotiator } from './http/representation.js';
 import { RequestIds } from './http/request-context.js';
 import { HttpMetrics } from './metrics.js';
+import { currentState } from './stream/current-state.js';
 import { StreamHub } from './stream/stream-hub.js';
 import { registerOpsMetrics } from './ops-metrics.js';
 import { registerProviderMetrics } from './provider-metrics.js';
@@ -128,6 +129,8 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     maxClients: config.streamMaxClients,
     maxClientsPerAddress: config.streamMaxClientsPerAddress,
     ipv6Prefix: config.ipv6SubnetPrefix,
+    resumeMaxEvents: config.streamResumeMaxEvents,
+    currentState: currentState(snapshots),
   });
   const alertSubscriber = createRedis(config, 'blocking', 'api-alert-subscriber', logger);
   const alertFeed = new AlertFeed({

@@ -29,7 +29,7 @@ import { UpstreamError } from './providers/upstream-error.js';
 import type { AlertsConfig } from '../../../shared/alerts/alerts-config.js';
 import type { Resolver } from '../../../shared/alerts/address-policy.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
-import { AlertEvaluator } from './alerts/evaluator.js';
+import { createAlertEvaluator } from './alerts/evaluator.js';
 import { alertCounters } from './alerts/alert-counters.js';
 import { startDeliveryWorker } from './alerts/delivery-worker.js';
 
@@ -50,8 +50,6 @@ export interface WorkerOptions {
   refreshEveryMs?: number;
   /** Checks Redis's eviction policy and persistence on every connect (main() sets it). */
   redisPolicy?: PolicyWatch;
-  /** Parallel on-demand stats fetches per process. Default 20. */
-  statsConcurrency?: number;
   /** Stats fetches per minute across all workers (INDEX_RATE_LIMIT). Default 600. */
   upstreamPerMinute?: number;
   /** History retention (HISTORY_DAYS); 0 for none. Default 30. */
@@ -94,7 +92,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   alertQueue?.on('error', (error) => logger.error({ err: error.message }, 'alert queue error'));
   if (options.alerts && alertQueue) {
     const counters = alertCounters(redis);
-    context.alerts = new AlertEvaluator({ redis, deliveries: alertQueue, config: options.alerts, logger, countFiring: counters.firing });
+    context.alerts = createAlertEvaluator({ redis, deliveries: alertQueue, config: options.alerts, logger, countFiring: counters.firing });
   }
   const deliveryConnection =
     options.alerts && roles.includes('delivery') ? createRedis(options.redis, 'blocking', 'worker-alert-delivery', logger) : undefined;
@@ -168,7 +166,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         new Worker(STATS_QUEUE, process, {
           ...queueBaseOptions(),
           connection: workerConnections[1],
-          concurrency: options.statsConcurrency ?? 20,
+          concurrency: 20, // parallel on-demand stats fetches per process
           // On-demand lookups are the upstream calls clients can multiply (the API's miss budget is
           // per address); this bounds them all together, and BullMQ keeps the count in Redis, so
           // it holds across every worker process. Scheduled refreshes are a few calls per 30 min.

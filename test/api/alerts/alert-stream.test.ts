@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Queue } from 'bullmq';
-import { AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
+import { createAlertEvaluator, type AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
 import type { AlertEvent } from '../../../shared/alerts/alert-types.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
 import { createLogger } from '../../../shared/logger.js';
@@ -49,7 +49,7 @@ describe('alerts: GET /api/alerts/stream', () => {
       tokens[who] = await tokenFor(stack, `${who}@example.com`, `${who} password 12`);
     }
     queue = stack.queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE);
-    evaluator = new AlertEvaluator({
+    evaluator = createAlertEvaluator({
       redis: stack.redis,
       deliveries: queue,
       config: stack.config.alerts,

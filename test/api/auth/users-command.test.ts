@@ -122,6 +122,21 @@ describe('npm run users (scripts/users.ts), as a child process against Redis', f
     expectRefused(await users(['key', 'list', 'expiring@example.com', '--expires', '1d']), /--expires applies to key create only/);
   });
 
+  it('when a key is made with a label holding bidi controls, zero-width and tag characters, then key list and GET /api/auth/me show it without them (issue 38 item 9)', async () => {
+    await users(['add', 'labels@example.com'], 'a long enough password\n');
+    // RLO ... PDF reverses what a terminal shows; ZWSP and a tag "A" are invisible.
+    const label = 'price\u202Ebot\u202C\u200B \u2066x\u2069\u{E0041}\uFEFF';
+    const created = await users(['key', 'create', 'labels@example.com', '--name', label]);
+    expect(created.code, created.stderr).to.equal(0);
+    const key = created.stdout.trim();
+    const listed = (await users(['key', 'list', 'labels@example.com'])).stdout.trimEnd().split('\t');
+    expect(listed[1]).to.equal('pricebot x');
+    const me = await http(`${stack.apiUrl}/api/auth/me`, { headers: { 'X-Api-Key': key } });
+    expect(me.status).to.equal(200);
+    expect((me.json as { credential: { name: string } }).credential.name).to.equal('pricebot x');
+    expect(me.body.toString()).not.to.match(/[\u200B\u202A-\u202E\u2066-\u2069\uFEFF]|\\u20|\u{E0041}/u);
+  });
+
   it('when users and their keys are exported, Redis loses them and the export is imported, then the same keys authenticate again', async () => {
     await users(['add', 'backup@example.com'], 'a long enough password\n');
     const key = (await users(['key', 'create', 'backup@example.com', '--name', 'restored bot'])).stdout.trim();

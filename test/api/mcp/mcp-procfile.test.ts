@@ -12,7 +12,7 @@ import { startDeployment, type Deployment } from '../../faults/support/deploymen
 import { ROOT } from '../../faults/support/procfile.js';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.js';
 import { callTool, connectMcp, textOf, toolErrorOf } from './helpers.js';
-import { MARKET_TOOLS } from '../../../apps/api/src/mcp/tools.js';
+import { MCP_TOOLS } from '../../../apps/api/src/mcp/mcp-server.js';
 
 const STDIO_ENTRY = join(ROOT, 'dist/scripts/mcp-stdio.js');
 
@@ -40,19 +40,16 @@ describe('MCP against the Procfile’s processes, and its stdio entry', function
     await redis?.stop();
   });
 
-  it('the web process lists the tools and answers a call with the REST body of the same read', async () => {
-    expect((await http.listTools()).tools.map((tool) => tool.name).sort()).to.deep.equal(MARKET_TOOLS.map((tool) => tool.name).sort());
-    const rest = await fetch(`${deployment.apiUrl}/api/market/trending`);
-    const result = await callTool(http, 'trending_tokens');
-    expect(textOf(result)).to.equal(await rest.text());
-  });
-
-  it('the stdio entry serves the very same tools, answers and errors', async () => {
-    expect((await stdio.listTools()).tools).to.deep.equal((await http.listTools()).tools);
+  it('the web process, and the stdio entry in front of it, serve the table’s tools and the alert tools, with the REST bodies and errors', async () => {
+    const tools = (await http.listTools()).tools;
+    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(MCP_TOOLS.map((tool) => tool.name).sort());
+    expect((await stdio.listTools()).tools).to.deep.equal(tools);
     expect(stdio.getInstructions()).to.equal(http.getInstructions());
+    expect(textOf(await callTool(http, 'trending_tokens'))).to.equal(
+      await (await fetch(`${deployment.apiUrl}/api/market/trending`)).text(),
+    );
     const rest = await fetch(`${deployment.apiUrl}/api/market/news?limit=3`);
-    const result = await callTool(stdio, 'news', { limit: 3 });
-    expect(result.structuredContent).to.deep.equal(await rest.json());
+    expect((await callTool(stdio, 'news', { limit: 3 })).structuredContent).to.deep.equal(await rest.json());
     expect(toolErrorOf(await callTool(stdio, 'username_stats', { username: 'no such name' }))).to.deep.equal({
       error: 'Invalid username',
       status: 400,

@@ -4,7 +4,7 @@
  * injected and answers what an attacker's DNS would). Nothing here connects anywhere but loopback.
  */
 import { expect } from 'chai';
-import { WebhookSender } from '../../../apps/worker/src/alerts/webhook-sender.js';
+import { createWebhookSender } from '../../../apps/worker/src/alerts/webhook-sender.js';
 import type { ResolvedAddress } from '../../../shared/alerts/address-policy.js';
 import { REFUSED_URLS } from '../../support/address-matrix.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
@@ -17,7 +17,7 @@ describe('alerts: the webhook sender refuses forbidden addresses at every connec
   let resolved: ResolvedAddress[] = [];
   const resolve = (host: string) => Promise.resolve(host === 'rebind.test' ? resolved : [{ address: '127.0.0.1', family: 4 }]);
   const sender = (allowLoopback: boolean) =>
-    new WebhookSender({ requireHttps: false, allowLoopback, connectTimeoutMs: 1000, requestTimeoutMs: 2000, resolve });
+    createWebhookSender({ requireHttps: false, allowLoopback, connectTimeoutMs: 1000, requestTimeoutMs: 2000, resolve });
   before(async () => {
     receiver = await startReceiver();
     receiver.secrets.push(SECRET);
@@ -69,7 +69,13 @@ describe('alerts: the webhook sender refuses forbidden addresses at every connec
   });
 
   it('when https is required, then an http: URL is refused', async () => {
-    const strict = new WebhookSender({ requireHttps: true, allowLoopback: true, connectTimeoutMs: 1000, requestTimeoutMs: 2000, resolve });
+    const strict = createWebhookSender({
+      requireHttps: true,
+      allowLoopback: true,
+      connectTimeoutMs: 1000,
+      requestTimeoutMs: 2000,
+      resolve,
+    });
     const result = await strict.send(attempt(receiver.url()));
     expect(result.kind === 'failed' && result.error).to.equal('the URL must be an https: URL');
   });

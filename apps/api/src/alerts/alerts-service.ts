@@ -9,17 +9,11 @@ import type { Queue } from 'bullmq';
 import type { AlertsConfig } from '../../../../shared/alerts/alerts-config.js';
 import { urlRefusal, type Resolver } from '../../../../shared/alerts/address-policy.js';
 import { AlertStore, type DeliveryAttempt } from '../../../../shared/alerts/alert-store.js';
-import { normalizeCondition, type AlertCondition, type StoredRule, type WebhookChannel } from '../../../../shared/alerts/alert-types.js';
+import { normalizeCondition, type StoredRule, type WebhookChannel } from '../../../../shared/alerts/alert-types.js';
 import { enqueueDeliveries, eventIdFor, type DeliveryJobData } from '../../../../shared/alerts/delivery-queue.js';
 import { BadRequestError, NotFoundError } from '../../../../shared/errors.js';
 
-export interface RuleInput {
-  name: string;
-  condition: AlertCondition;
-  channels: WebhookChannel[];
-  cooldownSeconds: number;
-  enabled: boolean;
-}
+export type RuleInput = Pick<StoredRule, 'name' | 'condition' | 'channels' | 'cooldownSeconds' | 'enabled'>;
 
 /** A rule as its owner sees it: never a secret. */
 export type PublicRule = Omit<StoredRule, 'secrets' | 'userId'> & { secretRotation: { previousExpiresAt: string } | null };
@@ -118,6 +112,11 @@ export class AlertsService {
   async deliveries(userId: string, ruleId: string): Promise<DeliveryAttempt[]> {
     await this.owned(userId, ruleId);
     return this.options.store.attempts(ruleId);
+  }
+
+  /** The user's last `count` firings, newest first (what GET /api/alerts/stream sent or would send). */
+  recentFirings(userId: string, count: number): Promise<{ id: string; event: unknown }[]> {
+    return this.options.store.recentFirings(userId, count);
   }
 
   /** Queues an `alert.test` event to every channel of the rule; returns its id. */

@@ -4,8 +4,9 @@
  */
 import type { Redis } from 'ioredis';
 import type { Config } from '../../../../shared/config.js';
-import { AuthError } from '../../../../shared/errors.js';
+import { AuthError, RateLimitedError } from '../../../../shared/errors.js';
 import type { Logger } from '../../../../shared/logger.js';
+import { clientGroup } from '../http/client-address.js';
 import { needsRehash, PasswordHasher } from './passwords.js';
 import type { LoginResponse } from './types.js';
 import { LoginThrottle } from './throttle.js';
@@ -24,13 +25,15 @@ export interface AuthServices {
   /**
    * docs/decisions.md#d4: 429 when throttled (`clientAddress` counts only with TRUST_PROXY), the same 401
    * `Invalid credentials` (after the same argon2 work) for an unknown email and a wrong
-   * password (and, at once, for an email that cannot be an address), else a fresh token.
+   * password (and, at once, for an email that cannot be an address), else a fresh token. A client
+   * address (the socket's without TRUST_PROXY) with LOGIN_MAX_IN_FLIGHT_PER_ADDRESS logins being
+   * checked is answered 429 at once: a flood from one address cannot fill the argon2 queue.
    */
   login(email: string, password: string, clientAddress: string): Promise<LoginResult>;
 }
 
 export function createAuthServices(
-  config: Pick<Config, 'jwtSecret' | 'jwtIssuer' | 'trustProxy' | 'ipv6SubnetPrefix'>,
+  config: Pick<Config, 'jwtSecret' | 'jwtIssuer' | 'trustProxy' | 'ipv6SubnetPrefix' | 'loginMaxInFlightPerAddress'>,
   redis: Redis,
   logger: Logger,
 ): AuthServices {
@@ -38,6 +41,8 @@ export function createAuthServices(
   const tokens = createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer });
   const throttle = new LoginThrottle(redis, config.ipv6SubnetPrefix);
   const passwords = new PasswordHasher();
+  /** Logins being checked, per client group (an IPv6 client by its network). */
+  const inFlight = new Map<string, number>();
   // Made now, so the first unknown email does not pay for it (and stand out by its timing).
   passwords.dummyHash().catch((error: unknown) => logger.error({ err: error }, 'cannot make the dummy password hash'));
 
@@ -60,24 +65,38 @@ export function createAuthServices(
       // No user can have it (`users add` takes plausible addresses only): refused as any wrong
       // credential, before argon2 and before Redis, so a stream of 16 KiB "emails" costs nothing.
       if (!isPlausibleEmail(email)) throw new AuthError('Invalid credentials');
-      // With TRUST_PROXY=false the address may be a proxy's, shared by every client behind it:
-      // counting it would let anyone lock out all logins. The email's limit always applies.
-      const reservation = await throttle.reserve(email, config.trustProxy ? clientAddress : undefined);
-      let user: UserRecord | null;
-      let valid: boolean;
+      const group = clientGroup(clientAddress, config.ipv6SubnetPrefix);
+      const held = inFlight.get(group) ?? 0;
+      if (held >= config.loginMaxInFlightPerAddress) throw new RateLimitedError('Too many login attempts', 1);
+      inFlight.set(group, held + 1);
       try {
-        user = await users.find(email);
-        valid = await passwords.verify(user ? user.passwordHash : await passwords.dummyHash(), password);
-      } catch (error) {
-        // Not the client's failure (argon2 overloaded or crashed, Redis): give the attempt back.
-        await throttle.cancel(reservation).catch(() => {});
-        throw error;
+        return await check(email, password, clientAddress);
+      } finally {
+        const left = (inFlight.get(group) ?? 1) - 1;
+        if (left === 0) inFlight.delete(group);
+        else inFlight.set(group, left);
       }
-      if (!user || !valid) throw new AuthError('Invalid credentials');
-      await throttle.succeeded(reservation);
-      if (needsRehash(user.passwordHash)) await upgradeHash(email, user.passwordHash, password);
-      // `satisfies`: a field added here that the document's LoginResponse lacks fails the type check.
-      return { token: tokens.sign(user), expiresIn: TOKEN_LIFETIME_SECONDS } satisfies LoginResult;
     },
   };
+
+  async function check(email: string, password: string, clientAddress: string): Promise<LoginResult> {
+    // With TRUST_PROXY=false the address may be a proxy's, shared by every client behind it:
+    // counting it would let anyone lock out all logins. The email's limit always applies.
+    const reservation = await throttle.reserve(email, config.trustProxy ? clientAddress : undefined);
+    let user: UserRecord | null;
+    let valid: boolean;
+    try {
+      user = await users.find(email);
+      valid = await passwords.verify(user ? user.passwordHash : await passwords.dummyHash(), password);
+    } catch (error) {
+      // Not the client's failure (argon2 overloaded or crashed, Redis): give the attempt back.
+      await throttle.cancel(reservation).catch(() => {});
+      throw error;
+    }
+    if (!user || !valid) throw new AuthError('Invalid credentials');
+    await throttle.succeeded(reservation);
+    if (needsRehash(user.passwordHash)) await upgradeHash(email, user.passwordHash, password);
+    // `satisfies`: a field added here that the document's LoginResponse lacks fails the type check.
+    return { token: tokens.sign(user), expiresIn: TOKEN_LIFETIME_SECONDS } satisfies LoginResult;
+  }
 }

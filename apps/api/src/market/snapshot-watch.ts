@@ -17,9 +17,10 @@ export interface SnapshotWatchOptions {
   /** A connection of its own for SUBSCRIBE. */
   subscriber: Redis;
   logger: Logger;
-  /** How often versions are read without an announcement. Default 1000 ms. */
-  pollMs?: number;
 }
+
+/** How often versions are read without an announcement. */
+const POLL_MS = 1000;
 
 export class SnapshotWatch extends EventEmitter<{ landed: [name: SnapshotName, version: string | null] }> {
   private readonly seen = new Map<SnapshotName, string | null>();
@@ -35,7 +36,7 @@ export class SnapshotWatch extends EventEmitter<{ landed: [name: SnapshotName, v
     this.options.subscriber.on('message', (channel: string, name: string) => {
       if (channel === snapshotChannel() && (SNAPSHOTS as readonly string[]).includes(name)) void this.check();
     });
-    this.timer = setInterval(() => void this.check(), this.options.pollMs ?? 1000).unref();
+    this.timer = setInterval(() => void this.check(), POLL_MS).unref();
     await this.options.subscriber.subscribe(snapshotChannel());
   }
 

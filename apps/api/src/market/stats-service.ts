@@ -27,9 +27,10 @@ export interface StatsAnswer {
   maxAgeSeconds: number;
 }
 
+/** How long a hit is served from memory. */
+const MEMORY_TTL_MS = 1000;
+
 export interface StatsServiceOptions {
-  /** How long a hit is served from memory. Default 1000 ms. */
-  memoryTtlMs?: number;
   /** Usernames held in memory at most; the oldest go first. Default 10,000. */
   memoryMaxEntries?: number;
   /** Clock, ms since epoch (tests). */
@@ -60,7 +61,6 @@ export type ChargeMiss = () => Promise<void>;
 export class StatsService {
   private readonly held: BoundedCache<string, Held>;
   private readonly flights = new Map<string, Promise<Settled>>();
-  private readonly memoryTtlMs: number;
   private readonly now: () => number;
   private readonly admit: AdmitMiss;
 
@@ -69,7 +69,6 @@ export class StatsService {
     private readonly fetch: (username: string) => Promise<JobOutcome>,
     options: StatsServiceOptions = {},
   ) {
-    this.memoryTtlMs = options.memoryTtlMs ?? 1000;
     this.held = boundedCache({ max: options.memoryMaxEntries ?? 10_000 });
     this.now = options.now ?? Date.now;
     this.admit = options.admit ?? (() => Promise.resolve(undefined));
@@ -83,7 +82,7 @@ export class StatsService {
     const held = this.held.get(username);
     if (!held) return undefined;
     const now = this.now();
-    if (now - held.readAt >= this.memoryTtlMs || now >= held.expiresAt) {
+    if (now - held.readAt >= MEMORY_TTL_MS || now >= held.expiresAt) {
       this.held.delete(username);
       return undefined;
     }

@@ -8,12 +8,14 @@
  * Event ids are the refresh's cachedAt in ms (the stream entry's ID). A client that reconnects
  * with `Last-Event-ID` is first sent every event after it, in id order and at its own pace,
  * then joins the live feed without gap or duplicate: live events that arrive meanwhile wait in
- * its queue and are sent only if newer than what the replay sent.
+ * its queue and are sent only if newer than what the replay sent. A topic further behind than
+ * `resumeMaxEvents` is not replayed: the client gets its current state as one event marked
+ * `"gap":true` (a resume from days back would otherwise be the whole retention), then what follows.
  */
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
-import { lastId, readAfter, type HistoryEntry } from '../../../../shared/history/history-store.js';
+import { lastId, readAfter, readNewestAfter, type HistoryEntry } from '../../../../shared/history/history-store.js';
 import { historyKeys } from '../../../../shared/snapshot-keys.js';
 import type { Logger } from '../../../../shared/logger.js';
 import { SNAPSHOTS, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
@@ -45,6 +47,13 @@ export interface StreamHubOptions {
   retryMs?: number;
   /** A client whose unsent bytes pass this is dropped, not buffered without limit. Default 1 MiB. */
   maxBufferedBytes?: number;
+  /** STREAM_RESUME_MAX_EVENTS: the most events of one topic a resume replays; further behind, the current state. Default 10. */
+  resumeMaxEvents?: number;
+  /**
+   * A topic's current state when its events are changes (news, sentiment): the JSON body and its
+   * cachedAt in ms. Undefined (every other topic, whose events are whole): its newest event.
+   */
+  currentState?: (topic: Topic) => { atMs: number; body: string } | undefined;
 }
 
 interface Frame {
@@ -176,12 +185,7 @@ export class StreamHub {
 
   /** Sends every stored event after the client's cursors, merged across topics in id order, minding backpressure. */
   private async replay(client: Client): Promise<void> {
-    const queues = [...client.topics].map((topic) => ({
-      topic,
-      after: client.cursor.get(topic) ?? '0-0',
-      buffer: [] as HistoryEntry[],
-      done: false,
-    }));
+    const queues = await Promise.all([...client.topics].map((topic) => this.resumeQueue(topic, client.cursor.get(topic) ?? '0-0')));
     for (;;) {
       await Promise.all(
         queues
@@ -205,6 +209,21 @@ export class StreamHub {
         });
       }
     }
+  }
+
+  /**
+   * Where a topic's replay starts: every entry after `after` when there are at most
+   * resumeMaxEvents of them (read newest first, in one round trip), else one event of its current
+   * state marked `"gap":true`, followed by whatever is newer than that state.
+   */
+  private async resumeQueue(topic: Topic, after: string) {
+    const max = this.options.resumeMaxEvents ?? 10;
+    const newest = await readNewestAfter(this.options.redis, streamOf(topic), after, max + 1);
+    if (newest.length <= max) return { topic, after, buffer: newest.reverse(), done: true };
+    const state = this.options.currentState?.(topic) ?? { atMs: newest[0]!.atMs, body: newest[0]!.fields.b ?? '{}' };
+    const id = `${state.atMs}-0`;
+    const body = state.body.length > 2 ? `{"gap":true,${state.body.slice(1)}` : '{"gap":true}';
+    return { topic, after: id, buffer: [{ atMs: state.atMs, id, fields: { b: body } }], done: false };
   }
 
   /** Reads what is new in one topic's stream and fans it out; pulls of one topic never overlap. */

@@ -14,7 +14,7 @@ import { ALERT_DELIVERY_QUEUE, deliveryBackoffMs, type DeliveryJobData } from '.
 import type { Logger } from '../../../../shared/logger.js';
 import { queueBaseOptions } from '../../../../shared/queues.js';
 import type { Resolver } from '../../../../shared/alerts/address-policy.js';
-import { WebhookSender, type AttemptResult } from './webhook-sender.js';
+import { createWebhookSender, type AttemptResult } from './webhook-sender.js';
 import { alertCounters } from './alert-counters.js';
 
 /** A retryable failure: BullMQ tries again after deliveryBackoffMs, never sooner than the receiver's Retry-After. */
@@ -45,7 +45,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
   const { config, logger } = options;
   const store = new AlertStore(options.redis);
   const count = alertCounters(options.redis);
-  const sender = new WebhookSender({
+  const sender = createWebhookSender({
     requireHttps: config.requireHttps,
     allowLoopback: config.allowLoopback,
     connectTimeoutMs: config.connectTimeoutMs,
@@ -70,13 +70,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
     });
     const last = attempt >= (job.opts.attempts ?? 1);
     const outcome = result.kind === 'delivered' ? 'delivered' : result.retryable && !last ? 'retrying' : 'failed';
+    // A delivered event also ends the rule's run of failed ones, in the same step.
     await store.recordAttempt(rule.id, logEntry(data, attempt, outcome, result));
-    count.delivery(outcome);
-    if (result.kind === 'delivered') {
-      count.latency(Date.now() - data.firedAtMs);
-      await store.recordDeliveredEvent(rule.id);
-      return { outcome };
-    }
+    count.delivery(outcome, result.kind === 'delivered' ? Date.now() - data.firedAtMs : undefined);
+    if (result.kind === 'delivered') return { outcome };
     if (outcome === 'retrying') throw new RetryableDeliveryError(result.error, result.retryAfterMs);
     // Failed for good: after every retry (about a day with the defaults) the rule is disabled at once.
     const exhausted = result.retryable && last && (job.opts.attempts ?? 1) > 1;

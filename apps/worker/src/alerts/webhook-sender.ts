@@ -8,11 +8,13 @@
  * specifies, with every secret still valid (two while a rotated one is).
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import got, { RequestError } from 'got';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
 import { addressRefusal, isIpLiteral, schemeRefusal, urlHost, type Resolver } from '../../../../shared/alerts/address-policy.js';
+import { parseRetryAfter } from '../providers/upstream-error.js';
 
 /** The most of a receiver's answer read (the rest is dropped with the connection). */
 export const MAX_ANSWER_BYTES = 64 * 1024;
@@ -53,86 +55,43 @@ export function signatures(attempt: Pick<WebhookAttempt, 'id' | 'timestamp' | 'b
   return attempt.secrets.map((secret) => new Webhook(secret).sign(attempt.id, attempt.timestamp, attempt.body)).join(' ');
 }
 
-/** Seconds or an HTTP date, as milliseconds from now; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
 const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
-export class WebhookSender {
-  private readonly resolve: Resolver;
-  private readonly agents: { http: RequestFilteringHttpAgent; https: RequestFilteringHttpsAgent };
-  private readonly lookup: LookupFunction;
+export type WebhookSender = ReturnType<typeof createWebhookSender>;
 
-  constructor(private readonly options: SenderOptions) {
-    this.resolve = options.resolve ?? ((host) => dnsLookup(host, { all: true, verbatim: true }));
-    const filter = { allowIPAddressList: options.allowLoopback ? LOOPBACK : [], keepAlive: false };
-    this.agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
-    this.lookup = ((hostname: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-      this.resolve(hostname).then(
-        (addresses) => {
-          for (const { address } of addresses) {
-            const refusal = addressRefusal(address, options.allowLoopback);
-            if (refusal) return callback(new AddressRefusedError(`host ${hostname} resolves to ${refusal}`));
-          }
-          if (addresses.length === 0) return callback(new AddressRefusedError(`host ${hostname} does not resolve`));
-          if (lookupOptions.all) return callback(null, addresses);
-          return callback(null, addresses[0]!.address, addresses[0]!.family);
-        },
-        (error: unknown) => callback(error),
-      );
-    }) as LookupFunction;
-  }
-
-  async send(attempt: WebhookAttempt): Promise<AttemptResult> {
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    const refusal = this.refusal(attempt.url);
-    if (refusal) return { kind: 'failed', status: null, latencyMs: 0, retryable: false, error: refusal };
-    try {
-      const { status, retryAfter } = await this.post(attempt);
-      if (status >= 200 && status < 300) return { kind: 'delivered', status, latencyMs: elapsed() };
-      const retryable = isRetryableStatus(status);
-      return {
-        kind: 'failed',
-        status,
-        latencyMs: elapsed(),
-        retryable,
-        ...(retryable && retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
-        error: status >= 300 && status < 400 ? `redirect (${status}) not followed` : `receiver answered ${status}`,
-      };
-    } catch (error) {
-      const refused = error instanceof AddressRefusedError || (error instanceof RequestError && error.cause instanceof AddressRefusedError);
-      const agentRefused = error instanceof Error && /is not allowed\. Because/.test(error.message);
-      const message = refused
-        ? (error instanceof RequestError ? (error.cause as Error) : (error as Error)).message
-        : error instanceof RequestError
-          ? `${error.code ?? error.name}: ${error.message}`
-          : String(error);
-      return { kind: 'failed', status: null, latencyMs: elapsed(), retryable: !refused && !agentRefused, error: message };
-    }
-  }
+export function createWebhookSender(options: SenderOptions) {
+  const resolve = options.resolve ?? ((host: string) => dnsLookup(host, { all: true, verbatim: true }));
+  const filter = { allowIPAddressList: options.allowLoopback ? LOOPBACK : [], keepAlive: false };
+  const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
+  const lookup = ((hostname: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    resolve(hostname).then(
+      (addresses) => {
+        for (const { address } of addresses) {
+          const refusal = addressRefusal(address, options.allowLoopback);
+          if (refusal) return callback(new AddressRefusedError(`host ${hostname} resolves to ${refusal}`));
+        }
+        if (addresses.length === 0) return callback(new AddressRefusedError(`host ${hostname} does not resolve`));
+        if (lookupOptions.all) return callback(null, addresses);
+        return callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+      (error: unknown) => callback(error),
+    );
+  }) as LookupFunction;
 
   /** Why this URL may not be called at all (scheme, credentials, an IP literal refused), else undefined. */
-  private refusal(raw: string): string | undefined {
+  function urlRefusal(raw: string): string | undefined {
     let url: URL;
     try {
       url = new URL(raw);
     } catch {
       return 'not a valid URL';
     }
-    const scheme = schemeRefusal(url, this.options.requireHttps);
+    const scheme = schemeRefusal(url, options.requireHttps);
     if (scheme) return `the URL ${scheme}`;
     const host = urlHost(url);
-    return isIpLiteral(host) ? addressRefusal(host, this.options.allowLoopback) : undefined;
+    return isIpLiteral(host) ? addressRefusal(host, options.allowLoopback) : undefined;
   }
-
-  private post(attempt: WebhookAttempt): Promise<{ status: number; retryAfter: number | undefined }> {
+  function post(attempt: WebhookAttempt): Promise<{ status: number; retryAfter: number | undefined }> {
     return new Promise((resolve, reject) => {
       const stream = got.stream.post(attempt.url, {
         body: attempt.body,
@@ -143,12 +102,12 @@ export class WebhookSender {
           'webhook-timestamp': String(Math.floor(attempt.timestamp.getTime() / 1000)),
           'webhook-signature': signatures(attempt),
         },
-        agent: this.agents,
-        dnsLookup: this.lookup,
+        agent: agents,
+        dnsLookup: lookup,
         followRedirect: false,
         throwHttpErrors: false,
         retry: { limit: 0 },
-        timeout: { lookup: this.options.connectTimeoutMs, connect: this.options.connectTimeoutMs, request: this.options.requestTimeoutMs },
+        timeout: { lookup: options.connectTimeoutMs, connect: options.connectTimeoutMs, request: options.requestTimeoutMs },
       });
       let answer: { status: number; retryAfter: number | undefined } | undefined;
       let read = 0;
@@ -157,8 +116,8 @@ export class WebhookSender {
         stream.destroy();
         resolve(answer);
       };
-      stream.on('response', (response: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => {
-        answer = { status: response.statusCode, retryAfter: retryAfterMs(response.headers['retry-after']) };
+      stream.on('response', (response: { statusCode: number; headers: IncomingHttpHeaders }) => {
+        answer = { status: response.statusCode, retryAfter: parseRetryAfter(response.headers['retry-after']) };
       });
       stream.on('data', (chunk: Buffer) => {
         read += chunk.length;
@@ -171,8 +130,40 @@ export class WebhookSender {
     });
   }
 
-  close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
-  }
+  return {
+    async send(attempt: WebhookAttempt): Promise<AttemptResult> {
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      const refusal = urlRefusal(attempt.url);
+      if (refusal) return { kind: 'failed', status: null, latencyMs: 0, retryable: false, error: refusal };
+      try {
+        const { status, retryAfter } = await post(attempt);
+        if (status >= 200 && status < 300) return { kind: 'delivered', status, latencyMs: elapsed() };
+        const retryable = isRetryableStatus(status);
+        return {
+          kind: 'failed',
+          status,
+          latencyMs: elapsed(),
+          retryable,
+          ...(retryable && retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
+          error: status >= 300 && status < 400 ? `redirect (${status}) not followed` : `receiver answered ${status}`,
+        };
+      } catch (error) {
+        const refused =
+          error instanceof AddressRefusedError || (error instanceof RequestError && error.cause instanceof AddressRefusedError);
+        const agentRefused = error instanceof Error && /is not allowed\. Because/.test(error.message);
+        const message = refused
+          ? (error instanceof RequestError ? (error.cause as Error) : (error as Error)).message
+          : error instanceof RequestError
+            ? `${error.code ?? error.name}: ${error.message}`
+            : String(error);
+        return { kind: 'failed', status: null, latencyMs: elapsed(), retryable: !refused && !agentRefused, error: message };
+      }
+    },
+
+    close(): void {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
 }

@@ -7,7 +7,7 @@
  * A figure we cannot compute is null, never a zero: the caller stores no record rather than a
  * confident 0 (the retired smart-stats route once made every account 100 and rank 1).
  */
-import type { NewsItem } from '../../../../shared/market-types.js';
+import type { HeldPost } from './x.js';
 
 export interface SetAccount {
   /** The account's key in the set: its lower-case username. */
@@ -202,17 +202,6 @@ const HANDLE = /(?<![A-Za-z0-9_])@([A-Za-z0-9_]{1,15})(?![A-Za-z0-9_])/g;
 const LEADING_HANDLES = /^(?:\s*@[A-Za-z0-9_]{1,15}(?![A-Za-z0-9_]))+/;
 const QUOTED_LINK = /(?:x|twitter)\.com\/([A-Za-z0-9_]{1,15})\/status\/\d+/i;
 
-/** A held post, with what X said of its references when it was read (each optional: older posts carry none). */
-export interface HeldPostRefs extends NewsItem {
-  authorId?: string;
-  /** Lower-case usernames it mentions (X's entities). */
-  mentions?: string[];
-  /** The id of the user it replies to. */
-  inReplyToUserId?: string;
-  /** Ids of the posts it quotes. */
-  quotes?: string[];
-}
-
 /** Tracked accounts' keys by X user id and by any spelling (configured or X's); undefined: not tracked. */
 export interface SetLookup {
   byId(id: string): string | undefined;
@@ -226,7 +215,7 @@ export interface SetLookup {
  * (the first is the author replied to), a quote may carry the quoted post's link, any other handle
  * is a mention. Only tracked accounts count; a post by an untracked author is left out.
  */
-export function setPostsFromHeld(posts: readonly HeldPostRefs[], lookup: SetLookup): SetPost[] {
+export function setPostsFromHeld(posts: readonly HeldPost[], lookup: SetLookup): SetPost[] {
   const authorOf = new Map(posts.map((post) => [post.id, authorKeyOf(post, lookup)]));
   const result: SetPost[] = [];
   for (const post of posts) {
@@ -256,6 +245,6 @@ export function setPostsFromHeld(posts: readonly HeldPostRefs[], lookup: SetLook
   return result;
 }
 
-function authorKeyOf(post: HeldPostRefs, lookup: SetLookup): string | undefined {
+function authorKeyOf(post: HeldPost, lookup: SetLookup): string | undefined {
   return (post.authorId !== undefined ? lookup.byId(post.authorId) : undefined) ?? lookup.byName(post.author);
 }

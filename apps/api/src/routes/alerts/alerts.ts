@@ -1,13 +1,13 @@
 /**
  * The alert rules of the authenticated user (a JWT or an API key acting as its user): create,
  * list, read, change, delete, rotate the secret, send a test event, read delivery attempts.
- * Another user's rule is 404, never 403. The live feed is alert-stream.ts.
+ * Another user's rule is 404, never 403. The live feed (GET /api/alerts/stream) is alerts/alert-feed.ts.
  */
 import Router from '@koa/router';
 import { authenticatedUser, bearerAuth } from '../../auth/bearer.js';
 import type { ApiDeps } from '../../deps.js';
 import { jsonBody } from '../auth/json-body.js';
-import { ALERT_BODY_LIMIT, parseCreateAlert, parseFeedLastEventId, parseUpdateAlert } from './schema.js';
+import { ALERT_BODY_LIMIT, parseCreateAlert, parseFeedLastEventId, parseUpdateAlert } from '../../alerts/alert-schemas.js';
 import { UnavailableError } from '../../../../../shared/errors.js';
 
 export function alertRoutes(deps: Pick<ApiDeps, 'auth' | 'alerts' | 'alertFeed'>, router = new Router()): Router {

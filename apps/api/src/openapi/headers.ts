@@ -7,9 +7,6 @@ import type { oas31 } from 'zod-openapi';
 
 type Header = oas31.HeaderObject;
 
-/** The operations of a path item the document's passes (API keys, CORS) visit. */
-export const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
 /**
  * Seconds, from shared/errors.ts (at least 1). The longest wait any route names is the login
  * throttle's 15-minute window (auth/throttle.ts); the stats budget's is 10 minutes, a 503's 30 s.
