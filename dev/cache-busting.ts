@@ -6,13 +6,15 @@
  * (1,440 refreshes) are made first by copying the first refresh's entries back in time. Prints
  * µs of CPU per request for each route and the ratio distinct/cached.
  *
- *   npx tsx dev/cache-busting.ts [requests=2000]
+ *   npx tsx dev/cache-busting.ts [requests=2000] [refreshes=1440] [minutes between them=30]
  */
 import { Agent, request } from 'node:http';
 import { historyKeys } from '../shared/snapshot-keys.js';
 import { startInProcessStack } from './inprocess-stack.js';
 
 const requests = Number(process.argv[2] ?? 2000);
+const refreshes = Number(process.argv[3] ?? 1440);
+const spacingMs = Number(process.argv[4] ?? 30) * 60_000;
 const stack = await startInProcessStack({ HISTORY_DAYS: '30' });
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 const get = (path: string) =>
@@ -33,12 +35,11 @@ const token = await (async () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 })();
-const HALF_HOUR = 30 * 60_000;
 for (const key of [historyKeys.token(token), historyKeys.trendingTimes(), historyKeys.events('trending')]) {
   const [[id, fields]] = (await stack.redis.xrevrange(key, '+', '-', 'COUNT', 1)) as [[string, string[]]];
   const lastMs = Number(id.split('-')[0]);
   const batch = stack.redis.pipeline().del(key);
-  for (let back = 1439; back >= 1; back -= 1) batch.xadd(key, `${lastMs - back * HALF_HOUR}-0`, ...fields);
+  for (let back = refreshes - 1; back >= 1; back -= 1) batch.xadd(key, `${lastMs - back * spacingMs}-0`, ...fields);
   await batch.xadd(key, id, ...fields).exec();
 }
 const now = Date.now();
@@ -56,9 +57,12 @@ const routes: Record<string, { cached: string; distinct: (n: number) => string }
   'news past end': { cached: '/api/market/news?page=1&limit=20', distinct: (n) => `/api/market/news?page=${1000 + n}` },
   'trending ?at=': {
     cached: `/api/market/trending?at=${iso(now)}`,
-    distinct: (n) => `/api/market/trending?at=${iso(now - (n % 1400) * HALF_HOUR)}`,
+    distinct: (n) => `/api/market/trending?at=${iso(now - (n % (refreshes - 1)) * spacingMs)}`,
   },
 };
+
+/** Answers of 500 and above, per route (a miss that timed out is a 503). */
+const failures: Record<string, number> = {};
 
 /** This process's CPU (µs) for `paths`, 8 at a time. */
 async function cpuOf(paths: string[]): Promise<number> {
@@ -67,8 +71,8 @@ async function cpuOf(paths: string[]): Promise<number> {
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       while (next < paths.length) {
-        const status = await get(paths[next++]!);
-        if (status >= 500) throw new Error(`${status} for ${paths[next - 1]}`);
+        const path = paths[next++]!;
+        if ((await get(path)) >= 500) failures[path.split('?')[0]!] = (failures[path.split('?')[0]!] ?? 0) + 1;
       }
     }),
   );
@@ -87,6 +91,6 @@ for (const [name, route] of Object.entries(routes)) {
     ratio: Math.round((distinct / cached) * 100) / 100,
   };
 }
-console.log(JSON.stringify({ requests, results }, null, 2));
+console.log(JSON.stringify({ requests, refreshes, spacingMs, results, failures }, null, 2));
 agent.destroy();
 await stack.close();
