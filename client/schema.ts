@@ -423,7 +423,7 @@ export interface paths {
         put?: never;
         /**
          * MCP server: the market reads as tools for AI agents
-         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. Tools, all read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`, `mindshare`, `token_mindshare`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
+         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. Market tools, read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`, `mindshare`, `token_mindshare`. Alert tools, for the user of the request's API key (X-Api-Key) or JWT, each acting as its /api/alerts route: `create_alert`, `list_alerts`, `delete_alert`, `alert_firings`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
          */
         post: operations["mcp"];
         delete?: never;
@@ -3267,7 +3267,7 @@ export interface operations {
     mindshare: {
         parameters: {
             query?: {
-                /** @description The window: the last 1, 24, 168 or 720 UTC hours, the current one included. Default 24h. */
+                /** @description The window: the last 1 or 24 UTC hours, or the last 7 or 30 UTC days, the current one included. Default 24h. */
                 window?: "1h" | "24h" | "7d" | "30d";
             };
             header?: never;
@@ -3357,9 +3357,9 @@ export interface operations {
     tokenMindshare: {
         parameters: {
             query?: {
-                /** @description The window: the last 1, 24, 168 or 720 UTC hours, the current one included. Default 24h. */
+                /** @description The window: the last 1 or 24 UTC hours, or the last 7 or 30 UTC days, the current one included. Default 24h. */
                 window?: "1h" | "24h" | "7d" | "30d";
-                /** @description The bucket of each point: 1h (default), 4h or 1d, aligned to UTC. */
+                /** @description The bucket of each point, aligned to UTC: 1h (the default), 4h or 1d for the 1h and 24h windows; 1d (the default and only one) for 7d and 30d, which are counted per day. */
                 interval?: "1h" | "4h" | "1d";
             };
             header?: never;
@@ -3399,7 +3399,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: window" when `window` is not 1h, 24h, 7d or 30d; "Invalid query parameter: interval" when `interval` is not 1h, 4h or 1d; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid token" when the ticker is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: window" when `window` is not 1h, 24h, 7d or 30d; "Invalid query parameter: interval" when `interval` is not 1h, 4h or 1d; "Invalid query parameter: interval (window 7d is counted per day: 1d)" when `interval` is finer than a day for 7d or 30d; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     /** @description Always `*`. */
@@ -3578,7 +3578,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description Bad request: "Invalid query parameter: topics" when `topics` names an unknown kind, is empty, or is longer than every kind named once; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid query parameter: topics" when `topics` names an unknown kind, is empty, or is longer than every kind named once; "Invalid query parameter: topics: the configured windows are 24h, ..." when `topics` names a window not configured (TRENDING_WINDOWS): the message names those that are; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     /** @description Always `*`. */

@@ -3,10 +3,13 @@
  * costs at scale. A private redis-server; 30 days of posts from `accounts` tracked accounts
  * (default 1,000) posting `postsPerDay` times a day each (default 10), each naming one to three of
  * 200 tickers (Zipf-like); counted hour by hour as the news refreshes would. Prints:
- * - the Redis memory of the buckets and seen sets after 30 days (MEMORY USAGE of every key);
+ * - the Redis memory of the buckets (48 h of hours, 30 days of days) and seen sets after 30 days
+ *   (MEMORY USAGE of every key);
  * - one steady-state refresh's added cost: the 72 h of posts a refresh sees (all but the last
  *   30 minutes already counted), counted and the four windows' lists built: the worker's CPU,
- *   the Redis commands it sent (INFO commandstats) and Redis's own CPU, the median of 5.
+ *   the Redis commands (INFO commandstats: those the counting script runs included, then per
+ *   command) and Redis's own CPU, the median of 5.
+ * Run it before and after a change to the counting, in the same minute: the machine's load moves.
  */
 import { countMentions, mindshareLists, readBuckets } from '../apps/worker/src/mindshare/mindshare-counts.js';
 import { newsScorer } from '../apps/worker/src/jobs/refresh-news.js';
@@ -77,19 +80,20 @@ async function memory(): Promise<{ buckets: number; seen: number; keys: number }
   return { buckets, seen, keys: keys.length };
 }
 
-async function commandStats(): Promise<{ calls: number; cpuMs: number }> {
+async function commandStats(): Promise<{ calls: number; cpuMs: number; byCommand: Map<string, number> }> {
   const info = await redis.info('commandstats');
-  const calls = [...info.matchAll(/calls=(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+  const byCommand = new Map([...info.matchAll(/cmdstat_(\S+):calls=(\d+)/g)].map((match) => [match[1]!, Number(match[2])]));
+  const calls = [...byCommand.values()].reduce((sum, n) => sum + n, 0);
   const cpu = await redis.info('cpu');
   const user = Number(/used_cpu_user:([\d.]+)/.exec(cpu)?.[1] ?? 0);
   const sys = Number(/used_cpu_sys:([\d.]+)/.exec(cpu)?.[1] ?? 0);
-  return { calls, cpuMs: (user + sys) * 1000 };
+  return { calls, cpuMs: (user + sys) * 1000, byCommand };
 }
 
 // One steady-state refresh: the last 72 h of posts, of which the last 30 minutes are new.
 const seenByRefresh = posts.filter((p) => Date.parse(p.publishedAt) >= now - NEWS_WINDOW);
 for (const post of seenByRefresh) score(post.text, new Set(post.tokens)); // the sentiment records scored them first (memoized)
-const runs: { cpuMs: number; commands: number; redisCpuMs: number; wallMs: number; counted: number }[] = [];
+const runs: { cpuMs: number; commands: number; redisCpuMs: number; wallMs: number; counted: number; byCommand: string }[] = [];
 for (let run = 0; run < 5; run++) {
   if (run > 0) {
     // Forget the last 30 minutes' posts so each run counts them anew: the same work every run.
@@ -112,6 +116,12 @@ for (let run = 0; run < 5; run++) {
     redisCpuMs: after.cpuMs - before.cpuMs,
     wallMs,
     counted,
+    byCommand: [...after.byCommand]
+      .map(([name, calls]) => [name, calls - (before.byCommand.get(name) ?? 0) - (name === 'info' ? 2 : 0)] as const)
+      .filter(([, calls]) => calls > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, calls]) => `${name} ${calls}`)
+      .join(', '),
   });
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -121,7 +131,8 @@ process.stdout.write(
   `memory after 30 days: buckets ${mb(buckets)}, seen sets ${mb(seen)} (73 h), ${keys} keys\n` +
     `one refresh (${seenByRefresh.length} posts seen, ${runs[0]!.counted} new; median of 5): worker CPU ${median(runs.map((r) => r.cpuMs)).toFixed(0)} ms, ` +
     `${median(runs.map((r) => r.commands))} Redis commands, Redis CPU ${median(runs.map((r) => r.redisCpuMs)).toFixed(0)} ms, ` +
-    `wall ${median(runs.map((r) => r.wallMs)).toFixed(0)} ms\n`,
+    `wall ${median(runs.map((r) => r.wallMs)).toFixed(0)} ms\n` +
+    `its commands (last run): ${runs.at(-1)!.byCommand}\n`,
 );
 await redis.quit();
 await server.stop();

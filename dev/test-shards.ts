@@ -1,7 +1,8 @@
 /**
  * Runs the test files in parallel, each file in a mocha process of its own, a few at a time
- * (`npm test`, `npm run test:cluster`). Each process starts its own Redis (test/support/redis-server.ts)
- * and names its keys under prefixes of its own (test/support/shared-redis.ts).
+ * (`npm test`, `npm run test:cluster`). Each process starts its own Redis (test/support/redis-server.ts),
+ * on the Cluster leg shares the one cluster started here, and names its keys under prefixes of its
+ * own (test/support/shared-redis.ts). Each file's wall time is printed, and the slowest at the end.
  *
  * Why a process per file: the key prefix is the process's (shared/keyspace.ts), and a file that
  * names keys under the prefix another file left behind while its child processes use the default
@@ -18,6 +19,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { globSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { startTestRedisCluster } from './redis-cluster.js';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -35,17 +37,62 @@ async function specFiles(): Promise<string[]> {
   return patterns.flatMap((pattern) => globSync(pattern)).sort();
 }
 
-function run(files: string[]): Promise<{ files: string[]; code: number; output: string }> {
+interface Result {
+  files: string[];
+  code: number;
+  output: string;
+  /** Wall time of the mocha process, in ms. */
+  ms: number;
+}
+
+const env: NodeJS.ProcessEnv = { ...process.env, MS_TEST_BUILT: '1', FORCE_COLOR: '0' };
+
+/**
+ * A file's process past this is killed and failed. Mocha waits for every handle to close before it
+ * exits: a suite whose `after` left a stack open once held a run for 15 minutes (the longest file
+ * takes about 40 s here, 100 s under heavy load).
+ */
+const FILE_LIMIT_MS = 10 * 60_000;
+/** The process groups running (each file's mocha, its node child, its Redis and helpers). */
+const groups = new Set<number>();
+const killGroup = (group: number): void => {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const group of groups) killGroup(group);
+    process.exit(1);
+  });
+}
+
+function run(files: string[]): Promise<Result> {
+  const began = Date.now();
   return new Promise((done) => {
     // Under load a test shares the machine with the other shares: the parallel timeout of 60 s.
+    // A group of its own, so that a file past its limit is killed with every process it started.
     const child = spawn(resolve('node_modules/.bin/mocha'), ['--timeout', '60000', ...files], {
-      env: { ...process.env, MS_TEST_BUILT: '1', FORCE_COLOR: '0' },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
+    const group = child.pid!;
+    groups.add(group);
     let output = '';
+    const limit = setTimeout(() => {
+      output += `\ntest-shards: killed after ${FILE_LIMIT_MS / 60_000} minutes (a handle left open keeps mocha from exiting)\n`;
+      killGroup(group);
+    }, FILE_LIMIT_MS);
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('close', (code) => done({ files, code: code ?? 1, output }));
+    child.on('close', (code) => {
+      clearTimeout(limit);
+      groups.delete(group);
+      done({ files, code: code ?? 1, output, ms: Date.now() - began });
+    });
   });
 }
 
@@ -54,21 +101,30 @@ if (files.length === 0) {
   console.error('test-shards: no test files');
   process.exit(2);
 }
-// One build for every share (the tests of deployed processes run dist/), before any starts.
-const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+// One build for every share (the tests of deployed processes run dist/), before any starts; none
+// when the caller built already (MS_TEST_BUILT=1: .ci/run, whose fault suite runs from dist/ meanwhile).
+if (process.env.MS_TEST_BUILT !== '1') {
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 const BROWSER = /-browser\.test\.ts$/;
 // Largest first (file size stands in for run time), so the long files do not start last.
 const queue = files.filter((file) => !BROWSER.test(file)).sort((a, b) => statSync(b).size - statSync(a).size);
 const browser = files.filter((file) => BROWSER.test(file));
 
+// The Cluster leg: one cluster for the whole run (test/support/shared-redis.ts gives each file's
+// suites key prefixes of their own), not one per file: starting one waits ~2 s on redis-cli.
+const cluster = process.env.TEST_REDIS === 'cluster' && !env.TEST_REDIS_CLUSTER_NODES ? await startTestRedisCluster() : undefined;
+if (cluster) env.TEST_REDIS_CLUSTER_NODES = cluster.seeds;
+
 console.log(`test-shards: ${files.length} files, ${jobs} at a time`);
 const started = Date.now();
-const results: { files: string[]; code: number; output: string }[] = [];
-function report(result: { files: string[]; code: number; output: string }): void {
+const results: Result[] = [];
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+function report(result: Result): void {
   results.push(result);
-  console.log(`\n===== ${result.files.join(' ')}: exit ${result.code}`);
+  console.log(`\n===== ${result.files.join(' ')}: exit ${result.code}, ${seconds(result.ms)}`);
   process.stdout.write(result.output);
 }
 await Promise.all(
@@ -77,7 +133,13 @@ await Promise.all(
   }),
 );
 if (browser.length > 0) report(await run(browser));
+await cluster?.stop();
 
+// The slowest files, where time spent on the suite is best won back.
+console.log('\ntest-shards: slowest files (wall time of each mocha process)');
+for (const { files: slow, ms } of [...results].sort((a, b) => b.ms - a.ms).slice(0, 15)) {
+  console.log(`  ${seconds(ms).padStart(7)}  ${slow.join(' ')}`);
+}
 const counts = results.map(({ output }) => ({
   passing: Number(/(\d+) passing/.exec(output)?.[1] ?? 0),
   failing: Number(/(\d+) failing/.exec(output)?.[1] ?? 0),

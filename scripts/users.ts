@@ -2,8 +2,9 @@
  * `npm run users -- add <email> [--role admin|user] | passwd <email> | remove <email> | list`
  * (docs/decisions.md#d5), `key create|list|revoke` for API keys (scripts/api-key-commands.ts; `remove` revokes the
  * user's keys too), and `export` / `import` for backups: one JSON object per line, each user (digests
- * included) and then each API key (its stored record and the SHA-256 it lives under), so a restore
- * brings back keys that authenticate again. An export without keys (an older one) still imports. In production, after `npm run build`: `node dist/scripts/users.js ...`.
+ * included), then each API key (its stored record and the SHA-256 it lives under), then each alert
+ * rule with its signing secrets, so a restore brings back keys that authenticate again and rules
+ * whose receivers verify as before. An export without keys (an older one) still imports. In production, after `npm run build`: `node dist/scripts/users.js ...`.
  * The password comes from standard input when it is not a terminal (its first line), else
  * from a prompt without echo, asked twice. Errors: one line on stderr and exit code 1.
  */
@@ -15,6 +16,8 @@ import { ApiKeyStore, type ApiKeyBackup } from '../apps/api/src/auth/api-keys.js
 import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import type { Role } from '../apps/api/src/auth/types.js';
 import { isPlausibleEmail, isRole, normaliseEmail, UserStore } from '../apps/api/src/auth/users.js';
+import { AlertStore } from '../shared/alerts/alert-store.js';
+import { StoredRuleSchema } from '../shared/alerts/alert-types.js';
 import { loadConfigOrExit } from '../shared/config.js';
 import { isRedisUnavailable } from '../shared/redis-errors.js';
 import { createRedis, waitForReplicas } from '../shared/redis.js';
@@ -125,20 +128,29 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
         return await add(users, email, role, replicated);
       case 'passwd':
         return await passwd(users, email, replicated);
-      case 'remove':
+      case 'remove': {
+        const removed = await users.find(email);
         if (!(await users.remove(email))) throw new UsageError(`no user ${email}`);
         // Its keys die with it (the API also refuses a key whose user is gone); here they are deleted.
         await new ApiKeyStore(redis).revokeAll(email);
+        // And its alert rules: nothing is sent on behalf of a user who is gone.
+        const alerts = new AlertStore(redis);
+        for (const rule of removed ? await alerts.listOwned(removed.id) : []) await alerts.delete(rule);
         await replicated();
         return say(`removed ${email}`);
+      }
       case 'export': {
         const dumped = await users.dump();
         const apiKeys = await new ApiKeyStore(redis).dump(dumped.map((hash) => hash.email ?? ''));
-        const lines = [...dumped, ...apiKeys].map((entry) => `${JSON.stringify(entry)}\n`).join('');
+        // Each user's alert rules with their signing secrets: restored, their receivers verify as before.
+        const alerts = new AlertStore(redis);
+        const rules = [];
+        for (const { id } of dumped) if (id) rules.push(...(await alerts.listOwned(id)).map((rule) => ({ type: 'alert-rule', rule })));
+        const lines = [...dumped, ...apiKeys, ...rules].map((entry) => `${JSON.stringify(entry)}\n`).join('');
         return writeBackup(lines, values.out);
       }
       case 'import':
-        return await restore(users, new ApiKeyStore(redis), replicated, values['restore-revoked'] ?? false);
+        return await restore(users, new ApiKeyStore(redis), new AlertStore(redis), replicated, values['restore-revoked'] ?? false);
       default:
         for (const user of await users.list()) process.stdout.write(`${user.email}\t${user.role}\t${user.createdAt}\n`);
     }
@@ -194,10 +206,17 @@ function writeBackup(lines: string, out: string | undefined): void {
  * was; except a key revoked here since the backup, which is listed and left revoked unless
  * `restoreRevoked` (a restore must not bring back a key someone revoked for a reason).
  */
-async function restore(users: UserStore, apiKeys: ApiKeyStore, replicated: () => Promise<void>, restoreRevoked: boolean): Promise<void> {
+async function restore(
+  users: UserStore,
+  apiKeys: ApiKeyStore,
+  alerts: AlertStore,
+  replicated: () => Promise<void>,
+  restoreRevoked: boolean,
+): Promise<void> {
   let line = 0;
   let restoredUsers = 0;
   let restoredKeys = 0;
+  let restoredRules = 0;
   const leftRevoked: string[] = [];
   for await (const text of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
     line += 1;
@@ -221,6 +240,13 @@ async function restore(users: UserStore, apiKeys: ApiKeyStore, replicated: () =>
       restoredKeys += 1;
       continue;
     }
+    if (entry.type === 'alert-rule') {
+      const rule = StoredRuleSchema.safeParse(entry.rule);
+      if (!rule.success) throw new UsageError(`line ${line} is not an alert rule record`);
+      await alerts.restore(rule.data);
+      restoredRules += 1;
+      continue;
+    }
     const fields = Object.entries(entry);
     if (
       fields.length === 0 ||
@@ -232,7 +258,9 @@ async function restore(users: UserStore, apiKeys: ApiKeyStore, replicated: () =>
     restoredUsers += 1;
   }
   await replicated();
-  const keysNote = restoredKeys > 0 ? `, ${restoredKeys} API key${restoredKeys === 1 ? '' : 's'}` : '';
+  const keysNote =
+    (restoredKeys > 0 ? `, ${restoredKeys} API key${restoredKeys === 1 ? '' : 's'}` : '') +
+    (restoredRules > 0 ? `, ${restoredRules} alert rule${restoredRules === 1 ? '' : 's'}` : '');
   const revokedNote =
     leftRevoked.length > 0
       ? `; ${leftRevoked.length} API key${leftRevoked.length === 1 ? '' : 's'} revoked since the backup left revoked`

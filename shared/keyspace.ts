@@ -119,6 +119,8 @@ export const alertKeys = {
   lastFired: (ruleId: string) => `${ALERTS()}:last-fired:${ruleId}`,
   /** A rule's claim on one refresh: set once, so the same refresh never fires the rule twice. */
   claim: (ruleId: string, refreshId: string) => `${ALERTS()}:claim:${ruleId}:${refreshId}`,
+  /** Firings claimed whose delivery jobs are not known to be queued yet (hash: event id -> jobs, JSON); the evaluator empties it. */
+  outbox: () => `${ALERTS()}:outbox`,
   /** A rule's last delivery attempts (list of JSON, newest first, capped). */
   deliveries: (ruleId: string) => `${ALERTS()}:deliveries:${ruleId}`,
   /** A rule's events that failed for good in a row; gone at the next delivered one. */
@@ -150,12 +152,12 @@ export const STATS_TTL_SECONDS = 60 * 60;
 export const MISS_TTL_SECONDS = 10 * 60;
 
 /**
- * Mindshare's hourly buckets (docs/decisions.md#d20), all in one slot, `{mindshare}`: a window is
- * read across its hours in one pipeline, and the worker's dedupe and counts go to one master.
+ * Mindshare's buckets (docs/decisions.md#d20), all in one slot, `{mindshare}`: a window is read
+ * across its buckets in one pipeline, and the worker's script dedupes and counts in one step.
  */
 export const mindshareKeys = {
-  /** One UTC hour's counts (hour = its start in ms): `t` all token mentions, `m:<T>`, `e:<T>`, `s:<T>`, `a:<T>:<author>` per token. */
-  bucket: (hourMs: number) => `${P}:{mindshare}:bucket:${hourMs}`,
+  /** One UTC hour's or day's counts (by its start in ms): `t` all token mentions; `m:<T>`, `e:<T>`, `s:<T>`, `a:<T>` (its authors, each followed by a newline) per token. */
+  bucket: (unit: 'hour' | 'day', startMs: number) => `${P}:{mindshare}:${unit}:${startMs}`,
   /** The ids of the posts of that hour already counted: each post counts once however many refreshes see it. */
   seen: (hourMs: number) => `${P}:{mindshare}:seen:${hourMs}`,
 } as const;

@@ -2,30 +2,42 @@
  * Mindshare (docs/decisions.md#d20): each token's share of the tracked accounts' token mentions
  * in a window, from hourly buckets the worker counts as it sees posts. A mention is a post of a
  * tracked account whose `tokens` name the token (a post naming two tokens is a mention of each,
- * a post naming one twice is one); each post is counted once, in the UTC hour it was published.
- * A window of N hours is the N buckets ending with the current hour; a token's share is its
- * mentions over the sum of all tokens' mentions in those buckets.
+ * a post naming one twice is one); each post is counted once, into the UTC hour and the UTC day it
+ * was published. `1h` and `24h` are the last 1 or 24 hourly buckets, `7d` and `30d` the last 7 or
+ * 30 daily ones, the current bucket included; a token's share is its mentions over the sum of all
+ * tokens' mentions in those buckets.
  */
 import { z } from 'zod';
 
 export const MINDSHARE_WINDOWS = ['1h', '24h', '7d', '30d'] as const;
 export type MindshareWindow = (typeof MINDSHARE_WINDOWS)[number];
 export const HOUR_MS = 3_600_000;
-export const MINDSHARE_HOURS: Readonly<Record<MindshareWindow, number>> = { '1h': 1, '24h': 24, '7d': 168, '30d': 720 };
+export const DAY_MS = 24 * HOUR_MS;
+/** A bucket's length: hours for the short windows, days for the long ones (hourly buckets live 48 h). */
+export type BucketUnit = 'hour' | 'day';
+export const UNIT_MS: Readonly<Record<BucketUnit, number>> = { hour: HOUR_MS, day: DAY_MS };
+/** Each window as buckets: how many, of which unit. */
+export const WINDOW_BUCKETS: Readonly<Record<MindshareWindow, { unit: BucketUnit; count: number }>> = {
+  '1h': { unit: 'hour', count: 1 },
+  '24h': { unit: 'hour', count: 24 },
+  '7d': { unit: 'day', count: 7 },
+  '30d': { unit: 'day', count: 30 },
+};
+/** How long an hourly bucket is read: the longest hourly window and the window before it. */
+export const HOURLY_KEPT_MS = 2 * 24 * HOUR_MS;
 /** The tokens a window's list keeps, most share first. */
 export const MINDSHARE_MAX_TOKENS = 100;
 
-/** One hour's counts as stored (the bucket hash, parsed). */
-export interface HourBucket {
-  hourMs: number;
-  /** Every token mention of the hour: the denominator's part. */
+/** One bucket's counts as stored (the bucket hash, parsed). */
+export interface Bucket {
+  /** Every token mention of the bucket: the denominator's part. */
   total: number;
   tokens: Map<string, { mentions: number; engagement: number; sentiment: number; authors: Set<string> }>;
 }
 
-/** The bucket hash's fields, parsed: `t`, `m:<T>`, `e:<T>`, `s:<T>`, `a:<T>:<author>`. */
-export function parseBucket(hourMs: number, fields: Record<string, string>): HourBucket {
-  const bucket: HourBucket = { hourMs, total: Number(fields.t ?? 0), tokens: new Map() };
+/** The bucket hash's fields, parsed: `t`, `m:<T>`, `e:<T>`, `s:<T>`, and `a:<T>`, its authors each followed by a newline. */
+export function parseBucket(fields: Record<string, string>): Bucket {
+  const bucket: Bucket = { total: Number(fields.t ?? 0), tokens: new Map() };
   const of = (token: string) => {
     let entry = bucket.tokens.get(token);
     if (!entry) bucket.tokens.set(token, (entry = { mentions: 0, engagement: 0, sentiment: 0, authors: new Set() }));
@@ -37,10 +49,7 @@ export function parseBucket(hourMs: number, fields: Record<string, string>): Hou
     if (kind === 'm:') of(rest).mentions = Number(value);
     else if (kind === 'e:') of(rest).engagement = Number(value);
     else if (kind === 's:') of(rest).sentiment = Number(value);
-    else if (kind === 'a:') {
-      const colon = rest.indexOf(':');
-      of(rest.slice(0, colon)).authors.add(rest.slice(colon + 1));
-    }
+    else if (kind === 'a:') for (const author of value.split('\n')) if (author !== '') of(rest).authors.add(author);
   }
   return bucket;
 }
@@ -67,21 +76,31 @@ export type MindshareItem = z.infer<typeof MindshareItemSchema>;
 /** Rounds to 4 decimals, never -0. */
 const round4 = (value: number) => Math.round(value * 10_000) / 10_000 || 0;
 
-/** The window's hours: the `hours` buckets ending with the one holding `nowMs`. */
-export function windowHours(nowMs: number, hours: number, endOffset = 0): number[] {
-  const last = Math.floor(nowMs / HOUR_MS) * HOUR_MS - endOffset * HOUR_MS;
-  return Array.from({ length: hours }, (_, index) => last - (hours - 1 - index) * HOUR_MS);
+/** The starts of `count` buckets of `unit`, oldest first, ending with the one holding `nowMs` (or `endOffset` buckets before it). */
+export function bucketStarts(unit: BucketUnit, nowMs: number, count: number, endOffset = 0): number[] {
+  const size = UNIT_MS[unit];
+  const last = Math.floor(nowMs / size) * size - endOffset * size;
+  return Array.from({ length: count }, (_, index) => last - (count - 1 - index) * size);
 }
+
+/** A window's buckets (or, with `before`, those of the window just before it). */
+export function windowStarts(window: MindshareWindow, nowMs: number, before = false): { unit: BucketUnit; starts: number[] } {
+  const { unit, count } = WINDOW_BUCKETS[window];
+  return { unit, starts: bucketStarts(unit, nowMs, count, before ? count : 0) };
+}
+
+/** The buckets read, by unit and start. */
+export type Buckets = Readonly<Record<BucketUnit, ReadonlyMap<number, Bucket>>>;
 
 interface Tally {
   total: number;
   tokens: Map<string, { mentions: number; engagement: number; sentiment: number; authors: Set<string> }>;
 }
 
-function tally(buckets: ReadonlyMap<number, HourBucket>, hours: readonly number[]): Tally {
+function tally(buckets: Buckets, { unit, starts }: { unit: BucketUnit; starts: readonly number[] }): Tally {
   const result: Tally = { total: 0, tokens: new Map() };
-  for (const hour of hours) {
-    const bucket = buckets.get(hour);
+  for (const start of starts) {
+    const bucket = buckets[unit].get(start);
     if (!bucket) continue;
     result.total += bucket.total;
     for (const [token, counts] of bucket.tokens) {
@@ -97,10 +116,9 @@ function tally(buckets: ReadonlyMap<number, HourBucket>, hours: readonly number[
 }
 
 /** A window's ranked list: share, then mentions, then ticker; at most MINDSHARE_MAX_TOKENS. */
-export function mindshareList(buckets: ReadonlyMap<number, HourBucket>, window: MindshareWindow, nowMs: number): MindshareItem[] {
-  const hours = MINDSHARE_HOURS[window];
-  const current = tally(buckets, windowHours(nowMs, hours));
-  const previous = tally(buckets, windowHours(nowMs, hours, hours));
+export function mindshareList(buckets: Buckets, window: MindshareWindow, nowMs: number): MindshareItem[] {
+  const current = tally(buckets, windowStarts(window, nowMs));
+  const previous = tally(buckets, windowStarts(window, nowMs, true));
   if (current.total === 0) return [];
   const items = [...current.tokens].map(([token, counts]): MindshareItem => {
     const share = counts.mentions / current.total;
@@ -132,6 +150,9 @@ export const MindshareListSchema = z
 export const MINDSHARE_INTERVALS = ['1h', '4h', '1d'] as const;
 export type MindshareInterval = (typeof MINDSHARE_INTERVALS)[number];
 export const INTERVAL_HOURS: Readonly<Record<MindshareInterval, number>> = { '1h': 1, '4h': 4, '1d': 24 };
+/** The intervals a window's buckets can answer: any for the hourly windows, `1d` for the daily ones. */
+export const windowIntervals = (window: MindshareWindow): readonly MindshareInterval[] =>
+  MINDSHARE_INTERVALS.filter((interval) => INTERVAL_HOURS[interval] * HOUR_MS >= UNIT_MS[WINDOW_BUCKETS[window].unit]);
 
 export const MindsharePointSchema = z
   .object({
@@ -155,15 +176,15 @@ export const TokenMindshareSchema = z
   })
   .meta({ id: 'TokenMindshare', description: 'A token’s share of the tracked accounts’ attention over time.' });
 
-/** A token's points over the window's hours, summed per interval (buckets aligned to UTC). */
+/** A token's points over the window's buckets, summed per interval (aligned to UTC). */
 export function mindsharePoints(
-  hours: readonly { hourMs: number; total: number; mentions: number }[],
+  buckets: readonly { startMs: number; total: number; mentions: number }[],
   interval: MindshareInterval,
 ): z.infer<typeof MindsharePointSchema>[] {
   const size = INTERVAL_HOURS[interval] * HOUR_MS;
   const byBucket = new Map<number, { total: number; mentions: number }>();
-  for (const { hourMs, total, mentions } of hours) {
-    const at = Math.floor(hourMs / size) * size;
+  for (const { startMs, total, mentions } of buckets) {
+    const at = Math.floor(startMs / size) * size;
     const bucket = byBucket.get(at) ?? { total: 0, mentions: 0 };
     bucket.total += total;
     bucket.mentions += mentions;

@@ -21,7 +21,8 @@ const NUMBER_OF_KEYS = {
   revokeApiKey: 4,
   recordRefreshFailure: 2,
   createAlertRule: 4,
-  claimAlertFiring: 2,
+  claimAlertFiring: 4,
+  countMentions: 3,
 } as const satisfies Record<string, number | undefined>;
 
 export type ScriptName = keyof typeof NUMBER_OF_KEYS;

@@ -29,7 +29,7 @@ export interface AlertsOutcome {
   evaluation: { rules: number; cpuMs: number; wallMs: number; fired: number }[];
   rssGrowthMb: number;
   heapGrowthMb: number;
-  latency: { firings: number; p50Ms: number; p99Ms: number; maxMs: number };
+  latency: { firings: number; delivered: number; p50Ms: number; p99Ms: number; maxMs: number };
 }
 
 const TOKENS = Array.from({ length: 50 }, (_, i) => `TOK${i}`);
@@ -71,9 +71,10 @@ export async function measureAlerts(log: (line: string) => void): Promise<Alerts
   const logger = createLogger(config, 'bench-alerts');
   const redis = createRedis(config, 'worker', 'bench', logger);
   const queueConnection = createRedis(config, 'worker', 'bench-queue', logger);
-  const queue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions, connection: queueConnection });
+  const queue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions(), connection: queueConnection });
   const store = new AlertStore(redis);
-  const evaluator = createAlertEvaluator({ redis, deliveries: queue, config: config.alerts, logger });
+  const newEvaluator = () => createAlertEvaluator({ redis, deliveries: queue, config: config.alerts, logger });
+  let evaluator = newEvaluator();
   const received: number[] = [];
   let landedAt = 0;
   const receiver = createServer((req, res) => {
@@ -100,8 +101,7 @@ export async function measureAlerts(log: (line: string) => void): Promise<Alerts
     // A collection before each reading: what is held, not garbage not yet collected.
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    gc();
-    const before = process.memoryUsage();
+    let before = process.memoryUsage();
     let after = before;
     for (const total of [1_000, 10_000, 100_000]) {
       while (seeded < total) {
@@ -109,6 +109,11 @@ export async function measureAlerts(log: (line: string) => void): Promise<Alerts
         await Promise.all(batch.map((r) => store.create(r, 1_000_000)));
         seeded += batch.length;
       }
+      // The worker's growth is what loading and evaluating the rules costs: measured from here, after
+      // the bench's own seeding, with a worker that holds no rule yet (as after a restart).
+      evaluator = newEvaluator();
+      gc();
+      before = process.memoryUsage();
       // One warm-up, then the measured evaluation of the same refresh shape.
       await evaluator.evaluate(`warm:${total}`, new Date().toISOString(), steady, pairs);
       const cpu = process.cpuUsage();
@@ -140,14 +145,29 @@ export async function measureAlerts(log: (line: string) => void): Promise<Alerts
     });
     await delivery.worker.waitUntilReady();
     landedAt = Date.now();
+    // This process's CPU from the refresh to the last delivery: evaluator, queue, delivery worker and the receiver; on a loaded machine the
+    // latency waits for CPU, this does not.
+    const cpuAtLanding = process.cpuUsage();
     const entering: RefreshFacts = { trending: { previous: current, current: [item('NEW', 500), ...current], window: [] } };
     const fired = await evaluator.evaluate('bench:latency', new Date().toISOString(), entering, [['rank', 'NEW']]);
+    const queuedMs = Date.now() - landedAt;
     const deadline = Date.now() + 60_000;
     while (received.length < fired && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const deliveryCpu = process.cpuUsage(cpuAtLanding);
     await delivery.close();
     const sorted = [...received].sort((a, b) => a - b);
-    const latency = { firings: fired, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: sorted.at(-1) ?? 0 };
-    log(`alerts: ${fired} firings, ${received.length} delivered: refresh -> receiver p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms`);
+    const latency = {
+      firings: fired,
+      delivered: received.length,
+      p50Ms: percentile(sorted, 50),
+      p99Ms: percentile(sorted, 99),
+      maxMs: sorted.at(-1) ?? 0,
+    };
+    log(
+      `alerts: ${fired} firings claimed and queued in ${queuedMs} ms, ${received.length} delivered: refresh -> receiver ` +
+        `first ${sorted[0] ?? '-'} ms, p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms; ` +
+        `${Math.round((deliveryCpu.user + deliveryCpu.system) / 1000)} ms of CPU in all`,
+    );
     return {
       evaluation,
       rssGrowthMb: Math.round((after.rss - before.rss) / 1e5) / 10,
@@ -168,7 +188,7 @@ export function judgeAlerts(outcome: AlertsOutcome): string[] {
   const largest = outcome.evaluation.at(-1)!;
   return [
     `${largest.cpuMs <= 250 ? 'PASS' : 'FAIL'}: evaluation of ${largest.rules} rules <= 250 ms CPU: ${largest.cpuMs} ms (1,000 rules: ${outcome.evaluation[0]!.cpuMs} ms)`,
-    `${outcome.latency.p99Ms <= 2000 ? 'PASS' : 'FAIL'}: refresh -> first delivery p99 <= 2 s over ${outcome.latency.firings} firings: p50 ${outcome.latency.p50Ms} ms, p99 ${outcome.latency.p99Ms} ms`,
+    `${outcome.latency.p99Ms <= 2000 && outcome.latency.delivered === outcome.latency.firings ? 'PASS' : 'FAIL'}: refresh -> first delivery p99 <= 2 s over ${outcome.latency.firings} firings (${outcome.latency.delivered} delivered): p50 ${outcome.latency.p50Ms} ms, p99 ${outcome.latency.p99Ms} ms`,
     `${outcome.rssGrowthMb <= 100 ? 'PASS' : 'FAIL'}: worker memory growth at ${largest.rules} rules <= 100 MB: RSS +${outcome.rssGrowthMb} MB (heap +${outcome.heapGrowthMb} MB)`,
   ];
 }

@@ -139,6 +139,16 @@ async function allReadRows(stack: Stack, api: AppProcess): Promise<ReadRow[]> {
     },
     { id: 'stats', label: 'stats (hit)', url: `/api/market/stats/${stack.cachedUsername}`, expect: 200, naive: false },
     { id: 'sentiment', label: `sentiment (${token})`, url: `/api/market/sentiment/${token}`, expect: 200, naive: false },
+    // Issue 37: a windowed list (BENCH_WINDOWS), the mindshare list and a token's mindshare over 7 days (per day).
+    { id: 'trending-1h', label: 'trending, window=1h', url: '/api/market/trending?window=1h', expect: 200, naive: false },
+    { id: 'mindshare', label: 'mindshare (24h)', url: '/api/market/mindshare', expect: 200, naive: false },
+    {
+      id: 'token-mindshare',
+      label: `mindshare of ${token}, 7d by 1d`,
+      url: `/api/market/tokens/${token}/mindshare?window=7d`,
+      expect: 200,
+      naive: false,
+    },
     {
       id: 'etag-304',
       label: 'trending, ETag revalidation (304)',

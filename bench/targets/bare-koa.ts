@@ -17,6 +17,8 @@ for (const pattern of [
   '/api/market/news',
   '/api/market/stats/:username',
   '/api/market/sentiment/:token',
+  '/api/market/mindshare',
+  '/api/market/tokens/:token/mindshare',
 ]) {
   router.get(pattern, (ctx) => {
     const served = bodies.get(ctx.url);

@@ -82,6 +82,24 @@ export class AlertStore {
     await execChecked(batch);
   }
 
+  /**
+   * Writes a rule from a backup back as it was (same id, same secrets: its receivers verify as
+   * before), in place of the rule of that id if any; no maximum, a restore brings back what was.
+   */
+  async restore(rule: StoredRule): Promise<void> {
+    const before = await this.get(rule.id);
+    const batch = this.redis
+      .multi()
+      .set(alertKeys.rule(rule.id), JSON.stringify(rule))
+      .sadd(alertKeys.userRules(rule.userId), rule.id)
+      .sadd(indexKey(rule), rule.id)
+      .sadd(alertKeys.owners(), rule.userId)
+      .incr(alertKeys.version());
+    if (before && indexKey(before) !== indexKey(rule)) batch.srem(indexKey(before), rule.id);
+    if (before && before.userId !== rule.userId) batch.srem(alertKeys.userRules(before.userId), rule.id);
+    await execChecked(batch);
+  }
+
   async delete(rule: StoredRule): Promise<void> {
     await execChecked(
       this.redis
@@ -112,13 +130,20 @@ export class AlertStore {
     return this.redis.smembers(alertKeys.owners());
   }
 
+  /** The user's last `count` firings (the feed's stream), newest first: the entry id and the event as sent. */
+  async recentFirings(userId: string, count: number): Promise<{ id: string; event: unknown }[]> {
+    const entries = await this.redis.xrevrange(alertKeys.firings(userId), '+', '-', 'COUNT', count);
+    return entries.map(([id, fields]) => ({ id, event: JSON.parse(fields[fields.indexOf('event') + 1] ?? '{}') as unknown }));
+  }
+
+  /** Logs an attempt; a delivered one also ends the rule's run of failed events (recordDeliveredEvent), in the same step. */
   async recordAttempt(ruleId: string, attempt: DeliveryAttempt): Promise<void> {
-    await execChecked(
-      this.redis
-        .multi()
-        .lpush(alertKeys.deliveries(ruleId), JSON.stringify(attempt))
-        .ltrim(alertKeys.deliveries(ruleId), 0, DELIVERY_LOG_LENGTH - 1),
-    );
+    const batch = this.redis
+      .multi()
+      .lpush(alertKeys.deliveries(ruleId), JSON.stringify(attempt))
+      .ltrim(alertKeys.deliveries(ruleId), 0, DELIVERY_LOG_LENGTH - 1);
+    if (attempt.outcome === 'delivered') batch.del(alertKeys.failedEvents(ruleId));
+    await execChecked(batch);
   }
 
   async attempts(ruleId: string): Promise<DeliveryAttempt[]> {

@@ -148,22 +148,23 @@ export const WebhookChannelSchema = z
   .meta({ id: 'WebhookChannel', description: 'A webhook receiver.' });
 export type WebhookChannel = z.output<typeof WebhookChannelSchema>;
 
-/** A rule as stored (shared/keyspace.ts alertKeys.rule): secrets included, never shown but at creation and rotation. */
-export interface StoredRule {
-  id: string;
-  userId: string;
-  name: string;
-  condition: AlertCondition;
-  channels: WebhookChannel[];
-  cooldownSeconds: number;
-  enabled: boolean;
+/** A rule as stored (shared/keyspace.ts alertKeys.rule): secrets included, never shown but at creation and rotation. Checks a backup's rules (`users import`). */
+export const StoredRuleSchema = z.object({
+  id: z.string().regex(/^alr_[A-Za-z0-9_-]{16}$/),
+  userId: z.string().min(1),
+  name: z.string(),
+  condition: AlertConditionSchema,
+  channels: z.array(WebhookChannelSchema).min(1),
+  cooldownSeconds: z.int().min(0),
+  enabled: z.boolean(),
   /** Why the service disabled the rule (its deliveries kept failing); null when enabled or disabled by its user. */
-  disabledReason: string | null;
-  createdAt: string;
-  updatedAt: string;
+  disabledReason: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
   /** Signing secrets (`whsec_…`), newest first; one with `expiresAt` is a rotated one still signing until then. */
-  secrets: { secret: string; expiresAt: string | null }[];
-}
+  secrets: z.array(z.object({ secret: z.string().startsWith('whsec_'), expiresAt: z.string().nullable() })).min(1),
+});
+export type StoredRule = z.output<typeof StoredRuleSchema>;
 
 /** The subjects a condition is indexed under: evaluation of a refresh reads only the rules of the subjects it touches. */
 export function indexSubject(condition: AlertCondition): string {

@@ -272,9 +272,13 @@ describe('property: every route against the served /openapi.json (fast-check)', 
               let filled = path;
               pathParams.forEach((p, i) => (filled = filled.replace(`{${p.name}}`, pv[i]?.value ?? '')));
               const parts = [...qv.filter((q) => q !== undefined).map((q) => q.text), ...(junk ? [junk] : [])];
-              // The one documented rule across parameters: `from` after `to` is a 400 (history routes).
-              const bothEnds = ['from', 'to'].every((name) => qv.some((q) => q?.text.startsWith(`${name}=`)));
-              const valid = pv.every((v) => v.valid) && qv.every((q) => q === undefined || q.valid) && !bothEnds;
+              // The documented rules across parameters: `from` after `to` is a 400 (history routes), and a
+              // token's mindshare over 7d or 30d is counted per day (an interval of 1h or 4h is a 400).
+              const asked = (name: string) => qv.some((q) => q?.text.startsWith(`${name}=`));
+              const bothEnds = asked('from') && asked('to');
+              const hoursOverDays =
+                qv.some((q) => /^window=(7d|30d)$/.test(q?.text ?? '')) && qv.some((q) => /^interval=(1h|4h)$/.test(q?.text ?? ''));
+              const valid = pv.every((v) => v.valid) && qv.every((q) => q === undefined || q.valid) && !bothEnds && !hoursOverDays;
               const withType = sent.contentType ? { ...headers, 'Content-Type': sent.contentType } : headers;
               await send(method, {
                 path: filled,

@@ -1,9 +1,11 @@
 /**
  * The compiled build (`npm run build`) that the tests of deployed processes run: the Procfile's
- * lines and the built users and MCP commands. `npm test`, `test:cluster` and `test:faults` build
- * once in mocha's global setup (`--require test/support/build.ts`), before the parallel workers
- * start, so no worker rewrites dist/ while another runs from it; a file run alone builds on first
- * use. The build is incremental (tsconfig.build.json): with nothing changed it takes seconds.
+ * lines and the built users and MCP commands. `npm test` and `test:cluster` build once before their
+ * processes start (dev/test-shards.ts), `test:faults` in mocha's global setup (`--require
+ * test/support/build.ts`), so no process rewrites dist/ while another runs from it; a file run
+ * alone builds on first use. MS_TEST_BUILT=1 says the build is done (.ci/run builds once, then
+ * runs the fault suite beside the test legs). The build is incremental (tsconfig.build.json): with
+ * nothing changed it takes seconds.
  */
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -20,7 +22,7 @@ function build(): void {
 }
 
 export function mochaGlobalSetup(): void {
-  build();
+  ensureBuilt();
 }
 
 /** Builds unless this run (or this process) already has. */

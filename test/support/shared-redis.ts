@@ -3,9 +3,11 @@
  * child processes, the configuration for in-process ones, and clients. A three-master cluster
  * under TEST_REDIS=cluster, one node otherwise. Nothing empties it: each `sharedRedis()` names
  * its keys under a prefix of its own (REDIS_KEY_PREFIX), as BullMQ's own tests give each test a
- * queue of its own, so suites never see each other's keys and may share the server.
+ * queue of its own, so suites never see each other's keys and may share the server (the Cluster
+ * leg shares one cluster between all its processes).
  */
 import { Queue } from 'bullmq';
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { useKeyPrefix } from '../../shared/keyspace.js';
@@ -47,6 +49,11 @@ export function redisFor(env: Record<string, string>): SharedRedis {
 }
 
 let prefixes = 0;
+/**
+ * Told apart from every other process's, even one that had the same pid: the Cluster leg's
+ * processes share one cluster for the whole run, and pids wrap around (32768 here).
+ */
+const processTag = `${process.pid.toString(36)}${randomBytes(2).toString('hex')}`;
 
 /**
  * Names this process's keys under a prefix no other caller has had, and returns it: for tests
@@ -54,7 +61,7 @@ let prefixes = 0;
  */
 export function freshKeyPrefix(): string {
   prefixes += 1;
-  const prefix = `t${process.pid}-${prefixes}`;
+  const prefix = `t${processTag}-${prefixes}`;
   useKeyPrefix(prefix);
   return prefix;
 }
@@ -62,6 +69,10 @@ export function freshKeyPrefix(): string {
 /** The shared Redis under a fresh key prefix: as empty as a flushed one, for this caller alone. */
 export async function sharedRedis(): Promise<SharedRedis> {
   const prefix = { REDIS_KEY_PREFIX: freshKeyPrefix() };
-  if (onTestCluster) return redisFor({ REDIS_CLUSTER_NODES: (await sharedTestRedisCluster()).seeds, ...prefix });
+  if (onTestCluster) {
+    // The cluster dev/test-shards.ts started once for every file of the run, or one of this process's.
+    const seeds = process.env.TEST_REDIS_CLUSTER_NODES ?? (await sharedTestRedisCluster()).seeds;
+    return redisFor({ REDIS_CLUSTER_NODES: seeds, ...prefix });
+  }
   return redisFor({ REDIS_URL: (await sharedTestRedis()).url, ...prefix });
 }

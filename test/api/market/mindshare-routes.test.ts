@@ -100,10 +100,13 @@ describe('GET /api/market/mindshare and /api/market/tokens/:token/mindshare', fu
     expect(body).to.include({ token: top.token, window: '24h', interval: '1h' });
     expect(body.points).to.have.length(24);
     expect(body.points.reduce((sum, point) => sum + point.mentions, 0)).to.equal(top.mentions);
-    const daily = (await http(`${stack.apiUrl}/api/market/tokens/${top.token}/mindshare?window=7d&interval=1d`)).json as {
+    // 7d is counted per day: its interval is 1d, asked for or not.
+    const daily = (await http(`${stack.apiUrl}/api/market/tokens/${top.token}/mindshare?window=7d`)).json as {
+      interval: string;
       points: { at: string }[];
     };
-    expect(daily.points.length).to.be.within(7, 8);
+    expect(daily.interval).to.equal('1d');
+    expect(daily.points).to.have.length(7);
     for (const point of daily.points) expect(Date.parse(point.at) % (24 * HOUR_MS)).to.equal(0);
   });
 
@@ -112,6 +115,7 @@ describe('GET /api/market/mindshare and /api/market/tokens/:token/mindshare', fu
       ['/api/market/mindshare?window=4h', 'Invalid query parameter: window'],
       ['/api/market/tokens/SOL/mindshare?window=2d', 'Invalid query parameter: window'],
       ['/api/market/tokens/SOL/mindshare?interval=30m', 'Invalid query parameter: interval'],
+      ['/api/market/tokens/SOL/mindshare?window=30d&interval=4h', 'Invalid query parameter: interval (window 30d is counted per day: 1d)'],
       ['/api/market/tokens/S-L/mindshare', 'Invalid token'],
     ];
     for (const [path, error] of cases) {

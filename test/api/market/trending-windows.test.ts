@@ -178,4 +178,14 @@ describe('GET /api/market/trending and /trending-cas with ?window=', function ()
     // The refresh asked for above writes the 7 d list back.
     await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 20_000, 'ready again');
   });
+
+  it('a stream topic of a window not configured is a 400 naming the configured ones', async () => {
+    for (const topics of ['trending@30d', 'news,trending-cas@4h']) {
+      const client = await SseClient.connect(`${stack.apiUrl}/api/market/stream?topics=${topics}`, {});
+      expect(client.status, topics).to.equal(400);
+      expect(JSON.parse(client.body), topics).to.deep.equal({
+        error: 'Invalid query parameter: topics: the configured windows are 1h, 24h, 7d',
+      });
+    }
+  });
 });

@@ -37,7 +37,12 @@ try {
     console.log(`inspector: ${ok ? 'ok  ' : 'FAIL'} ${what} (exit ${answer.status})${ok ? '' : `\n${answer.stdout}${answer.stderr}`}`);
   };
   const username = stack.sim.trackedUsernames()[0]!;
-  await check('tools/list', ['--method', 'tools/list'], 0, /"name": "trending_tokens"[\s\S]*"name": "token_history"/);
+  await check(
+    'tools/list',
+    ['--method', 'tools/list'],
+    0,
+    /"name": "trending_tokens"[\s\S]*"name": "token_history"[\s\S]*"name": "alert_firings"/,
+  );
   const calls: [string, string[]][] = [
     ['trending_tokens', []],
     ['trending_contracts', []],
@@ -58,6 +63,13 @@ try {
       ['--method', 'tools/call', '--tool-name', 'username_stats', '--tool-arg', 'username=nobody_known_1'],
       5,
       /Username not found in index/,
+    ),
+    // The alert tools act for a key's user: without one, the route's 401 as a tool error.
+    check(
+      'tools/call list_alerts without a key: a tool error',
+      ['--method', 'tools/call', '--tool-name', 'list_alerts'],
+      5,
+      /Missing token/,
     ),
   ]);
 } finally {

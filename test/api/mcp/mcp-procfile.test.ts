@@ -12,7 +12,7 @@ import { startDeployment, type Deployment } from '../../faults/support/deploymen
 import { ROOT } from '../../faults/support/procfile.js';
 import { startTestRedis, type TestRedis } from '../../support/redis-server.js';
 import { callTool, connectMcp, textOf, toolErrorOf } from './helpers.js';
-import { MARKET_TOOLS } from '../../../apps/api/src/mcp/tools.js';
+import { MCP_TOOLS } from '../../../apps/api/src/mcp/mcp-server.js';
 
 const STDIO_ENTRY = join(ROOT, 'dist/scripts/mcp-stdio.js');
 
@@ -40,9 +40,9 @@ describe('MCP against the Procfile’s processes, and its stdio entry', function
     await redis?.stop();
   });
 
-  it('the web process, and the stdio entry in front of it, serve the table’s tools with the REST bodies and errors', async () => {
+  it('the web process, and the stdio entry in front of it, serve the table’s tools and the alert tools, with the REST bodies and errors', async () => {
     const tools = (await http.listTools()).tools;
-    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(MARKET_TOOLS.map((tool) => tool.name).sort());
+    expect(tools.map((tool) => tool.name).sort()).to.deep.equal(MCP_TOOLS.map((tool) => tool.name).sort());
     expect((await stdio.listTools()).tools).to.deep.equal(tools);
     expect(stdio.getInstructions()).to.equal(http.getInstructions());
     expect(textOf(await callTool(http, 'trending_tokens'))).to.equal(

@@ -9,9 +9,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import type { ApiDeps } from '../../../apps/api/src/deps.js';
-import { MCP_INSTRUCTIONS, MCP_SERVER_INFO } from '../../../apps/api/src/mcp/mcp-server.js';
+import { annotations, MCP_INSTRUCTIONS, MCP_SERVER_INFO, MCP_TOOLS } from '../../../apps/api/src/mcp/mcp-server.js';
 import { toolError } from '../../../apps/api/src/mcp/tool-errors.js';
-import { MARKET_TOOLS } from '../../../apps/api/src/mcp/tools.js';
 import { http, type HttpAnswer } from '../../support/http.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 
@@ -23,16 +22,15 @@ const call = (id: number | string, name: string, args: Record<string, unknown> =
   params: { name, arguments: args },
 });
 
-/** The SDK's answer with the market tools registered as its documentation shows: the reference the one path must equal. */
+/** The SDK's answer with the tools registered as its documentation shows: the reference the one path must equal. */
 async function sdkReference(deps: ApiDeps, message: unknown): Promise<string> {
   const server = new McpServer(MCP_SERVER_INFO, { instructions: MCP_INSTRUCTIONS, capabilities: { tools: { listChanged: false } } });
-  const caller = { chargeMiss: () => Promise.resolve() };
-  for (const tool of MARKET_TOOLS) {
+  const caller = { chargeMiss: () => Promise.resolve(), userId: () => Promise.reject(new Error('no user in the reference')) };
+  for (const tool of MCP_TOOLS) {
     const { title } = tool;
-    const annotations = { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
     server.registerTool(
       tool.name,
-      { title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations },
+      { title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: annotations(tool) },
       async (input: unknown): Promise<CallToolResult> => {
         try {
           const body = (await tool.answer(deps, input as never, caller)).body;

@@ -42,9 +42,21 @@ describe('MCP: POST /mcp with the SDK client', function () {
   });
 
   describe('tools/list', () => {
-    it('lists the read-only tool of every read that has one, in the table’s order, without a common prefix, each with input and output schemas', async () => {
-      const { tools } = await client.listTools();
+    it('lists the read-only tool of every read that has one, in the table’s order, without a common prefix, each with input and output schemas; then the alert tools', async () => {
+      const { tools: all } = await client.listTools();
+      const tools = all.slice(0, TOOL_READS.length);
       expect(tools.map((tool) => tool.name)).to.deep.equal(TOOL_READS.map((read) => read.tool!.name));
+      // The caller's alerts: creating is not idempotent, deleting destroys, the other two read.
+      expect(
+        all
+          .slice(TOOL_READS.length)
+          .map(({ name, annotations }) => [name, annotations?.readOnlyHint, annotations?.destructiveHint, annotations?.idempotentHint]),
+      ).to.deep.equal([
+        ['create_alert', false, false, false],
+        ['list_alerts', true, false, true],
+        ['delete_alert', false, true, true],
+        ['alert_firings', true, false, true],
+      ]);
       for (const tool of tools) {
         expect(tool.annotations, tool.name).to.include({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
         expect(tool.description?.length ?? 0, tool.name).to.be.greaterThan(80);

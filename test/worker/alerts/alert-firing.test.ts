@@ -9,7 +9,7 @@ import type { Queue } from 'bullmq';
 import { createAlertEvaluator, type AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
 import type { RefreshFacts } from '../../../apps/worker/src/alerts/conditions.js';
 import { indexSubject, type AlertCondition, type AlertEvent } from '../../../shared/alerts/alert-types.js';
-import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
+import { ALERT_DELIVERY_QUEUE, eventIdFor, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
 import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../../../shared/market-types.js';
 import { createLogger } from '../../../shared/logger.js';
 import { alertKeys } from '../../../shared/keyspace.js';
@@ -224,6 +224,47 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
     expect(await evaluate(rule.condition, off)).to.equal(0);
     expect(await evaluate(rule.condition, on), 'a new edge after the cooldown').to.equal(1);
     await eventually(() => (eventsOf(rule.id).length === 2 ? true : undefined), 10_000, 'both deliveries');
+  });
+
+  it('when a worker dies between the claim and the queue, then the next evaluation by another queues the firing, delivered once', async () => {
+    const { condition, on, off } = CASES['sentiment-label']!;
+    const rule = await createRule(condition);
+    const claimedAt = Date.now();
+    // The queue's Redis fails (or the process is killed) right after the claim: nothing reaches the queue.
+    const broken = { addBulk: () => Promise.reject(new Error('killed between claim and enqueue')) } as unknown as Queue<DeliveryJobData>;
+    const dying = createAlertEvaluator({
+      redis: stack.redis,
+      deliveries: broken,
+      config: stack.config.alerts,
+      logger: createLogger(stack.config, 'test'),
+      now: () => claimedAt,
+    });
+    const pairs = [[rule.condition.type, indexSubject(rule.condition)]] as const;
+    await dying.evaluate('lost:1', new Date(claimedAt).toISOString(), on, pairs).then(
+      () => expect.fail('the enqueue was to fail'),
+      (error: Error) => expect(error.message).to.equal('killed between claim and enqueue'),
+    );
+    expect(await queue.getJob(`${eventIdFor(rule.id, 'lost:1')}-0`), 'not queued').to.equal(undefined);
+
+    // Another worker, past the outbox's 30 s: the same refresh does not fire again, and any evaluation queues what was left.
+    const next = createAlertEvaluator({
+      redis: stack.redis,
+      deliveries: queue,
+      config: stack.config.alerts,
+      logger: createLogger(stack.config, 'test'),
+      now: () => claimedAt + 31_000,
+    });
+    expect(await next.evaluate('lost:1', new Date(claimedAt).toISOString(), on, pairs), 'claimed already').to.equal(0);
+    expect(await next.evaluate('lost:2', new Date().toISOString(), off, pairs)).to.equal(0);
+    const [event] = await eventually(() => (eventsOf(rule.id).length > 0 ? eventsOf(rule.id) : undefined), 10_000, 'the delivery');
+    expect(event!.id).to.equal(eventIdFor(rule.id, 'lost:1'));
+    expect(event!.verifiedBy).to.equal(receiver.secrets.indexOf(rule.secret));
+    expect(await stack.redis.hlen(alertKeys.outbox()), 'the outbox is empty again').to.equal(0);
+    await eventually(async () => {
+      const attempts = await stack.deps.alerts.deliveries((await me()).id, rule.id);
+      return attempts.some((a) => a.outcome === 'delivered') ? true : undefined;
+    });
+    expect(eventsOf(rule.id)).to.have.length(1);
   });
 
   it('when two workers evaluate the same refreshes at once, then each firing is delivered once', async () => {

@@ -114,6 +114,11 @@ export class AlertsService {
     return this.options.store.attempts(ruleId);
   }
 
+  /** The user's last `count` firings, newest first (what GET /api/alerts/stream sent or would send). */
+  recentFirings(userId: string, count: number): Promise<{ id: string; event: unknown }[]> {
+    return this.options.store.recentFirings(userId, count);
+  }
+
   /** Queues an `alert.test` event to every channel of the rule; returns its id. */
   async sendTest(userId: string, ruleId: string): Promise<string> {
     const rule = await this.owned(userId, ruleId);

@@ -23,25 +23,28 @@ export interface Authenticated {
 
 export function bearerAuth(auth: AuthServices): Middleware {
   return async (ctx, next) => {
-    // An API key acts as its user; apiKeyAuth has already refused an invalid one.
-    const apiKey = apiKeyOf(ctx);
-    if (apiKey) {
-      ctx.state.auth = { user: apiKey.user, apiKey } satisfies Authenticated;
-      await next();
-      return;
-    }
-    // `Bearer <token>`, scheme in any case; anything else counts as no token.
-    const token = bearerCredential(ctx.get('Authorization'));
-    if (!token) throw new AuthError('Missing token');
-    const claims = auth.tokens.verify(token);
-    const user = await auth.users.find(claims.email);
-    if (!user || user.id !== claims.sub) throw new AuthError('Invalid token');
-    // Issued before the user's last password change: revoked (docs/decisions.md#d3 keeps the message).
-    if (claims.iat < user.tokensNotBefore) throw new AuthError('Invalid token');
-    const authenticated: Authenticated = { user: toPublicUser(user), claims };
-    ctx.state.auth = authenticated;
+    ctx.state.auth = await authenticate(ctx, auth);
     await next();
   };
+}
+
+/**
+ * Who the request's credential acts for: an API key's user, or a JWT's (still existing, not
+ * revoked). 401 without a credential or with a bad one. The MCP tools that act for a user use it too.
+ */
+export async function authenticate(ctx: Context, auth: AuthServices): Promise<Authenticated> {
+  // An API key acts as its user; apiKeyAuth has already refused an invalid one.
+  const apiKey = apiKeyOf(ctx);
+  if (apiKey) return { user: apiKey.user, apiKey };
+  // `Bearer <token>`, scheme in any case; anything else counts as no token.
+  const token = bearerCredential(ctx.get('Authorization'));
+  if (!token) throw new AuthError('Missing token');
+  const claims = auth.tokens.verify(token);
+  const user = await auth.users.find(claims.email);
+  if (!user || user.id !== claims.sub) throw new AuthError('Invalid token');
+  // Issued before the user's last password change: revoked (docs/decisions.md#d3 keeps the message).
+  if (claims.iat < user.tokensNotBefore) throw new AuthError('Invalid token');
+  return { user: toPublicUser(user), claims };
 }
 
 /** After bearerAuth: 403 `Forbidden` unless the user has this role. */

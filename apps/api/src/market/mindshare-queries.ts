@@ -1,20 +1,26 @@
 /** The mindshare reads' query schemas and parsers (docs/decisions.md#d20): each bad value a 400 naming it. */
 import { z } from 'zod';
 import { BadRequestError } from '../../../../shared/errors.js';
-import { MINDSHARE_INTERVALS, MINDSHARE_WINDOWS, type MindshareInterval, type MindshareWindow } from '../../../../shared/mindshare.js';
+import {
+  MINDSHARE_INTERVALS,
+  MINDSHARE_WINDOWS,
+  windowIntervals,
+  type MindshareInterval,
+  type MindshareWindow,
+} from '../../../../shared/mindshare.js';
 
-const window = z
-  .enum(MINDSHARE_WINDOWS)
-  .optional()
-  .meta({ description: 'The window: the last 1, 24, 168 or 720 UTC hours, the current one included. Default 24h.', default: '24h' });
+const window = z.enum(MINDSHARE_WINDOWS).optional().meta({
+  description: 'The window: the last 1 or 24 UTC hours, or the last 7 or 30 UTC days, the current one included. Default 24h.',
+  default: '24h',
+});
 
 export const MindshareQuerySchema = z.object({ window });
 export const TokenMindshareQuerySchema = z.object({
   window,
-  interval: z
-    .enum(MINDSHARE_INTERVALS)
-    .optional()
-    .meta({ description: 'The bucket of each point: 1h (default), 4h or 1d, aligned to UTC.' }),
+  interval: z.enum(MINDSHARE_INTERVALS).optional().meta({
+    description:
+      'The bucket of each point, aligned to UTC: 1h (the default), 4h or 1d for the 1h and 24h windows; 1d (the default and only one) for 7d and 30d, which are counted per day.',
+  }),
 });
 
 export function parseMindshareWindow(raw: string | string[] | undefined): MindshareWindow {
@@ -23,8 +29,12 @@ export function parseMindshareWindow(raw: string | string[] | undefined): Mindsh
   return parsed.data ?? '24h';
 }
 
-export function parseMindshareInterval(raw: string | string[] | undefined): MindshareInterval {
+/** The interval asked for, or the finest the window's buckets answer; one they cannot is a 400 naming those they can. */
+export function parseMindshareInterval(raw: string | string[] | undefined, window: MindshareWindow): MindshareInterval {
   const parsed = TokenMindshareQuerySchema.shape.interval.safeParse(raw);
   if (!parsed.success) throw new BadRequestError('Invalid query parameter: interval');
-  return parsed.data ?? '1h';
+  const allowed = windowIntervals(window);
+  if (parsed.data !== undefined && !allowed.includes(parsed.data))
+    throw new BadRequestError(`Invalid query parameter: interval (window ${window} is counted per day: ${allowed.join(', ')})`);
+  return parsed.data ?? allowed[0]!;
 }

@@ -1,18 +1,12 @@
 /**
  * GET /api/market/tokens/:token/mindshare (docs/decisions.md#d20): a token's share over the
- * window's hours, read from the worker's hourly buckets. An answer changes only when a news
+ * window's buckets (hourly for 1h and 24h, daily for 7d and 30d), read from the worker's buckets. An answer changes only when a news
  * refresh lands, so each is prepared once and kept keyed by the mindshare snapshot's version:
  * the fast path serves repeated reads from memory.
  */
 import type { Redis } from 'ioredis';
 import { mindshareKeys } from '../../../../shared/keyspace.js';
-import {
-  MINDSHARE_HOURS,
-  mindsharePoints,
-  windowHours,
-  type MindshareInterval,
-  type MindshareWindow,
-} from '../../../../shared/mindshare.js';
+import { mindsharePoints, windowStarts, type MindshareInterval, type MindshareWindow } from '../../../../shared/mindshare.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import { boundedCache } from '../cache/bounded-cache.js';
 import { Representation, type ReadAnswer } from '../http/representation.js';
@@ -45,12 +39,12 @@ export class MindshareService {
     const key = preparedKey(token, snapshot.version, query);
     const held = this.prepared.get(key);
     if (held) return { representation: held, maxAgeSeconds };
-    const hours = windowHours(Date.parse(snapshot.cachedAt), MINDSHARE_HOURS[query.window]);
+    const { unit, starts } = windowStarts(query.window, Date.parse(snapshot.cachedAt));
     const read = this.redis.pipeline();
-    for (const hourMs of hours) read.hmget(mindshareKeys.bucket(hourMs), 't', `m:${token}`);
+    for (const startMs of starts) read.hmget(mindshareKeys.bucket(unit, startMs), 't', `m:${token}`);
     const replies = (await execChecked(read)) as (string | null)[][];
-    const counts = hours.map((hourMs, index) => ({
-      hourMs,
+    const counts = starts.map((startMs, index) => ({
+      startMs,
       total: Number(replies[index]?.[0] ?? 0),
       mentions: Number(replies[index]?.[1] ?? 0),
     }));

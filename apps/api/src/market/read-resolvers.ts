@@ -72,10 +72,10 @@ export function boundRead(resolvers: Resolvers, read: ReadSpec): BoundRead {
 }
 
 export function resolvers({ snapshots, stats, history, mindshare, windows }: Deps): Resolvers {
-  const mindshareQuery = (query: ParsedUrlQuery) => ({
-    window: parseMindshareWindow(query.window),
-    interval: parseMindshareInterval(query.interval),
-  });
+  const mindshareQuery = (query: ParsedUrlQuery) => {
+    const window = parseMindshareWindow(query.window);
+    return { window, interval: parseMindshareInterval(query.interval, window) };
+  };
   const mindshareList = (snapshot: CachedSnapshot<ViewOf<'mindshare'>>, query: ParsedUrlQuery): ReadAnswer => {
     const representation = snapshot.view.byWindow.get(parseMindshareWindow(query.window));
     if (!representation) throw new UnavailableError('Data temporarily unavailable', 10);

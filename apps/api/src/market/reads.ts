@@ -241,7 +241,14 @@ const MINDSHARE_READS = {
       description:
         'A token’s share of the tracked accounts’ token mentions over a window (1h, 24h, 7d, 30d; default 24h), per 1h, 4h or 1d bucket, with its mentions: is its share of attention growing or fading?',
     },
-    errors: { 400: [INVALID_TOKEN, MINDSHARE_WINDOW_ERROR, ['Invalid query parameter: interval', '`interval` is not 1h, 4h or 1d']] },
+    errors: {
+      400: [
+        INVALID_TOKEN,
+        MINDSHARE_WINDOW_ERROR,
+        ['Invalid query parameter: interval', '`interval` is not 1h, 4h or 1d'],
+        ['Invalid query parameter: interval (window 7d is counted per day: 1d)', '`interval` is finer than a day for 7d or 30d'],
+      ],
+    },
   },
 } satisfies Record<string, ReadSpec>;
 

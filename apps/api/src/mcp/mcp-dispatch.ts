@@ -17,9 +17,9 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { z } from 'zod';
 import type { ApiDeps } from '../deps.js';
 import { requestError, resultEnd, type RequestId } from './json-rpc.js';
-import { MARKET_TOOL_LIST } from './mcp-server.js';
+import { MARKET_TOOL_LIST, MCP_TOOLS } from './mcp-server.js';
 import { toolError } from './tool-errors.js';
-import { MARKET_TOOLS, type MarketTool, type ToolCaller } from './tools.js';
+import type { McpTool, ToolCaller } from './tools.js';
 
 /** A JSON-RPC request for one of the tool methods. */
 export interface ToolRequest {
@@ -67,7 +67,7 @@ const issuesText = (error: z.core.$ZodError) =>
 
 export type ToolDispatch = (request: ToolRequest, caller: ToolCaller) => Promise<Buffer>;
 
-export function createToolDispatch(deps: ApiDeps, tools: readonly MarketTool[] = MARKET_TOOLS): ToolDispatch {
+export function createToolDispatch(deps: ApiDeps, tools: readonly McpTool[] = MCP_TOOLS): ToolDispatch {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listStart = Buffer.from(`{"result":${JSON.stringify(MARKET_TOOL_LIST)}`);
   return async ({ id, method, message }, caller) => {
@@ -84,12 +84,13 @@ export function createToolDispatch(deps: ApiDeps, tools: readonly MarketTool[] =
       return requestError(id, ErrorCode.InternalError, 'Server does not support task creation (required for tools/call)').body;
     const tool = byName.get(params.name);
     if (!tool) return resultOf(invalidParams(`Tool ${params.name} not found`), id);
-    const input = tool.input.safeParse(params.arguments ?? {});
-    if (!input.success) {
+    // A tool with its route's parser checks its arguments itself, in the try: a bad one is the route's 400.
+    const input = tool.parse ? undefined : tool.input.safeParse(params.arguments ?? {});
+    if (input && !input.success) {
       return resultOf(invalidParams(`Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(input.error)}`), id);
     }
     try {
-      const representation = await tool.answer(deps, input.data, caller);
+      const representation = await tool.answer(deps, input ? input.data : tool.parse!(params.arguments ?? {}), caller);
       return Buffer.concat([representation.formOf(resultStart), resultEnd(id)]);
     } catch (error) {
       return resultOf(toolError(error, deps.logger, tool.name), id);

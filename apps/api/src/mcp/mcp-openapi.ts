@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { declarePaths } from '../openapi/declare.js';
 import { INTERNAL_ERROR, json, type Response } from '../openapi/responses.js';
+import { ALERT_TOOLS } from './alert-tools.js';
 import { MARKET_TOOLS } from './tools.js';
 
 const id = z.union([z.string(), z.number(), z.null()]).meta({ description: 'The request id (null when the request could not be read).' });
@@ -45,6 +46,8 @@ const JsonRpcErrorSchema = z
 
 const transportError = (description: string): Response => ({ description, content: json(JsonRpcErrorSchema) });
 
+const names = (tools: readonly { name: string }[]) => tools.map((tool) => `\`${tool.name}\``).join(', ');
+
 const TOOL_CALL_EXAMPLE = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'token_sentiment', arguments: { token: 'SOL' } } };
 
 export const MCP_PATHS = declarePaths({
@@ -59,7 +62,8 @@ export const MCP_PATHS = declarePaths({
         'a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. ' +
         'A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. ' +
         'Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. ' +
-        `Tools, all read-only and public like the market routes: ${MARKET_TOOLS.map((tool) => `\`${tool.name}\``).join(', ')}. ` +
+        `Market tools, read-only and public like the market routes: ${names(MARKET_TOOLS)}. ` +
+        `Alert tools, for the user of the request's API key (X-Api-Key) or JWT, each acting as its /api/alerts route: ${names(ALERT_TOOLS)}. ` +
         'Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; ' +
         'a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. ' +
         'Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.',

@@ -15,6 +15,7 @@ import Router from '@koa/router';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'koa';
 import { apiKeyOf } from '../auth/api-key-auth.js';
+import { authenticate } from '../auth/bearer.js';
 import type { ApiDeps } from '../deps.js';
 import { JSON_RPC, requestError, transportError, type McpAnswer, type RequestId } from './json-rpc.js';
 import { asToolRequest, createToolDispatch } from './mcp-dispatch.js';
@@ -104,7 +105,11 @@ export function mcpRoutes(deps: ApiDeps, router = new Router()): Router {
     if (origin !== undefined && !allowedOrigins.has(origin)) return send(ctx, ORIGIN_REFUSED);
     // The same client, the same budget: a stats miss through MCP is charged as GET /api/market/stats charges it
     // (to the API key when one came with the request, else to the address).
-    const caller: ToolCaller = { chargeMiss: () => deps.missBudget.charge(ctx.ip, apiKeyOf(ctx)?.key.id) };
+    // The alert tools act for the user of the key (or JWT), as the /api/alerts routes do.
+    const caller: ToolCaller = {
+      chargeMiss: () => deps.missBudget.charge(ctx.ip, apiKeyOf(ctx)?.key.id),
+      userId: async () => (await authenticate(ctx, deps.auth)).user.id,
+    };
     const seen: { id: RequestId | null } = { id: null };
     const deadline = new AbortController();
     let timer: NodeJS.Timeout | undefined;

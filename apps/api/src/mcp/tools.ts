@@ -21,21 +21,31 @@ import { INTERVALS, type Interval } from '../market/history-buckets.js';
 /** The REST operations (operationId in /openapi.json) the tools mirror. */
 export type ReadId = ReturnType<typeof operationIdOf<ReadName>>;
 
-/** Who is calling, as the REST routes see them: the budget a stats miss is charged to. */
+/** Who is calling, as the REST routes see them: the budget a stats miss is charged to, the user a key acts for. */
 export interface ToolCaller {
   /** Charges one stats miss to the caller's budget (the same one GET /api/market/stats uses); throws 429 when spent. */
   chargeMiss(): Promise<unknown>;
+  /** The user the request's API key (or JWT) acts for, as for /api/auth/me; throws 401 without one. */
+  userId(): Promise<string>;
 }
 
-export interface MarketTool<Input extends z.ZodObject = z.ZodObject> {
-  read: ReadId;
+export interface McpTool<Input extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
   description: string;
+  /** The arguments as tools/list shows them (and as they are checked, unless `parse`). */
   input: Input;
   /** The REST response's schema, without its document id (a tool's output schema must be an object at its root). */
   output: z.ZodObject;
+  /** What a call does, for the tool's annotations: a read unless said. */
+  effect?: 'read' | 'create' | 'delete';
+  /** The REST route's own parser of the arguments, so a bad one gets the route's 400 message rather than a schema dump. */
+  parse?: (args: unknown) => z.output<Input>;
   answer(deps: ApiDeps, input: z.output<Input>, caller: ToolCaller): Promise<Representation>;
+}
+
+export interface MarketTool<Input extends z.ZodObject = z.ZodObject> extends McpTool<Input> {
+  read: ReadId;
 }
 
 /**
@@ -86,7 +96,7 @@ const atInput = z.object({
  * output schema must be an object at its root, and a schema carrying a document id (or derived
  * from one) is converted to a bare `$ref`.
  */
-const asOutput = (schema: z.ZodObject): z.ZodObject => z.object(schema.shape).meta({ description: schema.description });
+export const asOutput = (schema: z.ZodObject): z.ZodObject => z.object(schema.shape).meta({ description: schema.description });
 
 const mindshareWindow = z
   .enum(MINDSHARE_WINDOWS)
@@ -107,7 +117,10 @@ const TOOL_INPUTS: Readonly<Record<ServeKind, z.ZodObject>> = {
   'token-mindshare': z.object({
     token,
     window: mindshareWindow,
-    interval: z.enum(MINDSHARE_INTERVALS).optional().meta({ description: '1h (default), 4h or 1d buckets, aligned to UTC.' }),
+    interval: z
+      .enum(MINDSHARE_INTERVALS)
+      .optional()
+      .meta({ description: 'Buckets aligned to UTC: 1h (default), 4h or 1d for the 1h and 24h windows; 1d for 7d and 30d.' }),
   }),
 };
 

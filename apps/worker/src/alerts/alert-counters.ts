@@ -8,14 +8,23 @@ import { keys } from '../../../../shared/keyspace.js';
 import { ALERT_LATENCY_BUCKETS_MS } from '../../../../shared/alerts/alert-metrics.js';
 
 export function alertCounters(redis: Redis) {
-  const add = (field: string, by = 1) => void redis.hincrby(keys.workerCounters(), field, by).catch(() => {});
+  // One pipeline per event counted: a delivery's counters cost one write, not three.
+  const add = (...fields: [string, number][]) => {
+    const batch = redis.pipeline();
+    for (const [field, by] of fields) batch.hincrby(keys.workerCounters(), field, by);
+    void batch.exec().catch(() => {});
+  };
   return {
-    firing: (type: string) => add(`alert_firings|${type}|fired`),
-    delivery: (outcome: string) => add(`alert_deliveries|${outcome}|webhook`),
-    latency(ms: number) {
-      const bucket = ALERT_LATENCY_BUCKETS_MS.find((le) => ms <= le);
-      add(`alert_latency|${bucket ?? '+Inf'}|bucket`);
-      add('alert_latency|sum|ms', Math.max(0, Math.round(ms)));
+    firing: (type: string, count = 1) => add([`alert_firings|${type}|fired`, count]),
+    /** A delivery attempt's outcome, with the latency from firing to receiver when it was delivered. */
+    delivery(outcome: string, latencyMs?: number) {
+      if (latencyMs === undefined) return add([`alert_deliveries|${outcome}|webhook`, 1]);
+      const bucket = ALERT_LATENCY_BUCKETS_MS.find((le) => latencyMs <= le);
+      add(
+        [`alert_deliveries|${outcome}|webhook`, 1],
+        [`alert_latency|${bucket ?? '+Inf'}|bucket`, 1],
+        ['alert_latency|sum|ms', Math.max(0, Math.round(latencyMs))],
+      );
     },
   };
 }

@@ -70,13 +70,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
     });
     const last = attempt >= (job.opts.attempts ?? 1);
     const outcome = result.kind === 'delivered' ? 'delivered' : result.retryable && !last ? 'retrying' : 'failed';
+    // A delivered event also ends the rule's run of failed ones, in the same step.
     await store.recordAttempt(rule.id, logEntry(data, attempt, outcome, result));
-    count.delivery(outcome);
-    if (result.kind === 'delivered') {
-      count.latency(Date.now() - data.firedAtMs);
-      await store.recordDeliveredEvent(rule.id);
-      return { outcome };
-    }
+    count.delivery(outcome, result.kind === 'delivered' ? Date.now() - data.firedAtMs : undefined);
+    if (result.kind === 'delivered') return { outcome };
     if (outcome === 'retrying') throw new RetryableDeliveryError(result.error, result.retryAfterMs);
     // Failed for good: after every retry (about a day with the defaults) the rule is disabled at once.
     const exhausted = result.retryable && last && (job.opts.attempts ?? 1) > 1;

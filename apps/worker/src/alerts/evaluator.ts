@@ -3,26 +3,21 @@
  * what the refresh touched are read (the tokens in it, the chains, `*` for "any"), so the cost
  * grows with the rules concerned. A rule whose condition became true claims the refresh in one
  * script with its cooldown (claimAlertFiring): two workers, a retried job or a refresh
- * evaluated twice fire it at most once. A firing goes to the user's feed and to the delivery
- * queue, one job per webhook, its id derived from the firing so a repeat adds nothing.
+ * evaluated twice fire it at most once. The same script puts the firing in the user's feed and
+ * its delivery jobs (one per webhook, ids derived from the firing, so a repeat adds nothing) in
+ * an outbox; they are then queued in bulk and taken out of it. A worker that dies between the
+ * claim and the queue loses nothing: the next evaluation, by any worker, queues what it left.
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertsConfig } from '../../../../shared/alerts/alerts-config.js';
 import { AlertStore } from '../../../../shared/alerts/alert-store.js';
-import {
-  indexSubject,
-  type AlertEvent,
-  type AlertMatch,
-  type ConditionType,
-  type StoredRule,
-} from '../../../../shared/alerts/alert-types.js';
+import { indexSubject, type AlertEvent, type ConditionType, type StoredRule } from '../../../../shared/alerts/alert-types.js';
 import { enqueueDeliveries, eventIdFor, type DeliveryJobData } from '../../../../shared/alerts/delivery-queue.js';
 import { alertFiredChannel, alertKeys } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
 import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
 import { runScript } from '../../../../shared/redis-scripts.js';
-import { execChecked } from '../../../../shared/redis-results.js';
 import { snapshotKeys } from '../../../../shared/snapshot-keys.js';
 import { matchesOf, type MentionsAt, type RefreshFacts } from './conditions.js';
 
@@ -32,19 +27,31 @@ const CLAIM_TTL_SECONDS = 3 * 86_400;
 const WINDOW_LENGTH = 21;
 /** Firings kept per user for the stream and the MCP tool. */
 export const FIRINGS_KEPT = 1000;
+/** Jobs per addBulk, event ids per HDEL. */
+const SEND_CHUNK = 500;
+/** An outbox entry older than this was left by a worker that died or failed between claim and enqueue. */
+const OUTBOX_STALE_MS = 30_000;
 
 export interface EvaluatorOptions {
   redis: Redis;
   deliveries: Queue<DeliveryJobData>;
   config: AlertsConfig;
   logger: Logger;
-  /** Counts firings by condition type (the worker's counters hash). */
-  countFiring?: (type: ConditionType) => void;
+  /** Counts firings by condition type (the worker's counters hash), once per type and evaluation. */
+  countFiring?: (type: ConditionType, count: number) => void;
   now?: () => number;
 }
 
 /** A rule as the evaluator keeps it between refreshes. */
 type CachedRule = Pick<StoredRule, 'id' | 'userId' | 'name' | 'condition' | 'cooldownSeconds'> & { urls: string[] };
+
+/** A rule whose condition is true on this refresh: its event and delivery jobs, before the claim. */
+interface Firing {
+  rule: CachedRule;
+  eventId: string;
+  event: AlertEvent;
+  jobs: DeliveryJobData[];
+}
 
 type Snapshot<T> = { data: T; cachedAt: string };
 const parse = <T>(raw: string | null | undefined): T | undefined => (raw ? (JSON.parse(raw) as Snapshot<T>).data : undefined);
@@ -64,48 +71,80 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
     facts: RefreshFacts,
     pairs: readonly (readonly [ConditionType, string])[],
   ): Promise<number> {
+    await recover();
     const rules = await rulesFor(pairs);
-    const candidates: { rule: CachedRule; matches: AlertMatch[] }[] = [];
+    const at = now();
+    const firings: Firing[] = [];
     for (const rule of rules) {
       const matches = matchesOf(rule.condition, facts);
-      if (matches.length > 0) candidates.push({ rule, matches });
+      if (matches.length === 0) continue;
+      const eventId = eventIdFor(rule.id, refreshId);
+      const event: AlertEvent = {
+        type: 'alert.fired',
+        timestamp: new Date(at).toISOString(),
+        data: { firingId: eventId, ruleId: rule.id, ruleName: rule.name, condition: rule.condition, refreshedAt, matches },
+      };
+      const jobs = rule.urls.map((url, index) => ({ eventId, ruleId: rule.id, channel: index, url, event, firedAtMs: at }));
+      firings.push({ rule, eventId, event, jobs });
     }
-    // Concurrently: each firing's claim, enqueue and feed write are independent round trips.
-    const outcomes = await Promise.all(candidates.map(({ rule, matches }) => fire(rule, matches, refreshId, refreshedAt)));
-    const fired = outcomes.filter(Boolean).length;
-    if (fired > 0) options.logger.info({ refreshId, rules: rules.length, fired }, 'alerts fired');
-    return fired;
+    // Concurrently: each claim is one script of its own (they are independent).
+    const claimed = await Promise.all(firings.map((firing) => claim(firing, refreshId, at)));
+    const fired = firings.filter((_, index) => claimed[index]);
+    await send(
+      fired.map(({ eventId }) => eventId),
+      fired.flatMap(({ jobs }) => jobs),
+    );
+    const users = new Set(fired.map(({ rule }) => rule.userId));
+    await Promise.all([...users].map((userId) => options.redis.publish(alertFiredChannel(), userId)));
+    const byType = new Map<ConditionType, number>();
+    for (const { rule } of fired) byType.set(rule.condition.type, (byType.get(rule.condition.type) ?? 0) + 1);
+    for (const [type, count] of byType) options.countFiring?.(type, count);
+    if (fired.length > 0) options.logger.info({ refreshId, rules: rules.length, fired: fired.length }, 'alerts fired');
+    return fired.length;
   }
-  /** Claims the rule's firing for this refresh and, when it is the first, sends it on; true when it fired. */
-  async function fire(rule: CachedRule, matches: AlertMatch[], refreshId: string, refreshedAt: string): Promise<boolean> {
-    const at = now();
+
+  /**
+   * Claims the rule's firing for this refresh (claimAlertFiring): when it is the first, within no
+   * cooldown, the event goes to the user's stream and its delivery jobs to the outbox in the
+   * same step; true when it fired.
+   */
+  async function claim({ rule, eventId, event, jobs }: Firing, refreshId: string, at: number): Promise<boolean> {
     const claimed = await runScript(
       options.redis,
       'claimAlertFiring',
-      [alertKeys.claim(rule.id, refreshId), alertKeys.lastFired(rule.id)],
-      [at, rule.cooldownSeconds * 1000, CLAIM_TTL_SECONDS],
+      [alertKeys.claim(rule.id, refreshId), alertKeys.lastFired(rule.id), alertKeys.outbox(), alertKeys.firings(rule.userId)],
+      [at, rule.cooldownSeconds * 1000, CLAIM_TTL_SECONDS, eventId, JSON.stringify(jobs), JSON.stringify(event), FIRINGS_KEPT],
     );
-    if (claimed !== 1) return false;
-    const eventId = eventIdFor(rule.id, refreshId);
-    const event: AlertEvent = {
-      type: 'alert.fired',
-      timestamp: new Date(at).toISOString(),
-      data: { firingId: eventId, ruleId: rule.id, ruleName: rule.name, condition: rule.condition, refreshedAt, matches },
-    };
-    await enqueueDeliveries(
-      options.deliveries,
-      options.config,
-      rule.urls.map((url, index) => ({ eventId, ruleId: rule.id, channel: index, url, event, firedAtMs: at })),
-    );
-    await execChecked(
-      options.redis
-        .multi()
-        .xadd(alertKeys.firings(rule.userId), 'MAXLEN', '~', FIRINGS_KEPT, '*', 'event', JSON.stringify(event))
-        .publish(alertFiredChannel(), rule.userId),
-    );
-    options.countFiring?.(rule.condition.type);
-    return true;
+    return claimed === 1;
   }
+
+  /** Queues the jobs (in bulk; their ids make a repeat add nothing), then takes their events out of the outbox. */
+  async function send(eventIds: readonly string[], jobs: readonly DeliveryJobData[]): Promise<void> {
+    for (let from = 0; from < jobs.length; from += SEND_CHUNK)
+      await enqueueDeliveries(options.deliveries, options.config, jobs.slice(from, from + SEND_CHUNK));
+    for (let from = 0; from < eventIds.length; from += SEND_CHUNK)
+      await options.redis.hdel(alertKeys.outbox(), ...eventIds.slice(from, from + SEND_CHUNK));
+  }
+
+  /**
+   * Queues what a worker claimed but did not queue (it died, or the queue's Redis failed, between
+   * the claim and the add): the outbox's entries older than OUTBOX_STALE_MS, at every evaluation.
+   * An entry a live worker is still sending is younger; and one sent twice is added once.
+   */
+  async function recover(): Promise<void> {
+    const outbox = await options.redis.hgetall(alertKeys.outbox());
+    const stale = Object.entries(outbox).flatMap(([eventId, raw]) => {
+      const jobs = JSON.parse(raw) as DeliveryJobData[];
+      return (jobs[0]?.firedAtMs ?? 0) < now() - OUTBOX_STALE_MS ? [{ eventId, jobs }] : [];
+    });
+    if (stale.length === 0) return;
+    options.logger.warn({ firings: stale.length }, 'alerts: queueing firings claimed but never queued');
+    await send(
+      stale.map(({ eventId }) => eventId),
+      stale.flatMap(({ jobs }) => jobs),
+    );
+  }
+
   /**
    * The rules indexed under `pairs`, parsed once per change of the rules: while the version
    * counter holds, the parsed rules of each (type, subject) are reused, so a refresh costs the

@@ -67,7 +67,7 @@ async function refreshMindshare(
   posts: readonly NewsItem[],
   nowMs: number,
 ): Promise<MindshareLists> {
-  if (historyMs <= 0) return mindshareLists(new Map(), nowMs);
+  if (historyMs <= 0) return mindshareLists({ hour: new Map(), day: new Map() }, nowMs);
   await storeFetched(() => countMentions(redis, posts, scorePost, nowMs, historyMs));
   return mindshareLists(await readBuckets(redis, nowMs, historyMs), nowMs);
 }

@@ -7,10 +7,10 @@ import { byId, count } from './format.js';
 /** @typedef {import('./api.js').Schemas['SentimentHistory']} SentimentHistory */
 /** @typedef {import('./api.js').Schemas['TokenMindshare']} TokenMindshare */
 
-/** Each range's mindshare read: its window and the bucket that keeps it to a few dozen points. */
+/** Each range's mindshare read: its window and its bucket (7d and 30d are counted per day). */
 const MINDSHARE = /** @type {const} */ ({
   1: { window: '24h', interval: '1h' },
-  7: { window: '7d', interval: '4h' },
+  7: { window: '7d', interval: '1d' },
   30: { window: '30d', interval: '1d' },
 });
 

@@ -18,7 +18,7 @@ import {
   DeliveryListSchema,
   TestQueuedSchema,
   UpdateAlertRequestSchema,
-} from './schema.js';
+} from '../../alerts/alert-schemas.js';
 
 const FIELD_ERROR: ErrorCase = [
   'Invalid field: <path>',

@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import { authenticatedUser, bearerAuth } from '../../auth/bearer.js';
 import type { ApiDeps } from '../../deps.js';
 import { jsonBody } from '../auth/json-body.js';
-import { ALERT_BODY_LIMIT, parseCreateAlert, parseFeedLastEventId, parseUpdateAlert } from './schema.js';
+import { ALERT_BODY_LIMIT, parseCreateAlert, parseFeedLastEventId, parseUpdateAlert } from '../../alerts/alert-schemas.js';
 import { UnavailableError } from '../../../../../shared/errors.js';
 
 export function alertRoutes(deps: Pick<ApiDeps, 'auth' | 'alerts' | 'alertFeed'>, router = new Router()): Router {

@@ -90,6 +90,10 @@ const STREAM_OPERATION: ZodOpenApiOperationObject = {
     },
     '400': errorResponse('Bad request', [
       ['Invalid query parameter: topics', '`topics` names an unknown kind, is empty, or is longer than every kind named once'],
+      [
+        'Invalid query parameter: topics: the configured windows are 24h, ...',
+        '`topics` names a window not configured (TRENDING_WINDOWS): the message names those that are',
+      ],
     ]),
     '500': INTERNAL_ERROR,
     '503': errorResponse(

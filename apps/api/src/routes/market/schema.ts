@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { BadRequestError } from '../../../../../shared/errors.js';
+import { activeSnapshots } from '../../../../../shared/snapshot-kinds.js';
+import type { TrendingWindow } from '../../../../../shared/trending-windows.js';
 import { TOPICS, type Topic } from '../../stream/stream-hub.js';
 
 /** GET /api/market/stream's query and header. */
@@ -30,11 +32,19 @@ export const StreamHeaderSchema = z.object({
     }),
 });
 
-/** `?topics=trending,news`: the event kinds to send, all when absent; an unknown one is a 400. */
-export function parseTopics(raw: string | string[] | undefined): ReadonlySet<Topic> {
+/**
+ * `?topics=trending,news`: the event kinds to send, all those served when absent; an unknown one
+ * is a 400, and so is a window not configured (`trending@30d`), naming the configured windows as
+ * the lists' `?window=` does.
+ */
+export function parseTopics(raw: string | string[] | undefined, windows: readonly TrendingWindow[]): ReadonlySet<Topic> {
   const topics = StreamQuerySchema.shape.topics.safeParse(raw);
   if (!topics.success) throw new BadRequestError('Invalid query parameter: topics');
-  return new Set(topics.data === undefined ? TOPICS : (topics.data.split(',') as Topic[]));
+  const served = activeSnapshots(windows);
+  const asked = topics.data === undefined ? served : (topics.data.split(',') as Topic[]);
+  if (!asked.every((topic) => served.includes(topic)))
+    throw new BadRequestError(`Invalid query parameter: topics: the configured windows are ${windows.join(', ')}`);
+  return new Set(asked);
 }
 
 /** `Last-Event-ID`: an event id we sent (cachedAt in ms). Anything else starts a fresh stream, as a first connection does. */

@@ -4,9 +4,9 @@ import { UnavailableError } from '../../../../../shared/errors.js';
 import type { ApiDeps } from '../../deps.js';
 import { parseLastEventId, parseTopics } from './schema.js';
 
-export function streamRoutes({ stream }: ApiDeps, router = new Router()): Router {
+export function streamRoutes({ stream, config }: ApiDeps, router = new Router()): Router {
   router.get('/api/market/stream', (ctx) => {
-    const topics = parseTopics(ctx.query.topics);
+    const topics = parseTopics(ctx.query.topics, config.trendingWindows);
     const lastEventMs = parseLastEventId(ctx.get('Last-Event-ID') || undefined);
     const refusal = stream.refusal(ctx.ip);
     if (refusal === 'full') throw new UnavailableError('Too many stream clients', 5);

@@ -1,8 +1,8 @@
-/** Request and response shapes of the alert routes; the OpenAPI document is generated from them (alerts-openapi.ts). */
+/** Request and response shapes of the alert routes and MCP tools; the OpenAPI document is generated from them (routes/alerts/alerts-openapi.ts). */
 import { z } from 'zod';
-import { AlertConditionSchema, WebhookChannelSchema } from '../../../../../shared/alerts/alert-types.js';
-import { BadRequestError } from '../../../../../shared/errors.js';
-import type { RuleInput } from '../../alerts/alerts-service.js';
+import { AlertConditionSchema, WebhookChannelSchema } from '../../../../shared/alerts/alert-types.js';
+import { BadRequestError } from '../../../../shared/errors.js';
+import type { RuleInput } from './alerts-service.js';
 
 /** Bodies over 16 KiB are refused with 413 before they are parsed. */
 export const ALERT_BODY_LIMIT = '16kb';
