@@ -100,6 +100,13 @@ export async function readRange(redis: Redis, key: string, fromMs: number, toMs:
   return raw.map(toEntry);
 }
 
+/** The newest `count` entries with fromMs <= time <= toMs, oldest first. */
+export async function readNewestInRange(redis: Redis, key: string, fromMs: number, toMs: number, count: number): Promise<HistoryEntry[]> {
+  if (toMs < fromMs || toMs < 0) return [];
+  const raw = (await redis.xrevrange(key, String(Math.floor(toMs)), String(Math.max(0, Math.floor(fromMs))), 'COUNT', count)) as RawEntry[];
+  return raw.reverse().map(toEntry);
+}
+
 /** The last entry at or before `atMs`, or null. */
 export async function readAtOrBefore(redis: Redis, key: string, atMs: number): Promise<HistoryEntry | null> {
   const raw = (await redis.xrevrange(key, String(Math.floor(atMs)), '-', 'COUNT', 1)) as RawEntry[];

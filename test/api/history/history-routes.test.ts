@@ -207,4 +207,20 @@ describe('history: series and past snapshots written with each refresh (docs/dec
       expect(ttl, key).to.be.within(29 * DAY, 30 * DAY);
     }
   });
+
+  it('when a range at 30m holds more than 1,000 refreshes, then the newest 1,000 are answered (and only they are read: issue 38 item 6)', async () => {
+    // 1,100 earlier refreshes of the token's figures, as copies of its first, 30 minutes apart before it.
+    const token = dropped;
+    for (const key of [historyKeys.token(token), historyKeys.trendingTimes()]) {
+      const [[, fields]] = (await worker.xrange(key, '-', '+', 'COUNT', 1)) as [[string, string[]]];
+      const batch = worker.pipeline();
+      for (let back = 1100; back >= 1; back -= 1) batch.xadd(key, `${times[0]! - back * HALF_HOUR}-0`, ...fields);
+      await batch.exec();
+    }
+    const from = new Date(times[0]! - 1200 * HALF_HOUR).toISOString();
+    const newest = (await worker.xrevrange(historyKeys.trendingTimes(), '+', '-', 'COUNT', 1000)) as [string, string[]][];
+    const body = (await get(`/api/market/tokens/${token}/history?interval=30m&from=${from}`)).json as TokenHistory;
+    expect(body.points.map((p) => p.at)).to.deep.equal(newest.reverse().map(([id]) => new Date(Number(id.split('-')[0])).toISOString()));
+    expect(body.points[0]!.rank).to.be.a('number');
+  });
 });

@@ -38,6 +38,20 @@ describe('news pages', () => {
     expect(pages.page(1, 10)).to.equal(pages.page(1, 10));
   });
 
+  it('when a client reads thousands of distinct empty pages and odd limits, then the pages of the usual limits stay memoised (issue 38 item 6)', () => {
+    const first = pages.page(1, 20);
+    const largest = pages.page(1, 50);
+    for (let n = 0; n < 2000; n += 1) {
+      pages.page(1000 + n, 20); // past the end
+      pages.page(1, 20, `ZZ${n}`); // a token no post mentions
+      pages.page(1 + (n % 3), 1 + (n % 49)); // odd limits
+    }
+    expect(pages.page(1, 20)).to.equal(first);
+    expect(pages.page(1, 50)).to.equal(largest);
+    // An empty page is built for each read, never kept.
+    expect(pages.page(5000, 20)).not.to.equal(pages.page(5000, 20));
+  });
+
   describe('of one token', () => {
     const post = (id: string, tokens: string[]): NewsItem => ({ ...item(0), id, tokens });
     const mixed = new NewsPages({

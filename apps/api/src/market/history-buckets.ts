@@ -13,7 +13,7 @@ export type { Interval };
 export const INTERVALS: Readonly<Record<Interval, number>> = { '30m': 0, '1h': 3_600_000, '4h': 4 * 3_600_000, '1d': 86_400_000 };
 
 /** At most this many points per answer: the newest are kept. */
-const MAX_POINTS = 1000;
+export const MAX_POINTS = 1000;
 
 /** Consecutive runs of entries sharing a bucket (entries are oldest first). */
 function groups<T extends { atMs: number }>(items: readonly T[], interval: Interval): { atMs: number; items: T[] }[] {

@@ -2,18 +2,21 @@
  * Reads of history (docs/decisions.md#d11): time series per token and snapshots as of an instant, from the
  * Redis Streams the worker writes with each refresh. A history answer changes only when a
  * refresh lands, so each is prepared once (bytes, ETag) and kept in memory keyed by the current
- * snapshot's version: repeated reads cost what a cached snapshot read costs.
+ * snapshot's version: repeated reads cost what a cached snapshot read costs. `from`/`to` are a
+ * client's to choose, so answers to them are kept apart from the default range's (a stream of
+ * distinct ranges evicts only its own kind), and a range read at `30m` (a point per entry) asks
+ * Redis for the newest 1,000 entries only, what the answer can hold.
  */
 import type { Redis } from 'ioredis';
 import { NotFoundError } from '../../../../shared/errors.js';
-import { readAtOrBefore, readRange, type HistoryEntry } from '../../../../shared/history/history-store.js';
+import { readAtOrBefore, readNewestInRange, readRange, type HistoryEntry } from '../../../../shared/history/history-store.js';
 import { historyKeys } from '../../../../shared/snapshot-keys.js';
 import { SERIES_OWNER, type ListKind, type SeriesName } from '../../../../shared/snapshot-kinds.js';
 import type { HistoryQuery, Interval } from './market-queries.js';
 import { boundedCache } from '../cache/bounded-cache.js';
 import { Representation } from '../http/representation.js';
 import { secondsLeft, type SnapshotCache } from './snapshot-cache.js';
-import { bucketSentiment, bucketTrending } from './history-buckets.js';
+import { bucketSentiment, bucketTrending, MAX_POINTS } from './history-buckets.js';
 
 export type { HistoryQuery };
 
@@ -23,8 +26,10 @@ export interface HistoryAnswer {
 }
 
 const DEFAULT_RANGE_MS = 24 * 3_600_000;
-/** Prepared answers kept per process (a few KB each for 30 days at 1h). */
+/** Prepared answers of the default range kept per process (a few KB each for 30 days at 1h). */
 const MAX_PREPARED = 1000;
+/** Prepared answers of a range the client chose (`from`, `to`), kept apart. */
+const MAX_PREPARED_RANGES = 200;
 /** Past snapshots kept prepared (the `?at=` of a few dashboards' time sliders). */
 const MAX_PAST_SNAPSHOTS = 64;
 
@@ -32,6 +37,7 @@ const NO_SNAPSHOT = 'No snapshot at that time';
 
 export class HistoryService {
   private readonly prepared = boundedCache<string, Representation>({ max: MAX_PREPARED });
+  private readonly ranges = boundedCache<string, Representation>({ max: MAX_PREPARED_RANGES });
   private readonly past = boundedCache<string, Representation>({ max: MAX_PAST_SNAPSHOTS });
 
   constructor(
@@ -47,7 +53,7 @@ export class HistoryService {
    */
   peek(series: HistorySeries, token: string, query: HistoryQuery): HistoryAnswer | undefined {
     const snapshot = this.snapshots.peek(SERIES_OWNER[series]);
-    const held = snapshot && this.prepared.get(preparedKey(series, token, snapshot.version, query));
+    const held = snapshot && this.cacheFor(query).get(preparedKey(series, token, snapshot.version, query));
     return held && { representation: held, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
   }
 
@@ -57,10 +63,11 @@ export class HistoryService {
     const { withRefreshTimes, points } = HISTORY_POINTS[series];
     return this.answer(preparedKey(series, token, snapshot.version, query), query, snapshot, async (fromMs, toMs) => {
       const key = historyKeys.series(series, token);
-      const [entries, times] = await Promise.all([
-        readRange(this.redis, key, fromMs, toMs),
-        withRefreshTimes ? readRange(this.redis, historyKeys.trendingTimes(), fromMs, toMs) : [],
-      ]);
+      const read = (name: string) =>
+        query.interval === '30m'
+          ? readNewestInRange(this.redis, name, fromMs, toMs, MAX_POINTS)
+          : readRange(this.redis, name, fromMs, toMs);
+      const [entries, times] = await Promise.all([read(key), withRefreshTimes ? read(historyKeys.trendingTimes()) : []]);
       if (entries.length === 0) await this.assertExists(key);
       return { token, interval: query.interval, points: points(entries, times, query.interval), cachedAt: snapshot.cachedAt };
     });
@@ -89,13 +96,18 @@ export class HistoryService {
     build: (fromMs: number, toMs: number) => Promise<unknown>,
   ): Promise<HistoryAnswer> {
     const maxAgeSeconds = secondsLeft(snapshot.expiresAt);
-    const held = this.prepared.get(cacheKey);
+    const cache = this.cacheFor(query);
+    const held = cache.get(cacheKey);
     if (held) return { representation: held, maxAgeSeconds };
     const toMs = query.toMs ?? Date.parse(snapshot.cachedAt);
     const fromMs = Math.max(query.fromMs ?? toMs - DEFAULT_RANGE_MS, Date.now() - this.retentionMs);
     const representation = Representation.json(await build(fromMs, toMs));
-    this.prepared.set(cacheKey, representation);
+    cache.set(cacheKey, representation);
     return { representation, maxAgeSeconds };
+  }
+
+  private cacheFor(query: HistoryQuery) {
+    return query.fromMs === undefined && query.toMs === undefined ? this.prepared : this.ranges;
   }
 
   private async assertExists(key: string): Promise<void> {

@@ -9,7 +9,7 @@ import { BadRequestError } from '../../../../shared/errors.js';
 import { positiveIntegerQuery, TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
 import { DEFAULT_WINDOW, TRENDING_WINDOWS, type TrendingWindow } from '../../../../shared/trending-windows.js';
 
-const NEWS_DEFAULT_LIMIT = 20;
+export const NEWS_DEFAULT_LIMIT = 20;
 export const NEWS_MAX_LIMIT = 50;
 
 /** The history intervals: `30m` is every refresh as it was, the others buckets aligned to UTC. */

@@ -2,14 +2,23 @@
  * The news snapshot as pages, of every post or of the posts mentioning one token. Items are
  * serialized once per snapshot and indexed by the tickers they mention (upper-cased), so a
  * filtered page is a join of pre-serialized items too; a page is memoised with its ETag and
- * compressed forms, so page 100 costs what page 1 does, filtered or not.
+ * compressed forms, so page 100 costs what page 1 does, filtered or not. The key space is a
+ * client's to choose (page x limit x token), so what a miss may cost is bounded: an empty page
+ * (past the end, a token no post mentions) is built each time, small and uncompressed, never
+ * kept; pages of the default and the largest limit are kept apart from the rest, which a stream
+ * of odd limits can only evict among themselves.
  */
 import type { NewsItem, Snapshot } from '../../../../shared/market-types.js';
 import { boundedCache } from '../cache/bounded-cache.js';
 import { Representation } from '../http/representation.js';
+import { NEWS_DEFAULT_LIMIT, NEWS_MAX_LIMIT } from './market-queries.js';
 
-/** Pages kept per snapshot; beyond this the least recently read go (bounded memory). */
+/** Pages of the usual limits kept per snapshot; beyond this the least recently read go (bounded memory). */
 const MAX_MEMOISED_PAGES = 500;
+/** Pages of any other limit kept per snapshot, apart. */
+const MAX_OTHER_PAGES = 100;
+/** The limits clients use (GET /api/market/news's default and its largest): their pages are memoised first. */
+const USUAL_LIMITS: ReadonlySet<number> = new Set([NEWS_DEFAULT_LIMIT, NEWS_MAX_LIMIT]);
 
 const NO_ITEMS: readonly string[] = Object.freeze([]);
 
@@ -18,6 +27,7 @@ export class NewsPages {
   /** Each ticker's posts (upper-cased, as parseNewsQuery gives it), in snapshot order: built once per refresh. */
   private readonly byToken = new Map<string, string[]>();
   private readonly memo = boundedCache<string, Representation>({ max: MAX_MEMOISED_PAGES });
+  private readonly others = boundedCache<string, Representation>({ max: MAX_OTHER_PAGES });
 
   constructor(private readonly snapshot: Snapshot<NewsItem[]>) {
     this.items = snapshot.data.map((item) => JSON.stringify(item));
@@ -41,7 +51,8 @@ export class NewsPages {
    */
   page(page: number, limit: number, token?: string): Representation {
     const key = token === undefined ? `${page}:${limit}` : `${page}:${limit}:${token}`;
-    let representation = this.memo.get(key);
+    const memo = USUAL_LIMITS.has(limit) ? this.memo : this.others;
+    let representation = memo.get(key);
     if (!representation) {
       const items = token === undefined ? this.items : (this.byToken.get(token) ?? NO_ITEMS);
       const start = (page - 1) * limit;
@@ -49,7 +60,7 @@ export class NewsPages {
       const pagination = JSON.stringify({ page, limit, total: items.length });
       const cachedAt = JSON.stringify(this.snapshot.cachedAt);
       representation = new Representation(Buffer.from(`{"data":[${slice.join(',')}],"pagination":${pagination},"cachedAt":${cachedAt}}`));
-      this.memo.set(key, representation);
+      if (slice.length > 0) memo.set(key, representation);
     }
     return representation;
   }
