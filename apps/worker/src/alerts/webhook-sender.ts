@@ -61,7 +61,9 @@ export type WebhookSender = ReturnType<typeof createWebhookSender>;
 
 export function createWebhookSender(options: SenderOptions) {
   const resolve = options.resolve ?? ((host: string) => dnsLookup(host, { all: true, verbatim: true }));
-  const filter = { allowIPAddressList: options.allowLoopback ? LOOPBACK : [], keepAlive: false };
+  // Kept-alive sockets: one connection per receiver and delivery slot, not one per delivery. The
+  // address checks run when a socket connects, and a kept socket stays on the address checked.
+  const filter = { allowIPAddressList: options.allowLoopback ? LOOPBACK : [], keepAlive: true };
   const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
   const lookup = ((hostname: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     resolve(hostname).then(
