@@ -54,7 +54,8 @@ describe('the tables: every read and every kind gets its route and stream topic'
     let jobs: PinnedJobs;
 
     before(async () => {
-      stack = await startStack({ workers: 0 });
+      // Every window configured, so each windowed kind of the table is a snapshot and a topic too.
+      stack = await startStack({ workers: 0, env: { TRENDING_WINDOWS: '1h,4h,24h,7d,30d' } });
       jobs = pinnedJobs(stack.config, stack.sim.url);
     });
     after(async () => {

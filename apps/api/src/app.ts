@@ -38,7 +38,7 @@ export function apiRouter(deps: ApiDeps): Router {
   alertRoutes(deps, router);
   healthRoutes(deps, router);
   docsRoutes(deps.encodings, router);
-  dashboardRoutes(deps.encodings, router);
+  dashboardRoutes(deps.encodings, deps.config.trendingWindows, router);
   mcpRoutes(deps, router);
   return router;
 }

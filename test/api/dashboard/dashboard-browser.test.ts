@@ -3,14 +3,16 @@
  * driven by playwright-core, against the API, real Redis, the simulator and the worker's own
  * job functions run at pinned times (so there is history to chart and a refresh lands when the
  * test says). Screenshots go to test/artifacts/ (git-ignored): dashboard-board.png (the whole
- * page), dashboard-token.png, dashboard-news.png, dashboard-phone.png and dashboard.png (the
- * window with a token view open, which docs/images/dashboard.png copies).
+ * page), dashboard-token.png, dashboard-news.png, dashboard-phone.png, dashboard-phone-board.png,
+ * dashboard-first-start.png and dashboard.png (the window with a token view open, which
+ * docs/images/dashboard.png copies).
  */
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ARTIFACTS, launchChromium } from '../../support/chromium.js';
 import type { NewsItem, TrendingToken } from '../../../shared/market-types.js';
+import { historyKeys } from '../../../shared/snapshot-keys.js';
 import { http } from '../../support/http.js';
 import { pinnedJobs, type PinnedJobs } from '../../support/pinned-jobs.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
@@ -18,6 +20,9 @@ import { eventually, startStack, type Stack } from '../../support/stack.js';
 const HALF_HOUR = 30 * 60_000;
 /** Refreshes written before the page opens: a few hours of history, within the default 24 h range. */
 const PAST_REFRESHES = 8;
+/** TRENDING_WINDOWS: the board offers the last hour besides the 24 hours. */
+const WINDOWS_ENV = { TRENDING_WINDOWS: '1h' };
+const REFRESHED = ['trending', 'trending@1h', 'trending-cas', 'trending-cas@1h', 'news'] as const;
 
 interface Envelope<T> {
   data: T;
@@ -39,7 +44,7 @@ describe('GET / (the dashboard) in headless Chromium', function () {
 
   const refreshAll = async (atMs: number) => {
     stack.sim.advanceClock(HALF_HOUR);
-    for (const job of ['trending', 'trending-cas', 'news'] as const) await jobs.run(job, atMs);
+    for (const job of REFRESHED) await jobs.run(job, atMs);
   };
 
   /** A browser tab that records script errors and refuses (and records) every request not for the API under test. */
@@ -68,7 +73,7 @@ describe('GET / (the dashboard) in headless Chromium', function () {
     tab.evaluate<string[]>(`[...document.querySelectorAll('#board-rows tr')].map((row) => row.dataset.token)`);
 
   before(async () => {
-    stack = await startStack({ workers: 0 });
+    stack = await startStack({ workers: 0, env: WINDOWS_ENV });
     jobs = pinnedJobs(stack.config, stack.sim.url);
     for (let i = 0; i < PAST_REFRESHES; i += 1) {
       await refreshAll(clock);
@@ -119,6 +124,42 @@ describe('GET / (the dashboard) in headless Chromium', function () {
     expect(await page.locator('#board-updated').innerText()).to.equal('just now');
     expect(await boardTokens(page)).to.deep.equal(after.data.map((item) => item.token));
     expect(await page.evaluate('window.loadedOnce')).to.equal(true);
+  });
+
+  it("offers the configured windows; choosing one shows that window's board, which its refreshes keep current", async () => {
+    const menu = page.locator('#board-window');
+    expect(
+      await menu.locator('option').evaluateAll((options) => options.map((option) => (option as { value: string }).value)),
+    ).to.deep.equal(['1h', '24h']);
+    expect(await menu.inputValue()).to.equal('24h');
+    const day = await get<Envelope<TrendingToken[]>>('/api/market/trending');
+    const hour = await get<Envelope<TrendingToken[]>>('/api/market/trending?window=1h');
+    const mentions = (list: Envelope<TrendingToken[]>) => list.data.map((item) => item.mentions.toLocaleString('en'));
+    expect(mentions(hour), 'the simulator counts the hour apart from the day').not.to.deep.equal(mentions(day));
+    /** The board shows this list: its tokens in order, with its mention counts. */
+    const shows = (list: Envelope<TrendingToken[]>, what: string) =>
+      eventually(
+        async () => {
+          const shown = await page.locator('#board-rows td[data-label="Mentions"]').allInnerTexts();
+          const tokens = await boardTokens(page);
+          return JSON.stringify([tokens, shown]) === JSON.stringify([list.data.map((item) => item.token), mentions(list)])
+            ? true
+            : undefined;
+        },
+        10_000,
+        what,
+      );
+    await shows(day, 'the 24 hours first');
+    await menu.selectOption('1h');
+    await shows(hour, 'the hour once chosen');
+    // A refresh of the hour's list (a stream topic of its own) replaces the board, in that window.
+    await refreshAll(Date.now());
+    const nextHour = await get<Envelope<TrendingToken[]>>('/api/market/trending?window=1h');
+    expect(nextHour.cachedAt).not.to.equal(hour.cachedAt);
+    await shows(nextHour, 'the hour refreshed');
+    expect(await page.locator('#board-updated').getAttribute('datetime')).to.equal(nextHour.cachedAt);
+    await menu.selectOption('24h');
+    await shows(await get<Envelope<TrendingToken[]>>('/api/market/trending'), 'the 24 hours again');
   });
 
   it('opens a token view from the board that charts its history from the history routes', async () => {
@@ -216,9 +257,101 @@ describe('GET / (the dashboard) in headless Chromium', function () {
     }
   });
 
+  it('on a 390 px phone shows the top 10 cards of the board and of the addresses, and 10 more at each "Show more"', async () => {
+    // A wide screen shows whole tables, no button.
+    expect(await page.locator('#board-rows tr:visible').count()).to.equal(50);
+    expect(await page.locator('#board-more').isHidden()).to.equal(true);
+    const phone = await openPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    try {
+      const cards = (table: string) => phone.page.locator(`${table} tr:visible`).count();
+      const height = () => phone.page.evaluate<number>('document.documentElement.scrollHeight');
+      await phone.page.locator('#news-list > li').first().waitFor();
+      expect(await phone.page.locator('#board-rows tr').count()).to.equal(50);
+      expect(await cards('#board-rows')).to.equal(10);
+      expect(await phone.page.locator('#cas-rows tr').count()).to.be.greaterThan(10);
+      expect(await cards('#cas-rows')).to.equal(10);
+      // About 5,000 px; 13,300 with every card shown.
+      const short = await height();
+      expect(short).to.be.below(6_000);
+      await phone.page.screenshot({ path: join(ARTIFACTS, 'dashboard-phone-board.png') });
+      await phone.page.locator('#board-more').click();
+      expect(await cards('#board-rows')).to.equal(20);
+      expect(await height()).to.be.above(short);
+      // The keyboard goes on from the first card revealed.
+      const tokens = await boardTokens(phone.page);
+      expect(await phone.page.evaluate<string | undefined>('document.activeElement?.closest("tr")?.dataset.token')).to.equal(tokens[10]);
+      for (let i = 0; i < 3; i += 1) await phone.page.locator('#board-more').click();
+      expect(await cards('#board-rows')).to.equal(50);
+      expect(await phone.page.locator('#board-more').isHidden()).to.equal(true);
+      await phone.page.locator('#cas-more').click();
+      expect(await cards('#cas-rows')).to.equal(Math.min(20, await phone.page.locator('#cas-rows tr').count()));
+    } finally {
+      await phone.context.close();
+    }
+  });
+
   it('logged no script error and sent no request beyond the API under test', () => {
     expect(scriptErrors).to.deep.equal([]);
     expect(leftLoopback).to.deep.equal([]);
     void context;
+  });
+});
+
+describe('the dashboard on a first start (one refresh) in headless Chromium', function () {
+  this.timeout(120_000);
+  let stack: Stack;
+  let jobs: PinnedJobs;
+  let browser: Browser;
+
+  before(async () => {
+    stack = await startStack({ workers: 0 });
+    jobs = pinnedJobs(stack.config, stack.sim.url);
+    for (const job of ['trending', 'trending-cas', 'news'] as const) await jobs.run(job, Date.now());
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await jobs?.close();
+    await stack?.close();
+  });
+
+  it("charts a token's one point over the hours around it, not years, under a sentence that reads", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    try {
+      const page = await context.newPage();
+      // Each chart the page makes is kept where the test can read its time axis (uPlot is the page's global).
+      await page.addInitScript(`window.charts = [];
+        let wrapped;
+        Object.defineProperty(window, 'uPlot', {
+          get: () => wrapped,
+          set: (Plot) => { wrapped = class extends Plot { constructor(...args) { super(...args); window.charts.push(this); } }; },
+        });`);
+      const token = (await http(`${stack.apiUrl}/api/market/trending`)).json as Envelope<TrendingToken[]>;
+      await page.goto(`${stack.apiUrl}/#token=${token.data[0]!.token}`);
+      await page.getByText(/^1 point of trending history, 1 point of sentiment \(interval 30m\), /).waitFor({ timeout: 15_000 });
+      const spans = await page.evaluate<number[]>('window.charts.map((chart) => chart.scales.x.max - chart.scales.x.min)');
+      expect(spans).to.have.length(3);
+      for (const span of spans) expect(span, 'seconds on the time axis').to.equal(24 * 3600);
+      await page.locator('#token-view').screenshot({ path: join(ARTIFACTS, 'dashboard-first-start.png') });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('charts a listed token with no sentiment series, saying it has no sentiment yet', async () => {
+    // A token the index lists but no tracked post mentions has no sentiment series (its history read is a 404): here its series is removed.
+    const list = (await http(`${stack.apiUrl}/api/market/trending`)).json as Envelope<TrendingToken[]>;
+    const token = list.data.at(-1)!.token;
+    await stack.redis.del(historyKeys.sentiment(token));
+    expect((await http(`${stack.apiUrl}/api/market/sentiment/${token}/history`)).status).to.equal(404);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${stack.apiUrl}/#token=${token}`);
+      await page.getByText(/^1 point of trending history, no sentiment yet \(interval 30m\), /).waitFor({ timeout: 15_000 });
+      await page.locator('#chart-mentions canvas').waitFor();
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -33,6 +33,8 @@ describe('GET / (the dashboard) and /assets/<version>/<file>', () => {
     expect(csp).not.to.include('unsafe-inline');
     expect(html).not.to.match(/<script>|<style|style="/);
     expect(html).to.include('href="/docs"');
+    // The board's window menu offers the configured windows (TRENDING_WINDOWS, default only 24h): filled in, no placeholder left.
+    expect(html).to.include('data-windows="24h"').and.not.include('{{');
   });
 
   it('is revalidated on every visit (max-age 0 with an ETag, 304 when unchanged), so a deploy shows at once', async () => {

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TrendingWindow } from '../../../../shared/trending-windows.js';
 import { Representation } from '../http/representation.js';
 
 export interface Asset {
@@ -19,7 +20,7 @@ export interface Asset {
 export interface DashboardAssets {
   /** The hash every asset URL carries: `/assets/<version>/<file>`. */
   version: string;
-  /** The page, its asset URLs filled in. */
+  /** The page, its asset URLs and the configured windows filled in. */
   page: Representation;
   asset(version: string, file: string): Asset | undefined;
 }
@@ -63,7 +64,8 @@ function readFiles(): Map<string, Buffer> {
   return files;
 }
 
-export function loadDashboardAssets(): DashboardAssets {
+/** @param windows TRENDING_WINDOWS: the board offers these (the page is the one place that tells it). */
+export function loadDashboardAssets(windows: readonly TrendingWindow[]): DashboardAssets {
   const files = readFiles();
   const hash = createHash('sha256');
   for (const [name, body] of files) hash.update(name).update('\0').update(body).update('\0');
@@ -71,7 +73,9 @@ export function loadDashboardAssets(): DashboardAssets {
   const assets = new Map<string, Asset>(
     [...files].map(([name, body]) => [name, { representation: new Representation(body), contentType: CONTENT_TYPES[extname(name)]! }]),
   );
-  const html = readFileSync(join(PUBLIC_DIR, 'index.html'), 'utf8').replaceAll('{{assets}}', `/assets/${version}`);
+  const html = readFileSync(join(PUBLIC_DIR, 'index.html'), 'utf8')
+    .replaceAll('{{assets}}', `/assets/${version}`)
+    .replaceAll('{{windows}}', windows.join(','));
   return {
     version,
     page: new Representation(Buffer.from(html)),

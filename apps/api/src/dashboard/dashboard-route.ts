@@ -3,10 +3,12 @@
  * routes any client does (same process, same cached reads) and follow /api/market/stream.
  * Nothing is fetched from another host, and a strict Content-Security-Policy says so to the
  * browser. Its assets live at /assets/<version>/<file>: immutable URLs, cached for a year, with
- * ETags; the page itself is revalidated on every visit, so a deploy is seen at once.
+ * ETags; the page itself is revalidated on every visit, so a deploy is seen at once. The page
+ * carries the trending windows the operator configures (TRENDING_WINDOWS), which the board offers.
  */
 import Router from '@koa/router';
 import { sendRepresentation, type EncodingNegotiator } from '../http/representation.js';
+import type { TrendingWindow } from '../../../../shared/trending-windows.js';
 import { loadDashboardAssets, type DashboardAssets } from './dashboard-assets.js';
 
 const ASSET_MAX_AGE_SECONDS = 365 * 24 * 3600;
@@ -23,10 +25,10 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function dashboardRoutes(encodings: EncodingNegotiator, router = new Router()): Router {
+export function dashboardRoutes(encodings: EncodingNegotiator, windows: readonly TrendingWindow[], router = new Router()): Router {
   // Read on first request: a process that never serves the page never holds its files.
   let assets: DashboardAssets | undefined;
-  const load = () => (assets ??= loadDashboardAssets());
+  const load = () => (assets ??= loadDashboardAssets(windows));
 
   router.get('/', (ctx) => {
     ctx.set('Content-Security-Policy', DASHBOARD_CSP);

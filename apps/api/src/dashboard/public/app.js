@@ -4,7 +4,7 @@
  * (a refresh replaces the board without a reload; EventSource reconnects and resumes by itself).
  */
 import { api, messageOf } from './api.js';
-import { renderBoard, renderCas, setSentiment } from './board.js';
+import { boardWindow, renderBoard, renderCas, setSentiment, setUpBoard } from './board.js';
 import { byId, tickAgo } from './format.js';
 import { setUpNews, showNews } from './news.js';
 import { setUpStats } from './stats.js';
@@ -21,24 +21,36 @@ const say = (text) => {
   live.textContent = text;
 };
 
-async function firstReads() {
-  const [trending, cas] = await Promise.all([api.GET('/api/market/trending'), api.GET('/api/market/trending-cas')]);
+/** The board in the window chosen (a later choice wins over a slower read). */
+async function showBoard() {
+  const window = boardWindow();
+  const trending = await api.GET('/api/market/trending', { params: { query: { window } } });
+  if (window !== boardWindow()) return;
   if (trending.data) renderBoard(trending.data, openToken);
   else say(`Trending unavailable: ${messageOf(trending.error, trending.response)}`);
+}
+
+async function firstReads() {
+  const [, cas] = await Promise.all([showBoard(), api.GET('/api/market/trending-cas')]);
   if (cas.data) renderCas(cas.data);
   await showNews('', 1);
 }
 
-function follow() {
+/** @param {import('./board.js').TrendingWindow[]} windows */
+function follow(windows) {
   const stream = new EventSource('/api/market/stream');
   stream.addEventListener('open', () => say('Live: updates arrive as the data refreshes.'));
   stream.addEventListener('error', () => say('Reconnecting to live updates…'));
-  stream.addEventListener('trending', (event) => {
-    /** @type {TrendingList} */
-    const list = JSON.parse(event.data);
-    renderBoard(list, openToken);
-    refreshTokenView(list.cachedAt);
-  });
+  // Each window's list is a topic of its own (`trending@1h`); the board redraws from the one it shows.
+  for (const window of windows) {
+    stream.addEventListener(window === '24h' ? 'trending' : `trending@${window}`, (event) => {
+      /** @type {TrendingList} */
+      const list = JSON.parse(event.data);
+      if (window === boardWindow()) renderBoard(list, openToken);
+      // The token view charts the 24 h list's history.
+      if (window === '24h') refreshTokenView(list.cachedAt);
+    });
+  }
   stream.addEventListener('trending-cas', (event) => renderCas(JSON.parse(event.data)));
   // The feed's page is read again, so the filter and the paging stay as the reader left them.
   stream.addEventListener('news', (event) => {
@@ -51,6 +63,7 @@ function follow() {
   });
 }
 
+const windows = setUpBoard(() => void showBoard());
 setUpTokenView();
 setUpNews();
 setUpStats();
@@ -58,4 +71,4 @@ setInterval(tickAgo, 30_000);
 const linked = tokenInLocation();
 if (linked) openToken(linked);
 await firstReads();
-follow();
+follow(windows);

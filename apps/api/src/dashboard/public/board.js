@@ -6,6 +6,50 @@ import { byId, compact, count, el, percent, setAgo } from './format.js';
 /** @typedef {import('./api.js').Schemas['TrendingTokenList']} TrendingList */
 /** @typedef {import('./api.js').Schemas['TrendingCaList']} CaList */
 /** @typedef {import('./api.js').Schemas['SentimentRecord']} SentimentRecord */
+/** @typedef {NonNullable<NonNullable<import('./api.js').Paths['/api/market/trending']['get']['parameters']['query']>['window']>} TrendingWindow */
+
+/** How each window reads in the board's menu ("Mentions over the last hour"). */
+const WINDOW_LABELS = /** @type {const} */ ({
+  '1h': 'the last hour',
+  '4h': 'the last 4 hours',
+  '24h': 'the last 24 hours',
+  '7d': 'the last 7 days',
+  '30d': 'the last 30 days',
+});
+
+/** On a narrow screen (cards) a table shows this many rows, and this many more at each "Show more": the board's 50 cards were a page 14,000 px long. */
+const PHONE_ROWS = 10;
+
+/**
+ * A table's "Show more": it marks the rows past those shown, which the narrow layout hides (dashboard.css).
+ * @param {string} rowsId
+ * @param {string} moreId
+ */
+function cardPager(rowsId, moreId) {
+  let shown = PHONE_ROWS;
+  const rows = () => [...byId(rowsId, HTMLTableSectionElement).rows];
+  const more = byId(moreId, HTMLButtonElement);
+  const limit = () => {
+    for (const [index, row] of rows().entries()) row.classList.toggle('beyond', index >= shown);
+    more.hidden = rows().length <= shown;
+  };
+  more.addEventListener('click', () => {
+    const first = shown;
+    shown += PHONE_ROWS;
+    limit();
+    // The keyboard goes on from the first card revealed (a board card's ticker).
+    rows()[first]?.querySelector('button')?.focus();
+  });
+  return {
+    limit,
+    reset: () => {
+      shown = PHONE_ROWS;
+    },
+  };
+}
+
+const boardCards = cardPager('board-rows', 'board-more');
+const casCards = cardPager('cas-rows', 'cas-more');
 
 /** Parallel sentiment reads while the board fills in: a browser opens about six connections per host. */
 const SENTIMENT_READS_AT_ONCE = 6;
@@ -56,9 +100,30 @@ export function renderBoard(list, openToken) {
     return row;
   });
   byId('board-rows', HTMLTableSectionElement).replaceChildren(...rows);
+  boardCards.limit();
   setAgo(byId('board-updated', HTMLTimeElement), list.cachedAt);
   performance.mark('board-shown');
   void fillSentiment(list.data.map((item) => item.token).filter((token) => !labels.has(token.toUpperCase())));
+}
+
+/** The window the board shows. */
+export const boardWindow = () => /** @type {TrendingWindow} */ (byId('board-window', HTMLSelectElement).value);
+
+/**
+ * The window menu, from the windows the page was served with (TRENDING_WINDOWS; shown when there is a choice).
+ * @param {() => void} onWindow called when the reader picks another window
+ * @returns {TrendingWindow[]} the windows configured
+ */
+export function setUpBoard(onWindow) {
+  const menu = byId('board-window', HTMLSelectElement);
+  const windows = /** @type {TrendingWindow[]} */ ((menu.dataset.windows || '24h').split(','));
+  menu.replaceChildren(...windows.map((window) => new Option(WINDOW_LABELS[window], window, window === '24h', window === '24h')));
+  /** @type {HTMLElement} */ (menu.parentElement).hidden = windows.length < 2;
+  menu.addEventListener('change', () => {
+    boardCards.reset();
+    onWindow();
+  });
+  return windows;
 }
 
 /** @param {SentimentRecord} record */
@@ -98,5 +163,6 @@ export function renderCas(list) {
     ]);
   });
   byId('cas-rows', HTMLTableSectionElement).replaceChildren(...rows);
+  casCards.limit();
   setAgo(byId('cas-updated', HTMLTimeElement), list.cachedAt);
 }

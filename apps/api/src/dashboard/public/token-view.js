@@ -68,15 +68,15 @@ function draw(container, data, series, yScale) {
 const seconds = (iso) => Date.parse(iso) / 1000;
 
 /**
- * "1 point of trending history", "3 points of ...": a sentence that reads for any count.
+ * "no trending history yet", "1 point of trending history", "3 points of ...": a phrase that reads for any count.
  * @param {number} n
  * @param {string} what
  */
-export const pointsOf = (n, what) => `${count(n)} ${n === 1 ? 'point' : 'points'} of ${what}`;
+const pointsOf = (n, what) => (n === 0 ? `no ${what} yet` : `${count(n)} ${n === 1 ? 'point' : 'points'} of ${what}`);
 
 /**
  * @param {TokenHistory} trending
- * @param {SentimentHistory} sentiment
+ * @param {SentimentHistory | undefined} sentiment
  * @param {TokenMindshare | undefined} mindshare
  */
 function drawCharts(trending, sentiment, mindshare) {
@@ -97,7 +97,7 @@ function drawCharts(trending, sentiment, mindshare) {
   );
   draw(
     byId('chart-sentiment', HTMLDivElement),
-    [sentiment.points.map((p) => seconds(p.at)), sentiment.points.map((p) => p.score)],
+    [(sentiment?.points ?? []).map((p) => seconds(p.at)), (sentiment?.points ?? []).map((p) => p.score)],
     [{ label: 'Score', stroke: '#0a6b2b', width: 2, fill: 'rgba(10, 107, 43, 0.08)' }],
     { auto: false, range: [-1, 1] },
   );
@@ -139,7 +139,8 @@ async function load(token, refreshedAt) {
   } else {
     line.textContent = `Sentiment now: ${messageOf(record.error, record.response)}`;
   }
-  if (!trending.data || !sentiment.data) {
+  // A token no post has mentioned has no sentiment series (404): its other charts still show.
+  if (!trending.data || (!sentiment.data && sentiment.response.status !== 404)) {
     for (const chart of charts) chart.destroy();
     charts = [];
     const failed = trending.data ? sentiment : trending;
@@ -149,10 +150,10 @@ async function load(token, refreshedAt) {
   const to = Date.parse(trending.data.cachedAt) / 1000;
   xRange = [to - days * (DAY_MS / 1000), to];
   drawCharts(trending.data, sentiment.data, mindshare.data);
-  status(
-    `${pointsOf(trending.data.points.length, 'trending history')}, ${pointsOf(sentiment.data.points.length, 'sentiment')} ` +
-      `(interval ${query.interval})${mindshare.data ? `, ${pointsOf(mindshare.data.points.length, 'mindshare')} (interval ${mindshare.data.interval})` : ''}.`,
-  );
+  const sentence =
+    `${pointsOf(trending.data.points.length, 'trending history')}, ${pointsOf(sentiment.data?.points.length ?? 0, 'sentiment')} ` +
+    `(interval ${query.interval})${mindshare.data ? `, ${pointsOf(mindshare.data.points.length, 'mindshare')} (interval ${mindshare.data.interval})` : ''}.`;
+  status(sentence.charAt(0).toUpperCase() + sentence.slice(1));
 }
 
 /**
