@@ -246,6 +246,9 @@ describe('MCP: the stats-miss budget is the client’s, across REST and MCP', fu
 
   before(async () => {
     stack = await startStack({ env: { STATS_MISS_BUDGET: '2' } });
+    // The first refreshes run in this process beside the simulator: a miss asked meanwhile can pass
+    // the worker's 3 s per-account timeout (a 503, not the 404 the budget test counts).
+    await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 30_000, 'ready');
     client = await connectMcp(stack.apiUrl);
   });
   after(async () => {
