@@ -84,6 +84,8 @@ export async function measureAlerts(log: (line: string) => void): Promise<Alerts
       res.writeHead(204).end();
     });
   });
+  let connections = 0;
+  receiver.on('connection', () => connections++);
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   const current = TOKENS.map((token, i) => item(token, 100 - i));
@@ -166,7 +168,7 @@ export async function measureAlerts(log: (line: string) => void): Promise<Alerts
     log(
       `alerts: ${fired} firings claimed and queued in ${queuedMs} ms, ${received.length} delivered: refresh -> receiver ` +
         `first ${sorted[0] ?? '-'} ms, p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms; ` +
-        `${Math.round((deliveryCpu.user + deliveryCpu.system) / 1000)} ms of CPU in all`,
+        `${Math.round((deliveryCpu.user + deliveryCpu.system) / 1000)} ms of CPU in all, over ${connections} connections`,
     );
     return {
       evaluation,

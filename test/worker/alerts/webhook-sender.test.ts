@@ -3,6 +3,8 @@
  * reason, whether the URL names it or a host resolves to it (DNS rebinding: the resolver is
  * injected and answers what an attacker's DNS would). Nothing here connects anywhere but loopback.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createWebhookSender } from '../../../apps/worker/src/alerts/webhook-sender.js';
 import type { ResolvedAddress } from '../../../shared/alerts/address-policy.js';
@@ -78,5 +80,63 @@ describe('alerts: the webhook sender refuses forbidden addresses at every connec
     });
     const result = await strict.send(attempt(receiver.url()));
     expect(result.kind === 'failed' && result.error).to.equal('the URL must be an https: URL');
+  });
+
+  describe('a receiver that misbehaves', () => {
+    const servers: Server[] = [];
+    const serve = async (handler: Parameters<typeof createServer>[1]) => {
+      const server = createServer(handler);
+      servers.push(server);
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+      return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server };
+    };
+    afterEach(() => servers.splice(0).forEach((server) => server.close().closeAllConnections()));
+
+    it('when it never answers, then the attempt ends at the request timeout and is retried', async () => {
+      const { url } = await serve(() => {});
+      const quick = createWebhookSender({
+        requireHttps: false,
+        allowLoopback: true,
+        connectTimeoutMs: 1000,
+        requestTimeoutMs: 300,
+        resolve,
+      });
+      const result = await quick.send(attempt(url));
+      quick.close();
+      expect(result).to.include({ kind: 'failed', status: null, retryable: true });
+      expect(result.kind === 'failed' && result.error).to.match(/^ETIMEDOUT: /);
+    });
+
+    it('when its answer never ends, then the status is taken after 64 KiB and the rest is not read', async () => {
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const { url } = await serve((req, res) => {
+        res.writeHead(200);
+        const more = () => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', more);
+        };
+        more();
+      });
+      const patient = createWebhookSender({
+        requireHttps: false,
+        allowLoopback: true,
+        connectTimeoutMs: 1000,
+        requestTimeoutMs: 60_000,
+        resolve,
+      });
+      const result = await patient.send(attempt(url));
+      patient.close();
+      expect(result).to.include({ kind: 'delivered', status: 200 });
+    });
+
+    it('when several events go to one receiver, then they share a kept-alive connection', async () => {
+      let connections = 0;
+      const { url, server } = await serve((req, res) => req.resume().on('end', () => res.writeHead(204).end()));
+      server.on('connection', () => connections++);
+      const kept = sender(true);
+      for (let i = 0; i < 3; i++) expect(await kept.send(attempt(url))).to.include({ kind: 'delivered', status: 204 });
+      kept.close();
+      expect(connections).to.equal(1);
+    });
   });
 });
