@@ -17,11 +17,13 @@
  * a before/after of one change in minutes instead of the whole run.
  * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes).
  * `--only=alerts`: just the alerts phase (evaluation CPU at 1,000 to 100,000 rules, memory, refresh -> delivery latency).
+ * `--only=cache-busting`: just the distinct-key reads against cached ones (issue 38 item 6), on the bench's stack.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { judgeAlerts, measureAlerts } from './phases/alerts.js';
+import { judgeCacheBusting, measureCacheBusting } from './phases/cache-busting.js';
 import { measureCluster } from './phases/cluster.js';
 import { measureDashboard } from './phases/dashboard.js';
 import { judgeHistory, measureFanOut, measureHistoryReads } from './phases/history.js';
@@ -88,8 +90,8 @@ async function main(): Promise<void> {
     }
     buildInto(join(workDir, 'build'));
     log('compiled apps/, shared/ and bench/ for the child processes');
-    if (only !== undefined) {
-      if (only !== 'sentiment') throw new Error(`--only=${only}: only the sentiment and alerts phases run alone`);
+    if (only !== undefined && only !== 'cache-busting') {
+      if (only !== 'sentiment') throw new Error(`--only=${only}: only the sentiment, alerts and cache-busting phases run alone`);
       const verdict = judgeSentiment(await measureSentiment(settings, workDir, log));
       log(`${verdict.verdict}: ${verdict.target}: ${verdict.measured}`);
       return;
@@ -111,8 +113,15 @@ async function main(): Promise<void> {
       log(`baseline API (${baselineRevision}, pid ${baseline.proc.pid}) ready at ${baseline.url}`);
     }
     const load = await LoadGenerator.start('load');
+    generators.push(load);
+    if (only === 'cache-busting') {
+      for (const verdict of judgeCacheBusting(await measureCacheBusting(stack, api, load, settings, log))) {
+        log(`${verdict.verdict}: ${verdict.target}: ${verdict.measured}`);
+      }
+      return;
+    }
     const logins = await LoadGenerator.start('load-logins');
-    generators.push(load, logins);
+    generators.push(logins);
 
     const reads = await measureReads(stack, api, load, settings, workDir, log, baseline, onlyRows);
     await baseline?.proc.stop(10_000);
@@ -144,6 +153,9 @@ async function main(): Promise<void> {
       `stats bursts: upstream calls ${stats.bursts.map((b) => b.upstreamCalls).join(', ')}; ` +
         `slowest answers ${stats.bursts.map((b) => b.burst.completionMs.at(-1)?.toFixed(0)).join(', ')} ms`,
     );
+    // Last on this API: it makes the trending history 30 days long.
+    log('cache-busting reads: distinct keys vs as many cached reads, per route');
+    const cacheBusting = await measureCacheBusting(stack, api, load, settings, log);
     await Promise.all(generators.map((g) => g.close()));
     const apiLogBytes = api.stdoutBytes();
     await api.proc.stop(10_000);
@@ -175,6 +187,7 @@ async function main(): Promise<void> {
       sentiment,
       dashboard,
       xCost,
+      cacheBusting,
     };
     const workerSummary = inputs.worker.summary;
     const results: BenchResults = {
@@ -195,6 +208,7 @@ async function main(): Promise<void> {
       verdicts: [
         ...judgeTargets(inputs),
         ...judgeHistory(historyReads, fanOut, { pairRatios: workerSummary.historyPairRatios }),
+        ...judgeCacheBusting(cacheBusting),
         ...(sentiment ? [judgeSentiment(sentiment)] : []),
       ],
     };

@@ -4,12 +4,13 @@
  * repeated, cached reads of the same routes, on a stack of its own (the API in this process, so
  * its CPU is this process's, the client's included, alike in both streams). 30 days of history
  * (1,440 refreshes) are made first by copying the first refresh's entries back in time. Prints
- * µs of CPU per request for each route and the ratio distinct/cached.
+ * µs of CPU per request for each route and the ratio distinct/cached. The streams are the bench's
+ * (bench/lib/cache-busting.ts); its cache-busting phase measures the API process's CPU alone.
  *
  *   npx tsx dev/cache-busting.ts [requests=2000] [refreshes=1440] [minutes between them=30]
  */
 import { Agent, request } from 'node:http';
-import { historyKeys } from '../shared/snapshot-keys.js';
+import { backfillTrendingHistory, bustingStreams } from '../bench/lib/cache-busting.js';
 import { startInProcessStack } from './inprocess-stack.js';
 
 const requests = Number(process.argv[2] ?? 2000);
@@ -35,31 +36,8 @@ const token = await (async () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 })();
-for (const key of [historyKeys.token(token), historyKeys.trendingTimes(), historyKeys.events('trending')]) {
-  const [[id, fields]] = (await stack.redis.xrevrange(key, '+', '-', 'COUNT', 1)) as [[string, string[]]];
-  const lastMs = Number(id.split('-')[0]);
-  const batch = stack.redis.pipeline().del(key);
-  for (let back = refreshes - 1; back >= 1; back -= 1) batch.xadd(key, `${lastMs - back * spacingMs}-0`, ...fields);
-  await batch.xadd(key, id, ...fields).exec();
-}
-const now = Date.now();
-const iso = (ms: number) => new Date(ms).toISOString();
-const routes: Record<string, { cached: string; distinct: (n: number) => string }> = {
-  'token history': {
-    cached: `/api/market/tokens/${token}/history?interval=30m`,
-    distinct: (n) => `/api/market/tokens/${token}/history?interval=30m&from=${iso(now - 30 * 86_400_000 + n * 1000)}`,
-  },
-  'news page': {
-    cached: '/api/market/news?page=1&limit=20',
-    distinct: (n) => `/api/market/news?page=${1 + (n % 50)}&limit=${1 + (n % 49)}`,
-  },
-  'news token': { cached: `/api/market/news?token=${token}`, distinct: (n) => `/api/market/news?token=ZZ${n}` },
-  'news past end': { cached: '/api/market/news?page=1&limit=20', distinct: (n) => `/api/market/news?page=${1000 + n}` },
-  'trending ?at=': {
-    cached: `/api/market/trending?at=${iso(now)}`,
-    distinct: (n) => `/api/market/trending?at=${iso(now - (n % (refreshes - 1)) * spacingMs)}`,
-  },
-};
+await backfillTrendingHistory(stack.redis, token, refreshes, spacingMs);
+const routes = bustingStreams(token, Date.now(), refreshes, spacingMs);
 
 /** Answers of 500 and above, per route (a miss that timed out is a 503). */
 const failures: Record<string, number> = {};

@@ -13,6 +13,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Requests sent in turn; `setupRequest` rebuilds one just before each send. */
+    requests?: { setupRequest?: (request: { path?: string }) => { path?: string } }[];
     /** Seconds before a request counts as timed out. */
     timeout?: number;
     /** Milliseconds between samples; the run ends on a sample tick. */

@@ -17,6 +17,8 @@ function percentile(sorted: Float64Array, p: number): number {
 function run(spec: LoadSpec): Promise<LoadResult> {
   let latencies = new Float64Array(1 << 16);
   let count = 0;
+  let nextPath = 0;
+  const { paths } = spec;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -27,6 +29,10 @@ function run(spec: LoadSpec): Promise<LoadResult> {
         method: spec.method ?? 'GET',
         headers: spec.headers ?? {},
         ...(spec.body !== undefined ? { body: spec.body } : {}),
+        // Each request's path is the next of `paths` (autocannon builds a request just before sending it).
+        ...(paths
+          ? { amount: paths.length, requests: [{ setupRequest: (req) => ({ ...req, path: paths[nextPath++ % paths.length] }) }] }
+          : {}),
         timeout: spec.timeoutSec ?? 10,
         // Ends a round within 100 ms of its last response (the default 1 s tick would pad
         // every quick round to a second).

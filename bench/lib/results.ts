@@ -9,6 +9,7 @@
  * CPU per request is the cost the ratio was meant to compare, and req/s = share / cost.
  */
 import type { XCostRow } from '../phases/x-cost.js';
+import type { CacheBustingOutcome } from '../phases/cache-busting.js';
 import type { ClusterOutcome } from '../phases/cluster.js';
 import type { DashboardOutcome } from '../phases/dashboard.js';
 import type { FanOutOutcome, HistoryReadsOutcome } from '../phases/history.js';
@@ -78,6 +79,8 @@ export interface BenchResults {
   dashboard?: DashboardOutcome;
   /** Issue 27: X requests and dollars a day for 100 and 1,000 tracked accounts. */
   xCost?: XCostRow[];
+  /** Issue 38 item 6: distinct-key reads against cached ones (absent from runs before it). */
+  cacheBusting?: CacheBustingOutcome;
   verdicts: Verdict[];
 }
 

@@ -15,6 +15,8 @@ export interface LoadSpec {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Paths on `url`'s origin sent in turn, one request each (`amount` is their number): distinct keys. */
+  paths?: string[];
 }
 
 /** What one round measured, from the client's side. Latencies in ms, from hrtime (not rounded). */
