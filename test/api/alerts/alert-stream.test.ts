@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import type { Queue } from 'bullmq';
-import { createAlertEvaluator, type AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
+import type { AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
 import type { AlertEvent } from '../../../shared/alerts/alert-types.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
-import { createLogger } from '../../../shared/logger.js';
 import type { TrendingToken } from '../../../shared/market-types.js';
 import { http } from '../../support/http.js';
 import { SseClient } from '../../support/sse.js';
+import { stackEvaluator } from '../../support/alert-evaluator.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 import { seedUser, tokenFor } from '../auth/helpers.js';
 
@@ -49,12 +49,7 @@ describe('alerts: GET /api/alerts/stream', () => {
       tokens[who] = await tokenFor(stack, `${who}@example.com`, `${who} password 12`);
     }
     queue = stack.queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE);
-    evaluator = createAlertEvaluator({
-      redis: stack.redis,
-      deliveries: queue,
-      config: stack.config.alerts,
-      logger: createLogger(stack.config, 'test'),
-    });
+    evaluator = stackEvaluator(stack, queue);
   });
   after(async () => {
     await queue.close();

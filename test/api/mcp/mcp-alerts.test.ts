@@ -6,12 +6,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Queue } from 'bullmq';
 import { expect } from 'chai';
-import { createAlertEvaluator, type AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
+import type { AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
 import type { AlertEvent } from '../../../shared/alerts/alert-types.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
-import { createLogger } from '../../../shared/logger.js';
 import type { TrendingToken } from '../../../shared/market-types.js';
 import { http } from '../../support/http.js';
+import { stackEvaluator } from '../../support/alert-evaluator.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { seedUser, tokenFor } from '../auth/helpers.js';
 import { callTool, connectMcp, toolErrorOf } from './helpers.js';
@@ -48,12 +48,7 @@ describe('MCP: the alert tools act for the caller’s key', () => {
     bob = await connectMcp(stack.apiUrl, { 'X-Api-Key': await keyOf('bob@example.com') });
     anonymous = await connectMcp(stack.apiUrl);
     queue = stack.queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE);
-    evaluator = createAlertEvaluator({
-      redis: stack.redis,
-      deliveries: queue,
-      config: stack.config.alerts,
-      logger: createLogger(stack.config, 'test'),
-    });
+    evaluator = stackEvaluator(stack, queue);
   });
   after(async () => {
     for (const client of [alice, bob, anonymous]) await client?.close();

@@ -6,14 +6,14 @@
  */
 import { expect } from 'chai';
 import type { Queue } from 'bullmq';
-import { createAlertEvaluator, type AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
+import type { AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.js';
 import type { RefreshFacts } from '../../../apps/worker/src/alerts/conditions.js';
 import { indexSubject, type AlertCondition, type AlertEvent } from '../../../shared/alerts/alert-types.js';
 import { ALERT_DELIVERY_QUEUE, eventIdFor, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
 import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../../../shared/market-types.js';
-import { createLogger } from '../../../shared/logger.js';
 import { alertKeys } from '../../../shared/keyspace.js';
 import { http } from '../../support/http.js';
+import { stackEvaluator } from '../../support/alert-evaluator.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
 import { seedUser, tokenFor } from '../../api/auth/helpers.js';
@@ -157,12 +157,7 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
     await seedUser(stack, 'dana@example.com', 'dana password 1');
     apiToken = await tokenFor(stack, 'dana@example.com', 'dana password 1');
     queue = stack.queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE);
-    evaluator = createAlertEvaluator({
-      redis: stack.redis,
-      deliveries: queue,
-      config: stack.config.alerts,
-      logger: createLogger(stack.config, 'test'),
-    });
+    evaluator = stackEvaluator(stack, queue);
   });
   // Each test counts the firings of its own rules: the ones before are gone.
   afterEach(async () => {
@@ -232,13 +227,7 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
     const claimedAt = Date.now();
     // The queue's Redis fails (or the process is killed) right after the claim: nothing reaches the queue.
     const broken = { addBulk: () => Promise.reject(new Error('killed between claim and enqueue')) } as unknown as Queue<DeliveryJobData>;
-    const dying = createAlertEvaluator({
-      redis: stack.redis,
-      deliveries: broken,
-      config: stack.config.alerts,
-      logger: createLogger(stack.config, 'test'),
-      now: () => claimedAt,
-    });
+    const dying = stackEvaluator(stack, broken, () => claimedAt);
     const pairs = [[rule.condition.type, indexSubject(rule.condition)]] as const;
     await dying.evaluate('lost:1', new Date(claimedAt).toISOString(), on, pairs).then(
       () => expect.fail('the enqueue was to fail'),
@@ -247,13 +236,7 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
     expect(await queue.getJob(`${eventIdFor(rule.id, 'lost:1')}-0`), 'not queued').to.equal(undefined);
 
     // Another worker, past the outbox's 30 s: the same refresh does not fire again, and any evaluation queues what was left.
-    const next = createAlertEvaluator({
-      redis: stack.redis,
-      deliveries: queue,
-      config: stack.config.alerts,
-      logger: createLogger(stack.config, 'test'),
-      now: () => claimedAt + 31_000,
-    });
+    const next = stackEvaluator(stack, queue, () => claimedAt + 31_000);
     expect(await next.evaluate('lost:1', new Date(claimedAt).toISOString(), on, pairs), 'claimed already').to.equal(0);
     expect(await next.evaluate('lost:2', new Date().toISOString(), off, pairs)).to.equal(0);
     const [event] = await eventually(() => (eventsOf(rule.id).length > 0 ? eventsOf(rule.id) : undefined), 10_000, 'the delivery');
@@ -270,12 +253,7 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
   it('when two workers evaluate the same refreshes at once, then each firing is delivered once', async () => {
     const [second] = await stack.startWorkers(1);
     expect(second).to.not.equal(undefined);
-    const other = createAlertEvaluator({
-      redis: stack.redis,
-      deliveries: queue,
-      config: stack.config.alerts,
-      logger: createLogger(stack.config, 'test'),
-    });
+    const other = stackEvaluator(stack, queue);
     const { condition, on } = CASES.rank!;
     const rules = await Promise.all(Array.from({ length: 5 }, () => createRule(condition)));
     const refreshes = Array.from({ length: 4 }, (_, i) => `race:${i}`);
