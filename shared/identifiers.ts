@@ -16,12 +16,22 @@ export const UsernameParam = z
       'Social-network username without the leading @ (a leading @ is dropped); 1-15 of [A-Za-z0-9_], matched case-insensitively.',
   });
 
+const TICKER = /^\$?[A-Za-z0-9]{1,20}$/;
+const normalizeTicker = (raw: string) => (raw.startsWith('$') ? raw.slice(1) : raw).toUpperCase();
+
+/**
+ * TickerParam's parse without zod's result objects, for the reads that parse a ticker on every
+ * request (the fast path): the ticker, or undefined when the schema would refuse `raw`.
+ */
+export const parseTicker = (raw: unknown): string | undefined =>
+  typeof raw === 'string' && TICKER.test(raw) ? normalizeTicker(raw) : undefined;
+
 /** A ticker without its optional leading `$`, upper-cased as the index spells it (docs/decisions.md#d2). */
 export const TickerParam = z
   .string()
   .max(21)
-  .regex(/^\$?[A-Za-z0-9]{1,20}$/)
-  .transform((raw) => (raw.startsWith('$') ? raw.slice(1) : raw).toUpperCase())
+  .regex(TICKER)
+  .transform(normalizeTicker)
   .meta({ description: 'Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], matched case-insensitively.' });
 
 /** At most 15 digits: the largest value a positive integer query can take. */

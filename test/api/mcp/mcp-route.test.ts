@@ -93,6 +93,33 @@ describe('MCP: POST /mcp against hostile clients', function () {
     });
   });
 
+  describe('size', () => {
+    it('when a body over 64 KiB arrives, with its length declared or streamed without one, then 413 with a JSON-RPC error and the connection closes', async () => {
+      const big = JSON.stringify(call(1, 'news', { padding: 'x'.repeat(70 * 1024) }));
+      const declared = await post(stack, JSON.parse(big));
+      const chunks = [big.slice(0, 40 * 1024), big.slice(40 * 1024)];
+      const streamed = await http(`${stack.apiUrl}/mcp`, {
+        method: 'POST',
+        headers: MCP_HEADERS,
+        body: new ReadableStream({
+          pull(controller) {
+            const next = chunks.shift();
+            if (next === undefined) controller.close();
+            else controller.enqueue(new TextEncoder().encode(next));
+          },
+        }),
+        duplex: 'half',
+      });
+      for (const answer of [declared, streamed]) {
+        expect(answer.status).to.equal(413);
+        expect(answer.headers.get('connection')).to.equal('close');
+        expect(answer.json).to.deep.include({ jsonrpc: '2.0', id: null });
+      }
+      // Small calls still work afterwards.
+      expect((await post(stack, call(2, 'trending_tokens'))).status).to.equal(200);
+    });
+  });
+
   describe('Origin (DNS rebinding)', () => {
     it('when a page of another site calls, then 403 with a JSON-RPC error; `null` too; without Origin, or from an allowed origin, 200', async () => {
       for (const origin of ['http://evil.example', 'null', 'https://console.example.com.evil.example', 'https://CONSOLE.example.com']) {

@@ -6,7 +6,7 @@
 import type { ParsedUrlQuery } from 'node:querystring';
 import { z } from 'zod';
 import { BadRequestError } from '../../../../shared/errors.js';
-import { positiveIntegerQuery, TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
+import { parseTicker, positiveIntegerQuery, TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
 import { DEFAULT_WINDOW, TRENDING_WINDOWS, type TrendingWindow } from '../../../../shared/trending-windows.js';
 
 export const NEWS_DEFAULT_LIMIT = 20;
@@ -58,9 +58,9 @@ export function parseUsernameParam(raw: string | undefined): string {
 }
 
 export function parseTokenParam(raw: string | undefined): string {
-  const token = TickerParam.safeParse(raw);
-  if (!token.success) throw new BadRequestError('Invalid token');
-  return token.data;
+  const token = parseTicker(raw);
+  if (token === undefined) throw new BadRequestError('Invalid token');
+  return token;
 }
 
 /**

@@ -23,18 +23,28 @@ export const TokenMindshareQuerySchema = z.object({
   }),
 });
 
+const isOneOf =
+  <T extends string>(values: readonly T[]) =>
+  (raw: unknown): raw is T =>
+    typeof raw === 'string' && (values as readonly string[]).includes(raw);
+// The schemas above document the parameters; these checks answer them without zod's result
+// objects, since the fast path parses both on every read.
+const isWindow = isOneOf(MINDSHARE_WINDOWS);
+const isInterval = isOneOf(MINDSHARE_INTERVALS);
+const ALLOWED_INTERVALS = new Map(MINDSHARE_WINDOWS.map((window) => [window, windowIntervals(window)]));
+
 export function parseMindshareWindow(raw: string | string[] | undefined): MindshareWindow {
-  const parsed = window.safeParse(raw);
-  if (!parsed.success) throw new BadRequestError('Invalid query parameter: window');
-  return parsed.data ?? '24h';
+  if (raw === undefined) return '24h';
+  if (!isWindow(raw)) throw new BadRequestError('Invalid query parameter: window');
+  return raw;
 }
 
 /** The interval asked for, or the finest the window's buckets answer; one they cannot is a 400 naming those they can. */
 export function parseMindshareInterval(raw: string | string[] | undefined, window: MindshareWindow): MindshareInterval {
-  const parsed = TokenMindshareQuerySchema.shape.interval.safeParse(raw);
-  if (!parsed.success) throw new BadRequestError('Invalid query parameter: interval');
-  const allowed = windowIntervals(window);
-  if (parsed.data !== undefined && !allowed.includes(parsed.data))
+  if (raw !== undefined && !isInterval(raw)) throw new BadRequestError('Invalid query parameter: interval');
+  const allowed = ALLOWED_INTERVALS.get(window)!;
+  if (raw === undefined) return allowed[0]!;
+  if (!allowed.includes(raw))
     throw new BadRequestError(`Invalid query parameter: interval (window ${window} is counted per day: ${allowed.join(', ')})`);
-  return parsed.data ?? allowed[0]!;
+  return raw;
 }
