@@ -132,8 +132,12 @@ async function answerRead(deps: ApiDeps, read: ReadSpec, input: Record<string, u
       typeof value === 'string' || typeof value === 'number' ? [[name, String(value)]] : [],
     ),
   );
-  const chargeMiss = async () => void (await caller.chargeMiss());
-  return (await boundRead(deps.reads, read).get({ params: values, query: values }, chargeMiss)).representation;
+  const bound = boundRead(deps.reads, read);
+  const args = { params: values, query: values };
+  // From memory when the fast path could answer it (no promise on the way), else as Koa's route does.
+  const held = bound.peek(args);
+  if (held) return held.representation;
+  return (await bound.get(args, async () => void (await caller.chargeMiss()))).representation;
 }
 
 /** Every tool's answer carries strings the providers wrote: said in every description, for the agent's model to read. */
