@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { STATS_MISS_BUDGET, STATS_MISS_WINDOW_SECONDS } from '../../apps/api/src/market/miss-budget.js';
 import { http, type HttpAnswer } from '../support/http.js';
-import { eventually, startStack, type Stack } from '../support/stack.js';
+import { startStack, whenReady, type Stack } from '../support/stack.js';
 
 const ACCOUNT_ROUTE = '/v1/accounts/:username';
 
@@ -23,14 +23,6 @@ async function inParallel<T>(count: number, lanes: number, task: (i: number) => 
   return results;
 }
 
-/**
- * The stack's first refreshes done (/readyz): they run in this process beside the simulator, and
- * a stats lookup asked meanwhile can wait past the worker's 3 s per-account upstream timeout (a 503).
- */
-async function ready(stack: Stack): Promise<void> {
-  await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 30_000, 'ready');
-}
-
 describe('the upstream budget', function () {
   this.timeout(60_000);
 
@@ -38,7 +30,7 @@ describe('the upstream budget', function () {
     let stack: Stack;
     before(async () => {
       stack = await startStack();
-      await ready(stack);
+      await whenReady(stack);
     });
     after(() => stack.close());
 
@@ -79,7 +71,7 @@ describe('the upstream budget', function () {
     let stack: Stack;
     before(async () => {
       stack = await startStack({ env: { INDEX_RATE_LIMIT: '120' } });
-      await ready(stack);
+      await whenReady(stack);
     });
     after(() => stack.close());
 

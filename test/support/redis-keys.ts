@@ -25,8 +25,23 @@ export function getEach(redis: Redis, keys: readonly string[]): Promise<(string 
 /** The keys of the current prefix (shared/keyspace.ts) matching `pattern` (what follows `<prefix>:`), on every master. */
 export const ownKeys = (redis: Redis, pattern = '*'): Promise<string[]> => keysEverywhere(redis, `${keyPrefix()}:${pattern}`);
 
+/** Every key of the current prefix, BullMQ's included. */
+const everyOwnKey = async (redis: Redis): Promise<string[]> => [
+  ...(await ownKeys(redis)),
+  ...(await keysEverywhere(redis, `${queuePrefix()}:*`)),
+];
+
 /** Deletes every key of the current prefix, BullMQ's included: what FLUSHALL did when a run had one suite per Redis. */
 export async function emptyKeyspace(redis: Redis): Promise<void> {
-  const found = [...(await ownKeys(redis)), ...(await keysEverywhere(redis, `${queuePrefix()}:*`))];
-  await Promise.all(found.map((key) => redis.del(key)));
+  await Promise.all((await everyOwnKey(redis)).map((key) => redis.del(key)));
+}
+
+/**
+ * The bytes the current prefix's keys take (MEMORY USAGE of each, BullMQ's included): what a test
+ * may call its own in a Redis that other test files share (the Cluster leg's), where used_memory
+ * counts their keys too.
+ */
+export async function ownMemory(redis: Redis): Promise<number> {
+  const sizes = await Promise.all((await everyOwnKey(redis)).map((key) => redis.memory('USAGE', key)));
+  return sizes.reduce<number>((sum, bytes) => sum + Number(bytes ?? 0), 0);
 }

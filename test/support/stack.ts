@@ -18,6 +18,7 @@ import { createLogger } from '../../shared/logger.js';
 import { createRedis } from '../../shared/redis.js';
 import { redisFor, sharedRedis } from './shared-redis.js';
 import type { Resolver } from '../../shared/alerts/address-policy.js';
+import { eventually } from './eventually.js';
 
 export interface StackOptions {
   /** Worker processes to run (in-process). Default 1; 0 for none. */
@@ -106,4 +107,13 @@ async function testRedisEnv(options: StackOptions): Promise<Record<string, strin
   return (await sharedRedis()).env;
 }
 
-export { eventually } from './eventually.js';
+export { eventually };
+
+/**
+ * The stack's first refreshes done (/readyz 200). They run in the test's process beside the
+ * simulator: a stats miss asked meanwhile can wait past the worker's 3 s per-account upstream
+ * timeout and be a 503, not the answer the test counts.
+ */
+export async function whenReady(stack: Pick<Stack, 'apiUrl'>): Promise<void> {
+  await eventually(async () => ((await fetch(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 30_000, 'ready (/readyz 200)');
+}

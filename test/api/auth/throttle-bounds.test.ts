@@ -5,13 +5,9 @@
  */
 import { expect } from 'chai';
 import { addressFailuresKey, emailFailuresKey, LoginThrottle } from '../../../apps/api/src/auth/throttle.js';
-import { ownKeys } from '../../support/redis-keys.js';
+import { ownKeys, ownMemory } from '../../support/redis-keys.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { clearThrottle, postLogin } from './helpers.js';
-
-async function usedMemory(stack: Stack): Promise<number> {
-  return Number(/^used_memory:(\d+)/m.exec(await stack.redis.info('memory'))?.[1]);
-}
 
 /** `count` tasks, `lanes` at a time. */
 async function inLanes(count: number, lanes: number, task: (i: number) => Promise<void>): Promise<void> {
@@ -32,7 +28,7 @@ describe('login failure counters stay bounded (issue 28)', function () {
   beforeEach(() => clearThrottle(stack));
 
   it('when 1,000 logins fail with distinct 15 KB emails, then Redis grows by under 2 MB, keeps no counter, and each answer is the usual 401', async () => {
-    const before = await usedMemory(stack);
+    const before = await ownMemory(stack.redis);
     const answers = new Map<string, number>();
     await inLanes(1000, 10, async (i) => {
       const email = `${String(i).padStart(4, '0')}${'x'.repeat(15_000)}@example.com`;
@@ -42,7 +38,7 @@ describe('login failure counters stay bounded (issue 28)', function () {
       const key = `${res.status} ${JSON.stringify(res.json)} ${res.headers.get('www-authenticate')}`;
       answers.set(key, (answers.get(key) ?? 0) + 1);
     });
-    const grown = (await usedMemory(stack)) - before;
+    const grown = (await ownMemory(stack.redis)) - before;
     console.log(`      1,000 failed logins with 15 KB emails: Redis grew by ${(grown / 1024).toFixed(0)} KiB`);
     expect([...answers]).to.deep.equal([['401 {"error":"Invalid credentials"} Bearer', 1000]]);
     expect(grown).to.be.below(2 * 1024 * 1024);

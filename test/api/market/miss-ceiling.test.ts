@@ -7,7 +7,7 @@ import type { Queue } from 'bullmq';
 import { keys } from '../../../shared/keyspace.js';
 import { requestStats, STATS_QUEUE, type StatsJobData } from '../../../shared/queues.js';
 import { http } from '../../support/http.js';
-import { startStack, type Stack } from '../../support/stack.js';
+import { startStack, whenReady, type Stack } from '../../support/stack.js';
 
 /** One request from its own IPv4 address (TRUST_PROXY: the proxy's X-Forwarded-For names it). */
 const from = (stack: Stack, username: string, n: number) =>
@@ -20,6 +20,7 @@ describe('stats misses of every client together (STATS_MISS_CEILING, STATS_QUEUE
     let stack: Stack;
     before(async () => {
       stack = await startStack({ env: { TRUST_PROXY: 'true', STATS_MISS_CEILING: '5', STATS_QUEUE_MAX: '1000' } });
+      await whenReady(stack);
     });
     after(() => stack.close());
 

@@ -12,7 +12,7 @@ import { MARKET_TOOLS } from '../../../apps/api/src/mcp/tools.js';
 import { http } from '../../support/http.js';
 import { servedDocument } from '../../support/openapi-response.js';
 import { pathOf, toolArguments } from '../../support/read-paths.js';
-import { eventually, startStack, type Stack } from '../../support/stack.js';
+import { startStack, whenReady, type Stack } from '../../support/stack.js';
 import { callTool, connectMcp, textOf, toolErrorOf } from './helpers.js';
 
 /** The MCP tools' reads, from the table: a new read with a tool is listed and called here without a new test. */
@@ -27,7 +27,7 @@ describe('MCP: POST /mcp with the SDK client', function () {
 
   before(async () => {
     stack = await startStack();
-    await eventually(async () => ((await rest('/readyz')).status === 200 ? true : undefined), 30_000, 'ready');
+    await whenReady(stack);
     client = await connectMcp(stack.apiUrl);
     const trending = (await rest('/api/market/trending')).json as { data: { token: string }[] };
     const sentiment = await Promise.all(
@@ -248,7 +248,7 @@ describe('MCP: the stats-miss budget is the client’s, across REST and MCP', fu
     stack = await startStack({ env: { STATS_MISS_BUDGET: '2' } });
     // The first refreshes run in this process beside the simulator: a miss asked meanwhile can pass
     // the worker's 3 s per-account timeout (a 503, not the 404 the budget test counts).
-    await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 30_000, 'ready');
+    await whenReady(stack);
     client = await connectMcp(stack.apiUrl);
   });
   after(async () => {
