@@ -55,6 +55,9 @@ interface Firing {
 
 type Snapshot<T> = { data: T; cachedAt: string };
 const parse = <T>(raw: string | null | undefined): T | undefined => (raw ? (JSON.parse(raw) as Snapshot<T>).data : undefined);
+/** Each subject under each type, subject by subject: the (type, subject) index entries a refresh touched. */
+const pairsOf = (types: readonly ConditionType[], subjects: readonly string[]) =>
+  subjects.flatMap((subject) => types.map((type) => [type, subject] as const));
 
 export type AlertEvaluator = ReturnType<typeof createAlertEvaluator>;
 
@@ -90,10 +93,7 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
     // Concurrently: each claim is one script of its own (they are independent).
     const claimed = await Promise.all(firings.map((firing) => claim(firing, refreshId, at)));
     const fired = firings.filter((_, index) => claimed[index]);
-    await send(
-      fired.map(({ eventId }) => eventId),
-      fired.flatMap(({ jobs }) => jobs),
-    );
+    await send(fired);
     const users = new Set(fired.map(({ rule }) => rule.userId));
     await Promise.all([...users].map((userId) => options.redis.publish(alertFiredChannel(), userId)));
     const byType = new Map<ConditionType, number>();
@@ -119,7 +119,9 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
   }
 
   /** Queues the jobs (in bulk; their ids make a repeat add nothing), then takes their events out of the outbox. */
-  async function send(eventIds: readonly string[], jobs: readonly DeliveryJobData[]): Promise<void> {
+  async function send(firings: readonly Pick<Firing, 'eventId' | 'jobs'>[]): Promise<void> {
+    const eventIds = firings.map(({ eventId }) => eventId);
+    const jobs = firings.flatMap(({ jobs }) => jobs);
     for (let from = 0; from < jobs.length; from += SEND_CHUNK)
       await enqueueDeliveries(options.deliveries, options.config, jobs.slice(from, from + SEND_CHUNK));
     for (let from = 0; from < eventIds.length; from += SEND_CHUNK)
@@ -139,10 +141,7 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
     });
     if (stale.length === 0) return;
     options.logger.warn({ firings: stale.length }, 'alerts: queueing firings claimed but never queued');
-    await send(
-      stale.map(({ eventId }) => eventId),
-      stale.flatMap(({ jobs }) => jobs),
-    );
+    await send(stale);
   }
 
   /**
@@ -195,28 +194,13 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
     async afterTrending(previousBody: string | null, current: readonly TrendingToken[], cachedAt: string): Promise<number> {
       const window = await mentionsWindow(current, cachedAt);
       const facts: RefreshFacts = { trending: { previous: parse<TrendingToken[]>(previousBody), current, window } };
-      const tokens = current.map((item) => item.token);
-      const pairs: [ConditionType, string][] = [
-        ['mentions-spike', '*'],
-        ['rank', '*'],
-        ...tokens.flatMap(
-          (token) =>
-            [
-              ['mentions-spike', token],
-              ['rank', token],
-            ] as [ConditionType, string][],
-        ),
-      ];
+      const pairs = pairsOf(['mentions-spike', 'rank'], ['*', ...current.map((item) => item.token)]);
       return evaluate(`trending:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
     },
 
     async afterTrendingCas(previousBody: string | null, current: readonly TrendingCa[], cachedAt: string): Promise<number> {
       const facts: RefreshFacts = { trendingCas: { previous: parse<TrendingCa[]>(previousBody), current } };
-      const chains = [...new Set(current.map((item) => item.chain.toLowerCase()))];
-      const pairs: [ConditionType, string][] = [
-        ['new-contract', '*'],
-        ...chains.map((chain) => ['new-contract', chain] as [ConditionType, string]),
-      ];
+      const pairs = pairsOf(['new-contract'], ['*', ...new Set(current.map((item) => item.chain.toLowerCase()))]);
       return evaluate(`trending-cas:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
     },
 
@@ -232,16 +216,9 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
         sentiment: { previous: parse<Record<string, SentimentRecord>>(previous.sentiment), current: sentiment },
       };
       const postTokens = new Set(posts.flatMap((post) => post.tokens.map((token) => token.toUpperCase())));
-      const pairs: [ConditionType, string][] = [
-        ['post', '*'],
-        ...[...postTokens].map((token) => ['post', token] as [ConditionType, string]),
-        ...Object.keys(sentiment).flatMap(
-          (token) =>
-            [
-              ['sentiment-threshold', token],
-              ['sentiment-label', token],
-            ] as [ConditionType, string][],
-        ),
+      const pairs = [
+        ...pairsOf(['post'], ['*', ...postTokens]),
+        ...pairsOf(['sentiment-threshold', 'sentiment-label'], Object.keys(sentiment)),
       ];
       return evaluate(`news:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
     },

@@ -24,18 +24,13 @@ import {
 } from '../../../../shared/mindshare.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import { runScript } from '../../../../shared/redis-scripts.js';
-import type { PostScorer } from '../sentiment/aggregate.js';
+import { mentionedTokens, type PostScorer } from '../sentiment/aggregate.js';
 
 /**
  * How long a post's id is remembered after its hour: longer than any refresh can still see it
  * (the news window, 72 h, and an hour's margin), much shorter than the buckets' retention.
  */
 export const SEEN_FOR_MS = 73 * HOUR_MS;
-
-/** A post's tickers as mentions: upper case, without `$`, each once. */
-export function mentionedTokens(post: Pick<NewsItem, 'tokens'>): string[] {
-  return [...new Set(post.tokens.map((token) => token.trim().replace(/^\$/, '').toUpperCase()).filter((token) => token !== ''))];
-}
 
 const startOf = (ms: number, size: number) => Math.floor(ms / size) * size;
 

@@ -17,7 +17,7 @@ import { execChecked } from '../../../../shared/redis-results.js';
 import type { GoneRoutes } from './gone-routes.js';
 import type { ListCalls } from './market-provider.js';
 import type { ProviderHttp } from './provider-http.js';
-import { lenientCount, parseItems } from './tolerant.js';
+import { lenientCount, numeric, parseItems } from './tolerant.js';
 import { UpstreamError } from './upstream-error.js';
 
 /** The window Elfa counts mentions over: the trending lists are "the last 24 hours". */
@@ -83,12 +83,7 @@ const contractItem = z.object({
 });
 
 /** A count that may be absent or null: unknown (null), never read as 0. */
-const knownCount = () =>
-  z.preprocess((value) => {
-    if (value === null || value === undefined) return null;
-    if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-    return value;
-  }, z.number().finite().nonnegative().nullable());
+const knownCount = () => z.preprocess(numeric(null), z.number().finite().nonnegative().nullable());
 
 /** A limit of 0 or less names no budget (the prepaid status): unknown, like null. */
 const limit = () => knownCount().transform((value) => (value !== null && value > 0 ? value : null));
@@ -117,18 +112,21 @@ const mentionItem = z.object({
  * at `data[]` with paging in `metadata`. `success: false` on a 200 is an error.
  */
 function listOf(body: unknown, path: string): unknown[] {
-  const envelope = typeof body === 'object' && body !== null ? (body as { success?: unknown; data?: unknown }) : undefined;
-  if (!envelope || envelope.success === false) throw new UpstreamError(`elfa ${path}: success false or no envelope`, { retryable: false });
-  if (Array.isArray(envelope.data)) return envelope.data;
-  const inner = typeof envelope.data === 'object' && envelope.data !== null ? (envelope.data as { data?: unknown }).data : undefined;
+  const data = dataOf(body, path);
+  if (Array.isArray(data)) return data;
+  const inner = (data as { data?: unknown } | null | undefined)?.data;
   if (Array.isArray(inner)) return inner;
   throw new UpstreamError(`elfa ${path}: no list in the envelope`, { retryable: false });
 }
 
-function objectOf<T>(body: unknown, path: string, schema: z.ZodType<T>): T {
+function dataOf(body: unknown, path: string): unknown {
   const envelope = typeof body === 'object' && body !== null ? (body as { success?: unknown; data?: unknown }) : undefined;
   if (!envelope || envelope.success === false) throw new UpstreamError(`elfa ${path}: success false or no envelope`, { retryable: false });
-  const parsed = schema.safeParse(envelope.data);
+  return envelope.data;
+}
+
+function objectOf<T>(body: unknown, path: string, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(dataOf(body, path));
   if (!parsed.success)
     throw new UpstreamError(`elfa ${path}: invalid data (${parsed.error.issues[0]?.message ?? 'schema'})`, { retryable: false });
   return parsed.data;

@@ -67,8 +67,7 @@ export function createIndexClient(options: IndexClientOptions): IndexClient {
         }
         if (cursor !== null) cursors.add(cursor);
         pages += 1;
-        const query: Record<string, string | number> = { since: since.toISOString(), limit: POSTS_PAGE };
-        if (cursor) query.cursor = cursor;
+        const query = { since: since.toISOString(), limit: POSTS_PAGE, ...(cursor ? { cursor } : {}) };
         const page: z.infer<typeof postsPayload> = await getJson(http, 'v1/posts', query, listTimeout, postsPayload);
         for (const post of page.posts) {
           if (seen.has(post.id) || items.length >= max) continue;

@@ -199,19 +199,17 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
         throw fail(path, 'HTTP 402 out of credits', { status, retryable: false });
       }
       if (status === 401 || status === 403) {
-        const refusal = options.refusal?.(status, parseBody(response.body));
-        if (refusal) {
-          if (!refusedOnce.has(status)) {
-            refusedOnce.add(status);
-            logger.error({ provider, status }, `${provider}: HTTP ${status} ${refusal}`);
-          }
-          throw fail(path, `HTTP ${status} ${refusal}`, { status, retryable: false });
-        }
+        const body = parseBody(response.body);
+        const refusal = options.refusal?.(status, body);
+        const message = refusal ? `HTTP ${status} ${refusal}` : `HTTP ${status}: check ${options.keyVariable}`;
         if (!refusedOnce.has(status)) {
           refusedOnce.add(status);
-          logger.error({ provider, status }, refusalLine(provider, status, options.keyVariable, options.headers, parseBody(response.body)));
+          logger.error(
+            { provider, status },
+            refusal ? `${provider}: ${message}` : refusalLine(provider, status, options.keyVariable, options.headers, body),
+          );
         }
-        throw fail(path, `HTTP ${status}: check ${options.keyVariable}`, { status, retryable: false });
+        throw fail(path, message, { status, retryable: false });
       }
       refusedOnce.clear();
       if (status >= 300 && status < 400) {
@@ -263,12 +261,8 @@ function refusalLine(
 
 /** X's monthly usage cap rides on a 429 like a rate limit; only its problem type tells them apart. */
 function isUsageCap(body: unknown): boolean {
-  return (
-    typeof body === 'object' &&
-    body !== null &&
-    typeof (body as { type?: unknown }).type === 'string' &&
-    (body as { type: string }).type.endsWith('/usage-capped')
-  );
+  const type = (body as { type?: unknown } | null | undefined)?.type;
+  return typeof type === 'string' && type.endsWith('/usage-capped');
 }
 
 /** A short reason from any of the three providers' error bodies (message, error, detail, status.error_message). */

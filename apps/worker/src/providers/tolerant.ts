@@ -5,13 +5,15 @@
  */
 import { z } from 'zod';
 
+/** A numeric string as its number, null/absent as `fallback`, anything else as it is (for the schema to judge). */
+export const numeric = (fallback: number | null) => (value: unknown) => {
+  if (value === null || value === undefined) return fallback;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return value;
+};
+
 /** A finite number, or a numeric string; null/absent become `fallback`. */
-export const lenientNumber = (fallback = 0) =>
-  z.preprocess((value) => {
-    if (value === null || value === undefined) return fallback;
-    if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-    return value;
-  }, z.number().finite());
+export const lenientNumber = (fallback = 0) => z.preprocess(numeric(fallback), z.number().finite());
 
 /** A non-negative count, lenient as above. */
 export const lenientCount = () => lenientNumber(0).pipe(z.number().nonnegative());

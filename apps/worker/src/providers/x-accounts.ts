@@ -136,8 +136,6 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
           (only === undefined || only.has(account.configured)) &&
           (account.checkedAt === undefined || Date.parse(account.checkedAt) < now().getTime() - RECHECK_MS),
       );
-      const byId = due.filter((account) => account.id !== undefined);
-      const byName = due.filter((account) => account.id === undefined);
       const updated = new Map<string, TrackedAccount>();
       let failure: Error | undefined;
       const spend = () => {
@@ -145,40 +143,30 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
         if (budget) budget.left -= 1;
         return true;
       };
+      // By id once known (a rename keeps it), else by the configured name; an id X no longer finds was deleted.
+      const lookUpDue = async (byId: boolean) => {
+        const batches = due.filter((account) => (account.id !== undefined) === byId);
+        const same = (value: string | undefined, account: TrackedAccount) =>
+          byId ? value === account.id : value?.toLowerCase() === account.configured.toLowerCase();
+        for (let start = 0; start < batches.length && spend(); start += BATCH) {
+          const batch = batches.slice(start, start + BATCH);
+          const values = batch.map((account) => (byId ? account.id! : account.configured));
+          const { users, problems } = await lookup(byId ? '/2/users' : '/2/users/by', byId ? 'ids' : 'usernames', values, budget);
+          for (const account of batch) {
+            const user = users.find((candidate) => same(byId ? candidate.id : candidate.username, account));
+            const problem = problems.find((candidate) =>
+              same(byId ? (candidate.resource_id ?? candidate.value) : (candidate.value ?? candidate.resource_id), account),
+            );
+            const kind = problem && accountProblem(problem);
+            if (user) updated.set(account.configured, found(account, user, at));
+            else if (kind)
+              updated.set(account.configured, { ...account, state: byId && kind === 'not_found' ? 'deleted' : kind, checkedAt: at });
+          }
+        }
+      };
       try {
-        for (let start = 0; start < byId.length && spend(); start += BATCH) {
-          const batch = byId.slice(start, start + BATCH);
-          const { users, problems } = await lookup(
-            '/2/users',
-            'ids',
-            batch.map((account) => account.id!),
-            budget,
-          );
-          for (const account of batch) {
-            const user = users.find((candidate) => candidate.id === account.id);
-            const problem = problems.find((candidate) => (candidate.resource_id ?? candidate.value) === account.id);
-            const kind = problem && accountProblem(problem);
-            if (user) updated.set(account.configured, found(account, user, at));
-            else if (kind) updated.set(account.configured, { ...account, state: kind === 'not_found' ? 'deleted' : kind, checkedAt: at });
-          }
-        }
-        for (let start = 0; start < byName.length && spend(); start += BATCH) {
-          const batch = byName.slice(start, start + BATCH);
-          const { users, problems } = await lookup(
-            '/2/users/by',
-            'usernames',
-            batch.map((account) => account.configured),
-            budget,
-          );
-          for (const account of batch) {
-            const name = account.configured.toLowerCase();
-            const user = users.find((candidate) => candidate.username.toLowerCase() === name);
-            const problem = problems.find((candidate) => (candidate.value ?? candidate.resource_id ?? '').toLowerCase() === name);
-            const kind = problem && accountProblem(problem);
-            if (user) updated.set(account.configured, found(account, user, at));
-            else if (kind) updated.set(account.configured, { configured: account.configured, state: kind, checkedAt: at });
-          }
-        }
+        await lookUpDue(true);
+        await lookUpDue(false);
       } catch (error) {
         // What was looked up before the failure is kept; the others keep their last state.
         failure = error instanceof Error ? error : new Error('x: looking up the tracked accounts failed');

@@ -14,7 +14,7 @@ import { providerKeys } from '../../../../shared/provider-keys.js';
 import { UpstreamError } from './upstream-error.js';
 import type { ProviderHttp, ProviderResponse } from './provider-http.js';
 import type { RequestBudget } from './x-accounts.js';
-import { problemsOf, refusesParameter } from './x-wire.js';
+import { problemsIn, refusesParameter } from './x-wire.js';
 
 export type FieldsParameter = 'post.fields' | 'tweet.fields';
 
@@ -75,12 +75,7 @@ export function createPostFieldsClient(http: ProviderHttp, redis: Redis, logger:
 
 /** A 400 we did not expect: our request is wrong, so it is not retried; the reason X gave is kept. */
 function invalidRequest(path: string, body: unknown): UpstreamError {
-  const problem = problemsOf(
-    typeof body === 'object' && body !== null && Array.isArray((body as { errors?: unknown }).errors)
-      ? (body as { errors: unknown[] }).errors
-      : [],
-  )[0];
-  const detail = problem?.message ?? (typeof body === 'object' && body !== null ? (body as { detail?: unknown }).detail : undefined);
+  const detail = problemsIn(body)[0]?.message ?? (body as { detail?: unknown } | null | undefined)?.detail;
   return new UpstreamError(`x ${path}: HTTP 400${typeof detail === 'string' ? ` (${detail.slice(0, 200)})` : ''}`, {
     status: 400,
     retryable: false,

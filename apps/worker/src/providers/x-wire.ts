@@ -155,6 +155,12 @@ export function problemsOf(errors: readonly unknown[] | undefined): XProblem[] {
   return parseItems(errors ?? [], problemSchema).valid;
 }
 
+/** The problems of an error body's `errors[]`; none when it has no such list. */
+export function problemsIn(body: unknown): XProblem[] {
+  const errors = (body as { errors?: unknown } | null | undefined)?.errors;
+  return problemsOf(Array.isArray(errors) ? errors : []);
+}
+
 /** What a user lookup's problem says about the account: X titles a suspension "Forbidden" with type resource-not-found. */
 export function accountProblem(problem: XProblem): 'suspended' | 'not_found' | 'protected' | undefined {
   const detail = `${problem.title ?? ''} ${problem.detail ?? ''}`;
@@ -166,9 +172,7 @@ export function accountProblem(problem: XProblem): 'suspended' | 'not_found' | '
 
 /** Whether a 400 body refuses the query parameter `name` (`errors[].parameters` keyed by it, or a message naming `[name]`). */
 export function refusesParameter(body: unknown, name: string): boolean {
-  if (typeof body !== 'object' || body === null) return false;
-  const errors = (body as { errors?: unknown }).errors;
-  return problemsOf(Array.isArray(errors) ? errors : []).some(
+  return problemsIn(body).some(
     (problem) => (problem.parameters !== undefined && name in problem.parameters) || (problem.message ?? '').includes(`[${name}]`),
   );
 }
@@ -185,5 +189,3 @@ export function xRefusal(status: number, body: unknown): string | undefined {
   }
   return undefined;
 }
-
-/** One post as the news would hold it (the replay tool's view of a captured page). */

@@ -50,9 +50,8 @@ export const HALF_SUPPORT_AUTHORS = 10;
  * posting fifty times is one voice. Agreement: for bullish or bearish, the share of authors voting
  * that way; for neutral, 1 - |bullish - bearish| / authors (a balanced or silent crowd supports it).
  * Support: authors / (authors + 10), so a single author can never make a record sure, whatever
- * they post.
+ * they post. `authorPolarities`: each author's mean polarity.
  */
-/** `authorPolarities`: each author's mean polarity. */
 export function confidenceOf(label: TokenSentiment['label'], authorPolarities: Iterable<number>): number {
   let bullish = 0;
   let bearish = 0;
@@ -67,6 +66,11 @@ export function confidenceOf(label: TokenSentiment['label'], authorPolarities: I
   const agreeing = label === 'bullish' ? bullish : label === 'bearish' ? bearish : authors - Math.abs(bullish - bearish);
   const support = authors / (authors + HALF_SUPPORT_AUTHORS);
   return Math.round((agreeing / authors) * support * 100) / 100;
+}
+
+/** A post's tickers as mentions: upper case, without `$`, each once. */
+export function mentionedTokens(post: Pick<ScoredPost, 'tokens'>): string[] {
+  return [...new Set(post.tokens.map((token) => token.trim().replace(/^\$/, '').toUpperCase()).filter((token) => token !== ''))];
 }
 
 /** Polarity of a post whose own tickers are `tickers` (upper case, no "$"). */
@@ -100,27 +104,20 @@ export function memoizedScorer(capacity: number, score: PostScorer = scorePost):
 export function summarizeSentiment(posts: readonly ScoredPost[], score: PostScorer = scorePost): Map<string, TokenSentiment> {
   const tallies = new Map<string, Tally>();
   for (const post of posts) {
-    const tokens = new Set(post.tokens.map(normalizeToken).filter((token) => token !== ''));
+    const tokens = new Set(mentionedTokens(post));
     if (tokens.size === 0) continue;
     // The post's own tickers are neutral words here even when they are English ("$WIN", "SAFE").
     const polarity = score(post.text, tokens);
     const weight = engagementWeight(post.engagementScore);
     const polarityKind = polarityClass(polarity);
     for (const token of tokens) {
-      let tally = tallies.get(token);
-      if (tally === undefined) {
-        tally = { weighted: 0, weights: 0, positive: 0, neutral: 0, negative: 0, authors: new Map() };
-        tallies.set(token, tally);
-      }
+      const tally: Tally = tallies.get(token) ?? { weighted: 0, weights: 0, positive: 0, neutral: 0, negative: 0, authors: new Map() };
+      tallies.set(token, tally);
       tally.weighted += weight * polarity;
       tally.weights += weight;
       tally[polarityKind] += 1;
-      const byAuthor = tally.authors.get(post.author);
-      if (byAuthor === undefined) tally.authors.set(post.author, { sum: polarity, posts: 1 });
-      else {
-        byAuthor.sum += polarity;
-        byAuthor.posts += 1;
-      }
+      const byAuthor = tally.authors.get(post.author) ?? { sum: 0, posts: 0 };
+      tally.authors.set(post.author, { sum: byAuthor.sum + polarity, posts: byAuthor.posts + 1 });
     }
   }
   const summary = new Map<string, TokenSentiment>();
@@ -144,10 +141,6 @@ export function summarizeSentiment(posts: readonly ScoredPost[], score: PostScor
     });
   }
   return summary;
-}
-
-function normalizeToken(token: string): string {
-  return token.trim().replace(/^\$/, '').toUpperCase();
 }
 
 /** Rounds to 4 decimals and never yields -0. */

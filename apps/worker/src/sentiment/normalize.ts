@@ -448,18 +448,13 @@ export type TextReading = 'market' | 'general';
  * e.g. the tokens the index says a post mentions.
  */
 export function normalizePost(text: string, tickers?: ReadonlySet<string>, reading: TextReading = 'market'): string {
-  const joined = joinIdioms(text, tickers);
-  return reading === 'market' ? marketReading(joined) : joined;
+  return normalizeReadings(text, tickers)[reading];
 }
 
 /** Both readings of a post, normalized once. */
 export function normalizeReadings(text: string, tickers?: ReadonlySet<string>): Record<TextReading, string> {
   const general = joinIdioms(text, tickers);
-  return { market: marketReading(general), general };
-}
-
-function marketReading(joined: string): string {
-  return joined.replace(LOOK_ALIKE, '').replace(PERCEIVED_LIKE, '$1');
+  return { market: general.replace(LOOK_ALIKE, '').replace(PERCEIVED_LIKE, '$1'), general };
 }
 
 function joinIdioms(text: string, tickers: ReadonlySet<string> | undefined): string {

@@ -69,7 +69,8 @@ export function scorePolarity(text: string, options?: ScoreOptions): number {
  * Measured on tweets-dev against plain VADER in the same run: `npm run sentiment:eval`.
  */
 export function scorePolarityWith(model: MarketModel, text: string, options?: ScoreOptions): number {
-  const tickers = options?.tickers === undefined ? undefined : tickerSet(options.tickers);
+  const tickers =
+    options?.tickers === undefined ? undefined : new Set([...options.tickers].map((ticker) => ticker.replace(/^\$/, '').toUpperCase()));
   const { market: normalized, general } = normalizeReadings(text, tickers);
   // The trader lexicon reads the raw post, tokenized as its authors did.
   const lean = (): number | undefined => (model.lexicon === undefined ? undefined : lexiconLean(model.lexicon, text));
@@ -131,10 +132,4 @@ export function polarityClass(score: number): PolarityClass {
   if (score >= POLARITY_THRESHOLD) return 'positive';
   if (score <= -POLARITY_THRESHOLD) return 'negative';
   return 'neutral';
-}
-
-function tickerSet(tickers: Iterable<string>): Set<string> {
-  const set = new Set<string>();
-  for (const ticker of tickers) set.add(ticker.replace(/^\$/, '').toUpperCase());
-  return set;
 }
