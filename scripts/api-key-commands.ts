@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { ApiKeyStore, MAX_NAME_LENGTH } from '../apps/api/src/auth/api-keys.js';
 import { isPlausibleEmail, normaliseEmail, UserStore } from '../apps/api/src/auth/users.js';
-import { waitForReplicas } from '../shared/redis.js';
+import { closeRedis, waitForReplicas } from '../shared/redis.js';
 
 export const KEY_USAGE = 'usage: users key create <email> [--name <label>] [--expires <n>d|<n>h] | key list <email> | key revoke <id>';
 
@@ -90,6 +90,6 @@ export async function runKeyCommand(argv: string[], connect: () => Redis): Promi
       }
     }
   } finally {
-    await redis.quit().catch(() => redis.disconnect());
+    await closeRedis(redis);
   }
 }

@@ -20,7 +20,7 @@ import { AlertStore } from '../shared/alerts/alert-store.js';
 import { StoredRuleSchema } from '../shared/alerts/alert-types.js';
 import { loadConfigOrExit } from '../shared/config.js';
 import { isRedisUnavailable } from '../shared/redis-errors.js';
-import { createRedis, waitForReplicas } from '../shared/redis.js';
+import { closeRedis, createRedis, waitForReplicas } from '../shared/redis.js';
 import { KeyUsageError, runKeyCommand } from './api-key-commands.js';
 
 const MIN_PASSWORD_LENGTH = 12;
@@ -155,7 +155,7 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
         for (const user of await users.list()) process.stdout.write(`${user.email}\t${user.role}\t${user.createdAt}\n`);
     }
   } finally {
-    await redis.quit().catch(() => redis.disconnect());
+    await closeRedis(redis);
   }
 }
 
