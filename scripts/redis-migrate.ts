@@ -36,7 +36,7 @@ import { replyCode } from '../shared/redis-errors.js';
 import { keys } from '../shared/keyspace.js';
 import { historyKeys, snapshotKeys } from '../shared/snapshot-keys.js';
 import { SERIES_OWNER, SNAPSHOT_KINDS, SNAPSHOTS, type SeriesName, type SnapshotName } from '../shared/snapshot-kinds.js';
-import { createRedis, waitForReplicas } from '../shared/redis.js';
+import { closeRedis, createRedis, waitForReplicas } from '../shared/redis.js';
 import { redactUrl } from '../shared/redact-url.js';
 
 const USAGE = 'usage: redis:migrate --from <redis-url> [--to <redis-url> | --to-cluster host:port,...] [--replace] [--follow-deletions]';
@@ -273,7 +273,7 @@ async function main(argv: string[]): Promise<void> {
     );
     for (const old of counts.goneKept) process.stdout.write(`kept (gone from the source): ${old}\n`);
   } finally {
-    await Promise.all([source.quit().catch(() => source.disconnect()), target.quit().catch(() => target.disconnect())]);
+    await Promise.all([closeRedis(source), closeRedis(target)]);
   }
 }
 

@@ -12,7 +12,8 @@ import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
-import { ApiKeyStore, type ApiKeyBackup } from '../apps/api/src/auth/api-keys.js';
+import { z } from 'zod';
+import { ApiKeyStore } from '../apps/api/src/auth/api-keys.js';
 import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import type { Role } from '../apps/api/src/auth/types.js';
 import { isPlausibleEmail, isRole, normaliseEmail, UserStore } from '../apps/api/src/auth/users.js';
@@ -20,16 +21,16 @@ import { AlertStore } from '../shared/alerts/alert-store.js';
 import { StoredRuleSchema } from '../shared/alerts/alert-types.js';
 import { loadConfigOrExit } from '../shared/config.js';
 import { isRedisUnavailable } from '../shared/redis-errors.js';
-import { createRedis, waitForReplicas } from '../shared/redis.js';
-import { KeyUsageError, runKeyCommand } from './api-key-commands.js';
+import { closeRedis, createRedis, waitForReplicas } from '../shared/redis.js';
+import { runKeyCommand, UsageError } from './api-key-commands.js';
 
 const MIN_PASSWORD_LENGTH = 12;
 
+/** An `api-key` line of an export: the stored hash's fields and the SHA-256 it lives under. */
+const KEY_BACKUP = z.object({ type: z.literal('api-key'), sha256: z.string(), fields: z.record(z.string(), z.string()) });
+
 const USAGE =
   'usage: users add <email> [--role admin|user] | passwd <email> | remove <email> | list | export [--out <file>] | import [--restore-revoked] | key create|list|revoke';
-
-/** A mistake of the caller: its message is printed as is. */
-class UsageError extends Error {}
 
 function emailArgument(positionals: string[]): string {
   const raw = positionals[1];
@@ -155,7 +156,7 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
         for (const user of await users.list()) process.stdout.write(`${user.email}\t${user.role}\t${user.createdAt}\n`);
     }
   } finally {
-    await redis.quit().catch(() => redis.disconnect());
+    await closeRedis(redis);
   }
 }
 
@@ -229,14 +230,15 @@ async function restore(
     }
     const entry = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
     if (entry.type === 'api-key') {
-      if (!isKeyBackup(entry)) throw new UsageError(`line ${line} is not an API key record`);
-      const id = entry.fields.id ?? '';
+      const backup = KEY_BACKUP.safeParse(entry).data;
+      if (!backup) throw new UsageError(`line ${line} is not an API key record`);
+      const id = backup.fields.id ?? '';
       const revokedAt = (await apiKeys.revokedAt([id])).get(id);
       if (revokedAt !== undefined && !restoreRevoked) {
-        leftRevoked.push(`${id}\t${entry.fields.email ?? ''}\t${entry.fields.name ?? ''}\trevoked ${revokedAt}`);
+        leftRevoked.push(`${id}\t${backup.fields.email ?? ''}\t${backup.fields.name ?? ''}\trevoked ${revokedAt}`);
         continue;
       }
-      if (!(await apiKeys.restore(entry))) throw new UsageError(`line ${line} is not an API key record`);
+      if (!(await apiKeys.restore(backup))) throw new UsageError(`line ${line} is not an API key record`);
       restoredKeys += 1;
       continue;
     }
@@ -271,17 +273,6 @@ async function restore(
   }
 }
 
-function isKeyBackup(entry: Record<string, unknown>): entry is Record<string, unknown> & ApiKeyBackup {
-  const { sha256, fields } = entry;
-  return (
-    typeof sha256 === 'string' &&
-    typeof fields === 'object' &&
-    fields !== null &&
-    !Array.isArray(fields) &&
-    Object.values(fields).every((value) => typeof value === 'string')
-  );
-}
-
 function say(line: string): void {
   process.stdout.write(`${line}\n`);
 }
@@ -292,7 +283,7 @@ run(process.argv.slice(2), () => createRedis(config, 'worker', 'users-command'))
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     const line =
-      error instanceof UsageError || error instanceof KeyUsageError || isArgsError(error)
+      error instanceof UsageError || isArgsError(error)
         ? message
         : isRedisUnavailable(error)
           ? 'cannot reach Redis (check REDIS_URL or REDIS_SENTINELS)'
@@ -303,7 +294,5 @@ run(process.argv.slice(2), () => createRedis(config, 'worker', 'users-command'))
 );
 
 function isArgsError(error: unknown): boolean {
-  return (
-    typeof (error as { code?: unknown } | null)?.code === 'string' && String((error as { code: string }).code).startsWith('ERR_PARSE_ARGS')
-  );
+  return String((error as { code?: unknown } | null)?.code).startsWith('ERR_PARSE_ARGS');
 }

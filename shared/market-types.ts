@@ -76,6 +76,9 @@ export const UsernameStatsSchema = z
   .meta({ id: 'UsernameStats', description: 'Influence statistics of a social-network username.' });
 export type UsernameStats = z.infer<typeof UsernameStatsSchema>;
 
+const sentimentLabel = z
+  .enum(['bullish', 'bearish', 'neutral'])
+  .meta({ description: 'bullish when score >= 0.15, bearish when score <= -0.15, else neutral.' });
 const classCount = (description: string) => z.int().min(0).meta({ description });
 
 export const SentimentRecordSchema = z
@@ -86,9 +89,7 @@ export const SentimentRecordSchema = z
       .min(-1)
       .max(1)
       .meta({ description: 'Engagement-weighted mean polarity of the posts mentioning the token, in [-1, 1].' }),
-    label: z
-      .enum(['bullish', 'bearish', 'neutral'])
-      .meta({ description: 'bullish when score >= 0.15, bearish when score <= -0.15, else neutral.' }),
+    label: sentimentLabel,
     mentions: classCount('Posts analysed.'),
     positive: classCount('Posts in the positive polarity class.'),
     neutral: classCount('Posts in the neutral polarity class.'),
@@ -156,9 +157,7 @@ export const SentimentPointSchema = z
   .object({
     at: bucketAt,
     score: z.number().min(-1).max(1).meta({ description: 'Mention-weighted mean score within the bucket, in [-1, 1].' }),
-    label: z
-      .enum(['bullish', 'bearish', 'neutral'])
-      .meta({ description: 'bullish when score >= 0.15, bearish when score <= -0.15, else neutral.' }),
+    label: sentimentLabel,
     mentions: classCount('Posts analysed, summed over the bucket.'),
     positive: classCount('Positive posts, summed over the bucket.'),
     neutral: classCount('Neutral posts, summed over the bucket.'),

@@ -34,27 +34,21 @@ const retryStrategy = (attempt: number): number => Math.min(attempt * 100, 1000)
 const reconnectOnError = (error: Error): 2 | false => (replyCode(error) === 'READONLY' ? 2 : false);
 
 export function redisOptions(config: RedisConfig, role: RedisRole): RedisOptions {
-  /** TLS options where TLS is configured: REDIS_TLS_INSECURE accepts a self-signed certificate. */
-  const tlsOptions = config.redisTlsInsecure ? { rejectUnauthorized: false } : {};
   const sentinel = config.redisSentinel;
+  // REDIS_TLS_INSECURE accepts a self-signed certificate; a rediss:// URL needs no options otherwise.
+  const tlsOptions = config.redisTlsInsecure ? { rejectUnauthorized: false } : {};
   const tls = config.redisCluster
     ? config.redisCluster.tls
-      ? tlsOptions
-      : undefined
     : sentinel
       ? sentinel.nodeTls
-        ? tlsOptions
-        : undefined
-      : config.redisUrl.startsWith('rediss:') && config.redisTlsInsecure
-        ? { rejectUnauthorized: false }
-        : undefined;
+      : config.redisUrl.startsWith('rediss:') && config.redisTlsInsecure;
   const base: RedisOptions = {
     // BullMQ is tested against RESP2; ioredis 6 defaults to RESP3.
     protocol: 2,
     retryStrategy,
     reconnectOnError,
     connectTimeout: 2000,
-    ...(tls ? { tls } : {}),
+    ...(tls ? { tls: tlsOptions } : {}),
     ...(sentinel
       ? {
           sentinels: sentinel.sentinels.map(({ host, port }) => ({ host, port })),
@@ -111,7 +105,9 @@ export function createRedis(config: RedisConfig, role: RedisRole, name: string, 
       clusterOptions(options, config.redisCluster.password),
     );
     logConnectionChanges(cluster, name, logger);
-    return asRedis(cluster);
+    // Cluster has the command methods of Redis (both are one Commander), so every module keeps the one
+    // type `Redis` whichever form is configured; what differs per node (INFO, CONFIG, WAIT) asks clusterOf first.
+    return cluster as unknown as Redis;
   }
   const client = config.redisSentinel ? new Redis(options) : new Redis(config.redisUrl, options);
   logConnectionChanges(client, name, logger);
@@ -140,15 +136,6 @@ function clusterOptions(options: RedisOptions, password: string | undefined): Cl
     ...(options.tls ? { dnsLookup: (address: string, callback: (error: null, address: string) => void) => callback(null, address) } : {}),
     redisOptions: { ...perNode, ...(password ? { password } : {}) },
   };
-}
-
-/**
- * ioredis's Cluster has the command methods of Redis (both are one Commander), so every module
- * keeps the one type `Redis` whichever form is configured; the few operations that differ per
- * node (INFO, CONFIG, WAIT) ask `clusterOf` first.
- */
-function asRedis(cluster: Cluster): Redis {
-  return cluster as unknown as Redis;
 }
 
 /** The Cluster behind a client made by createRedis, or undefined for one node or Sentinel. */

@@ -152,24 +152,20 @@ export class ApiKeyStore {
 
   /** The key with this public id, or null. */
   async find(id: string): Promise<ApiKeyRecord | null> {
-    const hash = await this.redis.get(keys.apiKeyId(id));
-    if (!hash) return null;
-    return toRecord(await this.redis.hmget(keys.apiKey(hash), ...RECORD_FIELDS));
+    return (await this.lookup(id))?.record ?? null;
   }
 
   /** Revokes the key with this public id at once; returns its record, or null when there was none. */
   async revoke(id: string): Promise<ApiKeyRecord | null> {
-    const hash = await this.redis.get(keys.apiKeyId(id));
-    if (!hash) return null;
-    const record = toRecord(await this.redis.hmget(keys.apiKey(hash), ...RECORD_FIELDS));
-    const email = record?.email ?? '';
+    const found = await this.lookup(id);
+    if (!found) return null;
     const revoked = await runScript(
       this.redis,
       'revokeApiKey',
-      [keys.apiKey(hash), keys.apiKeyId(id), keys.userApiKeys(email), keys.revokedApiKeys()],
+      [keys.apiKey(found.hash), keys.apiKeyId(id), keys.userApiKeys(found.record?.email ?? ''), keys.revokedApiKeys()],
       [id, new Date().toISOString()],
     );
-    return revoked === 1 ? record : null;
+    return revoked === 1 ? found.record : null;
   }
 
   /** Revokes every key of the user (`users remove`); returns how many there were. */
@@ -180,18 +176,18 @@ export class ApiKeyStore {
     await this.redis.del(keys.userApiKeys(email));
     return revoked;
   }
+
+  /** The SHA-256 the key with this public id lives under, and its record (null when damaged). */
+  private async lookup(id: string): Promise<{ hash: string; record: ApiKeyRecord | null } | undefined> {
+    const hash = await this.redis.get(keys.apiKeyId(id));
+    return hash ? { hash, record: toRecord(await this.redis.hmget(keys.apiKey(hash), ...RECORD_FIELDS)) } : undefined;
+  }
 }
 
 function toRecord(fields: (string | null)[]): ApiKeyRecord | null {
   const [id, userId, email, name, last4, createdAt, lastUsedAt, expiresAt] = fields;
   if (!id || !userId || !email || name == null || !last4 || !createdAt) return null;
   const lastUsed = lastUsedAt ? Number(lastUsedAt) : NaN;
-  // An expiry that cannot be read counts as past: a damaged record must not make a key eternal.
-  const expires = expiresAt
-    ? Number.isFinite(Date.parse(expiresAt))
-      ? new Date(Date.parse(expiresAt)).toISOString()
-      : new Date(0).toISOString()
-    : null;
   return {
     id,
     userId,
@@ -200,7 +196,8 @@ function toRecord(fields: (string | null)[]): ApiKeyRecord | null {
     last4,
     createdAt,
     lastUsedAt: Number.isFinite(lastUsed) ? new Date(lastUsed).toISOString() : null,
-    expiresAt: expires,
+    // An expiry that cannot be read counts as past (NaN || 0): a damaged record must not make a key eternal.
+    expiresAt: expiresAt ? new Date(Date.parse(expiresAt) || 0).toISOString() : null,
   };
 }
 

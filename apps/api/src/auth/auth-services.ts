@@ -13,9 +13,6 @@ import { LoginThrottle } from './throttle.js';
 import { createTokenService, TOKEN_LIFETIME_SECONDS, type TokenService } from './tokens.js';
 import { isPlausibleEmail, normaliseEmail, UserStore, type UserRecord } from './users.js';
 
-/** The login response body (the document's `LoginResponse`). */
-export type LoginResult = LoginResponse;
-
 export interface AuthServices {
   users: UserStore;
   tokens: TokenService;
@@ -29,7 +26,7 @@ export interface AuthServices {
    * address (the socket's without TRUST_PROXY) with LOGIN_MAX_IN_FLIGHT_PER_ADDRESS logins being
    * checked is answered 429 at once: a flood from one address cannot fill the argon2 queue.
    */
-  login(email: string, password: string, clientAddress: string): Promise<LoginResult>;
+  login(email: string, password: string, clientAddress: string): Promise<LoginResponse>;
 }
 
 export function createAuthServices(
@@ -79,7 +76,7 @@ export function createAuthServices(
     },
   };
 
-  async function check(email: string, password: string, clientAddress: string): Promise<LoginResult> {
+  async function check(email: string, password: string, clientAddress: string): Promise<LoginResponse> {
     // With TRUST_PROXY=false the address may be a proxy's, shared by every client behind it:
     // counting it would let anyone lock out all logins. The email's limit always applies.
     const reservation = await throttle.reserve(email, config.trustProxy ? clientAddress : undefined);
@@ -97,6 +94,6 @@ export function createAuthServices(
     await throttle.succeeded(reservation);
     if (needsRehash(user.passwordHash)) await upgradeHash(email, user.passwordHash, password);
     // `satisfies`: a field added here that the document's LoginResponse lacks fails the type check.
-    return { token: tokens.sign(user), expiresIn: TOKEN_LIFETIME_SECONDS } satisfies LoginResult;
+    return { token: tokens.sign(user), expiresIn: TOKEN_LIFETIME_SECONDS } satisfies LoginResponse;
   }
 }

@@ -28,6 +28,8 @@ export interface UserRecord {
   tokensNotBefore: number;
 }
 
+type NewUser = Pick<UserRecord, 'email' | 'role' | 'passwordHash'>;
+
 /** What responses show of a user: the `User` schema of the document. */
 export type { PublicUser };
 
@@ -58,14 +60,13 @@ export class UserStore {
   }
 
   /** Adds a user; null when the email is taken. */
-  async create(input: { email: string; role: Role; passwordHash: string }): Promise<UserRecord | null> {
-    const record: UserRecord = { id: randomUUID(), createdAt: new Date().toISOString(), tokensNotBefore: 0, ...input };
-    return (await this.put(record, false)) ? record : null;
+  async create(input: NewUser): Promise<UserRecord | null> {
+    return this.put(input, false);
   }
 
   /** Adds the user, or overwrites the role and password of the existing one (the demo seed). */
-  async createOrReplace(input: { email: string; role: Role; passwordHash: string }): Promise<void> {
-    await this.put({ id: randomUUID(), createdAt: new Date().toISOString(), tokensNotBefore: 0, ...input }, true);
+  async createOrReplace(input: NewUser): Promise<void> {
+    await this.put(input, true);
   }
 
   /**
@@ -95,14 +96,7 @@ export class UserStore {
 
   /** Every user, by email, without digests. */
   async list(): Promise<PublicUser[]> {
-    const emails = (await this.redis.smembers(keys.users())).sort();
-    if (emails.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const email of emails) pipeline.hgetall(keys.user(email));
-    return (await execChecked(pipeline))
-      .map((hash) => parseRecord(hash as Record<string, string>))
-      .filter((user): user is UserRecord => user !== null)
-      .map(toPublicUser);
+    return (await this.dump()).map((hash) => toPublicUser(parseRecord(hash)!));
   }
 
   /**
@@ -111,6 +105,7 @@ export class UserStore {
    */
   async dump(): Promise<Record<string, string>[]> {
     const emails = (await this.redis.smembers(keys.users())).sort();
+    if (emails.length === 0) return [];
     const pipeline = this.redis.pipeline();
     for (const email of emails) pipeline.hgetall(keys.user(email));
     return ((await execChecked(pipeline)) as Record<string, string>[]).filter((hash) => parseRecord(hash) !== null);
@@ -124,7 +119,9 @@ export class UserStore {
     return true;
   }
 
-  private async put(record: UserRecord, overwrite: boolean): Promise<boolean> {
+  /** Writes a new record; null when the email was taken and `overwrite` is false. */
+  private async put(input: NewUser, overwrite: boolean): Promise<UserRecord | null> {
+    const record: UserRecord = { id: randomUUID(), createdAt: new Date().toISOString(), tokensNotBefore: 0, ...input };
     const { id, email, role, passwordHash, createdAt } = record;
     const created = await runScript(
       this.redis,
@@ -132,7 +129,7 @@ export class UserStore {
       [keys.user(email), keys.users()],
       [id, email, role, passwordHash, createdAt, overwrite ? '1' : ''],
     );
-    return created === 1;
+    return created === 1 ? record : null;
   }
 }
 

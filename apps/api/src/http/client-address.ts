@@ -14,23 +14,19 @@ import { isIPv4, isIPv6 } from 'node:net';
 /** How IPv6 addresses are grouped by default: the /64 a host or a LAN usually gets. */
 export const DEFAULT_IPV6_PREFIX = 64;
 
-/** The eight 16-bit groups of a valid IPv6 address (a trailing dotted IPv4 part included). */
+/**
+ * An IPv6 address in the URL parser's canonical text (RFC 5952: lower case, no leading zeros,
+ * the first longest run of two or more zero groups as `::`, an IPv4 tail as two hex groups).
+ */
+const canonicalIPv6 = (address: string) => new URL(`http://[${address}]`).hostname.slice(1, -1);
+
+/** The eight 16-bit groups of a valid IPv6 address. */
 function ipv6Groups(address: string): number[] {
-  let text = address;
-  const tail: number[] = [];
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
-    tail.push((a << 8) | b, (c << 8) | d);
-    text = text.slice(0, -dotted[1]!.length);
-    if (text.endsWith(':') && !text.endsWith('::')) text = text.slice(0, -1);
-  }
-  const [head = '', rest] = text.split('::') as [string, string | undefined];
-  const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
+  const [head, tail] = canonicalIPv6(address).split('::');
+  const parse = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
   const left = parse(head);
-  const right = [...(rest === undefined ? [] : parse(rest)), ...tail];
-  const zeros = rest === undefined ? [] : Array<number>(8 - left.length - right.length).fill(0);
-  return rest === undefined ? [...left, ...tail] : [...left, ...zeros, ...right];
+  const right = parse(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
 /**
@@ -50,20 +46,5 @@ export function clientGroup(address: string, ipv6Prefix: number = DEFAULT_IPV6_P
     const bits = Math.min(16, Math.max(0, ipv6Prefix - i * 16));
     return bits === 0 ? 0 : group & (0xffff << (16 - bits)) & 0xffff;
   });
-  return `${compress(masked)}/${ipv6Prefix}`;
-}
-
-/** RFC 5952's text form: lower case, the longest run of zero groups (two or more) as `::`. */
-function compress(groups: number[]): string {
-  let bestAt = -1;
-  let bestLength = 1;
-  for (let i = 0; i < groups.length;) {
-    let j = i;
-    while (j < groups.length && groups[j] === 0) j += 1;
-    if (j - i > bestLength) [bestAt, bestLength] = [i, j - i];
-    i = j === i ? i + 1 : j;
-  }
-  const hex = groups.map((group) => group.toString(16));
-  if (bestAt === -1) return hex.join(':');
-  return `${hex.slice(0, bestAt).join(':')}::${hex.slice(bestAt + bestLength).join(':')}`;
+  return `${canonicalIPv6(masked.map((group) => group.toString(16)).join(':'))}/${ipv6Prefix}`;
 }
