@@ -89,8 +89,6 @@ export async function startWebServer(
       req.socket.destroy();
       return;
     }
-    // On every answer, whichever path writes it: no browser may read a JSON error or an SSE stream as HTML or script.
-    res.setHeader('X-Content-Type-Options', 'nosniff');
     admitted(req, res);
   });
   tracker.watchWrites(limits.writeTimeoutMs);

@@ -146,8 +146,8 @@ export interface ReadAnswer {
 const PUBLIC_READ_FIELDS: HeaderFields = Object.entries(PUBLIC_READ_HEADERS).flat();
 
 /**
- * Everything a market read sends, for Koa and the fast path alike: the request id, the public
- * read headers (CORS), and the representation's ETag/304, Cache-Control and encoding. A header
+ * Everything a market read sends, for Koa and the fast path alike: the request id, nosniff (the
+ * fast path answers before app.ts sets it for Koa), the public read headers (CORS), and the representation's ETag/304, Cache-Control and encoding. A header
  * added here is sent by both paths. (The RateLimit fields are sent only when a lookup is charged
  * to the budget, which only Koa's path does: the fast path serves what is held in memory.)
  */
@@ -161,6 +161,8 @@ export function readReply(
   return replyWith(answer.representation, answer.maxAgeSeconds, ifNoneMatch, acceptEncoding, encodings, [
     'X-Request-Id',
     requestId,
+    'X-Content-Type-Options',
+    'nosniff',
     ...PUBLIC_READ_FIELDS,
   ]);
 }
