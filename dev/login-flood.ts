@@ -13,6 +13,7 @@ import { Agent, request } from 'node:http';
 import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import { UserStore } from '../apps/api/src/auth/users.js';
 import { startInProcessStack } from './inprocess-stack.js';
+import { quantile } from '../bench/lib/numbers.js';
 
 function login(url: string, agent: Agent | undefined, email: string, password: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -71,15 +72,14 @@ for (let i = 0; i < logins; i += 1) {
 const seconds = (Date.now() - started) / 1000;
 flood.send('stop');
 const floodAnswers = await floodStatuses;
-latencies.sort((a, b) => a - b);
-const quantile = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!);
+const ms = (q: number) => Math.round(quantile(latencies, q));
 console.log(
   JSON.stringify(
     {
       clients,
       logins,
       settings: env,
-      realUser: { answers, failedShare: 1 - (answers[200] ?? 0) / logins, msP50: quantile(0.5), msP95: quantile(0.95), seconds },
+      realUser: { answers, failedShare: 1 - (answers[200] ?? 0) / logins, msP50: ms(0.5), msP95: ms(0.95), seconds },
       flood: floodAnswers,
     },
     null,
