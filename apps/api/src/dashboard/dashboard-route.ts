@@ -32,7 +32,6 @@ export function dashboardRoutes(encodings: EncodingNegotiator, windows: readonly
 
   router.get('/', (ctx) => {
     ctx.set('Content-Security-Policy', DASHBOARD_CSP);
-    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
     // ETag/304, Cache-Control and br/gzip as for the market reads (docs/decisions.md#d9), with the file's own type.
     sendRepresentation(ctx, load().page, 0, encodings, 'text/html; charset=utf-8');
@@ -41,7 +40,6 @@ export function dashboardRoutes(encodings: EncodingNegotiator, windows: readonly
   router.get('/assets/:version/:file', (ctx) => {
     const asset = load().asset(ctx.params.version ?? '', ctx.params.file ?? '');
     if (!asset) return; // an unknown file or another build's version: 404 from the error contract
-    ctx.set('X-Content-Type-Options', 'nosniff');
     sendRepresentation(ctx, asset.representation, ASSET_MAX_AGE_SECONDS, encodings, asset.contentType);
     // The URL names this content for good: browsers need not even revalidate it on reload.
     ctx.set('Cache-Control', `public, max-age=${ASSET_MAX_AGE_SECONDS}, immutable`);
