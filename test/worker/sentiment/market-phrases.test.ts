@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MARKET_PHRASES, MARKET_PHRASE_VALENCE } from '../../../apps/worker/src/sentiment/market-phrases.js';
+import { MARKET_PHRASES, MARKET_PHRASE_VALENCE } from '../../../apps/worker/src/sentiment/tables/market-phrases.js';
 import { normalizePost } from '../../../apps/worker/src/sentiment/normalize.js';
 import { polarityClass, rulePolarity, scorePolarity, type PolarityClass } from '../../../apps/worker/src/sentiment/score.js';
 import { loadVaderLexicon } from '../../../apps/worker/src/sentiment/vader-library.js';

@@ -4,7 +4,7 @@
  * slang) with words that hardly occur in general English: on the human-rated tweets 9 of 2,100
  * match, on the crypto sets about 9 in 10 posts.
  */
-import { CRYPTO_STANCE_WORDS } from './crypto-lexicon.js';
+import { CRYPTO_STANCE_WORDS } from './tables/crypto-lexicon.js';
 import { DEFAULT_TICKERS } from './normalize.js';
 
 /** Cashtags, and market acronyms written in capitals (case matters: "link", "op" are words). */

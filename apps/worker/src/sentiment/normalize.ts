@@ -2,8 +2,8 @@
  * Rewrites a post so VADER's word-based rules can read crypto-market text: tickers removed,
  * idioms joined into single lexicon tokens, emoji turned into words. Pure string in, string out.
  */
-import { CRYPTO_STANCE_WORDS } from './crypto-lexicon.js';
-import { MARKET_PHRASES } from './market-phrases.js';
+import { CRYPTO_STANCE_WORDS } from './tables/crypto-lexicon.js';
+import { MARKET_PHRASES } from './tables/market-phrases.js';
 
 /**
  * Well-known tickers, removed when written in capitals. Tickers that are also English sentiment

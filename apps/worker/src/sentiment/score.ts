@@ -5,7 +5,7 @@
  * posts about the market. Deterministic: the merged lexicon and the weights are loaded once and
  * never mutated, the library's own state is never touched.
  */
-import { CRYPTO_LEXICON, CRYPTO_NEUTRAL_WORDS, CRYPTO_STANCE_WORDS } from './crypto-lexicon.js';
+import { CRYPTO_LEXICON, CRYPTO_NEUTRAL_WORDS, CRYPTO_STANCE_WORDS } from './tables/crypto-lexicon.js';
 import { hasMarketContext, hasMarketStance, isMarketPost } from './market-context.js';
 import modelFile from './market-model.json' with { type: 'json' };
 import { fromModelFile, predictProbabilities, type ClassProbabilities, type MarketModel, type MarketModelFile } from './market-model.js';
