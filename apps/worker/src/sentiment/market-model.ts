@@ -12,6 +12,7 @@
  */
 
 import { hasMarketStance } from './market-context.js';
+import { ASSET_NAMES, NEGATORS } from './tables/model-words.js';
 import type { TraderLexicon } from './trader-lexicon.js';
 
 /** Class order of every probability triple. */
@@ -100,42 +101,8 @@ export const LEXICON_FEATURE = '#lex';
 /** Few and dense: kept whatever their count, and left unpenalised so short posts keep the rules' say. */
 export const DENSE_FEATURES: ReadonlySet<string> = new Set([BIAS, RULE, RULE_POSITIVE, RULE_NEGATIVE, LEXICON_FEATURE]);
 const WORD = /emoji_\w+|[a-z0-9']+|[!?]/g;
-const NEGATORS: ReadonlySet<string> = new Set([
-  'not',
-  'no',
-  'never',
-  'nobody',
-  'nothing',
-  'without',
-  "don't",
-  'dont',
-  "can't",
-  'cant',
-  "won't",
-  'wont',
-  "isn't",
-  'isnt',
-  "aren't",
-  "ain't",
-  "didn't",
-  "doesn't",
-]);
 /** How many words after a negator it reaches. */
 const NEGATION_REACH = 3;
-
-/**
- * Asset names are not features: tagged posts from one week teach that "eth" was bullish that week,
- * which says nothing about a post next month ("extremely bearish on eth" read bullish with them).
- * Only names that are not English words: "link", "near", "dot" still say what they say.
- */
-const ASSET_NAMES: ReadonlySet<string> = new Set(
-  (
-    'btc xbt eth sol xrp ada doge shib avax matic atom apt arb tia inj ' +
-    'pepe bonk floki trx ltc bch xlm algo hbar axs crv aave mkr ldo rndr jup pyth bnb usdt usdc wld stx kas imx grt ' +
-    'luna lunc ftt xmr eos qnt egld ftm gmx dydx strk ena ondo tao jto bitcoin ethereum solana cardano dogecoin ' +
-    'ripple polkadot avalanche litecoin chainlink tether spy qqq tsla'
-  ).split(' '),
-);
 
 /** Changes when `modelFeatures` reads a post differently, so the committed weights go stale. */
 export const FEATURES_VERSION = 4;
