@@ -1,8 +1,8 @@
 /**
  * Is a text about the crypto market? `score.ts` reads market posts with the learned layer and
- * leaves general text to VADER's rules, so these lists name the market (tickers, venues, coins,
- * slang) with words that hardly occur in general English: on the human-rated tweets 9 of 2,100
- * match, on the crypto sets about 9 in 10 posts.
+ * leaves general text to VADER's rules, so its lists (`tables/market-words.ts`) name the market
+ * (tickers, venues, coins, slang) with words that hardly occur in general English: on the
+ * human-rated tweets 9 of 2,100 match, on the crypto sets about 9 in 10 posts.
  */
 import { CRYPTO_STANCE_WORDS } from './tables/crypto-lexicon.js';
 import { CAPITALISED_NAMES, MARKET_ACRONYMS, MARKET_JARGON_TOKENS, MARKET_WORDS } from './tables/market-words.js';

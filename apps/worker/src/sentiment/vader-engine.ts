@@ -36,7 +36,7 @@ const B_INCR = 0.293;
 const B_DECR = -0.293;
 const N_SCALAR = -0.74;
 
-/** The library's BOOSTER_DICT, which the bundle does not export. */
+/** The library's BOOSTER_DICT. */
 const BOOSTERS: ReadonlyMap<string, number> = new Map([
   ...INCREASERS.map((word): [string, number] => [word, B_INCR]),
   ...DECREASERS.map((word): [string, number] => [word, B_DECR]),

@@ -301,7 +301,7 @@ const IDIOM_TOKENS: Record<string, number> = {
   pricelower: -1.5,
 };
 
-/** Emoji are rewritten by `normalize.ts` into these tokens (see EMOJI_TOKENS there). */
+/** Emoji are rewritten by `normalize.ts` into these tokens (see EMOJI_TOKENS in `emoji.ts`). */
 const EMOJI_VALENCE: Record<string, number> = {
   emoji_rocket: 2.0,
   emoji_moon: 1.5,
