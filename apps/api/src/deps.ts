@@ -2,6 +2,7 @@
  * Everything the API's routes need, built from the configuration: fast-failing Redis
  * clients, the BullMQ producers and their event listeners, the snapshot cache.
  */
+import type { EventEmitter } from 'node:events';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../../shared/config.js';
@@ -84,25 +85,20 @@ export interface ApiDeps {
 export async function createApiDeps(config: Config, logger: Logger): Promise<ApiDeps> {
   const redis = createRedis(config, 'fast', 'api', logger);
   const subscriber = createRedis(config, 'blocking', 'api-subscriber', logger);
-  // The connections handed to BullMQ, which leaves them open when it closes: close() closes them.
-  const bullConnections = {
-    refreshProducer: createRedis(config, 'producer', 'api-refresh-producer', logger),
-    statsProducer: createRedis(config, 'producer', 'api-stats-producer', logger),
-    refreshEvents: createRedis(config, 'blocking', 'api-refresh-events', logger),
-    statsEvents: createRedis(config, 'blocking', 'api-stats-events', logger),
-    alertProducer: createRedis(config, 'producer', 'api-alert-producer', logger),
+  // BullMQ leaves the connections it is handed open when it closes: close() closes them.
+  const bullConnections: Redis[] = [];
+  const bull = (role: 'producer' | 'blocking', name: string) => {
+    const connection = createRedis(config, role, name, logger);
+    bullConnections.push(connection);
+    return { ...queueBaseOptions(), connection };
   };
-  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshProducer });
-  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsProducer });
-  const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshEvents });
-  const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsEvents });
-  const alertQueue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions(), connection: bullConnections.alertProducer });
-  const onError = (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error');
-  refreshQueue.on('error', onError);
-  statsQueue.on('error', onError);
-  refreshEvents.on('error', onError);
-  statsEvents.on('error', onError);
-  alertQueue.on('error', onError);
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, bull('producer', 'api-refresh-producer'));
+  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, bull('producer', 'api-stats-producer'));
+  const refreshEvents = new QueueEvents(REFRESH_QUEUE, bull('blocking', 'api-refresh-events'));
+  const statsEvents = new QueueEvents(STATS_QUEUE, bull('blocking', 'api-stats-events'));
+  const alertQueue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, bull('producer', 'api-alert-producer'));
+  const bullmq: EventEmitter[] = [refreshQueue, statsQueue, refreshEvents, statsEvents, alertQueue];
+  for (const emitter of bullmq) emitter.on('error', (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error'));
   const refreshWaiter = new JobWaiter(refreshQueue, refreshEvents);
   const statsWaiter = new JobWaiter(statsQueue, statsEvents);
 
@@ -192,7 +188,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
       watch.stop();
       auth.passwords.close();
       await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close(), alertQueue.close()]);
-      await Promise.all([redis, subscriber, alertSubscriber, ...Object.values(bullConnections)].map(closeRedis));
+      await Promise.all([redis, subscriber, alertSubscriber, ...bullConnections].map(closeRedis));
     },
   };
 }
