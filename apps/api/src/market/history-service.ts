@@ -14,16 +14,9 @@ import { historyKeys } from '../../../../shared/snapshot-keys.js';
 import { SERIES_OWNER, type ListKind, type SeriesName } from '../../../../shared/snapshot-kinds.js';
 import type { HistoryQuery, Interval } from './market-queries.js';
 import { boundedCache } from '../cache/bounded-cache.js';
-import { Representation } from '../http/representation.js';
+import { Representation, type ReadAnswer } from '../http/representation.js';
 import { secondsLeft, type SnapshotCache } from './snapshot-cache.js';
 import { bucketSentiment, bucketTrending, MAX_POINTS } from './history-buckets.js';
-
-export type { HistoryQuery };
-
-export interface HistoryAnswer {
-  representation: Representation;
-  maxAgeSeconds: number;
-}
 
 const DEFAULT_RANGE_MS = 24 * 3_600_000;
 /** Prepared answers of the default range kept per process (a few KB each for 30 days at 1h). */
@@ -51,14 +44,14 @@ export class HistoryService {
    * A history answer already prepared for the current refresh, synchronously, or undefined:
    * the fast path serves these (a repeated chart read costs what a cached snapshot read does).
    */
-  peek(series: HistorySeries, token: string, query: HistoryQuery): HistoryAnswer | undefined {
+  peek(series: HistorySeries, token: string, query: HistoryQuery): ReadAnswer | undefined {
     const snapshot = this.snapshots.peek(SERIES_OWNER[series]);
     const held = snapshot && this.cacheFor(query).get(preparedKey(series, token, snapshot.version, query));
     return held && { representation: held, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
   }
 
   /** `GET /api/market/sentiment/:token/history` and `GET /api/market/tokens/:token/history` (reads.ts names the series). */
-  async series(series: HistorySeries, token: string, query: HistoryQuery): Promise<HistoryAnswer> {
+  async series(series: HistorySeries, token: string, query: HistoryQuery): Promise<ReadAnswer> {
     const snapshot = await this.snapshots.get(SERIES_OWNER[series]);
     const { withRefreshTimes, points } = HISTORY_POINTS[series];
     return this.answer(preparedKey(series, token, snapshot.version, query), query, snapshot, async (fromMs, toMs) => {
@@ -74,7 +67,7 @@ export class HistoryService {
   }
 
   /** `GET /api/market/<list kind>?at=`: the exact body that was current at `atMs`. */
-  async snapshotAt(name: ListKind, atMs: number): Promise<HistoryAnswer> {
+  async snapshotAt(name: ListKind, atMs: number): Promise<ReadAnswer> {
     const key = historyKeys.events(name);
     const entry = this.retentionMs > 0 && atMs >= 0 ? await readAtOrBefore(this.redis, key, atMs) : null;
     const body = entry?.fields.b;
@@ -94,7 +87,7 @@ export class HistoryService {
     query: HistoryQuery,
     snapshot: { cachedAt: string; expiresAt: number },
     build: (fromMs: number, toMs: number) => Promise<unknown>,
-  ): Promise<HistoryAnswer> {
+  ): Promise<ReadAnswer> {
     const maxAgeSeconds = secondsLeft(snapshot.expiresAt);
     const cache = this.cacheFor(query);
     const held = cache.get(cacheKey);

@@ -13,7 +13,7 @@ export const NEWS_DEFAULT_LIMIT = 20;
 export const NEWS_MAX_LIMIT = 50;
 
 /** The history intervals: `30m` is every refresh as it was, the others buckets aligned to UTC. */
-const HISTORY_INTERVALS = ['30m', '1h', '4h', '1d'] as const;
+export const HISTORY_INTERVALS = ['30m', '1h', '4h', '1d'] as const;
 export type Interval = (typeof HISTORY_INTERVALS)[number];
 
 /** GET /api/market/news's query. */

@@ -20,12 +20,9 @@ import { execChecked } from '../../../../shared/redis-results.js';
 import type { JobOutcome } from './job-waiter.js';
 import type { AdmitMiss } from './miss-ceiling.js';
 import { boundedCache, type BoundedCache } from '../cache/bounded-cache.js';
-import { Representation } from '../http/representation.js';
+import { Representation, type ReadAnswer } from '../http/representation.js';
 
-export interface StatsAnswer {
-  representation: Representation;
-  maxAgeSeconds: number;
-}
+export type StatsAnswer = ReadAnswer;
 
 /** How long a hit is served from memory. */
 const MEMORY_TTL_MS = 1000;

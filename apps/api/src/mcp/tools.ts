@@ -11,12 +11,11 @@ import { TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
 import { TRENDING_WINDOWS } from '../../../../shared/trending-windows.js';
 import { MINDSHARE_INTERVALS, MINDSHARE_WINDOWS } from '../../../../shared/mindshare.js';
 import { DEFAULT_TEXT_LIMIT, PROVIDER_TEXT_LIMITS } from '../../../../shared/provider-text.js';
-import { NEWS_MAX_LIMIT } from '../market/market-queries.js';
+import { HISTORY_INTERVALS, NEWS_MAX_LIMIT } from '../market/market-queries.js';
 import { boundRead } from '../market/read-resolvers.js';
 import { MARKET_READS, operationIdOf, READ_NAMES, type ReadName, type ReadSpec, type ServeKind } from '../market/reads.js';
 import type { ApiDeps } from '../deps.js';
 import type { Representation } from '../http/representation.js';
-import { INTERVALS, type Interval } from '../market/history-buckets.js';
 
 /** The REST operations (operationId in /openapi.json) the tools mirror. */
 export type ReadId = ReturnType<typeof operationIdOf<ReadName>>;
@@ -72,7 +71,7 @@ const historyInput = z.object({
   from: instant('Start of the range. Default: 24 h before `to`.'),
   to: instant('End of the range. Default: the latest refresh.'),
   interval: z
-    .enum(Object.keys(INTERVALS) as [Interval, ...Interval[]])
+    .enum(HISTORY_INTERVALS)
     .optional()
     .meta({ description: '30m (default): one point per refresh. 1h, 4h, 1d: buckets aligned to UTC. At most 1,000 points (the newest).' }),
 });
