@@ -13,17 +13,21 @@ import { loadDashboardAssets, type DashboardAssets } from './dashboard-assets.js
 
 const ASSET_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
-/** Only this origin, no inline script or style (uPlot sizes its elements through the CSSOM, which CSP does not govern). */
-export const DASHBOARD_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** A page's Content-Security-Policy: scripts only from this origin, `styleSrc` for styles, and any `extra` directives. */
+export const pageCsp = (styleSrc: string, ...extra: string[]) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src ${styleSrc}`,
+    "img-src 'self' data:",
+    ...extra,
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+/** No inline script or style (uPlot sizes its elements through the CSSOM, which CSP does not govern). */
+const DASHBOARD_CSP = pageCsp("'self'");
 
 export function dashboardRoutes(encodings: EncodingNegotiator, windows: readonly TrendingWindow[], router = new Router()): Router {
   // Read on first request: a process that never serves the page never holds its files.

@@ -111,11 +111,6 @@ export function replyWith(
   return { status: 200, headers, body };
 }
 
-/** Sets a reply's headers on Koa's response. */
-export function setHeaders(ctx: Context, headers: HeaderFields): void {
-  for (let i = 0; i < headers.length; i += 2) ctx.set(headers[i]!, headers[i + 1]!);
-}
-
 /**
  * Sends a representation through Koa (the fast path writes the same Reply to node:http), with
  * `contentType` when it is not JSON (a page or a file of the dashboard's).
@@ -127,9 +122,12 @@ export function sendRepresentation(
   encodings: EncodingNegotiator,
   contentType?: string,
 ): void {
-  const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
+  sendReply(ctx, replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings), contentType);
+}
+
+function sendReply(ctx: Context, reply: Reply, contentType?: string): void {
   // Headers first: Koa only infers a Content-Type for a Buffer body when none is set.
-  setHeaders(ctx, reply.headers);
+  for (let i = 0; i < reply.headers.length; i += 2) ctx.set(reply.headers[i]!, reply.headers[i + 1]!);
   ctx.status = reply.status;
   if (!reply.body) return;
   if (contentType) ctx.set('Content-Type', contentType);
@@ -170,10 +168,7 @@ export function readReply(
 /** Sends a market read through Koa. */
 export function sendRead(ctx: Context, answer: ReadAnswer, encodings: EncodingNegotiator): void {
   const requestId = typeof ctx.state.requestId === 'string' ? ctx.state.requestId : ctx.response.get('X-Request-Id');
-  const reply = readReply(answer, requestId, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
-  setHeaders(ctx, reply.headers);
-  ctx.status = reply.status;
-  if (reply.body) ctx.body = reply.body;
+  sendReply(ctx, readReply(answer, requestId, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings));
 }
 
 /** Writes a market read straight to node:http (the fast path): the same reply. */

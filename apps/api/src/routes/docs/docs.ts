@@ -8,9 +8,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
-import type { Context } from 'koa';
-import { Representation, replyWith, sendRepresentation, setHeaders, type EncodingNegotiator } from '../../http/representation.js';
+import { Representation, sendRepresentation, type EncodingNegotiator } from '../../http/representation.js';
 import { openApiDocument } from './openapi.js';
+import { pageCsp } from '../../dashboard/dashboard-route.js';
 
 const MAX_AGE_SECONDS = 3600;
 
@@ -43,18 +43,8 @@ const SCALAR_INIT = `Scalar.createApiReference('#app', Object.assign(${JSON.stri
   defaultOpenAllTags: true,
 })}, { servers: [{ url: window.location.origin, description: 'This server' }] }));\n`;
 
-/** Scripts only from this origin; Scalar (Vue) writes inline styles, so styles cannot be tighter. */
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** Scalar (Vue) writes inline styles, so styles cannot be tighter. */
+const CSP = pageCsp("'self' 'unsafe-inline'", "font-src 'self' data:");
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -98,18 +88,8 @@ export function docsRoutes(encodings: EncodingNegotiator, router = new Router())
   router.get('/docs/assets/:file', (ctx) => {
     const representation = asset(ctx.params.file ?? '');
     if (!representation) return; // 404 from the error contract
-    sendScript(ctx, representation, encodings);
+    sendRepresentation(ctx, representation, MAX_AGE_SECONDS, encodings, 'text/javascript; charset=utf-8');
   });
 
   return router;
-}
-
-function sendScript(ctx: Context, representation: Representation, encodings: EncodingNegotiator): void {
-  const reply = replyWith(representation, MAX_AGE_SECONDS, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
-  setHeaders(ctx, reply.headers);
-  ctx.status = reply.status;
-  if (reply.body) {
-    ctx.set('Content-Type', 'text/javascript; charset=utf-8');
-    ctx.body = reply.body;
-  }
 }
