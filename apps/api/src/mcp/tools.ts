@@ -1,10 +1,7 @@
 /**
- * The MCP tools: one per market read of apps/api/src/market/reads.ts that names a tool (`tool`), in the
- * table's order, so a new read or snapshot kind with a tool entry gets its tool. Each tool is
- * answered by the read's own resolver (market/read-resolvers.ts: same service call, same
- * cache, same bytes, same cachedAt, same parse functions, so a bad value gets the route's
- * message), takes the input its kind of read (`serve`) needs, and declares the route's
- * response schema as its output schema.
+ * The MCP tools: one per market read that names a `tool` (market/reads.ts), answered by the read's
+ * own resolver (same bytes, same parsers, so a bad value gets the route's message), with the input
+ * its kind of read needs and the route's response schema as its output schema.
  */
 import { z } from 'zod';
 import { TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
@@ -47,11 +44,7 @@ export interface MarketTool<Input extends z.ZodObject = z.ZodObject> extends Mcp
   read: ReadId;
 }
 
-/**
- * A string argument described as the REST parameter is (pattern and text taken from its zod
- * schema) but accepted as any string: the handler parses it with the route's function, so an
- * invalid value fails with the route's message ("Invalid token"), not a schema dump.
- */
+/** A string argument described as the REST parameter is, but accepted as any: the route's parser gives its message, not a schema dump. */
 function described(param: z.ZodType, extra = ''): z.ZodString {
   const json = z.toJSONSchema(param, { io: 'input' }) as { description?: string; pattern?: string };
   return z.string().meta({ description: `${json.description ?? ''}${extra}`, ...(json.pattern ? { pattern: json.pattern } : {}) });
@@ -89,12 +82,7 @@ const atInput = z.object({
     }),
 });
 
-/**
- * The REST response's schema as a tool's output schema: the same fields (the very same field
- * schemas, so a field added to one appears in the other), in an object of its own: an MCP
- * output schema must be an object at its root, and a schema carrying a document id (or derived
- * from one) is converted to a bare `$ref`.
- */
+/** The REST response's fields in an object of its own: an MCP output schema must be an object, not a `$ref` to a document id. */
 export const asOutput = (schema: z.ZodObject): z.ZodObject => z.object(schema.shape).meta({ description: schema.description });
 
 const mindshareWindow = z
