@@ -1,11 +1,8 @@
 /**
- * Reads of history (docs/decisions.md#d11): time series per token and snapshots as of an instant, from the
- * Redis Streams the worker writes with each refresh. A history answer changes only when a
- * refresh lands, so each is prepared once (bytes, ETag) and kept in memory keyed by the current
- * snapshot's version: repeated reads cost what a cached snapshot read costs. `from`/`to` are a
- * client's to choose, so answers to them are kept apart from the default range's (a stream of
- * distinct ranges evicts only its own kind), and a range read at `30m` (a point per entry) asks
- * Redis for the newest 1,000 entries only, what the answer can hold.
+ * History (docs/decisions.md#d11): series per token and snapshots as of an instant, from the Redis
+ * Streams the worker writes. An answer changes only when a refresh lands, so each is prepared once,
+ * keyed by the snapshot's version. Answers to a client's own `from`/`to` are kept apart, so a
+ * stream of distinct ranges evicts only its own kind.
  */
 import type { Redis } from 'ioredis';
 import { NotFoundError } from '../../../../shared/errors.js';
@@ -40,17 +37,13 @@ export class HistoryService {
     private readonly retentionMs: number,
   ) {}
 
-  /**
-   * A history answer already prepared for the current refresh, synchronously, or undefined:
-   * the fast path serves these (a repeated chart read costs what a cached snapshot read does).
-   */
+  /** An answer already prepared for the current refresh, or undefined (the fast path's). */
   peek(series: HistorySeries, token: string, query: HistoryQuery): ReadAnswer | undefined {
     const snapshot = this.snapshots.peek(SERIES_OWNER[series]);
     const held = snapshot && this.cacheFor(query).get(preparedKey(series, token, snapshot.version, query));
     return held && { representation: held, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
   }
 
-  /** `GET /api/market/sentiment/:token/history` and `GET /api/market/tokens/:token/history` (reads.ts names the series). */
   async series(series: HistorySeries, token: string, query: HistoryQuery): Promise<ReadAnswer> {
     const snapshot = await this.snapshots.get(SERIES_OWNER[series]);
     const { withRefreshTimes, points } = HISTORY_POINTS[series];
@@ -108,11 +101,7 @@ export class HistoryService {
   }
 }
 
-/**
- * The series a history read answers, and how its points are built from its entries: a token's
- * trending figures also need the refresh times (null where the token was out of the list). Its
- * owning kind's snapshot version (SERIES_OWNER) says when a prepared answer is stale.
- */
+/** How a series' points are built: a token's trending figures also need the refresh times (null where it was out of the list). */
 const HISTORY_POINTS = {
   sentiment: { withRefreshTimes: false, points: (entries, _times, interval) => bucketSentiment(entries, interval) },
   token: { withRefreshTimes: true, points: (entries, times, interval) => bucketTrending(times, entries, interval) },
