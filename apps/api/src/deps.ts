@@ -1,7 +1,4 @@
-/**
- * Everything the API's routes need, built from the configuration: fast-failing Redis
- * clients, the BullMQ producers and their event listeners, the snapshot cache.
- */
+/** Everything the API's routes need, built once per process from the configuration. */
 import type { EventEmitter } from 'node:events';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -50,32 +47,25 @@ const WORK_WAIT_MS = 9_000;
 export interface ApiDeps {
   config: Config;
   logger: Logger;
-  /** Fast-failing client for the API's own reads and writes. */
+  /** Fast-failing. */
   redis: Redis;
   snapshots: SnapshotCache;
   stats: StatsService;
-  /** Stats misses per client address (each costs an upstream call). */
   missBudget: MissBudget;
   metrics: HttpMetrics;
-  /** Login, users, tokens and the login throttle. */
   auth: AuthServices;
-  /** Integrators' API keys. */
   apiKeys: ApiKeyStore;
   /** Checks presented keys; the fast path asks it which keys were found good moments ago. */
   keyVerifier: ApiKeyVerifier;
-  /** Time series and past snapshots (docs/decisions.md#d11). */
   history: HistoryService;
   /** How each kind of market read is answered: Koa's routes, the fast path and the MCP tools share them. */
   reads: Resolvers;
   /** Which compressed form each Accept-Encoding gets: every representation sent uses it. */
   encodings: EncodingNegotiator;
-  /** The X-Request-Id of each request this process answers. */
   requestIds: RequestIds;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
   stream: StreamHub;
-  /** Users' alert rules (shared/alerts/). */
   alerts: AlertsService;
-  /** GET /api/alerts/stream's fan-out of firings. */
   alertFeed: AlertFeed;
   /** Asks the worker to refresh every shared snapshot now, each at most once per FORCED_REFRESH_SPACING_MS; does not wait. */
   refreshAll: ForceRefresh;
