@@ -1,10 +1,6 @@
 /**
- * GET /: the market dashboard, a page served by the API itself. Its scripts read the same public
- * routes any client does (same process, same cached reads) and follow /api/market/stream.
- * Nothing is fetched from another host, and a strict Content-Security-Policy says so to the
- * browser. Its assets live at /assets/<version>/<file>: immutable URLs, cached for a year, with
- * ETags; the page itself is revalidated on every visit, so a deploy is seen at once. The page
- * carries the trending windows the operator configures (TRENDING_WINDOWS), which the board offers.
+ * GET /: the market dashboard (docs/decisions.md#d16), reading the public routes as any client does.
+ * Its assets' URLs are immutable; the page is revalidated on every visit, so a deploy is seen at once.
  */
 import Router from '@koa/router';
 import { sendRepresentation, type EncodingNegotiator } from '../http/representation.js';

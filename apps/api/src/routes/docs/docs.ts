@@ -1,8 +1,4 @@
-/**
- * GET /openapi.json and GET /docs (docs/decisions.md#d9): the generated OpenAPI document, and Scalar's API
- * reference rendering it, with a try-it console and request samples. Scalar's browser bundle is
- * served by this route, not from a CDN: users' networks may have none.
- */
+/** GET /openapi.json and GET /docs (docs/decisions.md#d9), Scalar's reference, whose bundle is served here: users' networks may have no CDN. */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -15,10 +11,8 @@ import { pageCsp } from '../../dashboard/dashboard-route.js';
 const MAX_AGE_SECONDS = 3600;
 
 /**
- * Scalar's standalone browser bundle (no chunks loaded later). `npm run build` copies it from
- * node_modules to dist/vendor/, so production installs, which prune devDependencies, need no
- * Scalar package (its dependency tree is ~300 MB; the bundle is 4 MB). From source (tests, tsx)
- * it is read from node_modules.
+ * Scalar's standalone bundle (4 MB), copied by `npm run build` to dist/vendor/, so production, which
+ * prunes devDependencies, needs no Scalar package (~300 MB); from source it is read from node_modules.
  */
 function scalarBundle(): Buffer {
   const built = fileURLToPath(new URL('../../../../../vendor/scalar-api-reference.js', import.meta.url));
@@ -26,11 +20,7 @@ function scalarBundle(): Buffer {
   return readFileSync(join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js'));
 }
 
-/**
- * Scalar's options: the document and the try-it console on this origin (samples show it too),
- * no web fonts (they come from a CDN), no features that call Scalar's services (AI agent, MCP,
- * telemetry), curl first among the samples.
- */
+/** This origin for the document and the try-it console, no web fonts (a CDN's) and nothing that calls Scalar's services. */
 const SCALAR_INIT = `Scalar.createApiReference('#app', Object.assign(${JSON.stringify({
   url: '/openapi.json',
   withDefaultFonts: false,
