@@ -23,12 +23,9 @@ import { marketRoutes } from './routes/market/market.js';
 import { streamRoutes } from './routes/market/stream.js';
 
 /**
- * Every route of the API, on one router: each router adds its own dispatch to every request.
- * Every method Node's parser accepts counts as implemented, so allowedMethods() answers an
- * unusual one (TRACE, PROPFIND, QUERY...) with 405 + Allow on a known path and leaves the
- * 404 elsewhere, instead of its default 501 for methods outside its short list. The OpenAPI
- * document lists exactly these routes (test/api/docs.test.ts), but for the dashboard's page and
- * files and /docs' scripts (docs/decisions.md#d16).
+ * Every route, on one router (each router adds its own dispatch to every request). Every method
+ * Node's parser accepts counts as implemented, so an unusual one is 405 + Allow on a known path,
+ * not allowedMethods()'s 501.
  */
 export function apiRouter(deps: ApiDeps): Router {
   const router = new Router({ methods: [...METHODS] });
@@ -63,16 +60,12 @@ export function createApp(deps: ApiDeps): Koa {
 
 export function createRequestListener(deps: ApiDeps): RequestListener {
   const koa = createApp(deps).callback();
-  // Koa's callback settles every request itself (its own error handling answers and logs), so
-  // nothing is lost by not awaiting it here.
   const fast = fastReads(deps);
   return (req, res) => {
     if (fast(req, res)) return;
-    // On every answer (the fast path's carry it in their header fields): no browser may read a
-    // JSON error or an SSE stream as HTML or script. Set here rather than before the fast path: a
-    // header set ahead of writeHead's fields sends node:http down its slow path, about a
-    // microsecond of every cached read (bench).
+    // No browser may read a JSON error or an SSE stream as HTML or script. Not before the fast path
+    // (its fields carry it): a header set ahead of writeHead's sends node:http down its slow path.
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    void koa(req, res);
+    void koa(req, res); // Koa's callback answers and logs its own errors
   };
 }

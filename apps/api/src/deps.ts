@@ -1,7 +1,5 @@
-/**
- * Everything the API's routes need, built from the configuration: fast-failing Redis
- * clients, the BullMQ producers and their event listeners, the snapshot cache.
- */
+/** Everything the API's routes need, built once per process from the configuration. */
+import type { EventEmitter } from 'node:events';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../../shared/config.js';
@@ -49,32 +47,25 @@ const WORK_WAIT_MS = 9_000;
 export interface ApiDeps {
   config: Config;
   logger: Logger;
-  /** Fast-failing client for the API's own reads and writes. */
+  /** Fast-failing. */
   redis: Redis;
   snapshots: SnapshotCache;
   stats: StatsService;
-  /** Stats misses per client address (each costs an upstream call). */
   missBudget: MissBudget;
   metrics: HttpMetrics;
-  /** Login, users, tokens and the login throttle. */
   auth: AuthServices;
-  /** Integrators' API keys. */
   apiKeys: ApiKeyStore;
   /** Checks presented keys; the fast path asks it which keys were found good moments ago. */
   keyVerifier: ApiKeyVerifier;
-  /** Time series and past snapshots (docs/decisions.md#d11). */
   history: HistoryService;
   /** How each kind of market read is answered: Koa's routes, the fast path and the MCP tools share them. */
   reads: Resolvers;
   /** Which compressed form each Accept-Encoding gets: every representation sent uses it. */
   encodings: EncodingNegotiator;
-  /** The X-Request-Id of each request this process answers. */
   requestIds: RequestIds;
   /** The server-sent-events fan-out; main() closes it before draining the server. */
   stream: StreamHub;
-  /** Users' alert rules (shared/alerts/). */
   alerts: AlertsService;
-  /** GET /api/alerts/stream's fan-out of firings. */
   alertFeed: AlertFeed;
   /** Asks the worker to refresh every shared snapshot now, each at most once per FORCED_REFRESH_SPACING_MS; does not wait. */
   refreshAll: ForceRefresh;
@@ -84,25 +75,20 @@ export interface ApiDeps {
 export async function createApiDeps(config: Config, logger: Logger): Promise<ApiDeps> {
   const redis = createRedis(config, 'fast', 'api', logger);
   const subscriber = createRedis(config, 'blocking', 'api-subscriber', logger);
-  // The connections handed to BullMQ, which leaves them open when it closes: close() closes them.
-  const bullConnections = {
-    refreshProducer: createRedis(config, 'producer', 'api-refresh-producer', logger),
-    statsProducer: createRedis(config, 'producer', 'api-stats-producer', logger),
-    refreshEvents: createRedis(config, 'blocking', 'api-refresh-events', logger),
-    statsEvents: createRedis(config, 'blocking', 'api-stats-events', logger),
-    alertProducer: createRedis(config, 'producer', 'api-alert-producer', logger),
+  // BullMQ leaves the connections it is handed open when it closes: close() closes them.
+  const bullConnections: Redis[] = [];
+  const bull = (role: 'producer' | 'blocking', name: string) => {
+    const connection = createRedis(config, role, name, logger);
+    bullConnections.push(connection);
+    return { ...queueBaseOptions(), connection };
   };
-  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshProducer });
-  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsProducer });
-  const refreshEvents = new QueueEvents(REFRESH_QUEUE, { ...queueBaseOptions(), connection: bullConnections.refreshEvents });
-  const statsEvents = new QueueEvents(STATS_QUEUE, { ...queueBaseOptions(), connection: bullConnections.statsEvents });
-  const alertQueue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions(), connection: bullConnections.alertProducer });
-  const onError = (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error');
-  refreshQueue.on('error', onError);
-  statsQueue.on('error', onError);
-  refreshEvents.on('error', onError);
-  statsEvents.on('error', onError);
-  alertQueue.on('error', onError);
+  const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, bull('producer', 'api-refresh-producer'));
+  const statsQueue = new Queue<StatsJobData>(STATS_QUEUE, bull('producer', 'api-stats-producer'));
+  const refreshEvents = new QueueEvents(REFRESH_QUEUE, bull('blocking', 'api-refresh-events'));
+  const statsEvents = new QueueEvents(STATS_QUEUE, bull('blocking', 'api-stats-events'));
+  const alertQueue = new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, bull('producer', 'api-alert-producer'));
+  const bullmq: EventEmitter[] = [refreshQueue, statsQueue, refreshEvents, statsEvents, alertQueue];
+  for (const emitter of bullmq) emitter.on('error', (error: Error) => logger.debug({ err: error.message }, 'bullmq connection error'));
   const refreshWaiter = new JobWaiter(refreshQueue, refreshEvents);
   const statsWaiter = new JobWaiter(statsQueue, statsEvents);
 
@@ -192,7 +178,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
       watch.stop();
       auth.passwords.close();
       await Promise.allSettled([refreshEvents.close(), statsEvents.close(), refreshQueue.close(), statsQueue.close(), alertQueue.close()]);
-      await Promise.all([redis, subscriber, alertSubscriber, ...Object.values(bullConnections)].map(closeRedis));
+      await Promise.all([redis, subscriber, alertSubscriber, ...bullConnections].map(closeRedis));
     },
   };
 }

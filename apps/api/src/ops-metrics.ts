@@ -59,56 +59,45 @@ export function registerOpsMetrics(registry: Registry, { redis, queues }: OpsSou
       }
     },
   });
-  registerWorkerCounter(
-    registry,
-    redis,
-    'market_worker_jobs_total',
-    'Jobs the workers finished, by queue and outcome (completed, failed)',
-    'jobs',
-    ['queue', 'outcome'],
-  );
-  registerWorkerCounter(
-    registry,
-    redis,
-    'market_refresh_attempts_total',
-    'Refresh attempts by the workers (each may call the upstream), by job and outcome (ok, failed)',
-    'refresh',
-    ['job', 'outcome'],
-  );
-  registerWorkerCounter(
-    registry,
-    redis,
-    'market_upstream_requests_total',
-    'Calls of the upstream index by the workers, by call and outcome (ok, error)',
-    'upstream',
-    ['call', 'outcome'],
-  );
+  registerWorkerCounters(registry, redis, [
+    ['market_worker_jobs_total', 'Jobs the workers finished, by queue and outcome (completed, failed)', 'jobs', ['queue', 'outcome']],
+    [
+      'market_refresh_attempts_total',
+      'Refresh attempts by the workers (each may call the upstream), by job and outcome (ok, failed)',
+      'refresh',
+      ['job', 'outcome'],
+    ],
+    [
+      'market_upstream_requests_total',
+      'Calls of the upstream index by the workers, by call and outcome (ok, error)',
+      'upstream',
+      ['call', 'outcome'],
+    ],
+  ]);
 }
 
+/** A counter: its name, help, the `metric` of its fields in the workers' hash, and its two labels. */
+export type WorkerCounter = readonly [name: string, help: string, metric: string, labelNames: readonly [string, string]];
+
 /**
- * A counter whose values the workers keep in their Redis hash (`<metric>|<label>|<outcome>`
+ * Counters whose values the workers keep in their Redis hash (`<metric>|<label>|<outcome>`
  * fields, apps/worker/src/counters.ts), read at scrape time.
  */
-export function registerWorkerCounter(
-  registry: Registry,
-  redis: Redis,
-  name: string,
-  help: string,
-  metric: string,
-  labelNames: [string, string],
-): void {
-  new Counter({
-    name,
-    help,
-    labelNames,
-    registers: [registry],
-    async collect() {
-      const fields = await redis.hgetall(keys.workerCounters()).catch(() => ({}));
-      this.reset();
-      for (const [field, value] of Object.entries(fields)) {
-        const [kind, label = '', outcome = ''] = field.split('|');
-        if (kind === metric) this.inc({ [labelNames[0]]: label, [labelNames[1]]: outcome }, Number(value));
-      }
-    },
-  });
+export function registerWorkerCounters(registry: Registry, redis: Redis, counters: readonly WorkerCounter[]): void {
+  for (const [name, help, metric, labelNames] of counters) {
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        const fields = await redis.hgetall(keys.workerCounters()).catch(() => ({}));
+        this.reset();
+        for (const [field, value] of Object.entries(fields)) {
+          const [kind, label = '', outcome = ''] = field.split('|');
+          if (kind === metric) this.inc({ [labelNames[0]]: label, [labelNames[1]]: outcome }, Number(value));
+        }
+      },
+    });
+  }
 }

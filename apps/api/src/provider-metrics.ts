@@ -7,41 +7,30 @@
 import type { Redis } from 'ioredis';
 import { Gauge, type Registry } from 'prom-client';
 import { providerKeys, type ProviderBlock } from '../../../shared/provider-keys.js';
-import { registerWorkerCounter } from './ops-metrics.js';
+import { registerWorkerCounters } from './ops-metrics.js';
 
 export function registerProviderMetrics(registry: Registry, redis: Redis): void {
-  registerWorkerCounter(
-    registry,
-    redis,
-    'market_provider_calls_total',
-    'Calls of each provider by the workers, by HTTP status (network: no answer)',
-    'provider_calls',
-    ['provider', 'status'],
-  );
-  registerWorkerCounter(
-    registry,
-    redis,
-    'market_provider_spend_total',
-    'What the workers spent at each provider: credits (Elfa, CoinGecko), posts and users read (X, billed per resource)',
-    'provider_spend',
-    ['provider', 'unit'],
-  );
-  registerWorkerCounter(
-    registry,
-    redis,
-    'market_provider_blocks_total',
-    'Times a provider was blocked until its reset, by reason',
-    'provider_blocked',
-    ['provider', 'reason'],
-  );
-  registerWorkerCounter(
-    registry,
-    redis,
-    'market_provider_routes_gone_total',
-    'Times a provider route was found gone (404/410 for any input, e.g. a retired endpoint)',
-    'provider_route_gone',
-    ['provider', 'route'],
-  );
+  registerWorkerCounters(registry, redis, [
+    [
+      'market_provider_calls_total',
+      'Calls of each provider by the workers, by HTTP status (network: no answer)',
+      'provider_calls',
+      ['provider', 'status'],
+    ],
+    [
+      'market_provider_spend_total',
+      'What the workers spent at each provider: credits (Elfa, CoinGecko), posts and users read (X, billed per resource)',
+      'provider_spend',
+      ['provider', 'unit'],
+    ],
+    ['market_provider_blocks_total', 'Times a provider was blocked until its reset, by reason', 'provider_blocked', ['provider', 'reason']],
+    [
+      'market_provider_routes_gone_total',
+      'Times a provider route was found gone (404/410 for any input, e.g. a retired endpoint)',
+      'provider_route_gone',
+      ['provider', 'route'],
+    ],
+  ]);
   new Gauge({
     name: 'market_provider_blocked_until_seconds',
     help: 'A provider the workers do not call before this time (unix seconds), and why: out of credits (402) or usage cap',

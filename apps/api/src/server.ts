@@ -9,13 +9,9 @@ import { trackConnections, type DrainOptions, type DrainTracker } from './http/d
 export interface WebServerLimits {
   /** Open connections per process; one more is answered 503 and closed. */
   maxConnections: number;
-  /**
-   * Open connections per client (the socket's peer: an IPv4 address or an IPv6 network, as
-   * clientGroup counts it), the same way; undefined for no such cap (behind a proxy every
-   * connection comes from the proxy).
-   */
+  /** Open connections per client (clientGroup of the socket's peer), the same way; undefined for none. */
   maxConnectionsPerAddress?: number | undefined;
-  /** IPV6_SUBNET_PREFIX: the IPv6 network one client is counted by. Default /64. */
+  /** IPV6_SUBNET_PREFIX. Default /64. */
   ipv6Prefix?: number;
   /** A response whose client takes none of its bytes for this long is cut (DrainTracker.watchWrites). */
   writeTimeoutMs: number;
@@ -23,7 +19,6 @@ export interface WebServerLimits {
 
 export const DEFAULT_LIMITS: WebServerLimits = { maxConnections: 4096, maxConnectionsPerAddress: 256, writeTimeoutMs: 30_000 };
 
-/** The limits the configuration sets. */
 export function limitsFrom(
   config: Pick<Config, 'maxConnections' | 'maxConnectionsPerAddress' | 'writeTimeoutMs' | 'trustProxy' | 'ipv6SubnetPrefix'>,
 ): WebServerLimits {
@@ -48,10 +43,7 @@ const OVERLOADED = Buffer.from(
     'X-Content-Type-Options: nosniff\r\nRetry-After: 1\r\nConnection: close\r\n\r\n{"error":"Service unavailable"}',
 );
 
-/**
- * `peerOf`: a connection's client address; tests give loopback connections the addresses it
- * cannot have (several of one IPv6 network).
- */
+/** `peerOf`: a connection's client address (tests give loopback connections others). */
 export async function startWebServer(
   listener: RequestListener,
   port: number,
@@ -60,9 +52,8 @@ export async function startWebServer(
   peerOf: (socket: Socket) => string = (socket) => socket.remoteAddress ?? '',
 ): Promise<Server> {
   const server = createServer({
-    // Slowloris: a request's headers must arrive within 10 s and the whole request within 30 s
-    // (Heroku's router gives up at 30 s too); headers are capped at 16 KiB. None of these
-    // applies to sending a response, so a slow download is never cut.
+    // Slowloris: headers within 10 s, the whole request within 30 s (as Heroku's router), 16 KiB of
+    // headers. None applies to sending a response: a slow download is never cut.
     headersTimeout: 10_000,
     requestTimeout: 30_000,
     // How often node enforces the two above; its default (30 s) would let a slow socket live 40 s.
@@ -92,7 +83,6 @@ export async function startWebServer(
     admitted(req, res);
   });
   tracker.watchWrites(limits.writeTimeoutMs);
-  /** Open connections per client group. */
   const perAddress = new Map<string, number>();
   // Answer rather than drop: node's own maxConnections would reset the socket without a word.
   server.on('connection', (socket: Socket) => {
@@ -119,10 +109,7 @@ export async function startWebServer(
   return server;
 }
 
-/**
- * Stops accepting, answers every request already received (with `Connection: close`, so
- * keep-alive clients leave), and closes each socket once no request can be in flight on it.
- */
+/** Stops accepting and drains (http/drain.ts). */
 export async function stopWebServer(server: Server, options: Partial<DrainOptions> = {}): Promise<void> {
   const tracker = trackers.get(server);
   const drain = { ...DRAIN, ...options };

@@ -1,10 +1,7 @@
 /**
- * `GET /api/alerts/stream`: each caller's own firings as server-sent events. The worker appends
- * every firing to its user's Redis stream (alertKeys.firings) and publishes the user's id; each
- * API process subscribes once and, for each connection of that user, reads what is new after
- * the last id it sent. An event's id is its stream entry's id, so `Last-Event-ID` resumes
- * exactly (within the last 1,000 firings). Nobody hears another user's firings: a connection
- * reads only its own user's stream.
+ * `GET /api/alerts/stream`: each caller's own firings as server-sent events. The worker appends each
+ * to its user's Redis stream and publishes the user's id; each connection of that user then reads
+ * what is new after the last id it sent, so `Last-Event-ID` resumes exactly.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';

@@ -8,21 +8,18 @@ import type { Redis } from 'ioredis';
 import { Counter, type Registry } from 'prom-client';
 import { ALERT_LATENCY_BUCKETS_MS } from '../../../../shared/alerts/alert-metrics.js';
 import { keys } from '../../../../shared/keyspace.js';
-import { registerWorkerCounter } from '../ops-metrics.js';
+import { registerWorkerCounters } from '../ops-metrics.js';
 
 export function registerAlertMetrics(registry: Registry, redis: Redis): void {
-  registerWorkerCounter(registry, redis, 'market_alert_firings_total', 'Alert rules fired, by condition type', 'alert_firings', [
-    'condition',
-    'outcome',
+  registerWorkerCounters(registry, redis, [
+    ['market_alert_firings_total', 'Alert rules fired, by condition type', 'alert_firings', ['condition', 'outcome']],
+    [
+      'market_alert_deliveries_total',
+      'Webhook delivery attempts, by outcome (delivered, retrying, failed)',
+      'alert_deliveries',
+      ['outcome', 'kind'],
+    ],
   ]);
-  registerWorkerCounter(
-    registry,
-    redis,
-    'market_alert_deliveries_total',
-    'Webhook delivery attempts, by outcome (delivered, retrying, failed)',
-    'alert_deliveries',
-    ['outcome', 'kind'],
-  );
   const read = () => redis.hgetall(keys.workerCounters()).catch((): Record<string, string> => ({}));
   new Counter({
     name: 'market_alert_delivery_latency_seconds_bucket',

@@ -1,8 +1,4 @@
-/**
- * What the alert routes and MCP tools do with a user's rules: validate the webhook URLs
- * against the address policy, hold the per-user maximum, make and rotate signing secrets, and
- * hide every rule from anyone but its owner (another user's rule is not found, never forbidden).
- */
+/** A user's alert rules, for the routes and the MCP tools: another user's rule is not found, never forbidden. */
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import type { Queue } from 'bullmq';

@@ -1,14 +1,8 @@
 /**
- * API keys on every route. A request that presents a key (`X-Api-Key: <key>`, or
- * `Authorization: Bearer <key>` where the value starts with the key prefix `ms_`) is
- * authenticated before routing: a valid key acts as its user (and gets the key's own budget of
- * stats misses), anything else is 401 `Invalid API key`, on public routes too, so a client learns
- * at once that its key is wrong instead of being served as anonymous. A request without a key is
- * untouched: market routes stay public and JWTs (Bearer values without the prefix) work unchanged.
- *
- * A key in the URL is refused (400) rather than ignored: ignoring it would serve the client as
- * anonymous while it believes its key works, and the key would already sit in access logs and
- * browser history. /metrics is left to its own credential (METRICS_TOKEN).
+ * API keys on every route (`X-Api-Key`, or a Bearer value starting with `ms_`), checked before
+ * routing: a bad key is 401 on public routes too, so a client learns at once its key is wrong
+ * rather than being served as anonymous. A key in the URL is refused (400) for the same reason,
+ * and it would already sit in access logs and browser history.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Context, Middleware } from 'koa';
@@ -45,10 +39,8 @@ export function keyInUrl(url: string): boolean {
 }
 
 /**
- * For the fast path (routes/market/fast-reads.ts), what a request's credential allows: `anonymous` (no
- * key), `verified` (a key Redis found good moments ago: served as an anonymous read is), or
- * `koa` (a key to check or refuse, or a key in the URL: left to Koa). An anonymous request
- * costs two header lookups and one string search.
+ * For the fast path: `anonymous` (no key), `verified` (a key Redis found good moments ago) or `koa`
+ * (a key to check or refuse). An anonymous request costs two header lookups and one string search.
  */
 export function fastCredential(
   req: { headers: IncomingHttpHeaders; url?: string },

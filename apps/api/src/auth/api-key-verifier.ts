@@ -1,14 +1,8 @@
 /**
- * Checks a presented API key against Redis, and remembers for a moment which keys it found good,
- * so the fast path (routes/market/fast-reads.ts) can answer a keyed cached read from memory like an
- * anonymous one: bots poll with keys, and a Redis round trip (two, with the owner) per read made
- * a keyed read cost 3x the anonymous one.
- *
- * What that moment costs: a key revoked (its owner removed, or past its expiry) in another
- * process is still served cached reads here for at most VERIFIED_FOR_MS, within the second the
- * README promises. Every other keyed request (Koa's routes: /me, stats misses, admin, MCP) asks
- * Redis every time, and a refusal there forgets the key at once. Expiry is checked on every use,
- * remembered or not. `lastUsedAt` is written by the Redis check, at most once a minute per key.
+ * Checks a presented API key against Redis and remembers for VERIFIED_FOR_MS which keys it found
+ * good, so the fast path answers a keyed cached read like an anonymous one: bots poll with keys,
+ * and Redis round trips made a keyed read cost 3x. The price, a revoked key still served cached
+ * reads here that long, is docs/decisions.md#d12's; a refusal forgets the key at once.
  */
 import { AuthError } from '../../../../shared/errors.js';
 import { boundedCache } from '../cache/bounded-cache.js';
@@ -38,10 +32,7 @@ export class ApiKeyVerifier {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /**
-   * Asks Redis: the key's principal, or 401 `Invalid API key` when the key is malformed,
-   * unknown, revoked or expired, or its owner was removed (or removed and added again).
-   */
+  /** Asks Redis: the key's principal, or 401 when the key is bad or its owner was removed (or removed and added again). */
   async verify(key: string): Promise<ApiKeyPrincipal> {
     const record = await this.apiKeys.use(key);
     const user = record ? await this.users.find(record.email) : null;

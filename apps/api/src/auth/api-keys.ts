@@ -1,9 +1,7 @@
 /**
- * The API key store. A key's record is a Redis hash under the SHA-256 of the key (the key itself
- * is never stored), plus its public id -> hash, and the set of each user's key ids. The writes
- * that must not race are the scripts `shared/lua/{createApiKey,useApiKey,revokeApiKey}-N.lua`.
- * The store keeps nothing in the process: what the API remembers of a key between requests, and
- * for how long, is api-key-verifier.ts's.
+ * The API key store: a Redis hash per key under its SHA-256 (the key is never stored), its public
+ * id -> hash, and each user's key ids; the writes that must not race are Lua scripts. Nothing is
+ * kept in the process (what the API remembers of a key is api-key-verifier.ts's).
  */
 import type { Redis } from 'ioredis';
 import { keys } from '../../../../shared/keyspace.js';
@@ -54,10 +52,7 @@ export class ApiKeyStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /**
-   * A new key for the user with this (normalised) email: returns the key (to show once) and its
-   * public record, or null when there is no such user.
-   */
+  /** A new key for the user with this (normalised) email, to show once, or null when there is no such user. */
   async create(
     users: UserStore,
     email: string,
@@ -89,10 +84,7 @@ export class ApiKeyStore {
     throw new Error('could not find an unused key id');
   }
 
-  /**
-   * The record of a presented key, noting its use; null when the key is malformed, unknown,
-   * revoked or expired. (Whether its owner still exists is the caller's check: see api-key-verifier.ts.)
-   */
+  /** The record of a presented key, noting its use; null when malformed, unknown, revoked or expired (its owner is the verifier's check). */
   async use(key: string): Promise<ApiKeyRecord | null> {
     if (!isWellFormedApiKey(key)) return null;
     const fields = (await runScript(this.redis, 'useApiKey', [keys.apiKey(hashApiKey(key))], [this.now(), LAST_USE_RESOLUTION_MS])) as (
@@ -119,7 +111,7 @@ export class ApiKeyStore {
         const sha256 = await this.redis.get(keys.apiKeyId(id));
         if (!sha256) continue;
         const fields = await this.redis.hgetall(keys.apiKey(sha256));
-        const record = toRecord(RECORD_FIELDS.map((field) => fields[field] ?? null));
+        const record = fromHash(fields);
         if (record && record.id === id && record.email === email) backups.push({ type: 'api-key', sha256, fields });
       }
     }
@@ -128,7 +120,7 @@ export class ApiKeyStore {
 
   /** Writes back one key from `dump()` as it was (the same key authenticates again); false if it is not a key record. */
   async restore(backup: ApiKeyBackup): Promise<boolean> {
-    const record = toRecord(RECORD_FIELDS.map((field) => backup.fields[field] ?? null));
+    const record = fromHash(backup.fields);
     if (!record || !/^[0-9a-f]{64}$/.test(backup.sha256)) return false;
     const hash = keys.apiKey(backup.sha256);
     await execChecked(
@@ -183,6 +175,8 @@ export class ApiKeyStore {
     return hash ? { hash, record: toRecord(await this.redis.hmget(keys.apiKey(hash), ...RECORD_FIELDS)) } : undefined;
   }
 }
+
+const fromHash = (hash: Record<string, string>) => toRecord(RECORD_FIELDS.map((field) => hash[field] ?? null));
 
 function toRecord(fields: (string | null)[]): ApiKeyRecord | null {
   const [id, userId, email, name, last4, createdAt, lastUsedAt, expiresAt] = fields;

@@ -1,8 +1,6 @@
 /**
- * The API's side of the argon2 helper process: one helper per API process, forked on first
- * use, restarted on the next call if it dies (calls in flight then fail, as any internal
- * error). The IPC channel holds the API's event loop open only while a call is pending, so
- * scripts that hash a password still exit by themselves; the helper leaves when its parent does.
+ * The API's side of the argon2 helper process: forked on first use, restarted on the next call if
+ * it dies. The IPC channel holds the event loop open only while a call is pending, so scripts still exit.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,12 +1,7 @@
 /**
- * The argon2 helper process (forked by argon2-client.ts): hashes and verifies passwords at a
- * lower CPU priority than the API, so that on a small machine the scheduler runs the API's
- * event loop first and argon2 takes the CPU that is left.
- *
- * On Linux a nice value belongs to a thread, and a new thread inherits its creator's. So the
- * priority is lowered here, for every thread that exists, before anything can start libuv's
- * thread pool (where argon2 runs): the pool's threads are then born with it. Nothing else is
- * imported until that is done.
+ * The argon2 helper process, at the lowest CPU priority. On Linux a nice value is a thread's and
+ * is inherited, so it is lowered for every thread before anything can start libuv's pool (where
+ * argon2 runs): nothing else is imported until then.
  */
 import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';

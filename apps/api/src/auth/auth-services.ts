@@ -1,7 +1,4 @@
-/**
- * Login, and what the protected routes need: the user store, the token service and the
- * throttle, built once per process from the configuration.
- */
+/** Login, and what the protected routes need, built once per process. */
 import type { Redis } from 'ioredis';
 import type { Config } from '../../../../shared/config.js';
 import { AuthError, RateLimitedError } from '../../../../shared/errors.js';
@@ -20,11 +17,8 @@ export interface AuthServices {
   /** argon2 for logins and rehashes; deps.ts closes it. */
   passwords: PasswordHasher;
   /**
-   * docs/decisions.md#d4: 429 when throttled (`clientAddress` counts only with TRUST_PROXY), the same 401
-   * `Invalid credentials` (after the same argon2 work) for an unknown email and a wrong
-   * password (and, at once, for an email that cannot be an address), else a fresh token. A client
-   * address (the socket's without TRUST_PROXY) with LOGIN_MAX_IN_FLIGHT_PER_ADDRESS logins being
-   * checked is answered 429 at once: a flood from one address cannot fill the argon2 queue.
+   * docs/decisions.md#d4. A client with LOGIN_MAX_IN_FLIGHT_PER_ADDRESS logins being checked is
+   * answered 429 at once: a flood from one address cannot fill the argon2 queue.
    */
   login(email: string, password: string, clientAddress: string): Promise<LoginResponse>;
 }
@@ -38,7 +32,6 @@ export function createAuthServices(
   const tokens = createTokenService({ secret: config.jwtSecret, issuer: config.jwtIssuer });
   const throttle = new LoginThrottle(redis, config.ipv6SubnetPrefix);
   const passwords = new PasswordHasher();
-  /** Logins being checked, per client group (an IPv6 client by its network). */
   const inFlight = new Map<string, number>();
   // Made now, so the first unknown email does not pay for it (and stand out by its timing).
   passwords.dummyHash().catch((error: unknown) => logger.error({ err: error }, 'cannot make the dummy password hash'));

@@ -1,8 +1,6 @@
 /**
- * The one reader of the `Authorization` header: a JWT (bearer.ts), an API key sent as a Bearer
- * value (api-key-auth.ts) and the METRICS_TOKEN (routes/health/metrics-auth.ts) all arrive as
- * `Authorization: Bearer <credential>`, the scheme in any case (RFC 7235), so all three read it
- * the same way and a header one of them takes cannot mean something else to another.
+ * The one reader of `Authorization: Bearer` (a JWT, an API key, the METRICS_TOKEN), so a header one
+ * of them takes cannot mean something else to another.
  */
 
 const BEARER = /^Bearer(?:[ \t]+(.*))?$/i;

@@ -1,8 +1,6 @@
 /**
- * The bearer-token middleware of the protected routes (docs/decisions.md#d3). A valid signature is not enough:
- * the user must still exist with the token's id, so removing a user (or removing and adding
- * it again) ends its tokens at once, so does a password change, and roles are the stored
- * ones, not the token's copy.
+ * The bearer-token middleware (docs/decisions.md#d3): the user must still exist with the token's id,
+ * so removing a user or changing its password ends its tokens at once, and roles are the stored ones.
  */
 import type { Context, Middleware } from 'koa';
 import { AuthError } from '../../../../shared/errors.js';
@@ -28,10 +26,7 @@ export function bearerAuth(auth: AuthServices): Middleware {
   };
 }
 
-/**
- * Who the request's credential acts for: an API key's user, or a JWT's (still existing, not
- * revoked). 401 without a credential or with a bad one. The MCP tools that act for a user use it too.
- */
+/** Who the request's credential acts for (an API key's user, or a JWT's), else 401; the MCP tools use it too. */
 export async function authenticate(ctx: Context, auth: AuthServices): Promise<Authenticated> {
   // An API key acts as its user; apiKeyAuth has already refused an invalid one.
   const apiKey = apiKeyOf(ctx);

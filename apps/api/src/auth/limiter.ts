@@ -1,11 +1,6 @@
 /**
- * A first-come, first-served cap on concurrent async work. A finishing task hands its slot
- * straight to the oldest waiter, so a caller arriving between the release and the waiter's
- * resumption can never slip in and push the count over the cap (the bug of an `if` check
- * followed by an increment after the wait).
- *
- * Options: a pause after each task before its slot is reused (`pauseAfter`, given how long the
- * task took), and a bound on waiters beyond which a caller is refused at once (`maxWaiting`).
+ * A first-come, first-served cap on concurrent async work. A finishing task hands its slot straight
+ * to the oldest waiter, so no caller can slip in between and push the count over the cap.
  */
 export interface LimiterOptions {
   /** Milliseconds a slot rests after a task that took `tookMs`; 0 for none. */

@@ -1,7 +1,6 @@
 /**
- * Password hashing with argon2id at OWASP's parameters (docs/decisions.md#d5). The work runs in a helper process
- * at the lowest CPU priority (argon2-helper.ts), and while the API is busy its CPU time is
- * rationed (read-priority.ts), so a burst of logins takes only the CPU that market reads leave.
+ * Password hashing with argon2id (docs/decisions.md#d5), in a helper process at the lowest CPU
+ * priority and rationed while the API is busy (read-priority.ts): logins take what reads leave.
  */
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -19,18 +18,11 @@ export const ARGON2_OPTIONS = Object.freeze({
   parallelism: 1,
 });
 
-/**
- * At most this many argon2 computations at once per process (19 MiB each): one core stays
- * free for the event loop even where the priority alone would not keep it (another OS).
- */
+/** argon2 computations at once (19 MiB each): one core stays free for the event loop whatever the OS does with priorities. */
 const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
 /** Logins waiting for argon2 beyond this are refused (503) rather than queued for seconds. */
 const MAX_WAITING_HASHES = 16;
-/**
- * The argon2 work of one API process (deps.ts makes it, through createAuthServices): its helper
- * process, the limit on computations at once, their rationing while reads are busy, and the
- * dummy digest. Scripts that hash a password make their own.
- */
+/** The argon2 work of one API process: its helper, the limit on computations, their rationing, the dummy digest. */
 export class PasswordHasher {
   private readonly helper = new Argon2Helper();
   private readonly priority = new ReadPriority();
@@ -45,18 +37,12 @@ export class PasswordHasher {
     return this.limited(() => this.helper.hash(password, ARGON2_OPTIONS));
   }
 
-  /**
-   * False for a wrong password and for a stored digest argon2 cannot read (never throws for
-   * those); throws when the helper process failed, so a crash is a 500, never a wrong password.
-   */
+  /** False for a wrong password or an unreadable digest; throws when the helper failed (a 500, never a wrong password). */
   verify(digest: string, password: string): Promise<boolean> {
     return this.limited(() => this.helper.verify(digest, password));
   }
 
-  /**
-   * A digest of a random password, made once. An unknown email is verified against it, so its
-   * answer costs the same argon2 work, through the same helper, as a wrong password (docs/decisions.md#d4).
-   */
+  /** A digest of a random password, made once: an unknown email costs the same argon2 work as a wrong password (docs/decisions.md#d4). */
   dummyHash(): Promise<string> {
     if (!this.dummy) {
       const dummy = this.hash(`dummy-${randomUUID()}`);

@@ -1,10 +1,7 @@
 /**
- * Market reads before password hashing. On small VMs a busy vCPU slows its neighbour whatever
- * the guest's nice value: on this project's 2-vCPU machines an argon2 loop at nice 19 in
- * another process cut the API's cached-read throughput from ~37k to ~17-22k req/s. Priority
- * alone cannot protect the pollers, so while the event loop is busy the API also rations
- * argon2's CPU time: after each computation its slot rests long enough to hold hashing to
- * BUSY_SHARE of a core. An API that is not busy hashes at full speed (a lone login: ~20 ms).
+ * Market reads before password hashing. On small VMs a busy vCPU slows its neighbour whatever the
+ * nice value (an argon2 loop at nice 19 cut cached reads from ~37k to ~17-22k req/s), so while the
+ * event loop is busy a hashing slot rests after each computation, holding argon2 to BUSY_SHARE of a core.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -14,7 +11,7 @@ const BUSY_ELU = 0.3;
 export const BUSY_SHARE = 0.1;
 const SAMPLE_MS = 100;
 
-/** The event loop's recent load, sampled while hashing goes on (one per password hasher, so one per API process). */
+/** The event loop's recent load, sampled while hashing goes on. */
 export class ReadPriority {
   private last = performance.eventLoopUtilization();
   private busy = false;

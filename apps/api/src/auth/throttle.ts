@@ -1,19 +1,9 @@
 /**
- * Login throttling (docs/decisions.md#d4), counted in Redis so every API replica shares it: failures per email
- * and per client address in fixed 15-minute windows.
- *
- * An attempt reserves its failure before any argon2 work, in one Lua script that checks and
- * counts atomically (`shared/lua/reserveLoginAttempt.lua`): a check followed by a separate "record" let 12 concurrent wrong passwords
- * all through against a limit of 10. A success then gives the reservation back (and clears the
- * email's count); a failure keeps it.
- *
- * The address is counted only when it identifies a client (see auth-services.ts): behind a
- * proxy that is not trusted, every client shares the proxy's address, and its limit would lock
- * out everyone at once. An IPv6 client is counted by its network (http/client-address.ts).
- *
- * The counters are bounded whatever a client sends: the email's is named by a fixed-length
- * digest (a 16 KiB email once left a 16 KiB key per failed login), and a counter given back to 0
- * is deleted rather than left to expire.
+ * Login throttling (docs/decisions.md#d4), in Redis so every replica shares it: failures per email
+ * and per client address in fixed 15-minute windows. An attempt reserves its failure before any
+ * argon2 work, atomically in one script (a check then a separate record let 12 concurrent wrong
+ * passwords through a limit of 10); a success gives it back. The email's counter is named by a
+ * digest: a 16 KiB email once left a 16 KiB key per failed login.
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -32,12 +22,11 @@ export interface Reservation {
   readonly keys: readonly string[];
 }
 
-/** The failure counter of one (normalised) email: 128 bits of its SHA-256, whatever its length. */
+/** The failure counter of one (normalised) email: 128 bits of its SHA-256. */
 export function emailFailuresKey(email: string): string {
   return keys.loginFailuresByEmail(createHash('sha256').update(email).digest('hex').slice(0, 32));
 }
 
-/** The failure counter of the client at `address` (its IPv6 network of `ipv6Prefix` bits). */
 export function addressFailuresKey(address: string, ipv6Prefix: number = DEFAULT_IPV6_PREFIX): string {
   return keys.loginFailuresByAddress(clientGroup(address, ipv6Prefix));
 }
@@ -48,11 +37,7 @@ export class LoginThrottle {
     private readonly ipv6Prefix: number = DEFAULT_IPV6_PREFIX,
   ) {}
 
-  /**
-   * Counts this attempt as a failure in advance, or throws 429 `Too many login attempts` (with
-   * Retry-After: what is left of the window) when the email has 10 failures, or the address 50.
-   * `address` undefined: only the email is counted.
-   */
+  /** Counts this attempt as a failure in advance, or throws 429 (Retry-After: the window's rest); `address` undefined: the email only. */
   async reserve(email: string, address: string | undefined): Promise<Reservation> {
     const counters = [emailFailuresKey(email)];
     const limits = [MAX_FAILURES_PER_EMAIL];

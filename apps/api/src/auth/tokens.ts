@@ -1,7 +1,6 @@
 /**
- * Access tokens (docs/decisions.md#d3): HS256 JWTs signed with JWT_SECRET, valid for 24 hours. The secret is
- * turned into a KeyObject once: jsonwebtoken with a plain string secret re-imports the key on
- * every call and is about thirty times slower.
+ * Access tokens (docs/decisions.md#d3). The secret is a KeyObject made once: with a string,
+ * jsonwebtoken re-imports the key on every call, about thirty times slower.
  */
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
@@ -80,10 +79,7 @@ function toClaims(payload: string | jwt.JwtPayload): TokenClaims | null {
   return { sub, email, role, jti, iat, exp };
 }
 
-/**
- * We only ever sign `exp = iat + 86400` with `iat` now: a token that claims a longer life (a
- * leaked key's exp in 2999) or an `iat` in the future was not made by this service as issued.
- */
+/** We sign `exp = iat + 86400` with `iat` now: a longer life (a leaked key's exp in 2999) or a future `iat` is not ours. */
 function plausibleLifetime({ iat, exp }: TokenClaims, nowSeconds: number): boolean {
   return exp > iat && exp - iat <= TOKEN_LIFETIME_SECONDS && iat <= nowSeconds + MAX_CLOCK_SKEW_SECONDS;
 }

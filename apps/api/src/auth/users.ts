@@ -1,8 +1,6 @@
 /**
- * The user store (docs/decisions.md#d5): one Redis hash per user at `keys.user(email)`, keyed by the normalised
- * email, plus the set `keys.users()` for listing. Writes that must not race (create, password
- * changes) are small Lua scripts (`shared/lua/putUser-2.lua`, `setPasswordHash-1.lua`), so they
- * are atomic without WATCH loops; every MULTI and pipeline reply is checked.
+ * The user store (docs/decisions.md#d5): a Redis hash per user, keyed by the normalised email, and
+ * the set of emails. Writes that must not race are Lua scripts (shared/lua/), atomic without WATCH loops.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -12,25 +10,21 @@ import { runScript } from '../../../../shared/redis-scripts.js';
 import { ROLES, type PublicUser, type Role } from './types.js';
 
 export interface UserRecord {
-  /** Random UUID, the token's `sub`; a user removed and added again gets a new one. */
+  /** Random UUID, the token's `sub`: a user removed and added again gets a new one. */
   id: string;
   /** Normalised: trimmed, lower case. */
   email: string;
   role: Role;
-  /** argon2id digest in PHC format; never leaves this module's callers in a response. */
+  /** argon2id, PHC format. */
   passwordHash: string;
   /** ISO 8601. */
   createdAt: string;
-  /**
-   * Tokens issued (`iat`, epoch seconds) before this are refused: set by a password change, so
-   * it revokes every token issued before it. 0 when the password never changed.
-   */
+  /** Tokens issued (`iat`, epoch seconds) before this are refused: set by a password change; 0 before any. */
   tokensNotBefore: number;
 }
 
 type NewUser = Pick<UserRecord, 'email' | 'role' | 'passwordHash'>;
 
-/** What responses show of a user: the `User` schema of the document. */
 export type { PublicUser };
 
 /** docs/decisions.md#d4: emails are trimmed and compared case-insensitively. */
@@ -78,10 +72,9 @@ export class UserStore {
   }
 
   /**
-   * A new password chosen by its owner (`users passwd`): replaces the digest and, in the same
-   * script, revokes every token issued until now. Rounded up to the next whole second (a
-   * token's `iat` is in seconds), so a token issued earlier in this very second is refused too;
-   * login signs tokens no earlier than this (tokens.ts). False when the user does not exist.
+   * A new password chosen by its owner (`users passwd`), revoking in the same script every token
+   * issued until now: rounded up to the next second (`iat` is in seconds), so one issued earlier in
+   * this second is refused too; login signs no earlier (tokens.ts). False when there is no such user.
    */
   async changePassword(email: string, passwordHash: string, now = Date.now()): Promise<boolean> {
     const notBefore = String(Math.ceil(now / 1000));
@@ -99,10 +92,7 @@ export class UserStore {
     return (await this.dump()).map((hash) => toPublicUser(parseRecord(hash)!));
   }
 
-  /**
-   * Every user's stored hash, digests included, for a backup (`users export`). Field by field,
-   * so a backup carries whatever a record holds.
-   */
+  /** Every user's stored hash, digests included, field by field, for a backup (`users export`). */
   async dump(): Promise<Record<string, string>[]> {
     const emails = (await this.redis.smembers(keys.users())).sort();
     if (emails.length === 0) return [];

@@ -1,8 +1,6 @@
 /**
- * The API's one in-memory cache: every copy the process keeps (snapshots, prepared history
- * answers, news pages, stats hits, negotiated encodings) is one of these. One policy: bounded
- * by a count, least recently used out first, an optional lifetime; with a loader, `fetch` is
- * the single flight (concurrent misses of a key share one load). lru-cache does all of it.
+ * The API's one in-memory cache policy, for every copy the process keeps: bounded by a count, least
+ * recently used out first, an optional lifetime; with a loader, `fetch` is a single flight.
  */
 import { LRUCache } from 'lru-cache';
 

@@ -1,8 +1,6 @@
 /**
- * The dashboard's files (its page, scripts and styles in public/, uPlot and openapi-fetch from
- * their packages), read once, each with its ETag and compressed forms (Representation). They are
- * served under one version, a hash of every file, so a URL names one content for good and can be
- * cached for a year; a new build makes new URLs.
+ * The dashboard's files, read once, served under one version (a hash of every file), so a URL names
+ * one content for good and can be cached for a year.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -40,11 +38,7 @@ const VENDOR = {
 
 const PUBLIC_DIR = fileURLToPath(new URL('./public/', import.meta.url));
 
-/**
- * A vendored file. `npm run build` copies each to dist/vendor/ (as Scalar's bundle for /docs), so
- * production, which prunes devDependencies, needs neither package; from source it is read from
- * node_modules.
- */
+/** A vendored file: from dist/vendor/ when built (as Scalar's bundle for /docs), else from node_modules. */
 function vendorFile(name: keyof typeof VENDOR): Buffer {
   const built = fileURLToPath(new URL(`../../../../vendor/${name}`, import.meta.url));
   if (existsSync(built)) return readFileSync(built);

@@ -1,10 +1,6 @@
 /**
- * GET /: the market dashboard, a page served by the API itself. Its scripts read the same public
- * routes any client does (same process, same cached reads) and follow /api/market/stream.
- * Nothing is fetched from another host, and a strict Content-Security-Policy says so to the
- * browser. Its assets live at /assets/<version>/<file>: immutable URLs, cached for a year, with
- * ETags; the page itself is revalidated on every visit, so a deploy is seen at once. The page
- * carries the trending windows the operator configures (TRENDING_WINDOWS), which the board offers.
+ * GET /: the market dashboard (docs/decisions.md#d16), reading the public routes as any client does.
+ * Its assets' URLs are immutable; the page is revalidated on every visit, so a deploy is seen at once.
  */
 import Router from '@koa/router';
 import { sendRepresentation, type EncodingNegotiator } from '../http/representation.js';
@@ -13,17 +9,21 @@ import { loadDashboardAssets, type DashboardAssets } from './dashboard-assets.js
 
 const ASSET_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
-/** Only this origin, no inline script or style (uPlot sizes its elements through the CSSOM, which CSP does not govern). */
-export const DASHBOARD_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** A page's Content-Security-Policy: scripts only from this origin, `styleSrc` for styles, and any `extra` directives. */
+export const pageCsp = (styleSrc: string, ...extra: string[]) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src ${styleSrc}`,
+    "img-src 'self' data:",
+    ...extra,
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+/** No inline script or style (uPlot sizes its elements through the CSSOM, which CSP does not govern). */
+const DASHBOARD_CSP = pageCsp("'self'");
 
 export function dashboardRoutes(encodings: EncodingNegotiator, windows: readonly TrendingWindow[], router = new Router()): Router {
   // Read on first request: a process that never serves the page never holds its files.

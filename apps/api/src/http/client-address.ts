@@ -1,23 +1,14 @@
 /**
- * The client a per-address limit counts (the login throttle, the stats miss budget, the
- * connection and event stream caps): one IPv4 address, or one IPv6 subnet. A single IPv6 host
- * is usually handed a whole /64, so counting raw IPv6 addresses gave one client 2^64 budgets;
- * an IPv4-mapped address (`::ffff:192.0.2.1`, what a dual-stack socket reports for an IPv4
- * peer) is the IPv4 address it maps.
- *
- * The result is short whatever comes in: an address that is no IP (a proxy's odd
- * X-Forwarded-For) is reduced to a fixed-length digest, so a limit's Redis key stays bounded.
+ * The client a per-address limit counts (docs/decisions.md#d12): an IPv4 address, or an IPv6
+ * network. The result is short whatever comes in, so a limit's Redis key stays bounded.
  */
 import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 
-/** How IPv6 addresses are grouped by default: the /64 a host or a LAN usually gets. */
+/** The /64 a host or a LAN usually gets. */
 export const DEFAULT_IPV6_PREFIX = 64;
 
-/**
- * An IPv6 address in the URL parser's canonical text (RFC 5952: lower case, no leading zeros,
- * the first longest run of two or more zero groups as `::`, an IPv4 tail as two hex groups).
- */
+/** An IPv6 address in the URL parser's canonical text (RFC 5952, an IPv4 tail as two hex groups). */
 const canonicalIPv6 = (address: string) => new URL(`http://[${address}]`).hostname.slice(1, -1);
 
 /** The eight 16-bit groups of a valid IPv6 address. */
@@ -29,11 +20,7 @@ function ipv6Groups(address: string): number[] {
   return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
-/**
- * `address` as a limit counts it: an IPv4 address as is, an IPv4-mapped IPv6 address as its
- * IPv4 address, any other IPv6 address as its `/ipv6Prefix` network (`2001:db8:0:1::/64`), and
- * anything else as `other:` + a digest.
- */
+/** An IPv4 (or IPv4-mapped) address as IPv4, an IPv6 one as its network (`2001:db8:0:1::/64`), anything else `other:` + a digest. */
 export function clientGroup(address: string, ipv6Prefix: number = DEFAULT_IPV6_PREFIX): string {
   if (isIPv4(address)) return address;
   const bare = address.replace(/%.*$/, ''); // a zone index (fe80::1%eth0) names the interface, not the peer

@@ -1,12 +1,7 @@
 /**
- * Requests Node's HTTP parser refuses before any listener sees them (a malformed request line,
- * a method it does not know, a bad header, Content-Length with Transfer-Encoding, headers too
- * large, a request too slow), CONNECT, and Expect values other than 100-continue. Node answers those
- * with a bare status line and no body; here they get the service's `{ "error" }` JSON body
+ * Requests Node's parser refuses before any listener (and CONNECT, and an Expect other than
+ * 100-continue), which Node answers with a bare status line: here they get the `{ "error" }` body
  * like every other error, then the connection closes (the parser cannot resynchronise).
- *
- * These answers never reach Koa, so they cannot go through the error middleware; the table
- * below is their whole mapping and uses the same public messages.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -1,32 +1,24 @@
 /**
- * Zero-error draining of an HTTP server on deploy.
+ * Zero-error draining on deploy. Closing an idle keep-alive socket races a client writing its
+ * next request on it (undici's UND_ERR_SOCKET for a request already sent): what `server.close()`
+ * (Node 19+), http-terminator and @godaddy/terminus all do. Here the server stops accepting,
+ * answers everything with `Connection: close` so each client leaves after its next response, and
+ * closes a socket itself only once idle for `idleCloseMs` (not a poller) or at the deadline.
  *
- * Closing an idle keep-alive socket races a client that is writing its next request on it:
- * the client sees "other side closed" (undici's UND_ERR_SOCKET) for a request it had already
- * sent. That is what `server.close()` does since Node 19 (it calls closeIdleConnections()), and
- * what http-terminator and @godaddy/terminus (via stoppable) do too: both destroy idle sockets
- * at once. Here the server instead stops accepting, answers everything it receives with
- * `Connection: close`, so each client leaves by itself after its next response, and closes a
- * socket itself only when it has stayed idle for `idleCloseMs` (a client that quiet is not
- * polling) or at the deadline.
- *
- * Idle is what the drain's sweeps see, never a time taken before: a socket counts as idle from
- * the first sweep that finds it so (a cached read's response is ended before its bytes leave,
- * and a client may be slow to read them), and a sweep that runs late closes nothing. A late
- * sweep means this process was stalled (CPU starvation, a long pause): timers run before the
- * poll phase, so a request that arrived meanwhile is still unread in the kernel and the socket
- * only looks idle; closing it then resets a request the client already sent.
+ * Idle is what the sweeps see: from the first sweep that finds a socket idle (a response is ended
+ * before its bytes leave), and a late sweep (the process was stalled) closes nothing: timers run
+ * before the poll phase, so a request that arrived meanwhile is unread and the socket only looks idle.
  */
 import { Server as NetServer, type Socket } from 'node:net';
 import type { RequestListener, Server, ServerResponse } from 'node:http';
 
 interface Connection {
-  /** The latest response: a request is in progress until it has finished (writableFinished). */
+  /** The latest response: in progress until writableFinished. */
   response: ServerResponse | undefined;
   idleSince: number;
   /** While draining: the response a sweep last found idle on this socket, and when it first did. */
   idleSeen?: { response: ServerResponse | undefined; at: number };
-  /** The response (undefined: a raw answer of client-errors.ts) whose unsent bytes armed the write timeout (watchWrites). */
+  /** The response (undefined: client-errors.ts' raw answer) whose unsent bytes armed the write timeout. */
   writeWatched?: { response: ServerResponse | undefined };
 }
 
@@ -51,12 +43,10 @@ export interface DrainTracker {
   /** Open sockets, the one just accepted included. */
   readonly connections: number;
   /**
-   * Cuts a response whose client stopped reading: once a second, a socket with unsent bytes gets
-   * a timeout of `writeTimeoutMs` for its response. Node's socket timeout counts only progress
-   * (a write issued, or a partly sent one moving on), so a slow reader is never cut, and one
-   * that takes nothing for that long is destroyed. Once the response is sent, Node replaces the
-   * timeout with the keep-alive one, and a next request clears it; a response still being
-   * written (an event stream) that has caught up is disarmed. Nothing is added per request.
+   * Cuts a response whose client stopped reading: once a second, a socket with unsent bytes gets a
+   * socket timeout of `writeTimeoutMs`, which counts only a lack of progress (a slow reader is never
+   * cut). Node replaces it with the keep-alive timeout once the response is sent; an event stream
+   * that caught up is disarmed. Nothing is added per request.
    */
   watchWrites(writeTimeoutMs: number): void;
 }
@@ -145,11 +135,7 @@ export function trackConnections(server: Server): DrainTracker {
   };
 }
 
-/**
- * How long the sweeps have seen `connection` idle (0 when busy, or newly idle): counted from the
- * later of the first sweep that saw it idle with its current response and the end of that
- * response, so a request answered between two sweeps starts the count again.
- */
+/** How long the sweeps have seen `connection` idle with its current response (0 when busy or newly idle). */
 function idleFor(connection: Connection, now: number): number {
   const { response } = connection;
   if (response !== undefined && !response.writableFinished) {

@@ -1,17 +1,13 @@
 /**
- * Large bodies go out in slices, each written when the client has taken the one before.
- *
- * The write timeout (drain.ts) is Node's socket timeout, which counts a write's completion as
- * progress, not the kernel taking part of it: one 3 MB write (/docs' script, a long history) to a
- * slow but steady reader completes only at its end, so after the timeout it would look stalled
- * and be cut. Slices complete as the client reads, and each completion is progress. Bodies up to
- * a slice, nearly every answer, are written in one call.
+ * Large bodies go out in slices, each written when the client has taken the one before: the write
+ * timeout counts a write's completion as progress, so one 3 MB write to a slow but steady reader
+ * would look stalled and be cut (docs/decisions.md#d12).
  */
 import type { ServerResponse } from 'node:http';
 import { Readable, Stream, pipeline } from 'node:stream';
 import type { Middleware } from 'koa';
 
-/** Bytes per write: far less than a socket takes in the time of any write timeout. */
+/** Far less than a socket takes in the time of any write timeout. */
 export const SLICE_BYTES = 64 * 1024;
 
 function* slices(body: Buffer): Generator<Buffer> {
@@ -29,10 +25,7 @@ export function endPaced(res: ServerResponse, body: Buffer | undefined): void {
   else pipeline(sliced(body), res, () => {});
 }
 
-/**
- * Koa's responses the same way: a buffer, string or JSON body larger than a slice is sent as a
- * stream of slices, with its Content-Length kept. Registered outermost, so it sees the final body.
- */
+/** Koa's responses the same way, with their Content-Length kept; outermost, so it sees the final body. */
 export const pacedBodies: Middleware = async (ctx, next) => {
   await next();
   const body: unknown = ctx.body;

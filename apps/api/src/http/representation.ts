@@ -1,8 +1,4 @@
-/**
- * A response body prepared once and served many times: its strong ETag and its compressed
- * forms are computed on first need and kept with it. Market reads hand these out of memory,
- * so a cached read costs no JSON work and no hashing.
- */
+/** A response body prepared once and served many times, with its ETag and its compressed forms made on first need. */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
@@ -30,11 +26,7 @@ export class Representation {
     return new Representation(Buffer.from(JSON.stringify(value)));
   }
 
-  /**
-   * `make(body)`, made once and kept with the body (as its compressed forms are): the same `make`
-   * answers the same value for as long as the representation is served. `make` must be one
-   * function (a module's), not one made per call, or nothing is ever found.
-   */
+  /** `make(body)`, made once and kept with the body; `make` must be one function (a module's), not one made per call. */
   formOf<T>(make: (body: Buffer) => T): T {
     this.forms ??= new Map();
     if (this.forms.has(make)) return this.forms.get(make) as T;
@@ -57,10 +49,7 @@ export class Representation {
   }
 }
 
-/**
- * Header fields as name, value, name, value...: the form node:http's writeHead takes without
- * building anything, and Koa's ctx.set takes pair by pair.
- */
+/** Header fields as name, value, name, value...: what node:http's writeHead takes without building anything. */
 export type HeaderFields = readonly string[];
 
 /** What a read answers: status, headers and body, decided once for Koa and the fast path alike. */
@@ -74,10 +63,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const cacheControl = (maxAgeSeconds: number) => `public, max-age=${Math.max(0, Math.floor(maxAgeSeconds))}`;
 
 /**
- * ETag/304, Cache-Control and content negotiation (docs/decisions.md#d9) for one request's
- * headers, appended to `headers` (fields the caller sends first, in a fresh array). One array
- * per request: a cached read is served many thousand times a second, so its headers are not
- * built in steps or copied.
+ * ETag/304, Cache-Control and content negotiation (docs/decisions.md#d9), appended to `headers`
+ * (the caller's own fields, in a fresh array): one array per request, never built in steps or copied.
  */
 export function replyWith(
   representation: Representation,
@@ -111,11 +98,6 @@ export function replyWith(
   return { status: 200, headers, body };
 }
 
-/** Sets a reply's headers on Koa's response. */
-export function setHeaders(ctx: Context, headers: HeaderFields): void {
-  for (let i = 0; i < headers.length; i += 2) ctx.set(headers[i]!, headers[i + 1]!);
-}
-
 /**
  * Sends a representation through Koa (the fast path writes the same Reply to node:http), with
  * `contentType` when it is not JSON (a page or a file of the dashboard's).
@@ -127,9 +109,12 @@ export function sendRepresentation(
   encodings: EncodingNegotiator,
   contentType?: string,
 ): void {
-  const reply = replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
+  sendReply(ctx, replyWith(representation, maxAgeSeconds, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings), contentType);
+}
+
+function sendReply(ctx: Context, reply: Reply, contentType?: string): void {
   // Headers first: Koa only infers a Content-Type for a Buffer body when none is set.
-  setHeaders(ctx, reply.headers);
+  for (let i = 0; i < reply.headers.length; i += 2) ctx.set(reply.headers[i]!, reply.headers[i + 1]!);
   ctx.status = reply.status;
   if (!reply.body) return;
   if (contentType) ctx.set('Content-Type', contentType);
@@ -146,10 +131,9 @@ export interface ReadAnswer {
 const PUBLIC_READ_FIELDS: HeaderFields = Object.entries(PUBLIC_READ_HEADERS).flat();
 
 /**
- * Everything a market read sends, for Koa and the fast path alike: the request id, nosniff (the
- * fast path answers before app.ts sets it for Koa), the public read headers (CORS), and the representation's ETag/304, Cache-Control and encoding. A header
- * added here is sent by both paths. (The RateLimit fields are sent only when a lookup is charged
- * to the budget, which only Koa's path does: the fast path serves what is held in memory.)
+ * Everything a market read sends, by Koa and the fast path alike: the request id, nosniff (the fast
+ * path answers before app.ts sets it), CORS, and the representation's. (The RateLimit fields come
+ * only with a charged lookup, which only Koa's path makes.)
  */
 export function readReply(
   answer: ReadAnswer,
@@ -170,10 +154,7 @@ export function readReply(
 /** Sends a market read through Koa. */
 export function sendRead(ctx: Context, answer: ReadAnswer, encodings: EncodingNegotiator): void {
   const requestId = typeof ctx.state.requestId === 'string' ? ctx.state.requestId : ctx.response.get('X-Request-Id');
-  const reply = readReply(answer, requestId, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
-  setHeaders(ctx, reply.headers);
-  ctx.status = reply.status;
-  if (reply.body) ctx.body = reply.body;
+  sendReply(ctx, readReply(answer, requestId, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings));
 }
 
 /** Writes a market read straight to node:http (the fast path): the same reply. */
@@ -191,11 +172,7 @@ export function matchesEtag(header: string, etag: string): boolean {
   return false;
 }
 
-/**
- * br, then gzip, unless the client refuses them with q=0: cheaper than full negotiation. Clients
- * send the same few Accept-Encoding values over and over, so the answers are remembered (one
- * negotiator per API process: deps.ts makes it).
- */
+/** br, then gzip, unless refused with q=0; remembered per Accept-Encoding value, as clients send the same few. */
 export class EncodingNegotiator {
   private readonly remembered = boundedCache<string, Encoding | 'identity'>({ max: 256 });
 

@@ -1,8 +1,4 @@
-/**
- * Outermost middleware: a request id (echoed when the client sent a sane one), one log line
- * and one metrics observation per request. The fast path (fast-reads.ts) does the same through
- * RequestIds and recordRequest.
- */
+/** A request id, one log line and one metrics observation per request, for Koa and the fast path alike. */
 import { randomBytes } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../../../shared/logger.js';
@@ -12,14 +8,11 @@ const SANE_ID = /^[\w.:@/+=-]{1,128}$/;
 
 /** The request ids one API process makes (deps.ts makes one); Koa's middleware and the fast path share it. */
 export class RequestIds {
-  /** Random per process, so ids made by different replicas (and restarts) never collide. */
+  /** Random per process: replicas' and restarts' ids never collide. */
   private readonly tag = randomBytes(9).toString('base64url');
   private made = 0;
 
-  /**
-   * The client's X-Request-Id when it is sane, else a new one: this process's tag and a count
-   * (`<12 characters>-<base 36>`), unique without a UUID's random bytes per request.
-   */
+  /** The client's X-Request-Id when sane, else the tag and a count: unique without random bytes per request. */
   for(sent: string | undefined): string {
     if (sent !== undefined && SANE_ID.test(sent)) return sent;
     this.made += 1;
@@ -51,11 +44,9 @@ const SLOW_REQUEST_MS = 1000;
 const redactKeys = (url: string) => (url.includes('ms_live_') ? url.replace(/ms_live_\w*/g, 'ms_live_***') : url);
 
 /**
- * The latency observation of every request, and its access log line at info only when it says
- * something the platform's router log does not: an error (4xx, 5xx), a slow answer, or a
- * request that changes something (login, admin). A successful read (GET or HEAD, 2xx or 304, in
- * time) is logged at debug: the router already logs each request, and a line per cached read
- * cost the bench most of its CPU and 856 MB of log. The metrics count every request either way.
+ * Every request's latency, and its log line at info only when the router's log does not say it
+ * (an error, a slow answer, a write); a successful read is at debug: a line per cached read cost
+ * the bench most of its CPU and 856 MB of log.
  */
 export function recordRequest({ logger, metrics }: Observability, request: FinishedRequest): void {
   const ms = performance.now() - request.started;

@@ -1,8 +1,6 @@
 /**
- * POST /api/admin/refresh's asks (issue 38 item 1): each refresh job starts at most one run per
- * FORCED_REFRESH_SPACING_MS, however many admins, loops and replicas ask. The first ask in a
- * window reserves it (SET NX PX, in the job's own slot) and enqueues the deduplicated run; the
- * others are answered from the reservation, with the time left, and start nothing upstream.
+ * POST /api/admin/refresh's asks: each refresh job starts at most one run per
+ * FORCED_REFRESH_SPACING_MS, however many ask; the first ask in a window reserves it (SET NX PX).
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';

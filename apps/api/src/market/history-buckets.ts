@@ -8,7 +8,6 @@ import type { HistoryEntry } from '../../../../shared/history/history-store.js';
 import type { SentimentPoint, TrendingPoint } from '../../../../shared/market-types.js';
 import type { Interval } from './market-queries.js';
 
-export type { Interval };
 /** Each interval's bucket size in ms (0: every refresh as it was). */
 export const INTERVALS: Readonly<Record<Interval, number>> = { '30m': 0, '1h': 3_600_000, '4h': 4 * 3_600_000, '1d': 86_400_000 };
 

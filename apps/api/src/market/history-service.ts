@@ -1,11 +1,8 @@
 /**
- * Reads of history (docs/decisions.md#d11): time series per token and snapshots as of an instant, from the
- * Redis Streams the worker writes with each refresh. A history answer changes only when a
- * refresh lands, so each is prepared once (bytes, ETag) and kept in memory keyed by the current
- * snapshot's version: repeated reads cost what a cached snapshot read costs. `from`/`to` are a
- * client's to choose, so answers to them are kept apart from the default range's (a stream of
- * distinct ranges evicts only its own kind), and a range read at `30m` (a point per entry) asks
- * Redis for the newest 1,000 entries only, what the answer can hold.
+ * History (docs/decisions.md#d11): series per token and snapshots as of an instant, from the Redis
+ * Streams the worker writes. An answer changes only when a refresh lands, so each is prepared once,
+ * keyed by the snapshot's version. Answers to a client's own `from`/`to` are kept apart, so a
+ * stream of distinct ranges evicts only its own kind.
  */
 import type { Redis } from 'ioredis';
 import { NotFoundError } from '../../../../shared/errors.js';
@@ -14,16 +11,9 @@ import { historyKeys } from '../../../../shared/snapshot-keys.js';
 import { SERIES_OWNER, type ListKind, type SeriesName } from '../../../../shared/snapshot-kinds.js';
 import type { HistoryQuery, Interval } from './market-queries.js';
 import { boundedCache } from '../cache/bounded-cache.js';
-import { Representation } from '../http/representation.js';
+import { Representation, type ReadAnswer } from '../http/representation.js';
 import { secondsLeft, type SnapshotCache } from './snapshot-cache.js';
 import { bucketSentiment, bucketTrending, MAX_POINTS } from './history-buckets.js';
-
-export type { HistoryQuery };
-
-export interface HistoryAnswer {
-  representation: Representation;
-  maxAgeSeconds: number;
-}
 
 const DEFAULT_RANGE_MS = 24 * 3_600_000;
 /** Prepared answers of the default range kept per process (a few KB each for 30 days at 1h). */
@@ -47,18 +37,14 @@ export class HistoryService {
     private readonly retentionMs: number,
   ) {}
 
-  /**
-   * A history answer already prepared for the current refresh, synchronously, or undefined:
-   * the fast path serves these (a repeated chart read costs what a cached snapshot read does).
-   */
-  peek(series: HistorySeries, token: string, query: HistoryQuery): HistoryAnswer | undefined {
+  /** An answer already prepared for the current refresh, or undefined (the fast path's). */
+  peek(series: HistorySeries, token: string, query: HistoryQuery): ReadAnswer | undefined {
     const snapshot = this.snapshots.peek(SERIES_OWNER[series]);
     const held = snapshot && this.cacheFor(query).get(preparedKey(series, token, snapshot.version, query));
     return held && { representation: held, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
   }
 
-  /** `GET /api/market/sentiment/:token/history` and `GET /api/market/tokens/:token/history` (reads.ts names the series). */
-  async series(series: HistorySeries, token: string, query: HistoryQuery): Promise<HistoryAnswer> {
+  async series(series: HistorySeries, token: string, query: HistoryQuery): Promise<ReadAnswer> {
     const snapshot = await this.snapshots.get(SERIES_OWNER[series]);
     const { withRefreshTimes, points } = HISTORY_POINTS[series];
     return this.answer(preparedKey(series, token, snapshot.version, query), query, snapshot, async (fromMs, toMs) => {
@@ -74,7 +60,7 @@ export class HistoryService {
   }
 
   /** `GET /api/market/<list kind>?at=`: the exact body that was current at `atMs`. */
-  async snapshotAt(name: ListKind, atMs: number): Promise<HistoryAnswer> {
+  async snapshotAt(name: ListKind, atMs: number): Promise<ReadAnswer> {
     const key = historyKeys.events(name);
     const entry = this.retentionMs > 0 && atMs >= 0 ? await readAtOrBefore(this.redis, key, atMs) : null;
     const body = entry?.fields.b;
@@ -94,7 +80,7 @@ export class HistoryService {
     query: HistoryQuery,
     snapshot: { cachedAt: string; expiresAt: number },
     build: (fromMs: number, toMs: number) => Promise<unknown>,
-  ): Promise<HistoryAnswer> {
+  ): Promise<ReadAnswer> {
     const maxAgeSeconds = secondsLeft(snapshot.expiresAt);
     const cache = this.cacheFor(query);
     const held = cache.get(cacheKey);
@@ -115,11 +101,7 @@ export class HistoryService {
   }
 }
 
-/**
- * The series a history read answers, and how its points are built from its entries: a token's
- * trending figures also need the refresh times (null where the token was out of the list). Its
- * owning kind's snapshot version (SERIES_OWNER) says when a prepared answer is stale.
- */
+/** How a series' points are built: a token's trending figures also need the refresh times (null where it was out of the list). */
 const HISTORY_POINTS = {
   sentiment: { withRefreshTimes: false, points: (entries, _times, interval) => bucketSentiment(entries, interval) },
   token: { withRefreshTimes: true, points: (entries, times, interval) => bucketTrending(times, entries, interval) },

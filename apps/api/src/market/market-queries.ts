@@ -1,8 +1,4 @@
-/**
- * The market reads' request schemas (query, path and header) and their parsers: every invalid
- * value becomes a 400 with a precise message. The OpenAPI document is generated from the same
- * schemas. The table of reads (reads.ts) names them.
- */
+/** The market reads' request schemas (the OpenAPI document's too) and their parsers: each invalid value a 400 naming it. */
 import type { ParsedUrlQuery } from 'node:querystring';
 import { z } from 'zod';
 import { BadRequestError } from '../../../../shared/errors.js';
@@ -13,7 +9,7 @@ export const NEWS_DEFAULT_LIMIT = 20;
 export const NEWS_MAX_LIMIT = 50;
 
 /** The history intervals: `30m` is every refresh as it was, the others buckets aligned to UTC. */
-const HISTORY_INTERVALS = ['30m', '1h', '4h', '1d'] as const;
+export const HISTORY_INTERVALS = ['30m', '1h', '4h', '1d'] as const;
 export type Interval = (typeof HISTORY_INTERVALS)[number];
 
 /** GET /api/market/news's query. */
@@ -64,10 +60,8 @@ export function parseTokenParam(raw: string | undefined): string {
 }
 
 /**
- * ISO 8601 as clients write it: a date, or a date and time with `Z` or an offset (never local
- * time), in the years 2000-2999 (nothing older exists, and Redis stream IDs are not negative).
- * The pattern alone decides validity (the document states it, and every string it admits
- * parses; a day past the month's end rolls over, as Date does).
+ * ISO 8601: a date, or a date and time with `Z` or an offset (never local time), in 2000-2999 (stream
+ * IDs are not negative). The pattern alone decides: all it admits parses (Feb 30 rolls over, as in Date).
  */
 const ISO_INSTANT =
   '^2\\d{3}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,3})?)?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d))?$';

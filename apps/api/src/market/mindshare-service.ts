@@ -1,8 +1,6 @@
 /**
- * GET /api/market/tokens/:token/mindshare (docs/decisions.md#d20): a token's share over the
- * window's buckets (hourly for 1h and 24h, daily for 7d and 30d), read from the worker's buckets. An answer changes only when a news
- * refresh lands, so each is prepared once and kept keyed by the mindshare snapshot's version:
- * the fast path serves repeated reads from memory.
+ * A token's mindshare over a window (docs/decisions.md#d20), from the worker's buckets. An answer
+ * changes only when a news refresh lands: each is prepared once, keyed by the snapshot's version.
  */
 import type { Redis } from 'ioredis';
 import { mindshareKeys } from '../../../../shared/keyspace.js';

@@ -1,11 +1,8 @@
 /**
- * A budget of stats misses per client address (an IPv6 client: per network, http/client-address.ts), or per API key for a keyed client (a larger
- * one: the client is known and its key can be revoked). A miss (a username neither cached nor known to
- * be absent) is the one request an anonymous client can make that costs an upstream call, and
- * real providers meter every call: 1,000 unique unknown usernames once cost 1,000 calls in 3 s.
- * Hits and remembered 404s are free; each miss takes one from the address's budget, counted in
- * Redis so all replicas share it, in fixed windows. An exhausted budget is a 429 with
- * `Retry-After` and the `RateLimit` / `RateLimit-Policy` fields of the IETF httpapi draft.
+ * A budget of stats misses per client address, or per API key (a larger one: the client is known
+ * and its key can be revoked), in Redis fixed windows shared by the replicas. A miss is the one
+ * anonymous request that costs an upstream call, which providers meter (1,000 unknown usernames
+ * once cost 1,000 calls in 3 s). Spent: 429 with the IETF draft's RateLimit fields.
  */
 import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../../../../shared/errors.js';
@@ -14,7 +11,7 @@ import { execChecked } from '../../../../shared/redis-results.js';
 import { runScript } from '../../../../shared/redis-scripts.js';
 import { clientGroup, DEFAULT_IPV6_PREFIX } from '../http/client-address.js';
 
-/** Misses allowed per address and window: a dashboard's first load fits, a crawl of names does not. */
+/** Per address and window: a dashboard's first load fits, a crawl of names does not. */
 export const STATS_MISS_BUDGET = 60;
 export const STATS_MISS_WINDOW_SECONDS = 10 * 60;
 /** The policy's name in the RateLimit fields. */
@@ -27,7 +24,7 @@ export interface MissBudgetOptions {
   keyLimit?: number;
   /** Default STATS_MISS_WINDOW_SECONDS. */
   windowSeconds?: number;
-  /** An IPv6 client is counted by its network of this many bits (IPV6_SUBNET_PREFIX). Default 64. */
+  /** IPV6_SUBNET_PREFIX. Default 64. */
   ipv6Prefix?: number;
 }
 
@@ -37,7 +34,7 @@ export interface MissBudgetUsage {
   used: number;
   remaining: number;
   windowSeconds: number;
-  /** Seconds until the window ends and the budget is whole again (the full window when nothing was spent). */
+  /** Seconds until the budget is whole again (the full window when nothing was spent). */
   resetSeconds: number;
 }
 
@@ -57,11 +54,7 @@ export class MissBudget {
     this.ipv6Prefix = options.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
   }
 
-  /**
-   * Takes one miss from the budget of `apiKeyId` when the request came with a key, else of
-   * `address`, and returns the `RateLimit` fields that describe what is left (for the response
-   * that spent it), or throws 429 `Too many requests` when the budget is spent.
-   */
+  /** Takes one miss from the key's budget, else the address's: the RateLimit fields of what is left, or 429 when spent. */
   async charge(address: string, apiKeyId?: string): Promise<Record<string, string>> {
     const { key, limit } = this.budgetOf(address, apiKeyId);
     const reply = (await runScript(this.redis, 'chargeMissBudget', [key], [this.windowSeconds])) as [number, number];

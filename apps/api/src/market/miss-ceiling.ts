@@ -1,12 +1,7 @@
 /**
- * What every client's stats misses together may cost (issue 38 item 4). The per-client budgets
- * (miss-budget.ts) do not bound a proxy pool or an IPv6 /48; these two do, across every replica:
- * - a ceiling on misses sent to the worker per minute (STATS_MISS_CEILING), counted in Redis in
- *   fixed one-minute windows;
- * - a bound on the lookups waiting in the stats queue (STATS_QUEUE_MAX), so a miss that could
- *   only wait out the API's 9 s is not queued at all, and the queue cannot grow without end in a
- *   `noeviction` Redis.
- * Beyond either, the miss is answered 503 with Retry-After at once: no job, no wait, no upstream call.
+ * What every client's stats misses together may cost, which per-client budgets do not bound (a proxy
+ * pool, an IPv6 /48): misses per minute (STATS_MISS_CEILING) and lookups queued (STATS_QUEUE_MAX: a miss
+ * that could only wait out 9 s is not queued, nor does a `noeviction` Redis fill up). Beyond, 503 at once.
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';

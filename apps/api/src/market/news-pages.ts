@@ -1,30 +1,26 @@
 /**
- * The news snapshot as pages, of every post or of the posts mentioning one token. Items are
- * serialized once per snapshot and indexed by the tickers they mention (upper-cased), so a
- * filtered page is a join of pre-serialized items too; a page is memoised with its ETag and
- * compressed forms, so page 100 costs what page 1 does, filtered or not. The key space is a
- * client's to choose (page x limit x token), so what a miss may cost is bounded: an empty page
- * (past the end, a token no post mentions) is built each time, small and uncompressed, never
- * kept; pages of the default and the largest limit are kept apart from the rest, which a stream
- * of odd limits can only evict among themselves.
+ * The news snapshot as pages, of every post or of those mentioning a token: items serialized once
+ * and indexed by ticker, pages memoised, so page 100 costs what page 1 does. The key space is the
+ * client's (page x limit x token), so an empty page is never kept, and pages of the usual limits
+ * are kept apart from the rest, which a stream of odd limits can only evict among themselves.
  */
 import type { NewsItem, Snapshot } from '../../../../shared/market-types.js';
 import { boundedCache } from '../cache/bounded-cache.js';
 import { Representation } from '../http/representation.js';
 import { NEWS_DEFAULT_LIMIT, NEWS_MAX_LIMIT } from './market-queries.js';
 
-/** Pages of the usual limits kept per snapshot; beyond this the least recently read go (bounded memory). */
+/** Pages of the usual limits kept per snapshot. */
 const MAX_MEMOISED_PAGES = 500;
 /** Pages of any other limit kept per snapshot, apart. */
 const MAX_OTHER_PAGES = 100;
-/** The limits clients use (GET /api/market/news's default and its largest): their pages are memoised first. */
+/** The default and the largest limit. */
 const USUAL_LIMITS: ReadonlySet<number> = new Set([NEWS_DEFAULT_LIMIT, NEWS_MAX_LIMIT]);
 
 const NO_ITEMS: readonly string[] = Object.freeze([]);
 
 export class NewsPages {
   private readonly items: string[];
-  /** Each ticker's posts (upper-cased, as parseNewsQuery gives it), in snapshot order: built once per refresh. */
+  /** Each ticker's posts (upper-cased, as parseNewsQuery gives it), in snapshot order. */
   private readonly byToken = new Map<string, string[]>();
   private readonly memo = boundedCache<string, Representation>({ max: MAX_MEMOISED_PAGES });
   private readonly others = boundedCache<string, Representation>({ max: MAX_OTHER_PAGES });
@@ -45,10 +41,7 @@ export class NewsPages {
     return this.items.length;
   }
 
-  /**
-   * Page `page` (1-based) of `limit` items, of the posts mentioning `token` when given (upper-case);
-   * past the end, or for a token no post mentions, an empty page with the same echo (docs/decisions.md#d6, #d15).
-   */
+  /** Page `page` (1-based) of `limit` items, of the posts mentioning `token` if given (docs/decisions.md#d6, #d15). */
   page(page: number, limit: number, token?: string): Representation {
     const key = token === undefined ? `${page}:${limit}` : `${page}:${limit}:${token}`;
     const memo = USUAL_LIMITS.has(limit) ? this.memo : this.others;

@@ -7,11 +7,11 @@
 import type { ParsedUrlQuery } from 'node:querystring';
 import { NotFoundError, UnavailableError } from '../../../../shared/errors.js';
 import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parseUsernameParam, parseWindow } from './market-queries.js';
-import { windowedKind, type ListKind, type SnapshotName } from '../../../../shared/snapshot-kinds.js';
+import { windowedKind, type ListKind } from '../../../../shared/snapshot-kinds.js';
 import type { TrendingWindow } from '../../../../shared/trending-windows.js';
 import type { HistoryService } from './history-service.js';
 import type { ReadOf, ReadSpec, ServeKind } from './reads.js';
-import type { ReadAnswer } from '../http/representation.js';
+import type { ReadAnswer, Representation } from '../http/representation.js';
 import { secondsLeft, type CachedSnapshot, type SnapshotCache, type ViewOf } from './snapshot-cache.js';
 import { parseMindshareInterval, parseMindshareWindow } from './mindshare-queries.js';
 import type { MindshareService } from './mindshare-service.js';
@@ -46,30 +46,19 @@ interface Deps {
 
 export type Resolvers = { readonly [S in ServeKind]: Resolver<ReadOf<S>> };
 
-const bind = <R extends ReadSpec>(resolver: Resolver<R>, read: R): BoundRead => ({
-  peek: (input) => resolver.peek(read, input),
-  get: (input, chargeMiss) => resolver.get(read, input, chargeMiss),
-});
-
-/** `read` with the resolver of its kind of answer. */
+/** `read` with the resolver of its kind of answer (`Resolvers` pairs each `serve` with its own). */
 export function boundRead(resolvers: Resolvers, read: ReadSpec): BoundRead {
-  switch (read.serve) {
-    case 'list':
-      return bind(resolvers.list, read);
-    case 'history':
-      return bind(resolvers.history, read);
-    case 'news-page':
-      return bind(resolvers['news-page'], read);
-    case 'token-record':
-      return bind(resolvers['token-record'], read);
-    case 'username-stats':
-      return bind(resolvers['username-stats'], read);
-    case 'mindshare':
-      return bind(resolvers.mindshare, read);
-    case 'token-mindshare':
-      return bind(resolvers['token-mindshare'], read);
-  }
+  const resolver = resolvers[read.serve] as Resolver;
+  return {
+    peek: (input) => resolver.peek(read, input),
+    get: (input, chargeMiss) => resolver.get(read, input, chargeMiss),
+  };
 }
+
+const answerOf = (snapshot: CachedSnapshot<unknown>, representation: Representation): ReadAnswer => ({
+  representation,
+  maxAgeSeconds: secondsLeft(snapshot.expiresAt),
+});
 
 export function resolvers({ snapshots, stats, history, mindshare, windows }: Deps): Resolvers {
   const mindshareQuery = (query: ParsedUrlQuery) => {
@@ -79,40 +68,38 @@ export function resolvers({ snapshots, stats, history, mindshare, windows }: Dep
   const mindshareList = (snapshot: CachedSnapshot<ViewOf<'mindshare'>>, query: ParsedUrlQuery): ReadAnswer => {
     const representation = snapshot.view.byWindow.get(parseMindshareWindow(query.window));
     if (!representation) throw new UnavailableError('Data temporarily unavailable', 10);
-    return { representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+    return answerOf(snapshot, representation);
   };
   /** The snapshot of a list read at its `?window=` (the read's own at 24 h); a window not configured is a 400. */
   const listSnapshot = (read: ReadOf<'list'>, query: ParsedUrlQuery): ListKind =>
     windowedKind(read.snapshot, parseWindow(query.window, windows));
 
-  const whole = (name: SnapshotName): ReadAnswer | undefined => {
-    const snapshot = snapshots.peek(name as ListKind);
-    return snapshot && { representation: snapshot.view.representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
-  };
+  const newsPage = (snapshot: CachedSnapshot<ViewOf<'news'>>, { page, limit, token }: ReturnType<typeof parseNewsQuery>) =>
+    answerOf(snapshot, snapshot.view.pages.page(page, limit, token));
 
   return {
     list: {
       // `?at=` reads history: only Koa answers it.
-      peek: (read, { query }) => (query.at === undefined ? whole(listSnapshot(read, query)) : undefined),
+      peek(read, { query }) {
+        const snapshot = query.at === undefined ? snapshots.peek(listSnapshot(read, query)) : undefined;
+        return snapshot && answerOf(snapshot, snapshot.view.representation);
+      },
       async get(read, { query }) {
         const name = listSnapshot(read, query);
         const at = parseInstant(query.at, 'at');
         if (at !== undefined) return history.snapshotAt(name, at);
         const snapshot = await snapshots.get(name);
-        return { representation: snapshot.view.representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+        return answerOf(snapshot, snapshot.view.representation);
       },
     },
     'news-page': {
       peek(_read, { query }) {
         const snapshot = snapshots.peek('news');
-        if (!snapshot) return undefined;
-        const { page, limit, token } = parseNewsQuery(query);
-        return { representation: snapshot.view.pages.page(page, limit, token), maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+        return snapshot && newsPage(snapshot, parseNewsQuery(query));
       },
       async get(_read, { query }) {
-        const { page, limit, token } = parseNewsQuery(query);
-        const snapshot = await snapshots.get('news');
-        return { representation: snapshot.view.pages.page(page, limit, token), maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+        const news = parseNewsQuery(query);
+        return newsPage(await snapshots.get('news'), news);
       },
     },
     'token-record': {
@@ -120,14 +107,14 @@ export function resolvers({ snapshots, stats, history, mindshare, windows }: Dep
         const token = parseTokenParam(params.token);
         const snapshot = snapshots.peek('sentiment');
         const representation = snapshot?.view.byToken.get(token);
-        return snapshot && representation && { representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+        return snapshot && representation && answerOf(snapshot, representation);
       },
       async get(_read, { params }) {
         const token = parseTokenParam(params.token);
         const snapshot = await snapshots.get('sentiment');
         const representation = snapshot.view.byToken.get(token);
         if (!representation) throw new NotFoundError('Token not found in index');
-        return { representation, maxAgeSeconds: secondsLeft(snapshot.expiresAt) };
+        return answerOf(snapshot, representation);
       },
     },
     'username-stats': {

@@ -1,9 +1,7 @@
 /**
- * The public market reads, keyed by name: everything specific to a read lives in its entry (path,
- * query parsing, OpenAPI prose, errors, MCP tool text); the Koa routes, the fast path's matcher,
- * the OpenAPI paths and the MCP tools are derived from here, so the compiler checks that they
- * agree. A list kind's read is derived from the kinds' table (shared/snapshot-kinds.ts) and its
- * entry in LIST_READS. docs/adding-a-snapshot-kind.md walks through adding one.
+ * The public market reads, keyed by name: everything specific to a read lives in its entry, and the
+ * Koa routes, the fast path's matcher, the OpenAPI paths and the MCP tools are derived from here.
+ * docs/adding-a-snapshot-kind.md walks through adding a list kind's.
  */
 import type { z } from 'zod';
 import {
@@ -42,14 +40,14 @@ export interface ReadDoc {
   errors: Partial<Record<400 | 404 | 429 | 503, readonly ErrorCase[]>>;
 }
 
-/** The MCP tool that mirrors a read (apps/api/src/mcp/tools.ts makes one per read that has it; its input follows `serve`). */
+/** The MCP tool that mirrors a read (mcp/tools.ts). */
 export interface ToolDoc {
   name: string;
   title: string;
   description: string;
 }
 
-/** What the API says of a list kind: its body's schema (the OpenAPI document's), its read's prose and its MCP tool. */
+/** What the API says of a list kind: its body's schema, its read's prose and its MCP tool. */
 export interface ListReadDoc {
   response: z.ZodType;
   doc: Omit<ReadDoc, 'errors'>;
@@ -125,7 +123,7 @@ export type ReadSpec =
   | (ReadBase & { serve: 'mindshare' })
   | (ReadBase & { serve: 'token-mindshare' });
 
-/** How the API answers a read (apps/api/src/market/read-resolvers.ts has one resolver per value). */
+/** How the API answers a read (read-resolvers.ts has one resolver per value). */
 export type ServeKind = ReadSpec['serve'];
 
 /** The reads one resolver answers. */
@@ -254,10 +252,7 @@ const MINDSHARE_READS = {
 
 const LIST_KIND_READS = Object.fromEntries(BASE_LIST_KINDS.map((name) => [name, listRead(name)])) as Record<BaseListKind, ReadSpec>;
 
-/**
- * The cached market reads, keyed by name (the OpenAPI operationId is its camelCase). GET
- * /api/market/stream is not one: it is a live feed of the kinds' topics (routes/market/stream.ts).
- */
+/** The cached market reads, keyed by name (the OpenAPI operationId is its camelCase); the stream is not one. */
 export const MARKET_READS = {
   ...LIST_KIND_READS,
   news: {
@@ -361,11 +356,7 @@ function directoryOf(path: string): string {
   return path.slice(0, path.lastIndexOf('/', firstParam === -1 ? path.length : firstParam) + 1);
 }
 
-/**
- * The public reads' paths start so (today `/api/market/`, which the stream shares, and `/sentiment/`):
- * the reads' directories, each under no other. The OpenAPI document declares the CORS header on
- * each of their answers from this list.
- */
+/** The public reads' directories, each under no other (`/api/market/`, which the stream shares, and `/sentiment/`): CORS applies under them. */
 export const PUBLIC_PREFIXES: readonly string[] = [...new Set(READ_NAMES.map((name) => directoryOf(MARKET_READS[name].path)))]
   .sort((a, b) => a.length - b.length)
   .filter((prefix, index, all) => !all.slice(0, index).some((shorter) => prefix.startsWith(shorter)));

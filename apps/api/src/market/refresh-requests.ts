@@ -1,9 +1,7 @@
 /**
- * The API's asks for the refresh of an absent snapshot (docs/decisions.md#d8): one immediate,
- * deduplicated job, waited for boundedly; but not while a refresh that failed for good holds
- * asks back (docs/decisions.md#d14, shared/refresh-backoff.ts), however many clients poll and
- * however many replicas serve them. A held-back ask answers at once with the time left, which
- * becomes the 503's Retry-After. Asks are counted per job and outcome in /metrics.
+ * The API's asks for the refresh of an absent snapshot (docs/decisions.md#d8): one deduplicated
+ * job, waited for boundedly; not while a failed refresh holds asks back (#d14): that answers at
+ * once with the time left, the 503's Retry-After.
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -14,7 +12,6 @@ import type { SnapshotName } from '../../../../shared/snapshot-kinds.js';
 import type { JobWaiter } from './job-waiter.js';
 
 export interface RefreshRequestsOptions {
-  /** Fast-failing client. */
   redis: Redis;
   queue: Queue<RefreshJobData>;
   waiter: JobWaiter;

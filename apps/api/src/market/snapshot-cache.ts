@@ -1,8 +1,6 @@
 /**
- * The API's in-memory copy of the shared snapshots, prepared for serving (bytes, ETags, pages).
- * Derived, bounded and disposable: Redis stays the truth. The snapshot watch says when a
- * refresh landed (an announcement, or its once-a-second version read); the copy is reloaded
- * then, so serving it never touches Redis.
+ * The API's in-memory copy of the shared snapshots, prepared for serving; Redis stays the truth.
+ * The copy is reloaded when the snapshot watch says a refresh landed, so serving never touches Redis.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
@@ -16,7 +14,7 @@ import { Representation } from '../http/representation.js';
 import { NewsPages } from './news-pages.js';
 import type { SnapshotWatch } from './snapshot-watch.js';
 
-/** Each view kind of shared/snapshot-kinds.ts as the API holds it, and how it is built from the stored body. */
+/** How each view kind of shared/snapshot-kinds.ts is built from the stored body. */
 const VIEWS = {
   // Stored as the exact response body: served as it is, never re-serialized.
   whole: (body: Buffer) => ({ representation: new Representation(body) }),
@@ -41,7 +39,6 @@ const VIEWS = {
   },
 } satisfies Record<ViewKind, (body: Buffer, snapshot: Snapshot<unknown>) => object>;
 
-/** What each snapshot is prepared as: derived from its view kind in shared/snapshot-kinds.ts. */
 export type ViewOf<N extends SnapshotName> = ReturnType<(typeof VIEWS)[ViewOfKind<N>]>;
 type AnyView = ReturnType<(typeof VIEWS)[ViewKind]>;
 
@@ -54,9 +51,7 @@ export interface CachedSnapshot<V = AnyView> {
 }
 
 export interface SnapshotCacheOptions {
-  /** Fast-failing client for reads. */
   redis: Redis;
-  /** Says when a refresh landed. */
   watch: SnapshotWatch;
   logger: Logger;
   /**
@@ -64,7 +59,7 @@ export interface SnapshotCacheOptions {
    * Resolves with the ms to wait when a failed refresh holds asks back (docs/decisions.md#d14): the 503's Retry-After.
    */
   refreshAbsent: (name: SnapshotName, wait: boolean) => Promise<number | undefined>;
-  /** How long a snapshot is fresh (REFRESH_INTERVAL): `Cache-Control: max-age` counts down to it. */
+  /** REFRESH_INTERVAL: `Cache-Control: max-age` counts down to it. */
   refreshIntervalMs: number;
 }
 
@@ -92,7 +87,7 @@ export class SnapshotCache {
     });
   }
 
-  /** The copy in memory, synchronously, or undefined when there is none yet. The fast path serves from this. */
+  /** The copy in memory, or undefined when there is none yet. */
   peek<N extends SnapshotName>(name: N): CachedSnapshot<ViewOf<N>> | undefined {
     return this.copies.get(name, { allowStale: true }) as CachedSnapshot<ViewOf<N>> | undefined;
   }
@@ -111,7 +106,7 @@ export class SnapshotCache {
     throw new UnavailableError('Data temporarily unavailable', heldMs === undefined ? 10 : heldMs / 1000);
   }
 
-  /** Compares versions and reloads on change; concurrent calls share one load. */
+  /** Reloads on a new version; concurrent calls share one load. */
   private reload(name: SnapshotName): Promise<CachedSnapshot | undefined> {
     return this.copies.fetch(name, { forceRefresh: true });
   }
@@ -145,7 +140,7 @@ function prepare(name: SnapshotName, version: string, body: Buffer, lifetimeMs: 
   return { version, cachedAt: snapshot.cachedAt, expiresAt: Date.parse(snapshot.cachedAt) + lifetimeMs, view };
 }
 
-/** Seconds left in a snapshot's cache lifetime, for Cache-Control. */
+/** Seconds left in a snapshot's cache lifetime. */
 export function secondsLeft(expiresAt: number, now = Date.now()): number {
   return Math.max(0, Math.floor((expiresAt - now) / 1000));
 }

@@ -1,8 +1,7 @@
 /**
- * Tells the snapshot cache and the stream hub that a refresh landed: one listener on the
- * worker's announcements, and one version read of every snapshot (one MGET) every second to
- * cover an announcement lost during a reconnect. Each new version is reported once, to every
- * listener; an absent snapshot (null) at every check.
+ * Tells the snapshot cache and the stream hub that a refresh landed: the worker's announcements,
+ * and every version read once a second for one lost during a reconnect. An absent snapshot (null)
+ * is reported at every check, so the cache asks for a rebuild until one lands.
  */
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
@@ -12,14 +11,12 @@ import { SNAPSHOTS, type SnapshotName } from '../../../../shared/snapshot-kinds.
 import { readSnapshotVersions } from '../../../../shared/snapshot-store.js';
 
 export interface SnapshotWatchOptions {
-  /** Fast-failing client for the version reads. */
   redis: Redis;
   /** A connection of its own for SUBSCRIBE. */
   subscriber: Redis;
   logger: Logger;
 }
 
-/** How often versions are read without an announcement. */
 const POLL_MS = 1000;
 
 export class SnapshotWatch extends EventEmitter<{ landed: [name: SnapshotName, version: string | null] }> {
@@ -70,8 +67,6 @@ export class SnapshotWatch extends EventEmitter<{ landed: [name: SnapshotName, v
     }
     SNAPSHOTS.forEach((name, i) => {
       const version = versions[i] ?? null;
-      // An absent snapshot is reported at every check, as it was at each recheck before: the cache
-      // asks for a rebuild again (deduplicated) until one lands.
       if (version !== null && this.seen.get(name) === version) return;
       this.seen.set(name, version);
       this.emit('landed', name, version);

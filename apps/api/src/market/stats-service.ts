@@ -1,17 +1,9 @@
 /**
- * Per-username stats: a Redis hit is served as stored; a miss asks the worker (one job per
- * username however many clients ask) and waits at most the caller's bound before answering
- * 503 (docs/decisions.md#d7).
- *
- * Two layers in front of Redis:
- * - single flight: concurrent misses for one username share one lookup, one enqueue, one wait
- *   and one re-read, so a stampede of N clients costs what one client costs;
- * - a short in-memory copy of each hit (1 s, bounded: the API's one cache, cache/bounded-cache.ts), so a hot username is not a Redis round
- *   trip per request. The copy remembers when the Redis entry expires, so `Cache-Control:
- *   max-age` keeps counting down while it is served from memory.
- *
- * Only hits are held in memory: a 404 is answered from Redis' miss marker (docs/decisions.md#d7), a 503 is never
- * remembered.
+ * Per-username stats (docs/decisions.md#d7): a Redis hit is served as stored; a miss asks the
+ * worker and waits boundedly, else 503. Concurrent misses for one username share one flight (one
+ * lookup, enqueue, wait and re-read), so a stampede costs what one client does. Hits (only hits:
+ * a 404 comes from Redis' miss marker) are held in memory for 1 s, so a hot username is not a
+ * round trip per request, with the Redis entry's expiry, so max-age keeps counting down.
  */
 import type { Redis } from 'ioredis';
 import { NotFoundError, UnavailableError } from '../../../../shared/errors.js';
@@ -20,18 +12,15 @@ import { execChecked } from '../../../../shared/redis-results.js';
 import type { JobOutcome } from './job-waiter.js';
 import type { AdmitMiss } from './miss-ceiling.js';
 import { boundedCache, type BoundedCache } from '../cache/bounded-cache.js';
-import { Representation } from '../http/representation.js';
+import { Representation, type ReadAnswer } from '../http/representation.js';
 
-export interface StatsAnswer {
-  representation: Representation;
-  maxAgeSeconds: number;
-}
+export type StatsAnswer = ReadAnswer;
 
 /** How long a hit is served from memory. */
 const MEMORY_TTL_MS = 1000;
 
 export interface StatsServiceOptions {
-  /** Usernames held in memory at most; the oldest go first. Default 10,000. */
+  /** Usernames held in memory at most. Default 10,000. */
   memoryMaxEntries?: number;
   /** Clock, ms since epoch (tests). */
   now?: () => number;
@@ -39,7 +28,7 @@ export interface StatsServiceOptions {
   admit?: AdmitMiss;
 }
 
-/** A hit held in memory: its body and when it was read and when the Redis entry expires (epoch ms). */
+/** A hit held in memory: when it was read and when the Redis entry expires (epoch ms). */
 interface Held {
   representation: Representation;
   readAt: number;
@@ -74,10 +63,7 @@ export class StatsService {
     this.admit = options.admit ?? (() => Promise.resolve(undefined));
   }
 
-  /**
-   * The hit held in memory for `username` (normalised key) if it is younger than the memory
-   * lifetime and its Redis entry has not expired; else undefined. Synchronous, never touches Redis.
-   */
+  /** The hit held in memory for `username` (normalised) while fresh; never touches Redis. */
   peek(username: string): StatsAnswer | undefined {
     const held = this.held.get(username);
     if (!held) return undefined;
@@ -89,11 +75,7 @@ export class StatsService {
     return answerFrom(held, now);
   }
 
-  /**
-   * `username` is the normalised key (lower case, no `@`). `chargeMiss` is called only when the
-   * upstream must be asked, and only for the caller that starts the flight: clients that join
-   * it cost nothing more upstream.
-   */
+  /** `chargeMiss` is called only when the upstream must be asked, by the caller that starts the flight. */
   async get(username: string, chargeMiss: ChargeMiss = async () => {}): Promise<StatsAnswer> {
     const inMemory = this.peek(username);
     if (inMemory) return inMemory;
@@ -150,8 +132,7 @@ export class StatsService {
   }
 
   private async lookup(username: string): Promise<Lookup> {
-    // A pipeline, not MULTI: one round trip either way, and the worker's writes are atomic already.
-    // A failed command is an error, not a miss: a miss would send a job to the worker.
+    // A pipeline, not MULTI: the worker's writes are atomic already. A failed command is an error, not a miss (which would ask the worker).
     const [body, ttlMs, missKnown] = await execChecked(
       this.redis.pipeline().getBuffer(keys.stats(username)).pttl(keys.stats(username)).exists(keys.statsMiss(username)),
     );
@@ -162,15 +143,11 @@ export class StatsService {
         readAt,
         expiresAt: readAt + (typeof ttlMs === 'number' && ttlMs > 0 ? ttlMs : 0),
       };
-      this.remember(username, held);
+      // Its age is checked on read (peek), against the injectable clock.
+      this.held.set(username, held);
       return { kind: 'hit', held };
     }
     return missKnown === 1 ? { kind: 'not-in-index' } : { kind: 'unknown' };
-  }
-
-  private remember(username: string, held: Held): void {
-    // Its age is checked on read (peek), against the injectable clock; the bound evicts the least recently used.
-    this.held.set(username, held);
   }
 }
 

@@ -1,17 +1,10 @@
 /**
- * `tools/call` and `tools/list`, every form of them (`_meta` included), answered here and only
- * here: the SDK's server, built per request, has no tools and answers the rest (initialize, ping,
- * notifications; sdk-answer.ts). Answering these two without building a server and a transport
- * per request, and without validating the whole answer with zod on every call, is what keeps an
- * MCP call near the cost of a REST read (the SDK's path cost about 19 REST reads per call; the
- * bench's MCP row). The answer is the REST body, as `text` and as `structuredContent`, around
- * which the message is put together from bytes prepared once per representation: a snapshot
- * serves every caller until its next refresh. What the body holds was validated when it was
- * built (the worker checks every upstream payload against the same schemas), so the per-call
- * output validation the SDK would do is left out on purpose.
- *
- * The messages are checked with the SDK's own request schemas and failures are answered as its
- * server answers them, so a client sees one server.
+ * `tools/call` and `tools/list` are answered here only (the SDK's server, sdk-answer.ts, has no
+ * tools): without a server and transport per request, and without zod validating every answer,
+ * an MCP call stays near a REST read's cost (the SDK's path cost ~19; the bench's MCP row). The
+ * answer is the REST body, as `text` and `structuredContent`, from bytes prepared once per
+ * representation; the body was validated when built (the worker checks every upstream payload).
+ * Messages are checked with the SDK's schemas and failures answered as its server would.
  */
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
@@ -31,10 +24,7 @@ export interface ToolRequest {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 
-/**
- * `message` as a tool request answered here, or undefined: a JSON-RPC request (no member beyond
- * jsonrpc, id, method and params; anything else is the transport's to refuse) for a tool method.
- */
+/** `message` as a tool request, or undefined (a member beyond jsonrpc, id, method and params is the transport's to refuse). */
 export function asToolRequest(message: unknown): ToolRequest | undefined {
   if (!isPlainObject(message) || message.jsonrpc !== '2.0') return undefined;
   if (!Object.keys(message).every((key) => ['jsonrpc', 'id', 'method', 'params'].includes(key))) return undefined;

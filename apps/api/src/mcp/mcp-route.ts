@@ -1,14 +1,8 @@
 /**
- * POST /mcp: the market tools over MCP's Streamable HTTP transport, stateless: every request
- * stands alone and is answered with one JSON body, never an event stream, so any replica answers
- * any call and a deploy drains /mcp like any other request. GET and DELETE (a session's event
- * stream and its end) do not exist without sessions: the router answers them 405 with `Allow:
- * POST`, as for any route.
- *
- * In order: the Origin is checked (403), then the body is read (at most 64 KiB, 413) and parsed
- * (400); a batch (a JSON array) is refused with 400 (docs/decisions.md#d12); `tools/call` and
- * `tools/list` are answered by mcp-dispatch.ts, anything else by the SDK (sdk-answer.ts). Every answer is due within MCP_TIMEOUT: past it the client gets a JSON-RPC
- * "Request timed out" error and the work still running is abandoned.
+ * POST /mcp: MCP's Streamable HTTP transport, stateless (one JSON body per request, so any replica
+ * answers and a deploy drains it like any request; GET and DELETE are the router's 405). In order:
+ * Origin (403), body (64 KiB, 413), JSON (400), no batch (400, docs/decisions.md#d12); the tool
+ * methods go to mcp-dispatch.ts, the rest to the SDK (sdk-answer.ts); all within MCP_TIMEOUT.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import Router from '@koa/router';
@@ -30,10 +24,7 @@ export const BATCH_REFUSED =
 
 type Answer = McpAnswer & { contentType?: string | undefined; close?: boolean };
 
-/**
- * Whether the transport would take these headers (the media type is what precedes any `;`);
- * when not, the SDK answers (406, 415 or 400) as it always has.
- */
+/** Whether the transport would take these headers; when not, the SDK answers (406, 415 or 400). */
 function transportAccepts(headers: IncomingHttpHeaders): boolean {
   const accept = headers.accept ?? '';
   const type = headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
@@ -47,9 +38,8 @@ function transportAccepts(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
- * The body as text, or undefined when it is over the limit or never arrived whole (the client
- * went away). Read by events: an async iterator over the request cost a tool call several
- * microtask turns (the bench's MCP row).
+ * The body, or undefined when over the limit or never whole (the client left). Read by events: an
+ * async iterator cost a tool call several microtask turns (the bench's MCP row).
  */
 function readBody(ctx: Context): Promise<string | undefined> {
   if (Number(ctx.get('Content-Length')) > MCP_MAX_BODY_BYTES) return Promise.resolve(undefined);
@@ -112,9 +102,7 @@ export function mcpRoutes(deps: ApiDeps, router = new Router()): Router {
     // network through the user's browser. Agents send no Origin; a browser always does.
     const origin = ctx.req.headers.origin;
     if (origin !== undefined && !allowedOrigins.has(origin)) return send(ctx, ORIGIN_REFUSED);
-    // The same client, the same budget: a stats miss through MCP is charged as GET /api/market/stats charges it
-    // (to the API key when one came with the request, else to the address).
-    // The alert tools act for the user of the key (or JWT), as the /api/alerts routes do.
+    // The same client, the same budget and user as the REST routes.
     const caller: ToolCaller = {
       chargeMiss: () => deps.missBudget.charge(ctx.ip, apiKeyOf(ctx)?.key.id),
       userId: async () => (await authenticate(ctx, deps.auth)).user.id,

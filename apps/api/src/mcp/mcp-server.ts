@@ -1,9 +1,6 @@
 /**
- * What the server says of itself and of its tools. The tool list is converted to JSON Schema
- * once per process, not per `tools/list` (converting the zod schemas costs ~10 ms of CPU each
- * time, which any client could repeat at will). The SDK's server, built per request for what is
- * not a tool method (initialize, ping, notifications), registers no tool: mcp-dispatch.ts
- * answers every `tools/list` and `tools/call`, and the capability is declared here.
+ * What the server says of itself and of its tools. The tool list is converted to JSON Schema once
+ * per process: ~10 ms of CPU each time, which any client could repeat at will.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ListToolsResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';

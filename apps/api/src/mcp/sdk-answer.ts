@@ -1,8 +1,6 @@
 /**
- * What is not a tool method (initialize, ping, notifications, malformed messages, headers the
- * transport refuses) is answered by the SDK itself: a fresh server and stateless transport, as
- * the SDK's own example does, on the web-standard transport so that the answer comes back as a
- * value (to race against the deadline) instead of being written to the socket.
+ * What is not a tool method is answered by the SDK: a fresh server and stateless transport, the
+ * web-standard one, so the answer comes back as a value (raced against the deadline), not written.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -27,11 +25,7 @@ function webHeaders(headers: IncomingHttpHeaders): Headers {
   return web;
 }
 
-/**
- * The SDK's answer to one POST. `parsedBody` is the message already read and parsed (undefined
- * when the headers were refused before the body was read). The server and transport are closed
- * when the answer is ready, or by `signal` (the deadline).
- */
+/** The SDK's answer to one POST (`parsedBody` undefined when the headers were refused before the body was read). */
 export async function sdkAnswer(headers: IncomingHttpHeaders, parsedBody: unknown, signal: AbortSignal): Promise<SdkAnswer> {
   const server = createMcpServer();
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

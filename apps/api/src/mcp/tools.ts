@@ -1,22 +1,18 @@
 /**
- * The MCP tools: one per market read of apps/api/src/market/reads.ts that names a tool (`tool`), in the
- * table's order, so a new read or snapshot kind with a tool entry gets its tool. Each tool is
- * answered by the read's own resolver (market/read-resolvers.ts: same service call, same
- * cache, same bytes, same cachedAt, same parse functions, so a bad value gets the route's
- * message), takes the input its kind of read (`serve`) needs, and declares the route's
- * response schema as its output schema.
+ * The MCP tools: one per market read that names a `tool` (market/reads.ts), answered by the read's
+ * own resolver (same bytes, same parsers, so a bad value gets the route's message), with the input
+ * its kind of read needs and the route's response schema as its output schema.
  */
 import { z } from 'zod';
 import { TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
 import { TRENDING_WINDOWS } from '../../../../shared/trending-windows.js';
 import { MINDSHARE_INTERVALS, MINDSHARE_WINDOWS } from '../../../../shared/mindshare.js';
 import { DEFAULT_TEXT_LIMIT, PROVIDER_TEXT_LIMITS } from '../../../../shared/provider-text.js';
-import { NEWS_MAX_LIMIT } from '../market/market-queries.js';
+import { HISTORY_INTERVALS, NEWS_MAX_LIMIT } from '../market/market-queries.js';
 import { boundRead } from '../market/read-resolvers.js';
 import { MARKET_READS, operationIdOf, READ_NAMES, type ReadName, type ReadSpec, type ServeKind } from '../market/reads.js';
 import type { ApiDeps } from '../deps.js';
 import type { Representation } from '../http/representation.js';
-import { INTERVALS, type Interval } from '../market/history-buckets.js';
 
 /** The REST operations (operationId in /openapi.json) the tools mirror. */
 export type ReadId = ReturnType<typeof operationIdOf<ReadName>>;
@@ -48,11 +44,7 @@ export interface MarketTool<Input extends z.ZodObject = z.ZodObject> extends Mcp
   read: ReadId;
 }
 
-/**
- * A string argument described as the REST parameter is (pattern and text taken from its zod
- * schema) but accepted as any string: the handler parses it with the route's function, so an
- * invalid value fails with the route's message ("Invalid token"), not a schema dump.
- */
+/** A string argument described as the REST parameter is, but accepted as any: the route's parser gives its message, not a schema dump. */
 function described(param: z.ZodType, extra = ''): z.ZodString {
   const json = z.toJSONSchema(param, { io: 'input' }) as { description?: string; pattern?: string };
   return z.string().meta({ description: `${json.description ?? ''}${extra}`, ...(json.pattern ? { pattern: json.pattern } : {}) });
@@ -72,7 +64,7 @@ const historyInput = z.object({
   from: instant('Start of the range. Default: 24 h before `to`.'),
   to: instant('End of the range. Default: the latest refresh.'),
   interval: z
-    .enum(Object.keys(INTERVALS) as [Interval, ...Interval[]])
+    .enum(HISTORY_INTERVALS)
     .optional()
     .meta({ description: '30m (default): one point per refresh. 1h, 4h, 1d: buckets aligned to UTC. At most 1,000 points (the newest).' }),
 });
@@ -90,12 +82,7 @@ const atInput = z.object({
     }),
 });
 
-/**
- * The REST response's schema as a tool's output schema: the same fields (the very same field
- * schemas, so a field added to one appears in the other), in an object of its own: an MCP
- * output schema must be an object at its root, and a schema carrying a document id (or derived
- * from one) is converted to a bare `$ref`.
- */
+/** The REST response's fields in an object of its own: an MCP output schema must be an object, not a `$ref` to a document id. */
 export const asOutput = (schema: z.ZodObject): z.ZodObject => z.object(schema.shape).meta({ description: schema.description });
 
 const mindshareWindow = z

@@ -1,11 +1,7 @@
 /**
- * A route group declares its OpenAPI paths through declarePaths, which adds to each operation what
- * the middleware in front of every router does to it, from the tables that middleware reads:
- * - the API-key check (auth/api-key-auth.ts) runs on every path but OWN_CREDENTIAL: an optional key
- *   security, the 401 `Invalid API key`, the 400s for a key in the URL or two different keys, and
- *   the 503 when Redis cannot be asked about a key;
- * - CORS (http/cors.ts) sets `Access-Control-Allow-Origin: *` on every answer under
- *   PUBLIC_PREFIXES, errors included; other routes send no CORS header and declare none.
+ * declarePaths adds to each operation what the middleware in front of the routers does, from the
+ * tables it reads: the API-key check on every path but OWN_CREDENTIAL (its security, 400s, 401 and
+ * 503), and CORS on every answer under PUBLIC_PREFIXES.
  */
 import { z } from 'zod';
 import type { oas31, ZodOpenApiOperationObject, ZodOpenApiPathItemObject } from 'zod-openapi';

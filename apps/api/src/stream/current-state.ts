@@ -1,9 +1,6 @@
 /**
- * The current state of a stream topic whose events are changes (news: the posts new since the
- * previous refresh; sentiment: the records that changed), for a client that resumes too far
- * behind to replay (StreamHub): built from the copy the GET routes serve. News: its newest page as
- * `GET /api/market/news?limit=50` returns it; sentiment: every token's record. Every other topic's
- * events are whole, so its newest event is its state (undefined here).
+ * The current state of a topic whose events are changes (news, sentiment), for a client resuming
+ * too far behind (StreamHub), from the copy the GET routes serve; other topics' events are whole.
  */
 import { NEWS_MAX_LIMIT } from '../market/market-queries.js';
 import type { SnapshotCache } from '../market/snapshot-cache.js';

@@ -1,16 +1,10 @@
 /**
- * `GET /api/market/stream` (docs/decisions.md#d11): server-sent events, fanned out by one hub per API
- * process. The hub hears from the snapshot watch (shared with the snapshot cache) that a
- * refresh landed, reads each new event once from the history stream the worker wrote with the
- * snapshot, frames it once, and writes the same bytes to every client that wants its topic. The
- * topics are the snapshot kinds of shared/snapshot-kinds.ts; each names its history stream.
- *
- * Event ids are the refresh's cachedAt in ms (the stream entry's ID). A client that reconnects
- * with `Last-Event-ID` is first sent every event after it, in id order and at its own pace,
- * then joins the live feed without gap or duplicate: live events that arrive meanwhile wait in
- * its queue and are sent only if newer than what the replay sent. A topic further behind than
- * `resumeMaxEvents` is not replayed: the client gets its current state as one event marked
- * `"gap":true` (a resume from days back would otherwise be the whole retention), then what follows.
+ * `GET /api/market/stream` (docs/decisions.md#d11), fanned out by one hub per process: each new
+ * event of a topic (a snapshot kind) is read once from its history stream, framed once, and the
+ * same bytes written to every client of the topic. A client resuming with `Last-Event-ID` is
+ * replayed what followed, at its own pace, while live events wait in its queue (sent only if
+ * newer). Further behind than `resumeMaxEvents`, it gets the current state once, marked
+ * `"gap":true`: a resume from days back would otherwise be the whole retention.
  */
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -22,24 +16,18 @@ import { SNAPSHOTS, type SnapshotName } from '../../../../shared/snapshot-kinds.
 import { clientGroup, DEFAULT_IPV6_PREFIX } from '../http/client-address.js';
 import type { SnapshotWatch } from '../market/snapshot-watch.js';
 
-/** Each snapshot kind is a topic of the stream, its events read from the kind's events stream. */
 export type Topic = SnapshotName;
 export const TOPICS = SNAPSHOTS;
 
-/** The stream a topic's events are read from. */
 const streamOf = (topic: Topic) => historyKeys.events(topic);
 
 export interface StreamHubOptions {
-  /** Fast-failing client for the reads. */
   redis: Redis;
-  /** Says when a refresh landed (its topic's stream then has a new event). */
   watch: SnapshotWatch;
   logger: Logger;
-  /** STREAM_MAX_CLIENTS. */
+  /** STREAM_MAX_CLIENTS, STREAM_MAX_CLIENTS_PER_ADDRESS (default none) and IPV6_SUBNET_PREFIX (default /64). */
   maxClients: number;
-  /** STREAM_MAX_CLIENTS_PER_ADDRESS: streams one client (clientGroup: IPv6 by network) may hold. Default no cap of its own. */
   maxClientsPerAddress?: number;
-  /** IPV6_SUBNET_PREFIX: the IPv6 network one client is counted by. Default /64. */
   ipv6Prefix?: number;
   /** A comment line this often: Heroku's router cuts a connection idle for 55 s. Default 15 s. */
   keepAliveMs?: number;
@@ -47,18 +35,15 @@ export interface StreamHubOptions {
   retryMs?: number;
   /** A client whose unsent bytes pass this is dropped, not buffered without limit. Default 1 MiB. */
   maxBufferedBytes?: number;
-  /** STREAM_RESUME_MAX_EVENTS: the most events of one topic a resume replays; further behind, the current state. Default 10. */
+  /** STREAM_RESUME_MAX_EVENTS. Default 10. */
   resumeMaxEvents?: number;
-  /**
-   * A topic's current state when its events are changes (news, sentiment): the JSON body and its
-   * cachedAt in ms. Undefined (every other topic, whose events are whole): its newest event.
-   */
+  /** A topic's current state when its events are changes (current-state.ts); else its newest event is. */
   currentState?: (topic: Topic) => { atMs: number; body: string } | undefined;
 }
 
 interface Frame {
   topic: Topic;
-  /** The stream entry's full ID, `<ms>-<seq>`. */
+  /** The stream entry's ID, `<ms>-<seq>`. */
   id: string;
   bytes: Buffer;
 }
@@ -89,7 +74,6 @@ function frame(topic: Topic, entry: HistoryEntry): Frame {
 
 export class StreamHub {
   private readonly clients = new Set<Client>();
-  /** Open streams per client group. */
   private readonly perAddress = new Map<string, number>();
   private readonly lastIds = new Map<Topic, string>();
   private readonly pulls = new Map<Topic, Promise<void>>();
@@ -97,7 +81,7 @@ export class StreamHub {
   private readonly keepAlive = Buffer.from(': keep-alive\n\n');
   private closed = false;
   private sweepQueued = false;
-  /** Clients dropped for falling behind (a counter for tests and metrics). */
+  /** Clients dropped for falling behind. */
   dropped = 0;
 
   constructor(private readonly options: StreamHubOptions) {}
@@ -138,10 +122,7 @@ export class StreamHub {
     }
   }
 
-  /**
-   * Takes over a response: headers, the retry hint, the replay after `lastEventMs` if given,
-   * then the live feed. The caller has checked refusal().
-   */
+  /** Takes over a response: the replay after `lastEventMs` if given, then the live feed. The caller has checked refusal(). */
   async add(
     req: IncomingMessage,
     res: ServerResponse,
@@ -211,11 +192,7 @@ export class StreamHub {
     }
   }
 
-  /**
-   * Where a topic's replay starts: every entry after `after` when there are at most
-   * resumeMaxEvents of them (read newest first, in one round trip), else one event of its current
-   * state marked `"gap":true`, followed by whatever is newer than that state.
-   */
+  /** Every entry after `after` if there are at most resumeMaxEvents (one round trip), else the current state marked `"gap":true`. */
   private async resumeQueue(topic: Topic, after: string) {
     const max = this.options.resumeMaxEvents ?? 10;
     const newest = await readNewestAfter(this.options.redis, streamOf(topic), after, max + 1);
@@ -290,11 +267,7 @@ export class StreamHub {
     }
   }
 
-  /**
-   * Shutdown: ends every stream now (a clean end; EventSource clients reconnect, to another
-   * replica once this one stops accepting) and refuses new ones. Call it before draining the
-   * server: an event stream never finishes by itself and would hold the drain to its deadline.
-   */
+  /** Shutdown: ends every stream cleanly (clients reconnect elsewhere) and refuses new ones; before the drain, which a stream would hold to its deadline. */
   close(): void {
     if (this.closed) return;
     this.closed = true;

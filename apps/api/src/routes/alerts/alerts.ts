@@ -1,8 +1,4 @@
-/**
- * The alert rules of the authenticated user (a JWT or an API key acting as its user): create,
- * list, read, change, delete, rotate the secret, send a test event, read delivery attempts.
- * Another user's rule is 404, never 403. The live feed (GET /api/alerts/stream) is alerts/alert-feed.ts.
- */
+/** The alert rules of the authenticated user (a JWT or an API key acting as its user). */
 import Router from '@koa/router';
 import { authenticatedUser, bearerAuth } from '../../auth/bearer.js';
 import type { ApiDeps } from '../../deps.js';

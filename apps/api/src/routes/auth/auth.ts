@@ -1,7 +1,4 @@
-/**
- * POST /api/auth/login, the bearer-protected GET /api/auth/me and POST /api/admin/refresh
- * (docs/decisions.md#d3, #d4; a JWT or an API key), and GET /api/auth/usage (the caller's budget, with or without a key).
- */
+/** Login, the caller's user and budget, and the admin's forced refresh (docs/decisions.md#d3, #d4). */
 import Router from '@koa/router';
 import { apiKeyOf } from '../../auth/api-key-auth.js';
 import { authentication, bearerAuth, requireRole } from '../../auth/bearer.js';

@@ -1,7 +1,6 @@
 /**
- * JSON request bodies for the few routes that take one (login). Not global: market reads are
- * the hot path and have no body. @koa/bodyparser alone answers a non-JSON type with an empty
- * body instead of 415, and a malformed body with an unexposed 400: both are handled here.
+ * JSON bodies for the few routes that take one (not global: reads have none). @koa/bodyparser alone
+ * answers a non-JSON type with an empty body instead of 415, and a malformed body with an unexposed 400.
  */
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
@@ -34,22 +33,16 @@ export function jsonBody(options: { limit: string }): Middleware {
   };
 }
 
+/** A malformed body is named so; the parser's 413 and 415 are the error handler's to translate. */
 function translate(error: unknown): unknown {
   const status = (error as { status?: unknown } | null)?.status;
-  if (status === 413) return new BadRequestError('Payload too large', 413, { cause: error });
-  if (status === 415) return new BadRequestError('Unsupported media type', 415, { cause: error });
   if (status === 400 || error instanceof SyntaxError || isDecompressionError(error)) {
     return new BadRequestError('Invalid JSON body', 400, { cause: error });
   }
   return error;
 }
 
-/**
- * zlib's error for a body sent as gzip, deflate or br that does not decompress (`Z_DATA_ERROR`,
- * `Z_BUF_ERROR`, brotli's `ERR__ERROR_FORMAT_*`): the client's bytes are wrong, so it is a
- * malformed body like bad JSON, not a server fault. (An encoding we cannot decode at all,
- * `compress` or a made-up one, is a 415 from the parser already.)
- */
+/** zlib's error for a compressed body that does not decompress (`Z_*`, brotli's `ERR__ERROR_FORMAT_*`): the client's bytes are wrong. */
 function isDecompressionError(error: unknown): boolean {
   const { errno, code } = (error ?? {}) as { errno?: unknown; code?: unknown };
   return typeof errno === 'number' && typeof code === 'string' && /^(Z_|ERR__ERROR_)/.test(code);

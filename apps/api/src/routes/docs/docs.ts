@@ -1,24 +1,18 @@
-/**
- * GET /openapi.json and GET /docs (docs/decisions.md#d9): the generated OpenAPI document, and Scalar's API
- * reference rendering it, with a try-it console and request samples. Scalar's browser bundle is
- * served by this route, not from a CDN: users' networks may have none.
- */
+/** GET /openapi.json and GET /docs (docs/decisions.md#d9), Scalar's reference, whose bundle is served here: users' networks may have no CDN. */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
-import type { Context } from 'koa';
-import { Representation, replyWith, sendRepresentation, setHeaders, type EncodingNegotiator } from '../../http/representation.js';
+import { Representation, sendRepresentation, type EncodingNegotiator } from '../../http/representation.js';
 import { openApiDocument } from './openapi.js';
+import { pageCsp } from '../../dashboard/dashboard-route.js';
 
 const MAX_AGE_SECONDS = 3600;
 
 /**
- * Scalar's standalone browser bundle (no chunks loaded later). `npm run build` copies it from
- * node_modules to dist/vendor/, so production installs, which prune devDependencies, need no
- * Scalar package (its dependency tree is ~300 MB; the bundle is 4 MB). From source (tests, tsx)
- * it is read from node_modules.
+ * Scalar's standalone bundle (4 MB), copied by `npm run build` to dist/vendor/, so production, which
+ * prunes devDependencies, needs no Scalar package (~300 MB); from source it is read from node_modules.
  */
 function scalarBundle(): Buffer {
   const built = fileURLToPath(new URL('../../../../../vendor/scalar-api-reference.js', import.meta.url));
@@ -26,11 +20,7 @@ function scalarBundle(): Buffer {
   return readFileSync(join(dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')), 'browser', 'standalone.js'));
 }
 
-/**
- * Scalar's options: the document and the try-it console on this origin (samples show it too),
- * no web fonts (they come from a CDN), no features that call Scalar's services (AI agent, MCP,
- * telemetry), curl first among the samples.
- */
+/** This origin for the document and the try-it console, no web fonts (a CDN's) and nothing that calls Scalar's services. */
 const SCALAR_INIT = `Scalar.createApiReference('#app', Object.assign(${JSON.stringify({
   url: '/openapi.json',
   withDefaultFonts: false,
@@ -43,18 +33,8 @@ const SCALAR_INIT = `Scalar.createApiReference('#app', Object.assign(${JSON.stri
   defaultOpenAllTags: true,
 })}, { servers: [{ url: window.location.origin, description: 'This server' }] }));\n`;
 
-/** Scripts only from this origin; Scalar (Vue) writes inline styles, so styles cannot be tighter. */
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** Scalar (Vue) writes inline styles, so styles cannot be tighter. */
+const CSP = pageCsp("'self' 'unsafe-inline'", "font-src 'self' data:");
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -98,18 +78,8 @@ export function docsRoutes(encodings: EncodingNegotiator, router = new Router())
   router.get('/docs/assets/:file', (ctx) => {
     const representation = asset(ctx.params.file ?? '');
     if (!representation) return; // 404 from the error contract
-    sendScript(ctx, representation, encodings);
+    sendRepresentation(ctx, representation, MAX_AGE_SECONDS, encodings, 'text/javascript; charset=utf-8');
   });
 
   return router;
-}
-
-function sendScript(ctx: Context, representation: Representation, encodings: EncodingNegotiator): void {
-  const reply = replyWith(representation, MAX_AGE_SECONDS, ctx.get('If-None-Match'), ctx.get('Accept-Encoding'), encodings);
-  setHeaders(ctx, reply.headers);
-  ctx.status = reply.status;
-  if (reply.body) {
-    ctx.set('Content-Type', 'text/javascript; charset=utf-8');
-    ctx.body = reply.body;
-  }
 }

@@ -22,7 +22,6 @@ export function healthRoutes({ redis, metrics, config }: ApiDeps, router = new R
     const versions = await readSnapshotVersions(redis, snapshots);
     const absent = snapshots.filter((_, i) => !versions[i]);
     if (absent.length > 0) throw new NotReadyError(`Not ready: no snapshot yet for ${absent.join(', ')}`, 5);
-    // Snapshots come back by themselves after Redis lost its data; users only come back from a backup.
     if (config.nodeEnv === 'production' && (await redis.scard(keys.users())) === 0) {
       throw new UnavailableError(USER_STORE_EMPTY, 30);
     }
