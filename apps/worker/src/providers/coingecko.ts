@@ -1,9 +1,7 @@
 /**
- * CoinGecko (docs/providers.md, "CoinGecko"): names and 24-hour price change by ticker, one
- * batched `/coins/markets?symbols=...` per trending refresh (a second `ids=` call only when a
- * ticker pinned by COINGECKO_IDS is trending). Tickers collide: the highest-ranked coin wins
- * the first time a ticker is met, and the choice is remembered in Redis, so a ticker keeps
- * naming the same coin while that coin is still among the answers.
+ * CoinGecko (docs/providers.md, "CoinGecko"): names and 24-hour price change by ticker. Tickers
+ * collide: the highest-ranked coin wins the first time a ticker is met, and the choice is
+ * remembered in Redis, so a ticker keeps naming the same coin while CoinGecko still returns it.
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';

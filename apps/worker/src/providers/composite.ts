@@ -1,8 +1,7 @@
 /**
  * INDEX_PROVIDER=composite: Elfa, CoinGecko and X behind the one boundary, and what no provider
- * has computed by us (docs/providers.md, "How each field is filled"): the ranked lists from
- * Elfa's (elfa.ts, `elfaLists`: smart-money mentions from the tracked accounts' posts, first-seen
- * times, the ranking), and the stats of a tracked account (smart-set-stats.ts).
+ * has computed by us (docs/providers.md, "How each field is filled"): the ranked lists (elfa.ts,
+ * `elfaLists`) and the stats of a tracked account (smart-set-stats.ts).
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
@@ -159,11 +158,7 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     },
   };
 
-  /**
-   * One tracked account's stats, computed over the whole tracked set (smart-set-stats.ts):
-   * X's posts and follower counts held, Elfa's count of the account's posts when none is held
-   * (budgeted). A figure that cannot be computed fails the lookup (503), never a stored zero.
-   */
+  /** One tracked account's stats over the whole tracked set; a figure that cannot be computed fails the lookup (503), never a stored zero. */
   async function accountStats(configured: string): Promise<AccountStats> {
     // X's spelling once resolved (remembered); while X cannot say, the operator's spelling.
     const resolved = await x.account(configured).catch((error: unknown) => {

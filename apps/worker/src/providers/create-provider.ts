@@ -1,8 +1,4 @@
-/**
- * The worker's provider, as INDEX_PROVIDER says, and with `composite` the interval the
- * Elfa-backed refreshes must keep for the credit budget (ELFA_MONTHLY_CREDITS, ELFA_DAILY_CREDITS,
- * else the key's own status, free to ask), logged once at start.
- */
+/** The worker's provider, as INDEX_PROVIDER says, and with `composite` the interval the Elfa credit budget sets, logged once at start. */
 import type { Redis } from 'ioredis';
 import type { Config } from '../../../../shared/config.js';
 import type { Logger } from '../../../../shared/logger.js';
@@ -62,11 +58,7 @@ export async function createWorkerProvider(config: Config, redis: Redis, logger:
   };
 }
 
-/**
- * The budget the Elfa refreshes are spaced to fit: ELFA_MONTHLY_CREDITS, ELFA_DAILY_CREDITS, else
- * the key's status (free to ask): its monthly limit, else its daily one, else none (a prepaid
- * key: REFRESH_INTERVAL sets the pace). A status that cannot be had: the free plan, the cautious guess.
- */
+/** The budget the Elfa refreshes are spaced to fit, in docs/providers.md's order; the free plan when the key status cannot be had. */
 async function elfaBudget(elfa: ProvidersConfig['elfa'], adapter: ElfaAdapter, logger: Logger): Promise<ElfaBudget> {
   if (elfa.monthlyCredits !== undefined) return { period: 'month', credits: elfa.monthlyCredits, source: 'ELFA_MONTHLY_CREDITS' };
   if (elfa.dailyCredits !== undefined) return { period: 'day', credits: elfa.dailyCredits, source: 'ELFA_DAILY_CREDITS' };

@@ -1,12 +1,7 @@
 /**
- * Elfa AI API v2 (docs/providers.md, "Elfa"): trending tokens, trending contract addresses
- * (Twitter and Telegram, merged), an account's own posts of a window (keyword-mentions, a fill-in
- * for the stats), and the key's status. 1 credit a call, key-status free; `x-elfa-api-key` on
- * every request. `/v2/account/smart-stats` was retired on 28 October 2026 and is never called.
- * Elfa is the source of every ranked list of shared/snapshot-kinds.ts with INDEX_PROVIDER=composite:
- * `elfaLists` makes them our items, with what the composite computes itself.
- * The `parse*` functions are the adapter's reading of each body (scripts/providers-replay.ts
- * replays captured bodies through them).
+ * Elfa AI API v2 (docs/providers.md, "Elfa AI API v2"): what we ask and read, and `elfaLists`,
+ * every ranked list of INDEX_PROVIDER=composite made from Elfa's. The `parse*` functions are the
+ * adapter's reading of each body (scripts/providers-replay.ts replays captures through them).
  */
 import { WINDOW_MS, type ExtraWindow } from '../../../../shared/trending-windows.js';
 import type { Redis } from 'ioredis';
@@ -22,7 +17,7 @@ import { UpstreamError } from './upstream-error.js';
 
 /** The window Elfa counts mentions over: the trending lists are "the last 24 hours". */
 export const ELFA_WINDOW = '24h';
-/** The route Elfa retired on 28 October 2026 (its list says "legacy, removed 28 Oct 2026"). */
+/** Retired by Elfa on 28 October 2026: never called. */
 export const RETIRED_SMART_STATS = '/v2/account/smart-stats';
 const ACCOUNT_POSTS_PATH = '/v2/data/keyword-mentions';
 
@@ -175,7 +170,7 @@ export function parseAccountPosts(body: unknown, username: string): ElfaAccountP
     .filter((item) =>
       [item.likeCount, item.repostCount, item.quoteCount, item.replyCount, item.bookmarkCount].some((count) => typeof count === 'number'),
     )
-    // Our engagementScore (docs/providers.md), as for X's posts: likes + replies + bookmarks + 2 × (reposts + quotes).
+    // Our engagementScore, as for X's posts (x-wire.ts).
     .map(
       (item) =>
         (item.likeCount ?? 0) + (item.replyCount ?? 0) + (item.bookmarkCount ?? 0) + 2 * ((item.repostCount ?? 0) + (item.quoteCount ?? 0)),

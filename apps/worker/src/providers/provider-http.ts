@@ -1,18 +1,10 @@
 /**
- * The one HTTP path of the three adapters (Elfa, CoinGecko, X), over got with an explicit
- * timeout and no retries of got's own. What it owns, the same for every provider
- * (docs/providers.md, "Errors and quotas"):
- * - a provider blocked in Redis (402, X's usage cap) is not called at all before its reset;
- * - 429: wait until the reset the provider names (`x-ratelimit-reset`, `x-rate-limit-reset`:
- *   epoch seconds; `Retry-After`: seconds or a date) and try once more, out of the caller's request
- *   budget when it has one; never a second time;
- * - 402: block the provider until its reset, one warning line, a /metrics gauge;
- * - 401/403: one error line naming the provider and the variable (or what the provider says
- *   is missing, when it is not the key), not retried;
- * - calls, credits and statuses counted per job (spend.ts) and in the worker's counters, and
- *   the job marked billed once a request reached the provider: the worker does not retry it.
- * - bodies bounded, lists cut, redirects not followed (../upstream-http.ts).
- * Errors carry the provider, the path and the status: never a header, a query or a body with a key.
+ * The one HTTP path of the Elfa, CoinGecko and X adapters, with what is the same for each
+ * (docs/providers.md, "Quotas and errors"): a blocked provider is not called; a 429 is waited out
+ * and tried once more; a 402 (or X's usage cap) blocks the provider until its reset; a 401/403 is
+ * one error line; calls and credits are counted, and the job is marked billed once a request may
+ * have reached the provider, so the worker does not retry it. Errors carry the provider, the path
+ * and the status: never a header, a query or a body with a key.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
@@ -35,16 +27,16 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 export interface ProviderHttpOptions {
   provider: ProviderName;
   baseUrl: string;
-  /** Headers on every request (the key's); their values are never logged. */
+  /** The key's header, never logged. */
   headers: Readonly<Record<string, string>>;
-  /** Secrets to scrub from any text that leaves this module. */
+  /** Scrubbed from any text that leaves this module. */
   secrets: readonly string[];
   /** The variable an operator fixes on 401/403 (ELFA_API_KEY, ...). */
   keyVariable: string;
   redis: Redis;
   logger: Logger;
   count: CountFn;
-  /** Default per-request timeout. Default 10 s. */
+  /** Default 10 s. */
   timeoutMs?: number;
   /** The longest 429 wait sat out before the one retry; longer fails the job. Default 60 s. */
   maxRateLimitWaitMs?: number;
@@ -68,7 +60,7 @@ export interface ProviderResponse {
 export interface ProviderRequest {
   searchParams?: Readonly<Record<string, string | number>>;
   timeoutMs?: number;
-  /** Statuses the caller handles itself (smart-stats' 404); their body is parsed when JSON. */
+  /** Statuses the caller handles itself (keyword-mentions' 404/410, X's 400); their body is parsed when JSON. */
   accept?: readonly number[];
   /**
    * The caller's request budget (X_REQUESTS_PER_REFRESH), the first request already taken from
@@ -89,8 +81,8 @@ export function firstOfNextMonth(now: Date): Date {
 export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
   const { provider, redis, logger, count } = options;
   const now = options.now ?? (() => new Date());
-  const client = createUpstreamClient({ baseUrl: options.baseUrl, headers: options.headers });
-  const scrub = (text: string) => options.secrets.reduce((out, secret) => (secret ? out.split(secret).join('***') : out), text);
+  const client = createUpstreamClient(options.baseUrl, options.headers);
+  const scrub = (text: string) => options.secrets.reduce((out, secret) => (secret ? out.replaceAll(secret, '***') : out), text);
   const refusedOnce = new Set<number>();
 
   const fail = (
@@ -152,8 +144,17 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
   function waitMs(headers: Record<string, string | string[] | undefined>): number | undefined {
     const epoch = headers['x-ratelimit-reset'] ?? headers['x-rate-limit-reset'];
     if (typeof epoch === 'string' && /^\d+(\.\d+)?$/.test(epoch.trim())) return Math.max(0, Number(epoch) * 1000 - now().getTime());
-    const retryAfter = headers['retry-after'];
-    return parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : undefined, now().getTime());
+    return parseRetryAfter(headers['retry-after'], now().getTime());
+  }
+
+  /** Keyless CoinGecko's 401 with error 10002 ("API Key Missing") gets a line that says what to do: a Demo key is free. */
+  function refusalLine(status: number, body: unknown): string {
+    const error = body as { status?: { error_code?: unknown }; error_code?: unknown } | null | undefined;
+    const keyless = Object.keys(options.headers).length === 0;
+    if (provider === 'coingecko' && status === 401 && keyless && Number(error?.status?.error_code ?? error?.error_code) === 10002) {
+      return 'coingecko: HTTP 401 (error 10002, API key missing): CoinGecko answers no keyless calls here; set COINGECKO_API_KEY to a free Demo key (COINGECKO_PLAN=demo, the default)';
+    }
+    return `${provider}: HTTP ${status}, the key was refused: check ${options.keyVariable}`;
   }
 
   return {
@@ -175,19 +176,17 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
           throw fail(path, `HTTP 429 (reset ${wait === undefined ? 'not given' : `in ${Math.ceil(wait / 1000)} s`})`, {
             status: 429,
             retryable: false,
-            ...(wait === undefined ? {} : { retryAfterMs: wait }),
+            retryAfterMs: wait,
           });
         }
-        if (request.budget) {
-          if (request.budget.left <= 0) {
-            throw fail(path, 'HTTP 429, and no request left in the budget to try again', {
-              status: 429,
-              retryable: false,
-              retryAfterMs: wait,
-            });
-          }
-          request.budget.left -= 1;
+        if (request.budget && request.budget.left <= 0) {
+          throw fail(path, 'HTTP 429, and no request left in the budget to try again', {
+            status: 429,
+            retryable: false,
+            retryAfterMs: wait,
+          });
         }
+        if (request.budget) request.budget.left -= 1;
         logger.info({ provider, waitMs: wait }, `${provider}: rate limited; trying once more after the reset`);
         await new Promise((resolve) => setTimeout(resolve, wait));
         response = await once(path, request);
@@ -204,10 +203,7 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
         const message = refusal ? `HTTP ${status} ${refusal}` : `HTTP ${status}: check ${options.keyVariable}`;
         if (!refusedOnce.has(status)) {
           refusedOnce.add(status);
-          logger.error(
-            { provider, status },
-            refusal ? `${provider}: ${message}` : refusalLine(provider, status, options.keyVariable, options.headers, body),
-          );
+          logger.error({ provider, status }, refusal ? `${provider}: ${message}` : refusalLine(status, body));
         }
         throw fail(path, message, { status, retryable: false });
       }
@@ -235,28 +231,6 @@ export function createProviderHttp(options: ProviderHttpOptions): ProviderHttp {
 
 function parseBody(text: string): unknown {
   return parseBoundedJson(text)?.json;
-}
-
-/**
- * The error line of a refused key. Keyless CoinGecko (no key header sent) answering 401 with
- * its error code 10002 ("API Key Missing") tells the operator what to do: a Demo key is free.
- */
-function refusalLine(
-  provider: ProviderName,
-  status: number,
-  keyVariable: string,
-  headers: Readonly<Record<string, string>>,
-  body: unknown,
-): string {
-  const code =
-    typeof body === 'object' && body !== null
-      ? ((body as { status?: { error_code?: unknown }; error_code?: unknown }).status?.error_code ??
-        (body as { error_code?: unknown }).error_code)
-      : undefined;
-  if (provider === 'coingecko' && status === 401 && Object.keys(headers).length === 0 && Number(code) === 10002) {
-    return 'coingecko: HTTP 401 (error 10002, API key missing): CoinGecko answers no keyless calls here; set COINGECKO_API_KEY to a free Demo key (COINGECKO_PLAN=demo, the default)';
-  }
-  return `${provider}: HTTP ${status}, the key was refused: check ${keyVariable}`;
 }
 
 /** X's monthly usage cap rides on a 429 like a rate limit; only its problem type tells them apart. */

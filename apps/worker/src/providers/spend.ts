@@ -1,8 +1,7 @@
 /**
- * What each job spends at each provider (docs/providers.md, "Quotas"): calls, Elfa credits
- * (`x-elfa-credits`), CoinGecko credits (1 a call), and the resources X bills: posts and users read. The worker runs every job
- * inside `measureSpend`, so the adapters record into the job's own meter without threading it
- * through the refresh code; the total is part of the job's result, hence its log line.
+ * What each job spends at each provider (docs/providers.md, "Quotas and errors"). The worker runs
+ * every job inside a meter (AsyncLocalStorage), so the adapters record into the job's own without
+ * threading it through the refresh code; the total is part of the job's result, hence its log line.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ProviderName } from '../../../../shared/provider-keys.js';

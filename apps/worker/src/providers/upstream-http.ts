@@ -1,14 +1,8 @@
 /**
- * The got client and the bounded read every upstream client uses (the index client and the
- * Elfa, CoinGecko and X adapters, through providers/provider-http.ts), so that one place owns
- * what an upstream may make us do:
- * - no retries of got's own (BullMQ owns retries) and a timeout on every request;
- * - no redirects followed: a key header is never sent to a host other than the configured one,
- *   and a 3xx answer is an upstream error;
- * - a body read at most `maxBodyBytes` (after decompression, so a small gzip bomb is cut too),
- *   then the connection dropped: an oversized or endless body is an upstream error, never memory
- *   the worker runs out of, and never a snapshot;
- * - every list in a parsed body cut to `maxListItems`, before any schema walks it.
+ * The got client and the bounded read of every upstream client (the index client, and the
+ * adapters through provider-http.ts; docs/providers.md, "Bounded answers"): got never retries
+ * (BullMQ does) and follows no redirect (a key header goes to the configured host only); a body
+ * is read to MAX_BODY_BYTES after decompression (a small gzip bomb is cut too), then dropped.
  */
 import got, { RequestError, type Got } from 'got';
 
@@ -17,52 +11,41 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Above any page we ask for (index posts: 500 a page; CoinGecko 250; X and Elfa 100). */
 export const MAX_LIST_ITEMS = 1_000;
 
-export interface UpstreamClientOptions {
-  baseUrl: string;
-  /** Headers on every request (a key's); never logged. */
-  headers?: Readonly<Record<string, string>>;
-}
-
-/** A got instance with the defaults above; statuses are the caller's (no HTTPError thrown). */
-export function createUpstreamClient(options: UpstreamClientOptions): Got {
+/** Statuses are the caller's (no HTTPError thrown); `headers` (a key's) are never logged. */
+export function createUpstreamClient(baseUrl: string, headers: Readonly<Record<string, string>>): Got {
   return got.extend({
-    prefixUrl: options.baseUrl.replace(/\/+$/, ''),
-    headers: { accept: 'application/json', ...options.headers },
+    prefixUrl: baseUrl.replace(/\/+$/, ''),
+    headers: { accept: 'application/json', ...headers },
     retry: { limit: 0 },
     throwHttpErrors: false,
     followRedirect: false,
   });
 }
 
-export interface BoundedRequest {
-  searchParams?: Readonly<Record<string, string | number>> | undefined;
-  timeoutMs: number;
-  /** Default MAX_BODY_BYTES. */
-  maxBodyBytes?: number;
-}
-
 export interface UpstreamAnswer {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
-  /** The body as text, at most `maxBodyBytes` bytes of it. */
   body: string;
 }
 
 /** The upstream sent more than we read: the request reached it (and may have been billed). */
 export class BodyTooLargeError extends Error {
   override readonly name = 'BodyTooLargeError';
-  constructor(readonly limitBytes: number) {
-    super(`body over ${limitBytes} bytes, not read`);
+  constructor() {
+    super(`body over ${MAX_BODY_BYTES} bytes, not read`);
   }
 }
 
 /**
- * GET `path` and read its body up to the limit. Rejects with BodyTooLargeError past it (a
+ * GET `path` and read its body up to MAX_BODY_BYTES. Rejects with BodyTooLargeError past it (a
  * declared Content-Length past it is refused before reading), or with got's RequestError
  * (timeout, connection refused or reset).
  */
-export function fetchBounded(client: Got, path: string, request: BoundedRequest): Promise<UpstreamAnswer> {
-  const limit = request.maxBodyBytes ?? MAX_BODY_BYTES;
+export function fetchBounded(
+  client: Got,
+  path: string,
+  request: { searchParams?: Readonly<Record<string, string | number>> | undefined; timeoutMs: number },
+): Promise<UpstreamAnswer> {
   return new Promise<UpstreamAnswer>((resolve, reject) => {
     const stream = client.stream(path.replace(/^\//, ''), {
       searchParams: request.searchParams ? { ...request.searchParams } : undefined,
@@ -73,18 +56,18 @@ export function fetchBounded(client: Got, path: string, request: BoundedRequest)
     let answer: Pick<UpstreamAnswer, 'statusCode' | 'headers'> | undefined;
     let tooLarge: BodyTooLargeError | undefined;
     const refuse = () => {
-      tooLarge = new BodyTooLargeError(limit);
+      tooLarge = new BodyTooLargeError();
       stream.destroy();
       reject(tooLarge);
     };
     stream.on('response', (response: { statusCode: number; headers: UpstreamAnswer['headers'] }) => {
       answer = { statusCode: response.statusCode, headers: response.headers };
-      if (Number(response.headers['content-length']) > limit) refuse();
+      if (Number(response.headers['content-length']) > MAX_BODY_BYTES) refuse();
     });
     stream.on('data', (chunk: Buffer) => {
       if (tooLarge) return;
       size += chunk.length;
-      if (size > limit) refuse();
+      if (size > MAX_BODY_BYTES) refuse();
       else chunks.push(chunk);
     });
     stream.on('end', () => {
@@ -103,11 +86,10 @@ export function requestErrorCode(error: unknown): string {
 }
 
 /**
- * The body as JSON, with every array longer than `maxItems` cut to its first `maxItems` (the
- * lists we read are ranked or newest first). `cut` counts the arrays cut, for a log line.
- * Undefined when the text is not JSON.
+ * The body as JSON (undefined when it is not), every array cut to its first MAX_LIST_ITEMS (the
+ * lists we read are ranked or newest first); `cut` counts the arrays cut, for a log line.
  */
-export function parseBoundedJson(text: string, maxItems = MAX_LIST_ITEMS): { json: unknown; cut: number } | undefined {
+export function parseBoundedJson(text: string): { json: unknown; cut: number } | undefined {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -120,8 +102,8 @@ export function parseBoundedJson(text: string, maxItems = MAX_LIST_ITEMS): { jso
   while (pending.length > 0) {
     const value = pending.pop();
     if (Array.isArray(value)) {
-      if (value.length > maxItems) {
-        value.length = maxItems;
+      if (value.length > MAX_LIST_ITEMS) {
+        value.length = MAX_LIST_ITEMS;
         cut += 1;
       }
       for (const item of value as unknown[]) pending.push(item);

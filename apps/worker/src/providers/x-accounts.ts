@@ -1,10 +1,7 @@
 /**
- * The tracked accounts as X knows them today (docs/providers.md, "Accounts that change"). Each
- * configured username is resolved to its id once (`/2/users/by?usernames=`), then looked up by
- * id once a day (`/2/users?ids=`, 100 a call): the lookup brings the follower count (read here,
- * not on every page of posts) and tells a rename (same id, another username), a suspension, a
- * protected or a deleted account. A warn line names each account whose state changed (once per
- * change), and the count of tracked accounts by state is kept for /metrics.
+ * The tracked accounts as X knows them today (docs/providers.md, "Accounts that change"): each
+ * name resolved to its id once, then looked up by id once a day (the follower count comes from
+ * there, not from every page of posts); a warn line per change of state; the count by state for /metrics.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
@@ -15,11 +12,7 @@ import { recordSpend } from './spend.js';
 import { parseItems } from './tolerant.js';
 import { accountProblem, pageSchema, problemsOf, userSchema, type WireUser } from './x-wire.js';
 
-/**
- * - `active`: found, public, spelled as configured; `renamed`: found by its id under another username;
- * - `protected`: its posts are not visible to an app token; `suspended`; `deleted`: its id is gone;
- * - `not_found`: the configured name was never found; `unresolved`: not looked up yet (or the lookup failed).
- */
+/** What each means: docs/providers.md, "Accounts that change". */
 export const ACCOUNT_STATES = ['active', 'renamed', 'protected', 'suspended', 'deleted', 'not_found', 'unresolved'] as const;
 export type AccountState = (typeof ACCOUNT_STATES)[number];
 
