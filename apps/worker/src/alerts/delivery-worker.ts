@@ -50,7 +50,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
     allowLoopback: config.allowLoopback,
     connectTimeoutMs: config.connectTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
-    ...(options.resolve ? { resolve: options.resolve } : {}),
+    resolve: options.resolve,
   });
 
   const deliver = async (job: Job<DeliveryJobData>): Promise<{ outcome: string }> => {
