@@ -1,12 +1,8 @@
 /**
- * Evaluates the alert rules after each refresh the worker writes. Only the rules indexed under
- * what the refresh touched are read (the tokens in it, the chains, `*` for "any"), so the cost
- * grows with the rules concerned. A rule whose condition became true claims the refresh in one
- * script with its cooldown (claimAlertFiring): two workers, a retried job or a refresh
- * evaluated twice fire it at most once. The same script puts the firing in the user's feed and
- * its delivery jobs (one per webhook, ids derived from the firing, so a repeat adds nothing) in
- * an outbox; they are then queued in bulk and taken out of it. A worker that dies between the
- * claim and the queue loses nothing: the next evaluation, by any worker, queues what it left.
+ * Evaluates the alert rules after each refresh the worker writes (README, "Alerts", "Evaluation"):
+ * only the rules indexed under what the refresh touched are read, so the cost grows with the rules
+ * concerned; each firing is claimed once (claimAlertFiring) and queued through an outbox, so a
+ * worker that dies between the claim and the queue loses nothing.
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
