@@ -219,7 +219,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       // Closed here rather than by worker.disconnect(), which waits for an 'end' event that an
       // ioredis Cluster does not always emit (the worker's close hung on a cluster).
       const connections = [redis, schedulerRedis, ...workerConnections, alertConnection, deliveryConnection];
-      await Promise.all(connections.map((connection) => connection && closeRedis(connection)));
+      await Promise.all(connections.filter((connection) => connection !== undefined).map(closeRedis));
     },
   };
 }

@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { providerKeys } from '../../../../shared/provider-keys.js';
-import type { ProviderHttp } from './provider-http.js';
+import type { ProviderHttp } from './upstream-http.js';
 import { lenientNumber, parseItems } from './tolerant.js';
 import { UpstreamError } from './upstream-error.js';
 
@@ -69,11 +69,7 @@ export function createCoinGeckoAdapter(http: ProviderHttp, redis: Redis, pins: R
       const pinnedIds = wanted.flatMap((ticker) => (pins[ticker] ? [pins[ticker]] : []));
       if (pinnedIds.length > 0) rows.push(...(await markets({ ids: pinnedIds.join(',') })));
 
-      const byTicker = new Map<string, MarketRow[]>();
-      for (const row of rows) {
-        const ticker = row.symbol.toUpperCase();
-        byTicker.set(ticker, [...(byTicker.get(ticker) ?? []), row]);
-      }
+      const byTicker = Map.groupBy(rows, (row) => row.symbol.toUpperCase());
       for (const ticker of wanted) {
         const candidates = byTicker.get(ticker) ?? [];
         const pinned = pins[ticker];

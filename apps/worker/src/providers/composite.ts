@@ -14,7 +14,7 @@ import { createCoinGeckoAdapter, type CoinGeckoAdapter, type CoinQuote } from '.
 import { createElfaAdapter, elfaLists, type ElfaAdapter } from './elfa.js';
 import { goneRoutes } from './gone-routes.js';
 import { NEWS_MAX_POSTS, NEWS_WINDOW_MS, type AccountStats, type MarketProvider } from './market-provider.js';
-import { createProviderHttp, firstOfNextMonth } from './provider-http.js';
+import { createProviderHttp, firstOfNextMonth } from './upstream-http.js';
 import { setPostsFromHeld, smartSetStats, type SetAccount } from './smart-set-stats.js';
 import { readable } from './x-accounts.js';
 import { createXAdapter, type XAdapter } from './x.js';

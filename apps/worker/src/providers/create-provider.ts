@@ -10,7 +10,7 @@ import { createIndexClient } from './index-client.js';
 import { createAdapters, createCompositeProvider } from './composite.js';
 import { elfaCreditsPerRound, elfaListKinds, elfaPlan, type ElfaBudget } from './elfa-budget.js';
 import type { ElfaAdapter } from './elfa.js';
-import { firstOfNextMonth } from './provider-http.js';
+import { firstOfNextMonth } from './upstream-http.js';
 import type { MarketProvider } from './market-provider.js';
 
 /** The free plan's credits: the budget assumed when neither the variable nor the key's status says. */

@@ -11,7 +11,7 @@ import { providerKeys } from '../../../../shared/provider-keys.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import type { GoneRoutes } from './gone-routes.js';
 import type { ListCalls } from './market-provider.js';
-import type { ProviderHttp } from './provider-http.js';
+import type { ProviderHttp } from './upstream-http.js';
 import { lenientCount, numeric, parseItems } from './tolerant.js';
 import { UpstreamError } from './upstream-error.js';
 
@@ -127,15 +127,22 @@ function objectOf<T>(body: unknown, path: string, schema: z.ZodType<T>): T {
   return parsed.data;
 }
 
-/** trending-tokens: valid items, upper case without `$`, one entry per token (mentions summed). */
-export function parseTrendingTokens(body: unknown): ElfaToken[] {
-  const merged = new Map<string, ElfaToken>();
-  for (const item of parseItems(listOf(body, '/v2/aggregations/trending-tokens'), tokenItem).valid) {
-    const known = merged.get(item.token);
-    if (known) known.mentions += item.current_count;
-    else merged.set(item.token, { token: item.token, mentions: item.current_count });
+/** One entry per key, the mentions summed. */
+function summed<Item extends { mentions: number }>(items: readonly Item[], key: (item: Item) => string): Item[] {
+  const merged = new Map<string, Item>();
+  for (const item of items) {
+    const known = merged.get(key(item));
+    if (known) known.mentions += item.mentions;
+    else merged.set(key(item), { ...item });
   }
   return [...merged.values()];
+}
+
+/** trending-tokens: valid items, upper case without `$`, one entry per token. */
+export function parseTrendingTokens(body: unknown): ElfaToken[] {
+  const items = parseItems(listOf(body, '/v2/aggregations/trending-tokens'), tokenItem).valid;
+  const tokens = items.map((item) => ({ token: item.token, mentions: item.current_count }));
+  return summed(tokens, (item) => item.token);
 }
 
 /** One network's trending-cas list. */
@@ -201,14 +208,7 @@ export function createElfaAdapter(http: ProviderHttp, gone?: GoneRoutes): ElfaAd
 
     async trendingContracts(window) {
       const lists = [await contractsOf('twitter', window), await contractsOf('telegram', window)];
-      const merged = new Map<string, ElfaContract>();
-      for (const item of lists.flat()) {
-        const key = contractKey(item.chain, item.address);
-        const known = merged.get(key);
-        if (known) known.mentions += item.mentions;
-        else merged.set(key, { ...item });
-      }
-      return [...merged.values()];
+      return summed(lists.flat(), (item) => contractKey(item.chain, item.address));
     },
 
     async accountPosts(username, from, to) {

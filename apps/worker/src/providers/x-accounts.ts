@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import { UpstreamError } from './upstream-error.js';
-import type { ProviderHttp } from './provider-http.js';
+import type { ProviderHttp } from './upstream-http.js';
 import { recordSpend } from './spend.js';
 import { parseItems } from './tolerant.js';
 import { accountProblem, pageSchema, problemsOf, userSchema, type WireUser } from './x-wire.js';

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import { UpstreamError } from './upstream-error.js';
-import type { ProviderHttp, ProviderResponse } from './provider-http.js';
+import type { ProviderHttp, ProviderResponse } from './upstream-http.js';
 import type { RequestBudget } from './x-accounts.js';
 import { problemsIn, refusesParameter } from './x-wire.js';
 

@@ -8,7 +8,7 @@ import type { Logger } from '../../../../shared/logger.js';
 import type { NewsItem } from '../../../../shared/market-types.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import { UpstreamError } from './upstream-error.js';
-import type { ProviderHttp } from './provider-http.js';
+import type { ProviderHttp } from './upstream-http.js';
 import { recordSpend } from './spend.js';
 import { createTrackedAccounts, readable, type RequestBudget, type TrackedAccount } from './x-accounts.js';
 import { batchesOf, batchQuery, compareIds, lowerBound, maxId, mergeHole, type ReadState } from './x-batches.js';
