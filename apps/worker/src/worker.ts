@@ -91,13 +91,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     alertConnection && new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions(), connection: alertConnection });
   alertQueue?.on('error', (error) => logger.error({ err: error.message }, 'alert queue error'));
   if (alerts && alertQueue) {
-    context.alerts = createAlertEvaluator({
-      redis,
-      deliveries: alertQueue,
-      config: alerts,
-      logger,
-      countFiring: alertCounters(redis).firing,
-    });
+    const { firing } = alertCounters(redis);
+    context.alerts = createAlertEvaluator({ redis, deliveries: alertQueue, config: alerts, logger, countFiring: firing });
   }
   const deliveryConnection =
     alerts && roles.includes('delivery') ? createRedis(options.redis, 'blocking', 'worker-alert-delivery', logger) : undefined;

@@ -99,11 +99,7 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
     return fired.length;
   }
 
-  /**
-   * Claims the rule's firing for this refresh (claimAlertFiring): when it is the first, within no
-   * cooldown, the event goes to the user's stream and its delivery jobs to the outbox in the
-   * same step; true when it fired.
-   */
+  /** Claims the rule's firing for this refresh, and puts it in the feed and its jobs in the outbox in the same step; true when it fired. */
   async function claim({ rule, eventId, event, jobs }: Firing, refreshId: string, at: number): Promise<boolean> {
     const claimed = await runScript(
       options.redis,
@@ -124,11 +120,7 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
       await options.redis.hdel(alertKeys.outbox(), ...eventIds.slice(from, from + SEND_CHUNK));
   }
 
-  /**
-   * Queues what a worker claimed but did not queue (it died, or the queue's Redis failed, between
-   * the claim and the add): the outbox's entries older than OUTBOX_STALE_MS, at every evaluation.
-   * An entry a live worker is still sending is younger; and one sent twice is added once.
-   */
+  /** Queues what a worker claimed but did not queue; an entry a live worker is still sending is younger than OUTBOX_STALE_MS. */
   async function recover(): Promise<void> {
     const outbox = await options.redis.hgetall(alertKeys.outbox());
     const stale = Object.entries(outbox).flatMap(([eventId, raw]) => {
@@ -140,11 +132,7 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
     await send(stale);
   }
 
-  /**
-   * The rules indexed under `pairs`, parsed once per change of the rules: while the version
-   * counter holds, the parsed rules of each (type, subject) are reused, so a refresh costs the
-   * conditions' checks, not reading and parsing every rule again.
-   */
+  /** The rules indexed under `pairs`, read and parsed again only when the rules' version counter changed. */
   async function rulesFor(pairs: readonly (readonly [ConditionType, string])[]): Promise<CachedRule[]> {
     const version = await store.version();
     if (version !== cacheVersion) {

@@ -75,12 +75,8 @@ export function createWebhookSender(options: SenderOptions) {
 
   /** Why this URL may not be called at all (scheme, credentials, an IP literal refused), else undefined. */
   function urlRefusal(raw: string): string | undefined {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      return 'not a valid URL';
-    }
+    const url = URL.parse(raw);
+    if (!url) return 'not a valid URL';
     const scheme = schemeRefusal(url, options.requireHttps);
     if (scheme) return `the URL ${scheme}`;
     const host = urlHost(url);

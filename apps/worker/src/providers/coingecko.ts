@@ -7,11 +7,10 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import type { ProviderHttp } from './upstream-http.js';
-import { lenientNumber, parseItems } from './tolerant.js';
+import { lenientNumber, numeric, parseItems } from './tolerant.js';
 import { UpstreamError } from './upstream-error.js';
 
 export interface CoinQuote {
-  /** The coin's name, e.g. "Solana". */
   name: string;
   /** Percent over 24 hours; null when CoinGecko has none (a stale or new coin). */
   priceChange24h: number | null;
@@ -30,10 +29,7 @@ const marketRow = z.object({
   symbol: z.string().min(1),
   name: z.string().min(1),
   market_cap_rank: lenientNumber(Number.POSITIVE_INFINITY).nullable().optional(),
-  price_change_percentage_24h: z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-    z.number().finite().nullable().optional(),
-  ),
+  price_change_percentage_24h: z.preprocess(numeric(null), z.number().finite().nullable()),
 });
 export type MarketRow = z.infer<typeof marketRow>;
 

@@ -158,7 +158,7 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     },
   };
 
-  /** One tracked account's stats over the whole tracked set; a figure that cannot be computed fails the lookup (503), never a stored zero. */
+  /** One tracked account's stats over the whole tracked set; a figure that cannot be computed fails the lookup (503), not a zero. */
   async function accountStats(configured: string): Promise<AccountStats> {
     // X's spelling once resolved (remembered); while X cannot say, the operator's spelling.
     const resolved = await x.account(configured).catch((error: unknown) => {
@@ -183,12 +183,8 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     const states = ids.length === 0 ? [] : await redis.hmget(providerKeys.xReads(), ...ids);
     const read = new Set(ids.filter((_, at) => states[at] !== null));
 
-    const external = await elfaFill(
-      key,
-      spelled,
-      posts.some((post) => post.authorKey === key),
-      from,
-    );
+    const holdsOwn = posts.some((post) => post.authorKey === key);
+    const external = await elfaFill(key, spelled, holdsOwn, from);
     const set: SetAccount[] = accounts.map((account) => ({
       key: account.configured.toLowerCase(),
       // X's count at the daily lookup; X's 0 with no other word is not taken as a reach.
@@ -206,11 +202,7 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     return { username: spelled, indexScore, smartMoneyRank, totalPosts, avgEngagement, topTokens: figures?.topTokens ?? [] };
   }
 
-  /**
-   * Elfa's count of the posts of tracked accounts whose posts we do not hold: the one asked now
-   * (when its posts are not held and the day's lookup budget allows, 1 credit), the others as
-   * remembered within a day. Elfa failing or gone leaves the figures to X alone.
-   */
+  /** Elfa's count of the posts of tracked accounts whose posts we do not hold: this one's asked now when due, the others' as remembered. */
   async function elfaFill(key: string, spelled: string, holdsOwn: boolean, from: Date): Promise<Map<string, ElfaFill>> {
     const remembered = new Map<string, ElfaFill & { fetchedAt: string }>();
     for (const [name, raw] of Object.entries(await redis.hgetall(providerKeys.elfaAccountPosts()))) {

@@ -41,20 +41,12 @@ export async function createWorkerProvider(config: Config, redis: Redis, logger:
   // Each configured window (TRENDING_WINDOWS) is a round's requests of its own.
   const elfaKinds = elfaListKinds(config.trendingWindows);
   const plan = elfaPlan(budget, config.refreshIntervalMs, elfaKinds.join(' and '), elfaCreditsPerRound(elfaKinds));
-  logger.info(
-    {
-      provider: 'elfa',
-      budget,
-      intervalMinutes: plan.intervalMs / 60_000,
-      creditsPerDay: plan.creditsPerDay,
-      lookupsPerDay: plan.lookupsPerDay,
-    },
-    plan.summary,
-  );
+  const { intervalMs, creditsPerDay, lookupsPerDay } = plan;
+  logger.info({ provider: 'elfa', budget, intervalMinutes: intervalMs / 60_000, creditsPerDay, lookupsPerDay }, plan.summary);
   return {
-    provider: createCompositeProvider({ ...options, elfaLookupsPerDay: plan.lookupsPerDay }, adapters),
+    provider: createCompositeProvider({ ...options, elfaLookupsPerDay: lookupsPerDay }, adapters),
     // The Elfa-backed kinds' refreshes keep the budget's interval.
-    refreshEveryMsByJob: Object.fromEntries(elfaKinds.map((kind) => [SNAPSHOT_KINDS[kind].refreshJob, plan.intervalMs])),
+    refreshEveryMsByJob: Object.fromEntries(elfaKinds.map((kind) => [SNAPSHOT_KINDS[kind].refreshJob, intervalMs])),
   };
 }
 

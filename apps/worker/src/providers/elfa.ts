@@ -102,10 +102,7 @@ const mentionItem = z.object({
   account: z.object({ username: z.string() }).nullable().optional(),
 });
 
-/**
- * The list of either envelope: aggregations nest the page (`data.data[]`), data endpoints put it
- * at `data[]` with paging in `metadata`. `success: false` on a 200 is an error.
- */
+/** The list of either envelope (`data.data[]` or `data[]`); `success: false` on a 200 is an error. */
 function listOf(body: unknown, path: string): unknown[] {
   const data = dataOf(body, path);
   if (Array.isArray(data)) return data;
@@ -145,7 +142,6 @@ export function parseTrendingTokens(body: unknown): ElfaToken[] {
   return summed(tokens, (item) => item.token);
 }
 
-/** One network's trending-cas list. */
 export function parseTrendingContracts(body: unknown, path = '/v2/aggregations/trending-cas'): ElfaContract[] {
   return parseItems(listOf(body, path), contractItem).valid.map((item) => ({
     address: item.contractAddress,
@@ -165,10 +161,7 @@ export function parseKeyStatus(body: unknown): ElfaKeyStatus {
   };
 }
 
-/**
- * keyword-mentions?accountName=: the account's own posts (an item naming another account is left
- * out). Counts that are all null make no engagement figure; a missing list is an error, not zeros.
- */
+/** keyword-mentions?accountName=: the account's own posts; a missing list is an error, not zeros. */
 export function parseAccountPosts(body: unknown, username: string): ElfaAccountPosts {
   const items = parseItems(listOf(body, ACCOUNT_POSTS_PATH), mentionItem).valid.filter(
     (item) => !item.account || item.account.username.toLowerCase() === username.toLowerCase(),
@@ -236,10 +229,7 @@ export function createElfaAdapter(http: ProviderHttp, gone?: GoneRoutes): ElfaAd
   };
 }
 
-/**
- * One contract address across both networks' lists: EVM addresses are hex (any case, checksum
- * or not), so they are compared lower case; Solana's base58 is case-sensitive.
- */
+/** One contract address across both networks' lists: EVM hex in any case, Solana's base58 as it is (case-sensitive). */
 function contractKey(chain: string, address: string): string {
   return `${chain}:${/^0x[0-9a-fA-F]+$/.test(address) ? address.toLowerCase() : address}`;
 }
@@ -253,10 +243,7 @@ export interface ElfaListDeps {
   quotes: (tickers: string[]) => Promise<ReadonlyMap<string, { name: string; priceChange24h: number | null }>>;
 }
 
-/**
- * The held posts of the window: smart-money mentions of a 1 h or 4 h list count the posts of that
- * window; the held posts are the last 24 hours, so a 7 d or 30 d list counts those (docs/providers.md).
- */
+/** The held posts of the window; they are the last 24 hours, which a 7 d or 30 d list counts (docs/providers.md, "Windows"). */
 function withinWindow(posts: NewsItem[], window: ExtraWindow | undefined, now: Date): NewsItem[] {
   if (!window || WINDOW_MS[window] >= WINDOW_MS['24h']) return posts;
   const since = now.getTime() - WINDOW_MS[window];
@@ -268,11 +255,7 @@ function rank<Item extends { smartMoneyMentions: number; mentions: number }>(lis
   return list.sort((a, b) => b.smartMoneyMentions - a.smartMoneyMentions || b.mentions - a.mentions || key(a).localeCompare(key(b)));
 }
 
-/**
- * Every list kind's call (INDEX_PROVIDER=composite) from Elfa's lists: smart-money mentions
- * counted in the tracked posts, names and price changes from CoinGecko, first-seen times kept
- * in Redis (set once, never moved). An empty list keeps the snapshot.
- */
+/** Every list kind's call from Elfa's lists (docs/providers.md, "How each field is filled"); an empty list keeps the snapshot. */
 export function elfaLists(elfa: ElfaAdapter, { redis, now, smartPosts, quotes }: ElfaListDeps): ListCalls {
   return {
     async trendingTokens(window) {

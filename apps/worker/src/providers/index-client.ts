@@ -53,17 +53,16 @@ export function createIndexClient(options: IndexClientOptions): MarketProvider {
       const items: NewsItem[] = [];
       let cursor: string | null = null;
       const maxPages = Math.ceil(max / POSTS_PAGE) + EXTRA_POSTS_PAGES;
+      // Every cursor followed; the first page has none.
       const cursors = new Set<string>();
-      let pages = 0;
       do {
-        if (cursor !== null && (cursors.has(cursor) || pages >= maxPages)) {
+        if (cursor !== null && (cursors.has(cursor) || cursors.size + 1 >= maxPages)) {
           throw new UpstreamError(
             `v1/posts: ${cursors.has(cursor) ? 'a cursor came back' : `more than ${maxPages} pages`} for ${max} posts at most: the cursor does not end; refresh failed`,
             { retryable: false },
           );
         }
         if (cursor !== null) cursors.add(cursor);
-        pages += 1;
         const query = { since: since.toISOString(), limit: POSTS_PAGE, ...(cursor ? { cursor } : {}) };
         const page: z.infer<typeof postsPayload> = await getJson(http, 'v1/posts', query, listTimeout, postsPayload);
         for (const post of page.posts) {

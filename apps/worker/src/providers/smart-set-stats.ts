@@ -20,7 +20,6 @@ export interface SetAccount {
 export interface SetPost {
   /** The key of the tracked account that wrote it. */
   authorKey: string;
-  /** Our engagementScore of the post. */
   engagement: number;
   tokens: readonly string[];
   /** Keys of the tracked accounts it mentions (other than the one it replies to). */

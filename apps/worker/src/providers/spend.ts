@@ -21,17 +21,12 @@ export type Spend = Partial<Record<ProviderName, ProviderSpend>>;
 /** One job's meter: filled even when the job fails (a failed call may still be billed). */
 export interface Meter {
   spend: Spend;
-  /**
-   * A provider that bills (all three do: credits or posts) answered, or may have: the request
-   * reached it (a response of any status, a timeout, a reset). Running the job again would pay
-   * again, so the worker does not retry it (worker.ts); a call that never connected leaves it false.
-   */
+  /** A request reached a provider that bills, or may have (a timeout, a reset): the worker does not run the job again (worker.ts). */
   billed: boolean;
 }
 
 const current = new AsyncLocalStorage<Meter>();
 
-/** Runs `task` recording into `meter`. */
 export function withMeter<T>(meter: Meter, task: () => Promise<T>): Promise<T> {
   return current.run(meter, task);
 }

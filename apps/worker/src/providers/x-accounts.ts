@@ -63,16 +63,10 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
     });
   }
 
-  async function lookup(
-    path: string,
-    key: 'ids' | 'usernames',
-    values: string[],
-    budget: RequestBudget | undefined,
-  ): Promise<{ users: WireUser[]; problems: ReturnType<typeof problemsOf> }> {
-    const { body } = await http.get(path, {
-      searchParams: { [key]: values.join(','), 'user.fields': 'public_metrics,protected' },
-      ...(budget ? { budget } : {}),
-    });
+  async function lookup(byId: boolean, values: string[], budget: RequestBudget | undefined) {
+    const path = byId ? '/2/users' : '/2/users/by';
+    const searchParams = { [byId ? 'ids' : 'usernames']: values.join(','), 'user.fields': 'public_metrics,protected' };
+    const { body } = await http.get(path, { searchParams, budget });
     const parsed = pageSchema.safeParse(body);
     if (!parsed.success) throw new UpstreamError(`x ${path}: invalid payload`, { retryable: false });
     const users = parseItems(parsed.data.data ?? [], userSchema).valid;
@@ -144,7 +138,7 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
         for (let start = 0; start < batches.length && spend(); start += BATCH) {
           const batch = batches.slice(start, start + BATCH);
           const values = batch.map((account) => (byId ? account.id! : account.configured));
-          const { users, problems } = await lookup(byId ? '/2/users' : '/2/users/by', byId ? 'ids' : 'usernames', values, budget);
+          const { users, problems } = await lookup(byId, values, budget);
           for (const account of batch) {
             const user = users.find((candidate) => same(byId ? candidate.id : candidate.username, account));
             const problem = problems.find((candidate) =>

@@ -21,9 +21,8 @@ export interface HeldPost extends NewsItem {
   authorId?: string;
   /** Lower-case usernames it mentions. */
   mentions?: string[];
-  /** The user it replies to. */
   inReplyToUserId?: string;
-  /** The posts it quotes and replies to. */
+  /** The ids of the posts it quotes and replies to. */
   quotes?: string[];
   repliesTo?: string[];
 }
@@ -92,8 +91,7 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
       budget,
     );
     if (!response) return undefined;
-    const { body } = response;
-    const parsed = pageSchema.safeParse(body);
+    const parsed = pageSchema.safeParse(response.body);
     if (!parsed.success) throw new UpstreamError(`x ${SEARCH}: invalid payload`, { retryable: false });
     const { posts, included } = postsOf(parsed.data);
     recordSpend('x', { posts: (parsed.data.data?.length ?? 0) + included.length });
@@ -146,13 +144,10 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
       const known = state(member.id);
       return known.since !== undefined && known.sinceAt !== undefined && Date.parse(known.sinceAt) >= since.getTime();
     };
-    const batches = [
-      ...batchesOf(
-        members.filter((member) => !hasSince(member)),
-        options.queryMaxLength,
-      ),
-      ...batchesOf(members.filter(hasSince), options.queryMaxLength),
-    ].sort((a, b) => readAt(a) - readAt(b));
+    const [fresh, known] = [members.filter((member) => !hasSince(member)), members.filter(hasSince)];
+    const batches = [...batchesOf(fresh, options.queryMaxLength), ...batchesOf(known, options.queryMaxLength)].sort(
+      (a, b) => readAt(a) - readAt(b),
+    );
     const read: XPost[] = [];
     /** The pages after `page` while X has more and the budget lasts; the last one read, `bottom` the oldest post read. */
     const rest = async (query: string, range: Record<string, string>, page: Page): Promise<Page> => {
