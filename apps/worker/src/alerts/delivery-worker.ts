@@ -43,13 +43,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
   const { config, logger } = options;
   const store = new AlertStore(options.redis);
   const count = alertCounters(options.redis);
-  const sender = createWebhookSender({
-    requireHttps: config.requireHttps,
-    allowLoopback: config.allowLoopback,
-    connectTimeoutMs: config.connectTimeoutMs,
-    requestTimeoutMs: config.requestTimeoutMs,
-    resolve: options.resolve,
-  });
+  const sender = createWebhookSender({ ...config, resolve: options.resolve });
 
   const deliver = async (job: Job<DeliveryJobData>): Promise<{ outcome: string }> => {
     const { data } = job;

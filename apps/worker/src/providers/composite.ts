@@ -170,12 +170,11 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     const from = new Date(now().getTime() - NEWS_WINDOW_MS);
     const accounts = await x.accounts();
     const byId = new Map(accounts.flatMap((account) => (account.id ? [[account.id, account.configured.toLowerCase()] as const] : [])));
-    const byName = new Map(
-      accounts.flatMap((account) => [
-        [account.configured.toLowerCase(), account.configured.toLowerCase()] as const,
-        ...(account.username ? [[account.username.toLowerCase(), account.configured.toLowerCase()] as const] : []),
-      ]),
-    );
+    const byName = new Map<string, string>();
+    for (const account of accounts) {
+      const owner = account.configured.toLowerCase();
+      for (const name of [account.configured, account.username ?? account.configured]) byName.set(name.toLowerCase(), owner);
+    }
     const held = (await x.heldPosts()).filter((post) => Date.parse(post.publishedAt) >= from.getTime());
     const posts = setPostsFromHeld(held, { byId: (id) => byId.get(id), byName: (name) => byName.get(name.toLowerCase()) });
     // Read: its posts of the window were searched (a read state is kept per account id).

@@ -117,13 +117,6 @@ function dataOf(body: unknown, path: string): unknown {
   return envelope.data;
 }
 
-function objectOf<T>(body: unknown, path: string, schema: z.ZodType<T>): T {
-  const parsed = schema.safeParse(dataOf(body, path));
-  if (!parsed.success)
-    throw new UpstreamError(`elfa ${path}: invalid data (${parsed.error.issues[0]?.message ?? 'schema'})`, { retryable: false });
-  return parsed.data;
-}
-
 /** One entry per key, the mentions summed. */
 function summed<Item extends { mentions: number }>(items: readonly Item[], key: (item: Item) => string): Item[] {
   const merged = new Map<string, Item>();
@@ -152,7 +145,10 @@ export function parseTrendingContracts(body: unknown, path = '/v2/aggregations/t
 
 /** key-status: a limit that is absent, null or 0 is unknown (null), never a budget of 0. */
 export function parseKeyStatus(body: unknown): ElfaKeyStatus {
-  const data = objectOf(body, '/v2/key-status', keyStatusData);
+  const parsed = keyStatusData.safeParse(dataOf(body, '/v2/key-status'));
+  if (!parsed.success)
+    throw new UpstreamError(`elfa /v2/key-status: invalid data (${parsed.error.issues[0]?.message ?? 'schema'})`, { retryable: false });
+  const { data } = parsed;
   return {
     monthlyLimit: data.limits?.monthly ?? data.monthlyRequestLimit ?? null,
     monthlyRemaining: data.remainingRequests?.monthly ?? null,
