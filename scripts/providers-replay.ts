@@ -19,7 +19,7 @@ import {
   parseTrendingTokens,
   RETIRED_SMART_STATS,
 } from '../apps/worker/src/providers/elfa.js';
-import { errorDetail } from '../apps/worker/src/providers/provider-http.js';
+import { errorDetail } from '../apps/worker/src/providers/upstream-http.js';
 import { parseItems } from '../apps/worker/src/providers/tolerant.js';
 import { engagementScore, pageSchema, postsOf, problemsOf, tokensOf, userSchema, xRefusal } from '../apps/worker/src/providers/x-wire.js';
 import { parseRetryAfter } from '../apps/worker/src/providers/upstream-error.js';
@@ -106,7 +106,7 @@ export function readCapture(jsonFile: string, root: string): Capture | Replayed 
   };
 }
 
-/** What the adapters make of a non-2xx answer (apps/worker/src/providers/provider-http.ts). */
+/** What the adapters make of a non-2xx answer (apps/worker/src/providers/upstream-http.ts). */
 function errorAnswer(capture: Capture): string {
   const { status, headers, body, provider, path } = capture;
   const detail = errorDetail(body);

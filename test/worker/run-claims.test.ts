@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { claimAttempt } from '../../apps/worker/src/run-claims.js';
+import { claimAttempt } from '../../apps/worker/src/refresh-outcomes.js';
 import { keys } from '../../shared/keyspace.js';
 import { pino } from 'pino';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
@@ -9,7 +9,7 @@ import { sharedRedis } from '../support/shared-redis.js';
 const logger = pino({ level: 'silent' });
 const run = (id: string, attemptsStarted: number) => ({ id, name: 'refresh-trending', attemptsStarted });
 
-describe('a refresh run claims its attempt before it fetches (apps/worker/src/run-claims.ts)', () => {
+describe('a refresh run claims its attempt before it fetches (apps/worker/src/refresh-outcomes.ts)', () => {
   it('when the same hand-out of a run comes again (a failover replayed it), then it does not fetch; a retry or a takeover (the next attempt) does', async () => {
     const redis = (await sharedRedis()).client();
     try {

@@ -1,9 +1,7 @@
 /**
- * The Elfa credit budget holds against asked-for runs too (issue 38 item 1): a refresh job with
- * an interval of its own (the budget's pace, providers/elfa-budget.ts) runs between its
- * scheduled runs only when its snapshot is absent or older than that interval (a scheduled run
- * failed or is late). An admin's refresh, however often asked, then never spends credits the
- * schedule did not plan for; it refreshes the other kinds as before.
+ * The Elfa credit budget holds against asked-for runs too: a refresh job with an interval of its
+ * own (providers/elfa-budget.ts) runs between its scheduled runs only when its snapshot is absent
+ * or older than that interval, so an admin's refresh never spends credits the schedule did not plan for.
  */
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';

@@ -6,12 +6,13 @@
  * when it hears of the failure; a success lifts it.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { keys } from '../../../shared/keyspace.js';
 import type { Logger } from '../../../shared/logger.js';
 import { REFRESH_JOBS, type RefreshJobName } from '../../../shared/queues.js';
+import { waitForReplicas } from '../../../shared/redis.js';
 import { clearRefreshBackoff, recordRefreshFailure } from '../../../shared/refresh-backoff.js';
-import type { Redis } from 'ioredis';
 import type { CountFn } from './counters.js';
-import { claimAttempt } from './run-claims.js';
 
 export interface RefreshOutcomeOptions {
   redis: Redis;
@@ -25,13 +26,13 @@ export interface RefreshOutcomeOptions {
 
 const isRefreshJob = (name: string): name is RefreshJobName => (REFRESH_JOBS as readonly string[]).includes(name);
 
-/** What a refresh run handed out twice returns (run-claims.ts): it did not fetch. */
+/** What a refresh run handed out twice returns (claimAttempt): it did not fetch. */
 export interface RunSkipped {
   skipped: 'handed out twice';
 }
 
 /**
- * Runs a job; when it is a refresh, claims its attempt first (run-claims.ts), counts it and keeps
+ * Runs a job; when it is a refresh, claims its attempt first (claimAttempt), counts it and keeps
  * its backoff. Rethrows what `run` threw.
  */
 export function refreshOutcomes(options: RefreshOutcomeOptions): <T>(job: Job, run: () => Promise<T>) => Promise<T | RunSkipped> {
@@ -62,4 +63,41 @@ export function refreshOutcomes(options: RefreshOutcomeOptions): <T>(job: Job, r
     await clearRefreshBackoff(redis, name).catch(() => {});
     return result;
   };
+}
+
+/** How long the replicas may take to confirm before the run goes ahead anyway. */
+const CONFIRM_WITHIN_MS = 1000;
+
+/**
+ * A refresh makes its start durable before it pays for the upstream call. Replication is
+ * asynchronous: a master that dies can take its last writes with it, the job's start among them,
+ * and the promoted replica then hands the same run out again: a second paid call in one period.
+ * So a run first claims its attempt (a key in BullMQ's slot, written after the job's start), then
+ * waits until the replicas hold the claim, and with it everything written before it (WAIT). A run
+ * that finds its attempt already claimed has been handed out twice: false, it ends without fetching.
+ */
+export async function claimAttempt(
+  redis: Redis,
+  job: Pick<Job, 'id' | 'name' | 'attemptsStarted'>,
+  ttlMs: number,
+  logger: Logger,
+): Promise<boolean> {
+  // attemptsStarted counts BullMQ's hand-outs: a retry, or a stalled job taken over from a dead
+  // worker, is a new attempt (and fetches); the same hand-out replayed after a failover is not.
+  const key = keys.refreshClaim(String(job.id), job.attemptsStarted);
+  if ((await redis.set(key, '1', 'PX', ttlMs, 'NX')) === null) {
+    logger.warn(
+      { job: job.name, id: job.id, attempt: job.attemptsStarted },
+      `${job.name}: this run was handed out twice; not fetching again`,
+    );
+    return false;
+  }
+  // A replica that cannot confirm in time does not stop refreshes: the run goes ahead unclaimed rather than not at all.
+  await waitForReplicas(redis, CONFIRM_WITHIN_MS).catch((error: unknown) =>
+    logger.warn(
+      { job: job.name, err: error instanceof Error ? error.message : String(error) },
+      'refresh claim not confirmed by the replicas',
+    ),
+  );
+  return true;
 }

@@ -1,36 +1,30 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { snapshotKeys } from '../../../shared/snapshot-keys.js';
-import { activeRefreshJobs, FIRST_SNAPSHOT_OF } from '../../../shared/snapshot-kinds.js';
-import { DEFAULT_WINDOW } from '../../../shared/trending-windows.js';
+import { FIRST_SNAPSHOT_OF } from '../../../shared/snapshot-kinds.js';
 import type { Logger } from '../../../shared/logger.js';
 import { refreshHoldMs } from '../../../shared/refresh-backoff.js';
-import {
-  REFRESH_EVERY_MS,
-  REFRESH_JOBS,
-  refreshJobOptions,
-  type RefreshJobName,
-  requestRefresh,
-  type RefreshJobData,
-} from '../../../shared/queues.js';
+import { REFRESH_JOBS, refreshJobOptions, type RefreshJobName, requestRefresh, type RefreshJobData } from '../../../shared/queues.js';
 
-/** The jobs scheduled when TRENDING_WINDOWS is not given: every kind but the windowed lists. */
-const DEFAULT_JOBS = activeRefreshJobs([DEFAULT_WINDOW]);
+const CHECK_EVERY_MS = 30_000;
+
+export interface Schedule {
+  /** REFRESH_INTERVAL. */
+  everyMs: number;
+  /** Jobs that run at their own interval (the Elfa credit budget). */
+  everyMsByJob: Partial<Record<RefreshJobName, number>>;
+  /** The refresh jobs to schedule (activeRefreshJobs of TRENDING_WINDOWS). */
+  jobs: readonly RefreshJobName[];
+}
 
 /**
- * Upserts the 30-minute schedulers, one per refresh job of shared/snapshot-kinds.ts. Upserts are atomic, so any number of workers starting
- * together make one schedule; identical options on a restart add no run. A scheduler that is
- * new runs at once; one that already existed while its snapshot is absent (Redis emptied,
- * first start after a crash) gets an immediate, deduplicated run, unless that refresh just failed
- * and its backoff holds asks back (docs/decisions.md#d14): the check runs every 30 s.
+ * Upserts one scheduler per refresh job of shared/snapshot-kinds.ts. Upserts are atomic, so any
+ * number of workers starting together make one schedule; identical options on a restart add no
+ * run. A scheduler that is new runs at once; one that already existed while its snapshot is absent
+ * (Redis emptied, first start after a crash) gets an immediate, deduplicated run, unless that
+ * refresh just failed and its backoff holds asks back (docs/decisions.md#d14).
  */
-async function ensureSchedules(
-  queue: Queue<RefreshJobData>,
-  redis: Redis,
-  everyMs = REFRESH_EVERY_MS,
-  everyMsByJob: Partial<Record<RefreshJobName, number>> = {},
-  jobs: readonly RefreshJobName[] = DEFAULT_JOBS,
-): Promise<void> {
+async function ensureSchedules(queue: Queue<RefreshJobData>, redis: Redis, { everyMs, everyMsByJob, jobs }: Schedule): Promise<void> {
   // A window no longer configured (TRENDING_WINDOWS) loses its schedule.
   for (const scheduler of await queue.getJobSchedulers()) {
     const name = scheduler.key as RefreshJobName;
@@ -69,24 +63,14 @@ export interface ScheduleKeeper {
 
 /**
  * Keeps the schedules in place for as long as the worker runs: at start, on every reconnect,
- * and every `checkEveryMs`, since a FLUSHALL or an empty restart behind a connection that never
+ * and every CHECK_EVERY_MS, since a FLUSHALL or an empty restart behind a connection that never
  * dropped erases them silently. A failure (Redis down, or refusing writes: OOM, READONLY) is
  * one log line, and the next round tries again; it never ends the process.
  */
-export function keepSchedules(
-  queue: Queue<RefreshJobData>,
-  redis: Redis,
-  logger: Logger,
-  refreshEveryMs = REFRESH_EVERY_MS,
-  checkEveryMs = 30_000,
-  /** Jobs that run at their own interval (the Elfa credit budget); the others at refreshEveryMs. */
-  everyMsByJob: Partial<Record<RefreshJobName, number>> = {},
-  /** The refresh jobs to schedule (activeRefreshJobs of TRENDING_WINDOWS). Default the 24 h lists' and the others'. */
-  jobs: readonly RefreshJobName[] = DEFAULT_JOBS,
-): ScheduleKeeper {
+export function keepSchedules(queue: Queue<RefreshJobData>, redis: Redis, logger: Logger, schedule: Schedule): ScheduleKeeper {
   let running: Promise<void> | undefined;
   const check = (): Promise<void> => {
-    return (running ??= ensureSchedules(queue, redis, refreshEveryMs, everyMsByJob, jobs)
+    return (running ??= ensureSchedules(queue, redis, schedule)
       .catch((error: unknown) =>
         logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'could not ensure the refresh schedules; retrying'),
       )
@@ -97,7 +81,7 @@ export function keepSchedules(
   // Reconnects only: the first connection's 'ready' would start a second round at once, and
   // workers starting together would then ask for a run the first round already made.
   void firstRound.then(() => redis.on('ready', onReady));
-  const timer = setInterval(onReady, Math.min(checkEveryMs, refreshEveryMs));
+  const timer = setInterval(onReady, Math.min(CHECK_EVERY_MS, schedule.everyMs));
   return {
     firstRound,
     stop() {

@@ -31,7 +31,7 @@ export async function startWorkerFromConfig(config: Config, logger: Logger, opti
     trendingWindows: config.trendingWindows,
     alerts: config.alerts,
     redisPolicy: options.redisPolicy,
-    ...(options.alertResolver ? { alertResolver: options.alertResolver } : {}),
+    alertResolver: options.alertResolver,
   });
   return {
     async close(graceMs) {

@@ -85,26 +85,20 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const roles = options.alerts?.workerRoles ?? ['refresh', 'delivery'];
   const refreshRole = roles.includes('refresh');
   // Alerts: a producer for the firings' deliveries, and (WORKER_ROLES) the delivery worker.
-  const alertConnections = options.alerts ? [createRedis(options.redis, 'worker', 'worker-alert-producer', logger)] : [];
-  const alertQueue = options.alerts
-    ? new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions(), connection: alertConnections[0]! })
-    : undefined;
+  const { alerts } = options;
+  const alertConnection = alerts ? createRedis(options.redis, 'worker', 'worker-alert-producer', logger) : undefined;
+  const alertQueue =
+    alertConnection && new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions(), connection: alertConnection });
   alertQueue?.on('error', (error) => logger.error({ err: error.message }, 'alert queue error'));
-  if (options.alerts && alertQueue) {
-    const counters = alertCounters(redis);
-    context.alerts = createAlertEvaluator({ redis, deliveries: alertQueue, config: options.alerts, logger, countFiring: counters.firing });
+  if (alerts && alertQueue) {
+    const { firing } = alertCounters(redis);
+    context.alerts = createAlertEvaluator({ redis, deliveries: alertQueue, config: alerts, logger, countFiring: firing });
   }
   const deliveryConnection =
-    options.alerts && roles.includes('delivery') ? createRedis(options.redis, 'blocking', 'worker-alert-delivery', logger) : undefined;
+    alerts && roles.includes('delivery') ? createRedis(options.redis, 'blocking', 'worker-alert-delivery', logger) : undefined;
   const delivery =
-    options.alerts && deliveryConnection
-      ? startDeliveryWorker({
-          redis,
-          connection: deliveryConnection,
-          config: options.alerts,
-          logger,
-          ...(options.alertResolver ? { resolve: options.alertResolver } : {}),
-        })
+    alerts && deliveryConnection
+      ? startDeliveryWorker({ redis, connection: deliveryConnection, config: alerts, logger, resolve: options.alertResolver })
       : undefined;
 
   const refreshEveryMs = options.refreshEveryMs ?? REFRESH_EVERY_MS;
@@ -142,9 +136,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       throw error;
     } finally {
       for (const [name, used] of Object.entries(spend)) {
-        if (used.credits > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|credits`, used.credits).catch(() => {});
-        if (used.posts > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|posts`, used.posts).catch(() => {});
-        if (used.users) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|users`, used.users).catch(() => {});
+        for (const unit of ['credits', 'posts', 'users'] as const) {
+          const amount = used[unit] ?? 0;
+          if (amount > 0) redis.hincrby(keys.workerCounters(), `provider_spend|${name}|${unit}`, amount).catch(() => {});
+        }
       }
     }
   };
@@ -193,21 +188,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     worker.on('error', (error) => logger.error({ err: error.message }, 'worker error'));
   }
 
-  // BullMQ leaves a connection it was handed open when it closes: close() closes it.
   const schedulerRedis = createRedis(options.redis, 'worker', 'worker-scheduler', logger);
   const refreshQueue = new Queue<RefreshJobData>(REFRESH_QUEUE, { ...queueBaseOptions(), connection: schedulerRedis });
   refreshQueue.on('error', (error) => logger.error({ err: error.message }, 'queue error'));
   await Promise.all([...workers, ...(delivery ? [delivery.worker] : [])].map((worker) => worker.waitUntilReady()));
   const schedules = refreshRole
-    ? keepSchedules(
-        refreshQueue,
-        redis,
-        logger,
-        refreshEveryMs,
-        undefined,
-        options.refreshEveryMsByJob,
-        activeRefreshJobs(options.trendingWindows ?? [DEFAULT_WINDOW]),
-      )
+    ? keepSchedules(refreshQueue, redis, logger, {
+        everyMs: refreshEveryMs,
+        everyMsByJob: options.refreshEveryMsByJob ?? {},
+        jobs: activeRefreshJobs(options.trendingWindows ?? [DEFAULT_WINDOW]),
+      })
     : undefined;
   await schedules?.firstRound;
 
@@ -223,11 +213,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       await Promise.all([refreshQueue.close(), alertQueue?.close()]);
       // Closed here rather than by worker.disconnect(), which waits for an 'end' event that an
       // ioredis Cluster does not always emit (the worker's close hung on a cluster).
-      await Promise.all(
-        [redis, schedulerRedis, ...workerConnections, ...alertConnections, ...(deliveryConnection ? [deliveryConnection] : [])].map(
-          closeRedis,
-        ),
-      );
+      const connections = [redis, schedulerRedis, ...workerConnections, alertConnection, deliveryConnection];
+      await Promise.all(connections.filter((connection) => connection !== undefined).map(closeRedis));
     },
   };
 }

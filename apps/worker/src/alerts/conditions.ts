@@ -1,8 +1,6 @@
 /**
- * Whether a rule's condition became true between two refreshes, and on what: pure functions of
- * the previous and the current data. A rule fires on the edge, so each compares the two: a
- * token already in the top 5 at the previous refresh has not "entered" it. Without a previous
- * refresh nothing fires (nothing can be said to have changed).
+ * Whether a rule's condition became true between two refreshes, and on what. A rule fires on the
+ * edge, so each compares the two; without a previous refresh nothing fires (nothing can be said to have changed).
  */
 import type { AlertCondition, AlertMatch } from '../../../../shared/alerts/alert-types.js';
 import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';

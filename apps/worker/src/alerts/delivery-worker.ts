@@ -1,10 +1,8 @@
 /**
- * The BullMQ worker of the webhook delivery queue, with its own concurrency: a process runs it
- * beside the refreshes or alone (WORKER_ROLES, README). Each job is one event to one webhook;
- * each attempt is logged on the rule. Retried (the same `webhook-id`) on network errors,
- * timeouts, 5xx, 408 and 429 with deliveryBackoffMs; not on another 4xx. An event that fails
- * for good counts against the rule, which is disabled with the reason after
- * ALERTS_DISABLE_AFTER_FAILED_EVENTS in a row, or at once when one event failed for a day.
+ * The BullMQ worker of the webhook delivery queue (README, "Alerts", "Delivery"): each job is one
+ * event to one webhook, each attempt logged on the rule; an event that fails for good counts
+ * against the rule, which is disabled after ALERTS_DISABLE_AFTER_FAILED_EVENTS in a row, or at
+ * once when one event failed after every retry.
  */
 import { Worker, type Job, type MinimalJob } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -45,13 +43,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
   const { config, logger } = options;
   const store = new AlertStore(options.redis);
   const count = alertCounters(options.redis);
-  const sender = createWebhookSender({
-    requireHttps: config.requireHttps,
-    allowLoopback: config.allowLoopback,
-    connectTimeoutMs: config.connectTimeoutMs,
-    requestTimeoutMs: config.requestTimeoutMs,
-    ...(options.resolve ? { resolve: options.resolve } : {}),
-  });
+  const sender = createWebhookSender({ ...config, resolve: options.resolve });
 
   const deliver = async (job: Job<DeliveryJobData>): Promise<{ outcome: string }> => {
     const { data } = job;

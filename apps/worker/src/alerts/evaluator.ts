@@ -1,12 +1,8 @@
 /**
- * Evaluates the alert rules after each refresh the worker writes. Only the rules indexed under
- * what the refresh touched are read (the tokens in it, the chains, `*` for "any"), so the cost
- * grows with the rules concerned. A rule whose condition became true claims the refresh in one
- * script with its cooldown (claimAlertFiring): two workers, a retried job or a refresh
- * evaluated twice fire it at most once. The same script puts the firing in the user's feed and
- * its delivery jobs (one per webhook, ids derived from the firing, so a repeat adds nothing) in
- * an outbox; they are then queued in bulk and taken out of it. A worker that dies between the
- * claim and the queue loses nothing: the next evaluation, by any worker, queues what it left.
+ * Evaluates the alert rules after each refresh the worker writes (README, "Alerts", "Evaluation"):
+ * only the rules indexed under what the refresh touched are read, so the cost grows with the rules
+ * concerned; each firing is claimed once (claimAlertFiring) and queued through an outbox, so a
+ * worker that dies between the claim and the queue loses nothing.
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -103,11 +99,7 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
     return fired.length;
   }
 
-  /**
-   * Claims the rule's firing for this refresh (claimAlertFiring): when it is the first, within no
-   * cooldown, the event goes to the user's stream and its delivery jobs to the outbox in the
-   * same step; true when it fired.
-   */
+  /** Claims the rule's firing for this refresh, and puts it in the feed and its jobs in the outbox in the same step; true when it fired. */
   async function claim({ rule, eventId, event, jobs }: Firing, refreshId: string, at: number): Promise<boolean> {
     const claimed = await runScript(
       options.redis,
@@ -128,11 +120,7 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
       await options.redis.hdel(alertKeys.outbox(), ...eventIds.slice(from, from + SEND_CHUNK));
   }
 
-  /**
-   * Queues what a worker claimed but did not queue (it died, or the queue's Redis failed, between
-   * the claim and the add): the outbox's entries older than OUTBOX_STALE_MS, at every evaluation.
-   * An entry a live worker is still sending is younger; and one sent twice is added once.
-   */
+  /** Queues what a worker claimed but did not queue; an entry a live worker is still sending is younger than OUTBOX_STALE_MS. */
   async function recover(): Promise<void> {
     const outbox = await options.redis.hgetall(alertKeys.outbox());
     const stale = Object.entries(outbox).flatMap(([eventId, raw]) => {
@@ -144,11 +132,7 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
     await send(stale);
   }
 
-  /**
-   * The rules indexed under `pairs`, parsed once per change of the rules: while the version
-   * counter holds, the parsed rules of each (type, subject) are reused, so a refresh costs the
-   * conditions' checks, not reading and parsing every rule again.
-   */
+  /** The rules indexed under `pairs`, read and parsed again only when the rules' version counter changed. */
   async function rulesFor(pairs: readonly (readonly [ConditionType, string])[]): Promise<CachedRule[]> {
     const version = await store.version();
     if (version !== cacheVersion) {

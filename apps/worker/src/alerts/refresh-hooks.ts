@@ -1,28 +1,19 @@
 /**
- * Where the refresh jobs hand their data to the alert evaluator: the snapshots a refresh is
- * about to replace, read before its write, and the evaluation after it. An evaluation that
- * fails is logged, never the job's failure: the refresh is stored, and failing the job would
- * fetch from the upstream again.
+ * Where the refresh jobs hand their data to the alert evaluator. An evaluation that fails is
+ * logged, never the job's failure: the refresh is stored, and failing the job would fetch again.
  */
 import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
 import type { ListKind } from '../../../../shared/snapshot-kinds.js';
 import type { JobContext } from '../jobs/job-context.js';
 
-export interface PreviousBodies {
-  first: string | null;
-  second: string | null;
-}
+/** The snapshot bodies the refresh replaces: `[list]` for a list kind, `[news, sentiment]` for news. */
+type PreviousBodies = (string | null)[];
 
 export async function alertsPrevious(context: JobContext, kind: ListKind | 'news'): Promise<PreviousBodies | undefined> {
-  if (!context.alerts) return undefined;
+  const names = kind === 'news' ? (['news', 'sentiment'] as const) : kind === 'trending' || kind === 'trending-cas' ? [kind] : [];
+  if (!context.alerts || names.length === 0) return undefined;
   try {
-    if (kind === 'news') {
-      const [news, sentiment] = await context.alerts.previous(['news', 'sentiment']);
-      return { first: news ?? null, second: sentiment ?? null };
-    }
-    if (kind !== 'trending' && kind !== 'trending-cas') return undefined;
-    const [body] = await context.alerts.previous([kind]);
-    return { first: body ?? null, second: null };
+    return await context.alerts.previous(names);
   } catch (error) {
     context.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'alerts: previous snapshot unread');
     return undefined;
@@ -45,10 +36,10 @@ export async function alertsAfterList(
   cachedAt: string,
 ): Promise<void> {
   const { alerts } = context;
+  const previous = before?.[0] ?? null;
   if (!alerts || !before) return;
-  if (kind === 'trending') await guarded(context, kind, () => alerts.afterTrending(before.first, data as TrendingToken[], cachedAt));
-  else if (kind === 'trending-cas')
-    await guarded(context, kind, () => alerts.afterTrendingCas(before.first, data as TrendingCa[], cachedAt));
+  if (kind === 'trending') await guarded(context, kind, () => alerts.afterTrending(previous, data as TrendingToken[], cachedAt));
+  else if (kind === 'trending-cas') await guarded(context, kind, () => alerts.afterTrendingCas(previous, data as TrendingCa[], cachedAt));
 }
 
 export async function alertsAfterNews(
@@ -60,5 +51,6 @@ export async function alertsAfterNews(
 ): Promise<void> {
   const { alerts } = context;
   if (!alerts || !before) return;
-  await guarded(context, 'news', () => alerts.afterNews({ news: before.first, sentiment: before.second }, posts, sentiment, cachedAt));
+  const previous = { news: before[0] ?? null, sentiment: before[1] ?? null };
+  await guarded(context, 'news', () => alerts.afterNews(previous, posts, sentiment, cachedAt));
 }

@@ -1,11 +1,7 @@
 /**
- * Sends one signed webhook attempt: the only code that talks to a user's receiver. No request
- * forgery: the URL's scheme is checked, and every address the host resolves to is checked at
- * every connection (so a name that resolved to a public address at save and to a private one
- * now is refused: DNS rebinding), by our policy (which names the reason) and again by
- * request-filtering-agent under it. No redirect is followed, the answer is read to 64 KiB at
- * most, and connecting and the whole attempt have short timeouts. Signed as Standard Webhooks
- * specifies, with every secret still valid (two while a rotated one is).
+ * Sends one signed webhook attempt: the only code that talks to a user's receiver (README, "Alerts",
+ * "No request forgery"). Every address the host resolves to is checked at every connection (DNS
+ * rebinding), by our policy, which names the reason, and again by request-filtering-agent under it.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
@@ -31,7 +27,6 @@ export interface SenderOptions {
 export interface WebhookAttempt {
   url: string;
   id: string;
-  /** Unix seconds. */
   timestamp: Date;
   body: string;
   secrets: readonly string[];
@@ -57,8 +52,6 @@ export function signatures(attempt: Pick<WebhookAttempt, 'id' | 'timestamp' | 'b
 
 const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
-export type WebhookSender = ReturnType<typeof createWebhookSender>;
-
 export function createWebhookSender(options: SenderOptions) {
   const resolve = options.resolve ?? ((host: string) => dnsLookup(host, { all: true, verbatim: true }));
   // Kept-alive sockets: one connection per receiver and delivery slot, not one per delivery. The
@@ -82,22 +75,14 @@ export function createWebhookSender(options: SenderOptions) {
 
   /** Why this URL may not be called at all (scheme, credentials, an IP literal refused), else undefined. */
   function urlRefusal(raw: string): string | undefined {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      return 'not a valid URL';
-    }
+    const url = URL.parse(raw);
+    if (!url) return 'not a valid URL';
     const scheme = schemeRefusal(url, options.requireHttps);
     if (scheme) return `the URL ${scheme}`;
     const host = urlHost(url);
     return isIpLiteral(host) ? addressRefusal(host, options.allowLoopback) : undefined;
   }
-  /**
-   * One POST with node:http (got's per-request machinery cost a third of a delivery's CPU): no
-   * redirect is followed (node:http never does), a new socket must connect within the connect
-   * timeout, the whole attempt ends at the request timeout, the answer is read to 64 KiB.
-   */
+  /** One POST with node:http, which follows no redirect (got's per-request machinery cost a third of a delivery's CPU). */
   function post(attempt: WebhookAttempt): Promise<{ status: number; retryAfter: number | undefined }> {
     return new Promise((resolve, reject) => {
       const url = new URL(attempt.url);

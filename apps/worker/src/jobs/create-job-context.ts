@@ -1,7 +1,6 @@
 import type { JobContext } from './job-context.js';
 import { newsScorer } from './refresh-news.js';
 
-/** HISTORY_DAYS's default, 30 days. */
 const DEFAULT_HISTORY_MS = 30 * 86_400_000;
 
 /**

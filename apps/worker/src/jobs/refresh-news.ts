@@ -12,9 +12,9 @@ import { storeFetched } from './store-fetched.js';
 import { alertsAfterNews, alertsPrevious } from '../alerts/refresh-hooks.js';
 
 /**
- * The scorer a worker keeps across its news refreshes (in its JobContext), remembering a window's worth and a fifth: a refresh finds nearly all of the previous window's posts again,
- * and posts that left the window are the least recently used. Twice the window kept the worker's
- * RSS climbing for 200 refreshes before it filled; this fills within the first 100.
+ * The scorer a worker keeps across its news refreshes, remembering a window's worth and a fifth: a
+ * refresh finds nearly all of the previous window's posts again, and posts that left the window are
+ * the least recently used. Twice the window kept the worker's RSS climbing for 200 refreshes.
  */
 export const newsScorer = (): PostScorer => memoizedScorer(NEWS_MAX_POSTS + NEWS_MAX_POSTS / 5);
 
@@ -38,23 +38,14 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
     { name: 'sentiment', body: JSON.stringify({ data: sentiment, cachedAt }), version: cachedAt },
     { name: 'mindshare', body: JSON.stringify({ data: mindshare, cachedAt }), version: cachedAt },
   ] as const;
-  if (historyMs <= 0) {
-    await storeFetched(() => writeRefresh(redis, { atMs: at.getTime(), snapshots, entries: [] }, 0));
-    await alertsAfterNews(context, alertsBefore, posts, sentiment, cachedAt);
-    return { items: posts.length, tokens: Object.keys(sentiment).length };
-  }
   const written = await storeFetched(async () => {
-    const previous = await previousRefresh(context);
-    return writeRefresh(
-      redis,
-      {
-        atMs: at.getTime(),
-        snapshots,
-        values: [{ key: historyKeys.newsIds(), value: posts.map((post) => post.id).join('\n') }],
-        entries: [...newsEntries({ cachedAt, posts, sentiment, ...previous }), mindshareEvent(mindshare, cachedAt)],
-      },
-      historyMs,
-    );
+    // Without history, writeRefresh writes the snapshots alone.
+    const entries =
+      historyMs > 0
+        ? [...newsEntries({ cachedAt, posts, sentiment, ...(await previousRefresh(context)) }), mindshareEvent(mindshare, cachedAt)]
+        : [];
+    const values = [{ key: historyKeys.newsIds(), value: posts.map((post) => post.id).join('\n') }];
+    return writeRefresh(redis, { atMs: at.getTime(), snapshots, values, entries }, historyMs);
   });
   if (!written) logger.warn({ cachedAt }, 'news: a newer refresh is already stored; this one was dropped');
   else await alertsAfterNews(context, alertsBefore, posts, sentiment, cachedAt);

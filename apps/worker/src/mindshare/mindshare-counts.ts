@@ -55,7 +55,7 @@ export function candidates(posts: readonly NewsItem[], nowMs: number, retentionM
  * posts and nearly all were counted before, so only the new ones are scored and sent to the script.
  */
 export async function unseen(redis: Redis, all: readonly Candidate[]): Promise<Candidate[]> {
-  const byHour = groupByHour(all);
+  const byHour = Map.groupBy(all, (candidate) => candidate.hourMs);
   const check = redis.pipeline();
   for (const [hourMs, group] of byHour) check.smismember(mindshareKeys.seen(hourMs), ...group.map(({ post }) => post.id));
   const replies = (await execChecked(check)) as number[][];
@@ -65,7 +65,7 @@ export async function unseen(redis: Redis, all: readonly Candidate[]): Promise<C
 /** Counts the candidates not counted before (the script checks again, in the same step as the count); the number counted. */
 export async function countFresh(redis: Redis, fresh: readonly Candidate[], score: PostScorer, retentionMs: number): Promise<number> {
   let counted = 0;
-  for (const [hourMs, group] of groupByHour(fresh)) {
+  for (const [hourMs, group] of Map.groupBy(fresh, (candidate) => candidate.hourMs)) {
     const dayMs = startOf(hourMs, DAY_MS);
     const args = group.flatMap(({ post, tokens }) => [
       post.id,
@@ -102,12 +102,6 @@ export async function countMentions(
   if (all.length === 0) return { counted: 0 };
   const fresh = await unseen(redis, all);
   return { counted: fresh.length === 0 ? 0 : await countFresh(redis, fresh, score, retentionMs) };
-}
-
-function groupByHour(list: readonly Candidate[]): Map<number, Candidate[]> {
-  const groups = new Map<number, Candidate[]>();
-  for (const candidate of list) groups.set(candidate.hourMs, [...(groups.get(candidate.hourMs) ?? []), candidate]);
-  return groups;
 }
 
 const READ_PER_BATCH = 24;

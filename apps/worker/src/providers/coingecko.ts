@@ -1,19 +1,16 @@
 /**
- * CoinGecko (docs/providers.md, "CoinGecko"): names and 24-hour price change by ticker, one
- * batched `/coins/markets?symbols=...` per trending refresh (a second `ids=` call only when a
- * ticker pinned by COINGECKO_IDS is trending). Tickers collide: the highest-ranked coin wins
- * the first time a ticker is met, and the choice is remembered in Redis, so a ticker keeps
- * naming the same coin while that coin is still among the answers.
+ * CoinGecko (docs/providers.md, "CoinGecko"): names and 24-hour price change by ticker. Tickers
+ * collide: the highest-ranked coin wins the first time a ticker is met, and the choice is
+ * remembered in Redis, so a ticker keeps naming the same coin while CoinGecko still returns it.
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { providerKeys } from '../../../../shared/provider-keys.js';
-import type { ProviderHttp } from './provider-http.js';
-import { lenientNumber, parseItems } from './tolerant.js';
+import type { ProviderHttp } from './upstream-http.js';
+import { lenientNumber, numeric, parseItems } from './tolerant.js';
 import { UpstreamError } from './upstream-error.js';
 
 export interface CoinQuote {
-  /** The coin's name, e.g. "Solana". */
   name: string;
   /** Percent over 24 hours; null when CoinGecko has none (a stale or new coin). */
   priceChange24h: number | null;
@@ -32,10 +29,7 @@ const marketRow = z.object({
   symbol: z.string().min(1),
   name: z.string().min(1),
   market_cap_rank: lenientNumber(Number.POSITIVE_INFINITY).nullable().optional(),
-  price_change_percentage_24h: z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-    z.number().finite().nullable().optional(),
-  ),
+  price_change_percentage_24h: z.preprocess(numeric(null), z.number().finite().nullable()),
 });
 export type MarketRow = z.infer<typeof marketRow>;
 
@@ -71,11 +65,7 @@ export function createCoinGeckoAdapter(http: ProviderHttp, redis: Redis, pins: R
       const pinnedIds = wanted.flatMap((ticker) => (pins[ticker] ? [pins[ticker]] : []));
       if (pinnedIds.length > 0) rows.push(...(await markets({ ids: pinnedIds.join(',') })));
 
-      const byTicker = new Map<string, MarketRow[]>();
-      for (const row of rows) {
-        const ticker = row.symbol.toUpperCase();
-        byTicker.set(ticker, [...(byTicker.get(ticker) ?? []), row]);
-      }
+      const byTicker = Map.groupBy(rows, (row) => row.symbol.toUpperCase());
       for (const ticker of wanted) {
         const candidates = byTicker.get(ticker) ?? [];
         const pinned = pins[ticker];

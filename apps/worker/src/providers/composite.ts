@@ -1,8 +1,7 @@
 /**
  * INDEX_PROVIDER=composite: Elfa, CoinGecko and X behind the one boundary, and what no provider
- * has computed by us (docs/providers.md, "How each field is filled"): the ranked lists from
- * Elfa's (elfa.ts, `elfaLists`: smart-money mentions from the tracked accounts' posts, first-seen
- * times, the ranking), and the stats of a tracked account (smart-set-stats.ts).
+ * has computed by us (docs/providers.md, "How each field is filled"): the ranked lists (elfa.ts,
+ * `elfaLists`) and the stats of a tracked account (smart-set-stats.ts).
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
@@ -15,7 +14,7 @@ import { createCoinGeckoAdapter, type CoinGeckoAdapter, type CoinQuote } from '.
 import { createElfaAdapter, elfaLists, type ElfaAdapter } from './elfa.js';
 import { goneRoutes } from './gone-routes.js';
 import { NEWS_MAX_POSTS, NEWS_WINDOW_MS, type AccountStats, type MarketProvider } from './market-provider.js';
-import { createProviderHttp, firstOfNextMonth } from './provider-http.js';
+import { createProviderHttp, firstOfNextMonth } from './upstream-http.js';
 import { setPostsFromHeld, smartSetStats, type SetAccount } from './smart-set-stats.js';
 import { readable } from './x-accounts.js';
 import { createXAdapter, type XAdapter } from './x.js';
@@ -159,11 +158,7 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     },
   };
 
-  /**
-   * One tracked account's stats, computed over the whole tracked set (smart-set-stats.ts):
-   * X's posts and follower counts held, Elfa's count of the account's posts when none is held
-   * (budgeted). A figure that cannot be computed fails the lookup (503), never a stored zero.
-   */
+  /** One tracked account's stats over the whole tracked set; a figure that cannot be computed fails the lookup (503), not a zero. */
   async function accountStats(configured: string): Promise<AccountStats> {
     // X's spelling once resolved (remembered); while X cannot say, the operator's spelling.
     const resolved = await x.account(configured).catch((error: unknown) => {
@@ -175,12 +170,11 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     const from = new Date(now().getTime() - NEWS_WINDOW_MS);
     const accounts = await x.accounts();
     const byId = new Map(accounts.flatMap((account) => (account.id ? [[account.id, account.configured.toLowerCase()] as const] : [])));
-    const byName = new Map(
-      accounts.flatMap((account) => [
-        [account.configured.toLowerCase(), account.configured.toLowerCase()] as const,
-        ...(account.username ? [[account.username.toLowerCase(), account.configured.toLowerCase()] as const] : []),
-      ]),
-    );
+    const byName = new Map<string, string>();
+    for (const account of accounts) {
+      const owner = account.configured.toLowerCase();
+      for (const name of [account.configured, account.username ?? account.configured]) byName.set(name.toLowerCase(), owner);
+    }
     const held = (await x.heldPosts()).filter((post) => Date.parse(post.publishedAt) >= from.getTime());
     const posts = setPostsFromHeld(held, { byId: (id) => byId.get(id), byName: (name) => byName.get(name.toLowerCase()) });
     // Read: its posts of the window were searched (a read state is kept per account id).
@@ -188,12 +182,8 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     const states = ids.length === 0 ? [] : await redis.hmget(providerKeys.xReads(), ...ids);
     const read = new Set(ids.filter((_, at) => states[at] !== null));
 
-    const external = await elfaFill(
-      key,
-      spelled,
-      posts.some((post) => post.authorKey === key),
-      from,
-    );
+    const holdsOwn = posts.some((post) => post.authorKey === key);
+    const external = await elfaFill(key, spelled, holdsOwn, from);
     const set: SetAccount[] = accounts.map((account) => ({
       key: account.configured.toLowerCase(),
       // X's count at the daily lookup; X's 0 with no other word is not taken as a reach.
@@ -211,11 +201,7 @@ export function createCompositeProvider(options: CompositeOptions, adapters: Com
     return { username: spelled, indexScore, smartMoneyRank, totalPosts, avgEngagement, topTokens: figures?.topTokens ?? [] };
   }
 
-  /**
-   * Elfa's count of the posts of tracked accounts whose posts we do not hold: the one asked now
-   * (when its posts are not held and the day's lookup budget allows, 1 credit), the others as
-   * remembered within a day. Elfa failing or gone leaves the figures to X alone.
-   */
+  /** Elfa's count of the posts of tracked accounts whose posts we do not hold: this one's asked now when due, the others' as remembered. */
   async function elfaFill(key: string, spelled: string, holdsOwn: boolean, from: Date): Promise<Map<string, ElfaFill>> {
     const remembered = new Map<string, ElfaFill & { fetchedAt: string }>();
     for (const [name, raw] of Object.entries(await redis.hgetall(providerKeys.elfaAccountPosts()))) {

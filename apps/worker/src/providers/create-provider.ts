@@ -1,8 +1,4 @@
-/**
- * The worker's provider, as INDEX_PROVIDER says, and with `composite` the interval the
- * Elfa-backed refreshes must keep for the credit budget (ELFA_MONTHLY_CREDITS, ELFA_DAILY_CREDITS,
- * else the key's own status, free to ask), logged once at start.
- */
+/** The worker's provider, as INDEX_PROVIDER says, and with `composite` the interval the Elfa credit budget sets, logged once at start. */
 import type { Redis } from 'ioredis';
 import type { Config } from '../../../../shared/config.js';
 import type { Logger } from '../../../../shared/logger.js';
@@ -14,7 +10,7 @@ import { createIndexClient } from './index-client.js';
 import { createAdapters, createCompositeProvider } from './composite.js';
 import { elfaCreditsPerRound, elfaListKinds, elfaPlan, type ElfaBudget } from './elfa-budget.js';
 import type { ElfaAdapter } from './elfa.js';
-import { firstOfNextMonth } from './provider-http.js';
+import { firstOfNextMonth } from './upstream-http.js';
 import type { MarketProvider } from './market-provider.js';
 
 /** The free plan's credits: the budget assumed when neither the variable nor the key's status says. */
@@ -45,28 +41,16 @@ export async function createWorkerProvider(config: Config, redis: Redis, logger:
   // Each configured window (TRENDING_WINDOWS) is a round's requests of its own.
   const elfaKinds = elfaListKinds(config.trendingWindows);
   const plan = elfaPlan(budget, config.refreshIntervalMs, elfaKinds.join(' and '), elfaCreditsPerRound(elfaKinds));
-  logger.info(
-    {
-      provider: 'elfa',
-      budget,
-      intervalMinutes: plan.intervalMs / 60_000,
-      creditsPerDay: plan.creditsPerDay,
-      lookupsPerDay: plan.lookupsPerDay,
-    },
-    plan.summary,
-  );
+  const { intervalMs, creditsPerDay, lookupsPerDay } = plan;
+  logger.info({ provider: 'elfa', budget, intervalMinutes: intervalMs / 60_000, creditsPerDay, lookupsPerDay }, plan.summary);
   return {
-    provider: createCompositeProvider({ ...options, elfaLookupsPerDay: plan.lookupsPerDay }, adapters),
+    provider: createCompositeProvider({ ...options, elfaLookupsPerDay: lookupsPerDay }, adapters),
     // The Elfa-backed kinds' refreshes keep the budget's interval.
-    refreshEveryMsByJob: Object.fromEntries(elfaKinds.map((kind) => [SNAPSHOT_KINDS[kind].refreshJob, plan.intervalMs])),
+    refreshEveryMsByJob: Object.fromEntries(elfaKinds.map((kind) => [SNAPSHOT_KINDS[kind].refreshJob, intervalMs])),
   };
 }
 
-/**
- * The budget the Elfa refreshes are spaced to fit: ELFA_MONTHLY_CREDITS, ELFA_DAILY_CREDITS, else
- * the key's status (free to ask): its monthly limit, else its daily one, else none (a prepaid
- * key: REFRESH_INTERVAL sets the pace). A status that cannot be had: the free plan, the cautious guess.
- */
+/** The budget the Elfa refreshes are spaced to fit, in docs/providers.md's order; the free plan when the key status cannot be had. */
 async function elfaBudget(elfa: ProvidersConfig['elfa'], adapter: ElfaAdapter, logger: Logger): Promise<ElfaBudget> {
   if (elfa.monthlyCredits !== undefined) return { period: 'month', credits: elfa.monthlyCredits, source: 'ELFA_MONTHLY_CREDITS' };
   if (elfa.dailyCredits !== undefined) return { period: 'day', credits: elfa.dailyCredits, source: 'ELFA_DAILY_CREDITS' };

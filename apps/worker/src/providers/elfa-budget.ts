@@ -1,21 +1,13 @@
 /**
  * How far apart the Elfa-backed refreshes (the list kinds whose `cost.source` is elfa in
  * shared/snapshot-kinds.ts) must be for the schedule to fit the credit budget (docs/providers.md,
- * "The Elfa credit budget"). One round of those refreshes costs ELFA_CREDITS_PER_ROUND credits,
- * the sum of their `cost.credits`; the schedule may use SCHEDULE_SHARE of the budget's period (a
- * month, taken as 31 days, or a day), the rest is left to on-demand stats lookups (1 credit each).
- * The interval is rounded up to a whole minute and never shorter than REFRESH_INTERVAL. A prepaid
- * key names no budget: then REFRESH_INTERVAL alone sets the pace. A round never costs more than
- * that: a refresh whose request reached Elfa is not retried by its job (worker.ts), it waits for
- * the next scheduled one.
+ * "The Elfa credit budget"). A round never costs more than planned: a refresh whose request
+ * reached Elfa is not retried by its job (worker.ts).
  */
 import { activeSnapshots, LIST_KINDS, listOf, type ListKind } from '../../../../shared/snapshot-kinds.js';
 import { DEFAULT_WINDOW, type TrendingWindow } from '../../../../shared/trending-windows.js';
 
-/**
- * The list kinds Elfa answers with INDEX_PROVIDER=composite for these TRENDING_WINDOWS (each
- * window its own requests): their refreshes keep the budget's interval.
- */
+/** The list kinds Elfa answers for these TRENDING_WINDOWS (each window its own requests). */
 export function elfaListKinds(windows: readonly TrendingWindow[] = [DEFAULT_WINDOW]): readonly ListKind[] {
   const active = activeSnapshots(windows);
   return LIST_KINDS.filter((kind) => active.includes(kind) && listOf(kind).cost.source === 'elfa');
@@ -24,9 +16,10 @@ export function elfaListKinds(windows: readonly TrendingWindow[] = [DEFAULT_WIND
 export function elfaCreditsPerRound(kinds: readonly ListKind[]): number {
   return kinds.reduce((sum, kind) => sum + listOf(kind).cost.credits, 0);
 }
-/** The 24 h lists' round (TRENDING_WINDOWS unset): 3 credits. */
+/** The 24 h lists' round (TRENDING_WINDOWS unset). */
 const ELFA_CREDITS_PER_ROUND = elfaCreditsPerRound(elfaListKinds());
 
+/** The schedule's share of the budget; the rest is left to stats lookups (1 credit each). */
 export const SCHEDULE_SHARE = 0.9;
 export const DAY_MS = 86_400_000;
 export const MONTH_MS = 31 * DAY_MS;
@@ -68,7 +61,7 @@ export interface ElfaPlan {
 }
 
 /** The schedule and the lookup budget a budget allows, and the line that says so. */
-export function elfaPlan(budget: ElfaBudget, refreshEveryMs: number, kinds: string, perRound = ELFA_CREDITS_PER_ROUND): ElfaPlan {
+export function elfaPlan(budget: ElfaBudget, refreshEveryMs: number, kinds: string, perRound: number): ElfaPlan {
   if (budget.period === 'none') {
     const perDay = creditsPerDay(refreshEveryMs, perRound);
     return {

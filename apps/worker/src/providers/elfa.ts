@@ -1,12 +1,7 @@
 /**
- * Elfa AI API v2 (docs/providers.md, "Elfa"): trending tokens, trending contract addresses
- * (Twitter and Telegram, merged), an account's own posts of a window (keyword-mentions, a fill-in
- * for the stats), and the key's status. 1 credit a call, key-status free; `x-elfa-api-key` on
- * every request. `/v2/account/smart-stats` was retired on 28 October 2026 and is never called.
- * Elfa is the source of every ranked list of shared/snapshot-kinds.ts with INDEX_PROVIDER=composite:
- * `elfaLists` makes them our items, with what the composite computes itself.
- * The `parse*` functions are the adapter's reading of each body (scripts/providers-replay.ts
- * replays captured bodies through them).
+ * Elfa AI API v2 (docs/providers.md, "Elfa AI API v2"): what we ask and read, and `elfaLists`,
+ * every ranked list of INDEX_PROVIDER=composite made from Elfa's. The `parse*` functions are the
+ * adapter's reading of each body (scripts/providers-replay.ts replays captures through them).
  */
 import { WINDOW_MS, type ExtraWindow } from '../../../../shared/trending-windows.js';
 import type { Redis } from 'ioredis';
@@ -16,13 +11,13 @@ import { providerKeys } from '../../../../shared/provider-keys.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import type { GoneRoutes } from './gone-routes.js';
 import type { ListCalls } from './market-provider.js';
-import type { ProviderHttp } from './provider-http.js';
+import type { ProviderHttp } from './upstream-http.js';
 import { lenientCount, numeric, parseItems } from './tolerant.js';
 import { UpstreamError } from './upstream-error.js';
 
 /** The window Elfa counts mentions over: the trending lists are "the last 24 hours". */
 export const ELFA_WINDOW = '24h';
-/** The route Elfa retired on 28 October 2026 (its list says "legacy, removed 28 Oct 2026"). */
+/** Retired by Elfa on 28 October 2026: never called. */
 export const RETIRED_SMART_STATS = '/v2/account/smart-stats';
 const ACCOUNT_POSTS_PATH = '/v2/data/keyword-mentions';
 
@@ -107,10 +102,7 @@ const mentionItem = z.object({
   account: z.object({ username: z.string() }).nullable().optional(),
 });
 
-/**
- * The list of either envelope: aggregations nest the page (`data.data[]`), data endpoints put it
- * at `data[]` with paging in `metadata`. `success: false` on a 200 is an error.
- */
+/** The list of either envelope (`data.data[]` or `data[]`); `success: false` on a 200 is an error. */
 function listOf(body: unknown, path: string): unknown[] {
   const data = dataOf(body, path);
   if (Array.isArray(data)) return data;
@@ -125,25 +117,24 @@ function dataOf(body: unknown, path: string): unknown {
   return envelope.data;
 }
 
-function objectOf<T>(body: unknown, path: string, schema: z.ZodType<T>): T {
-  const parsed = schema.safeParse(dataOf(body, path));
-  if (!parsed.success)
-    throw new UpstreamError(`elfa ${path}: invalid data (${parsed.error.issues[0]?.message ?? 'schema'})`, { retryable: false });
-  return parsed.data;
-}
-
-/** trending-tokens: valid items, upper case without `$`, one entry per token (mentions summed). */
-export function parseTrendingTokens(body: unknown): ElfaToken[] {
-  const merged = new Map<string, ElfaToken>();
-  for (const item of parseItems(listOf(body, '/v2/aggregations/trending-tokens'), tokenItem).valid) {
-    const known = merged.get(item.token);
-    if (known) known.mentions += item.current_count;
-    else merged.set(item.token, { token: item.token, mentions: item.current_count });
+/** One entry per key, the mentions summed. */
+function summed<Item extends { mentions: number }>(items: readonly Item[], key: (item: Item) => string): Item[] {
+  const merged = new Map<string, Item>();
+  for (const item of items) {
+    const known = merged.get(key(item));
+    if (known) known.mentions += item.mentions;
+    else merged.set(key(item), { ...item });
   }
   return [...merged.values()];
 }
 
-/** One network's trending-cas list. */
+/** trending-tokens: valid items, upper case without `$`, one entry per token. */
+export function parseTrendingTokens(body: unknown): ElfaToken[] {
+  const items = parseItems(listOf(body, '/v2/aggregations/trending-tokens'), tokenItem).valid;
+  const tokens = items.map((item) => ({ token: item.token, mentions: item.current_count }));
+  return summed(tokens, (item) => item.token);
+}
+
 export function parseTrendingContracts(body: unknown, path = '/v2/aggregations/trending-cas'): ElfaContract[] {
   return parseItems(listOf(body, path), contractItem).valid.map((item) => ({
     address: item.contractAddress,
@@ -154,7 +145,10 @@ export function parseTrendingContracts(body: unknown, path = '/v2/aggregations/t
 
 /** key-status: a limit that is absent, null or 0 is unknown (null), never a budget of 0. */
 export function parseKeyStatus(body: unknown): ElfaKeyStatus {
-  const data = objectOf(body, '/v2/key-status', keyStatusData);
+  const parsed = keyStatusData.safeParse(dataOf(body, '/v2/key-status'));
+  if (!parsed.success)
+    throw new UpstreamError(`elfa /v2/key-status: invalid data (${parsed.error.issues[0]?.message ?? 'schema'})`, { retryable: false });
+  const { data } = parsed;
   return {
     monthlyLimit: data.limits?.monthly ?? data.monthlyRequestLimit ?? null,
     monthlyRemaining: data.remainingRequests?.monthly ?? null,
@@ -163,10 +157,7 @@ export function parseKeyStatus(body: unknown): ElfaKeyStatus {
   };
 }
 
-/**
- * keyword-mentions?accountName=: the account's own posts (an item naming another account is left
- * out). Counts that are all null make no engagement figure; a missing list is an error, not zeros.
- */
+/** keyword-mentions?accountName=: the account's own posts; a missing list is an error, not zeros. */
 export function parseAccountPosts(body: unknown, username: string): ElfaAccountPosts {
   const items = parseItems(listOf(body, ACCOUNT_POSTS_PATH), mentionItem).valid.filter(
     (item) => !item.account || item.account.username.toLowerCase() === username.toLowerCase(),
@@ -175,7 +166,7 @@ export function parseAccountPosts(body: unknown, username: string): ElfaAccountP
     .filter((item) =>
       [item.likeCount, item.repostCount, item.quoteCount, item.replyCount, item.bookmarkCount].some((count) => typeof count === 'number'),
     )
-    // Our engagementScore (docs/providers.md), as for X's posts: likes + replies + bookmarks + 2 × (reposts + quotes).
+    // Our engagementScore, as for X's posts (x-wire.ts).
     .map(
       (item) =>
         (item.likeCount ?? 0) + (item.replyCount ?? 0) + (item.bookmarkCount ?? 0) + 2 * ((item.repostCount ?? 0) + (item.quoteCount ?? 0)),
@@ -206,14 +197,7 @@ export function createElfaAdapter(http: ProviderHttp, gone?: GoneRoutes): ElfaAd
 
     async trendingContracts(window) {
       const lists = [await contractsOf('twitter', window), await contractsOf('telegram', window)];
-      const merged = new Map<string, ElfaContract>();
-      for (const item of lists.flat()) {
-        const key = contractKey(item.chain, item.address);
-        const known = merged.get(key);
-        if (known) known.mentions += item.mentions;
-        else merged.set(key, { ...item });
-      }
-      return [...merged.values()];
+      return summed(lists.flat(), (item) => contractKey(item.chain, item.address));
     },
 
     async accountPosts(username, from, to) {
@@ -241,10 +225,7 @@ export function createElfaAdapter(http: ProviderHttp, gone?: GoneRoutes): ElfaAd
   };
 }
 
-/**
- * One contract address across both networks' lists: EVM addresses are hex (any case, checksum
- * or not), so they are compared lower case; Solana's base58 is case-sensitive.
- */
+/** One contract address across both networks' lists: EVM hex in any case, Solana's base58 as it is (case-sensitive). */
 function contractKey(chain: string, address: string): string {
   return `${chain}:${/^0x[0-9a-fA-F]+$/.test(address) ? address.toLowerCase() : address}`;
 }
@@ -258,10 +239,7 @@ export interface ElfaListDeps {
   quotes: (tickers: string[]) => Promise<ReadonlyMap<string, { name: string; priceChange24h: number | null }>>;
 }
 
-/**
- * The held posts of the window: smart-money mentions of a 1 h or 4 h list count the posts of that
- * window; the held posts are the last 24 hours, so a 7 d or 30 d list counts those (docs/providers.md).
- */
+/** The held posts of the window; they are the last 24 hours, which a 7 d or 30 d list counts (docs/providers.md, "Windows"). */
 function withinWindow(posts: NewsItem[], window: ExtraWindow | undefined, now: Date): NewsItem[] {
   if (!window || WINDOW_MS[window] >= WINDOW_MS['24h']) return posts;
   const since = now.getTime() - WINDOW_MS[window];
@@ -273,11 +251,7 @@ function rank<Item extends { smartMoneyMentions: number; mentions: number }>(lis
   return list.sort((a, b) => b.smartMoneyMentions - a.smartMoneyMentions || b.mentions - a.mentions || key(a).localeCompare(key(b)));
 }
 
-/**
- * Every list kind's call (INDEX_PROVIDER=composite) from Elfa's lists: smart-money mentions
- * counted in the tracked posts, names and price changes from CoinGecko, first-seen times kept
- * in Redis (set once, never moved). An empty list keeps the snapshot.
- */
+/** Every list kind's call from Elfa's lists (docs/providers.md, "How each field is filled"); an empty list keeps the snapshot. */
 export function elfaLists(elfa: ElfaAdapter, { redis, now, smartPosts, quotes }: ElfaListDeps): ListCalls {
   return {
     async trendingTokens(window) {

@@ -1,8 +1,7 @@
 /**
- * Routes a provider has retired (docs/providers.md, "Routes that are gone"). A data route that
- * answers 404 or 410 says the route is gone, not that the account is unknown (an unknown account
- * is an empty list there), so it is not called again for a week: one warning line and one count
- * per change, across every worker process (HSETNX), then one call to see whether it came back.
+ * Routes a provider has retired (docs/providers.md, "Routes that are gone"): not called for a
+ * week, then once to see whether they came back; one warning line and one count per change
+ * across every worker process (HSETNX).
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';

@@ -1,7 +1,7 @@
 /**
- * The only code that talks to the upstream index (docs/index-api.md). Retries belong to
- * BullMQ (attempts with backoff), so got never retries; every call has a timeout, a bounded
- * body and no redirect followed (upstream-http.ts): INDEX_API_KEY goes to INDEX_API_URL's host only.
+ * INDEX_PROVIDER=index: the provider boundary (market-provider.ts) over the upstream index's wire
+ * API (docs/index-api.md), through upstream-http.ts, so INDEX_API_KEY goes to INDEX_API_URL's host
+ * only. Retries belong to BullMQ: each error says whether one may help.
  */
 import type { Got } from 'got';
 import type { z } from 'zod';
@@ -29,15 +29,12 @@ export interface IndexClientOptions {
   accountTimeoutMs?: number;
 }
 
-/** INDEX_PROVIDER=index: the provider boundary (providers/market-provider.ts) over docs/index-api.md. */
-export type IndexClient = MarketProvider;
-
 const POSTS_PAGE = 500;
 /** Pages one posts read may take beyond what `max` needs: a cursor that never ends fails the refresh instead of paying forever. */
 const EXTRA_POSTS_PAGES = 4;
 
-export function createIndexClient(options: IndexClientOptions): IndexClient {
-  const http = createUpstreamClient({ baseUrl: options.baseUrl, headers: options.apiKey ? { 'x-api-key': options.apiKey } : {} });
+export function createIndexClient(options: IndexClientOptions): MarketProvider {
+  const http = createUpstreamClient(options.baseUrl, options.apiKey ? { 'x-api-key': options.apiKey } : {});
   const listTimeout = options.listTimeoutMs ?? 10_000;
   const accountTimeout = options.accountTimeoutMs ?? 3_000;
 
@@ -56,17 +53,16 @@ export function createIndexClient(options: IndexClientOptions): IndexClient {
       const items: NewsItem[] = [];
       let cursor: string | null = null;
       const maxPages = Math.ceil(max / POSTS_PAGE) + EXTRA_POSTS_PAGES;
+      // Every cursor followed; the first page has none.
       const cursors = new Set<string>();
-      let pages = 0;
       do {
-        if (cursor !== null && (cursors.has(cursor) || pages >= maxPages)) {
+        if (cursor !== null && (cursors.has(cursor) || cursors.size + 1 >= maxPages)) {
           throw new UpstreamError(
             `v1/posts: ${cursors.has(cursor) ? 'a cursor came back' : `more than ${maxPages} pages`} for ${max} posts at most: the cursor does not end; refresh failed`,
             { retryable: false },
           );
         }
         if (cursor !== null) cursors.add(cursor);
-        pages += 1;
         const query = { since: since.toISOString(), limit: POSTS_PAGE, ...(cursor ? { cursor } : {}) };
         const page: z.infer<typeof postsPayload> = await getJson(http, 'v1/posts', query, listTimeout, postsPayload);
         for (const post of page.posts) {
@@ -100,10 +96,22 @@ async function getJson<T>(
   try {
     answer = await fetchBounded(http, path, { searchParams, timeoutMs });
   } catch (error) {
-    throw translate(error, path);
+    // got's errors become ours, without the request options (they hold the API key). A body too
+    // large would come again: not retried; the next scheduled refresh asks anew.
+    if (error instanceof BodyTooLargeError) throw new UpstreamError(`upstream ${path}: ${error.message}`, { retryable: false });
+    throw new UpstreamError(`upstream ${path}: ${requestErrorCode(error)}`);
   }
-  const failed = statusError(answer, path);
-  if (failed) throw failed;
+  const { statusCode: status, headers } = answer;
+  if (status < 200 || status >= 300) {
+    if (status < 400) throw new UpstreamError(`upstream ${path}: HTTP ${status}, a redirect (not followed)`, { status, retryable: false });
+    // 408 and 429 pass with time, 5xx may; other 4xx mean our request is wrong.
+    const retryable = status === 408 || status === 429 || status >= 500;
+    throw new UpstreamError(`upstream ${path}: HTTP ${status}`, {
+      status,
+      retryable,
+      retryAfterMs: parseRetryAfter(headers['retry-after']),
+    });
+  }
   const json = parseBoundedJson(answer.body)?.json;
   if (json === undefined) throw new UpstreamError(`upstream ${path}: malformed JSON`);
   const parsed = schema.safeParse(json);
@@ -113,26 +121,4 @@ async function getJson<T>(
     });
   }
   return parsed.data;
-}
-
-/** A status other than 2xx as our error; a 3xx is one too (redirects are not followed). */
-function statusError({ statusCode: status, headers }: UpstreamAnswer, path: string): UpstreamError | undefined {
-  if (status >= 200 && status < 300) return undefined;
-  if (status < 400) return new UpstreamError(`upstream ${path}: HTTP ${status}, a redirect (not followed)`, { status, retryable: false });
-  const retryAfter = headers['retry-after'];
-  const retryAfterMs = parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : undefined);
-  // 408 and 429 pass with time, 5xx may; other 4xx mean our request is wrong.
-  const retryable = status === 408 || status === 429 || status >= 500;
-  return new UpstreamError(`upstream ${path}: HTTP ${status}`, {
-    status,
-    retryable,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  });
-}
-
-/** got's errors become ours; the request options (with the API key) are not carried along. */
-function translate(error: unknown, path: string): UpstreamError {
-  // The same body would come again: not retried; the next scheduled refresh asks anew.
-  if (error instanceof BodyTooLargeError) return new UpstreamError(`upstream ${path}: ${error.message}`, { retryable: false });
-  return new UpstreamError(`upstream ${path}: ${requestErrorCode(error)}`);
 }

@@ -1,8 +1,6 @@
 /**
- * The boundary the refresh and stats jobs call (docs/providers.md): our domain types only. Two
- * implementations, chosen by INDEX_PROVIDER: `index` (../index-client.ts, the documented wire API
- * of docs/index-api.md, as served by the simulator) and `composite` (composite.ts: Elfa,
- * CoinGecko and X, with the rest computed by us).
+ * The boundary the refresh and stats jobs call (docs/providers.md): our domain types only.
+ * INDEX_PROVIDER chooses `index` (index-client.ts) or `composite` (composite.ts).
  */
 import type { NewsItem, UsernameStats } from '../../../../shared/market-types.js';
 import { listOf, type BaseListKind, type ListItem, type ListKind, type ListUpstream } from '../../../../shared/snapshot-kinds.js';
@@ -17,10 +15,8 @@ export const NEWS_MAX_POSTS = 10_000;
 export type AccountStats = Omit<UsernameStats, 'cachedAt'>;
 
 /**
- * One call per list kind of shared/snapshot-kinds.ts, named by its entry's `upstream`: the kind's items,
- * ranked (by smart money social activity), counted over `window` for a windowed kind (the 24 hours
- * without). A new list kind adds its call here, and the type
- * requires every provider to have it.
+ * One call per list kind of shared/snapshot-kinds.ts, named by its entry's `upstream`: the kind's
+ * items, ranked, counted over `window` (the 24 hours without). The type requires every provider to have each.
  */
 export type ListCalls = { [K in BaseListKind as ListUpstream<K>]: (window?: ExtraWindow) => Promise<ListItem<K>[]> };
 

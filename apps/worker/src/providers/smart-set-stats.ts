@@ -1,16 +1,13 @@
 /**
- * The stats of a tracked account with INDEX_PROVIDER=composite (docs/providers.md, "Stats"),
- * computed over the whole tracked set from what we hold: X's posts and follower counts, and for
- * an account whose posts we do not hold, Elfa's count of them (keyword-mentions). Pure: tracked
- * accounts and their posts in, figures out, so the X side may change how posts are read.
- *
- * A figure we cannot compute is null, never a zero: the caller stores no record rather than a
- * confident 0 (the retired smart-stats route once made every account 100 and rank 1).
+ * The stats of a tracked account with INDEX_PROVIDER=composite, over the whole tracked set
+ * (docs/providers.md, "Stats": the figures, their weights and why). Pure, so the X side may change
+ * how posts are read. A figure we cannot compute is null, never a zero: the caller then stores no
+ * record rather than a confident 0 (the retired smart-stats route made every account 100 and rank 1).
  */
 import type { HeldPost } from './x.js';
 
 export interface SetAccount {
-  /** The account's key in the set: its lower-case username. */
+  /** Its lower-case username. */
   key: string;
   /** X's follower count; null when unknown (never resolved, suspended, no post read). */
   followers: number | null;
@@ -23,7 +20,6 @@ export interface SetAccount {
 export interface SetPost {
   /** The key of the tracked account that wrote it. */
   authorKey: string;
-  /** Our engagementScore of the post. */
   engagement: number;
   tokens: readonly string[];
   /** Keys of the tracked accounts it mentions (other than the one it replies to). */
@@ -48,20 +44,12 @@ export interface AccountFigures {
   topTokens: string[];
 }
 
-/**
- * What one reference from another tracked account is worth: a quote carries the account's post
- * to the quoter's audience, a reply engages with it, a mention only names it.
- */
+/** What one reference from another tracked account is worth. */
 export const REFERENCE_WEIGHTS = { mention: 1, reply: 2, quote: 3 } as const;
-/** How the three figures make indexScore: influence inside the smart set first, which no provider exposes. */
 export const SCORE_WEIGHTS = { influence: 0.4, engagement: 0.35, reach: 0.25 } as const;
 type Figure = keyof typeof SCORE_WEIGHTS;
 
-/**
- * Influence of `a`: the sum over the other tracked accounts `b` of log2(1 + w(b→a)), w the
- * weighted count of b's mentions, replies and quotes of a. The logarithm makes breadth count:
- * ten accounts quoting once outweigh one account quoting ten times.
- */
+/** Influence of `a`: the sum over the other tracked accounts `b` of log2(1 + b's weighted references to a). */
 function influences(accounts: readonly SetAccount[], posts: readonly SetPost[]): Map<string, number | null> {
   const anyRead = accounts.some((account) => account.postsRead);
   const weights = new Map<string, Map<string, number>>();
@@ -90,10 +78,7 @@ function influences(accounts: readonly SetAccount[], posts: readonly SetPost[]):
   return result;
 }
 
-/**
- * Where `value` stands among `sorted` (ascending), 0 (lowest) to 1 (highest), ties at their mean
- * position: the lowest of a figure scores 0 on it, the highest 1, a lone account or a tie of all 0.5.
- */
+/** Where `value` stands among `sorted` (ascending), 0 (lowest) to 1 (highest), ties at their mean position, a lone account 0.5. */
 function position(value: number, sorted: readonly number[]): number {
   if (sorted.length <= 1) return 0.5;
   const below = firstAtLeast(sorted, value);
@@ -209,11 +194,8 @@ export interface SetLookup {
 }
 
 /**
- * The held posts as the set's posts. References come from X's fields when the post carries them:
- * the author by id, `in_reply_to_user_id`, the mentioned usernames, the quoted post's author
- * (when that post is held too). Otherwise from the text: X puts the handles a reply answers first
- * (the first is the author replied to), a quote may carry the quoted post's link, any other handle
- * is a mention. Only tracked accounts count; a post by an untracked author is left out.
+ * The held posts as the set's posts, references from X's fields when the post carries them, else
+ * from its text (docs/providers.md, "Stats"). A post by an untracked author is left out.
  */
 export function setPostsFromHeld(posts: readonly HeldPost[], lookup: SetLookup): SetPost[] {
   const authorOf = new Map(posts.map((post) => [post.id, authorKeyOf(post, lookup)]));

@@ -1,8 +1,7 @@
 /**
- * What each job spends at each provider (docs/providers.md, "Quotas"): calls, Elfa credits
- * (`x-elfa-credits`), CoinGecko credits (1 a call), and the resources X bills: posts and users read. The worker runs every job
- * inside `measureSpend`, so the adapters record into the job's own meter without threading it
- * through the refresh code; the total is part of the job's result, hence its log line.
+ * What each job spends at each provider (docs/providers.md, "Quotas and errors"). The worker runs
+ * every job inside a meter (AsyncLocalStorage), so the adapters record into the job's own without
+ * threading it through the refresh code; the total is part of the job's result, hence its log line.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ProviderName } from '../../../../shared/provider-keys.js';
@@ -22,17 +21,12 @@ export type Spend = Partial<Record<ProviderName, ProviderSpend>>;
 /** One job's meter: filled even when the job fails (a failed call may still be billed). */
 export interface Meter {
   spend: Spend;
-  /**
-   * A provider that bills (all three do: credits or posts) answered, or may have: the request
-   * reached it (a response of any status, a timeout, a reset). Running the job again would pay
-   * again, so the worker does not retry it (worker.ts); a call that never connected leaves it false.
-   */
+  /** A request reached a provider that bills, or may have (a timeout, a reset): the worker does not run the job again (worker.ts). */
   billed: boolean;
 }
 
 const current = new AsyncLocalStorage<Meter>();
 
-/** Runs `task` recording into `meter`. */
 export function withMeter<T>(meter: Meter, task: () => Promise<T>): Promise<T> {
   return current.run(meter, task);
 }

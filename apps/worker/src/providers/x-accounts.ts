@@ -1,25 +1,18 @@
 /**
- * The tracked accounts as X knows them today (docs/providers.md, "Accounts that change"). Each
- * configured username is resolved to its id once (`/2/users/by?usernames=`), then looked up by
- * id once a day (`/2/users?ids=`, 100 a call): the lookup brings the follower count (read here,
- * not on every page of posts) and tells a rename (same id, another username), a suspension, a
- * protected or a deleted account. A warn line names each account whose state changed (once per
- * change), and the count of tracked accounts by state is kept for /metrics.
+ * The tracked accounts as X knows them today (docs/providers.md, "Accounts that change"): each
+ * name resolved to its id once, then looked up by id once a day (the follower count comes from
+ * there, not from every page of posts); a warn line per change of state; the count by state for /metrics.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import { UpstreamError } from './upstream-error.js';
-import type { ProviderHttp } from './provider-http.js';
+import type { ProviderHttp } from './upstream-http.js';
 import { recordSpend } from './spend.js';
 import { parseItems } from './tolerant.js';
 import { accountProblem, pageSchema, problemsOf, userSchema, type WireUser } from './x-wire.js';
 
-/**
- * - `active`: found, public, spelled as configured; `renamed`: found by its id under another username;
- * - `protected`: its posts are not visible to an app token; `suspended`; `deleted`: its id is gone;
- * - `not_found`: the configured name was never found; `unresolved`: not looked up yet (or the lookup failed).
- */
+/** What each means: docs/providers.md, "Accounts that change". */
 export const ACCOUNT_STATES = ['active', 'renamed', 'protected', 'suspended', 'deleted', 'not_found', 'unresolved'] as const;
 export type AccountState = (typeof ACCOUNT_STATES)[number];
 
@@ -70,16 +63,10 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
     });
   }
 
-  async function lookup(
-    path: string,
-    key: 'ids' | 'usernames',
-    values: string[],
-    budget: RequestBudget | undefined,
-  ): Promise<{ users: WireUser[]; problems: ReturnType<typeof problemsOf> }> {
-    const { body } = await http.get(path, {
-      searchParams: { [key]: values.join(','), 'user.fields': 'public_metrics,protected' },
-      ...(budget ? { budget } : {}),
-    });
+  async function lookup(byId: boolean, values: string[], budget: RequestBudget | undefined) {
+    const path = byId ? '/2/users' : '/2/users/by';
+    const searchParams = { [byId ? 'ids' : 'usernames']: values.join(','), 'user.fields': 'public_metrics,protected' };
+    const { body } = await http.get(path, { searchParams, budget });
     const parsed = pageSchema.safeParse(body);
     if (!parsed.success) throw new UpstreamError(`x ${path}: invalid payload`, { retryable: false });
     const users = parseItems(parsed.data.data ?? [], userSchema).valid;
@@ -151,7 +138,7 @@ export function createTrackedAccounts(http: ProviderHttp, redis: Redis, logger: 
         for (let start = 0; start < batches.length && spend(); start += BATCH) {
           const batch = batches.slice(start, start + BATCH);
           const values = batch.map((account) => (byId ? account.id! : account.configured));
-          const { users, problems } = await lookup(byId ? '/2/users' : '/2/users/by', byId ? 'ids' : 'usernames', values, budget);
+          const { users, problems } = await lookup(byId, values, budget);
           for (const account of batch) {
             const user = users.find((candidate) => same(byId ? candidate.id : candidate.username, account));
             const problem = problems.find((candidate) =>

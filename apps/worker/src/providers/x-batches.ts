@@ -1,21 +1,14 @@
 /**
- * The tracked accounts' posts in batches (docs/providers.md, "1,000 tracked accounts"): one
- * recent search `(from:a OR from:b ...) -is:retweet` per batch, each query within X's length
- * limit (512 characters on self-serve access), so a refresh costs about one request per 20-30
- * accounts instead of one per account.
- *
- * What each account has read is kept by its id (ReadState): `since`, the newest post read (the
- * next search asks only for newer ones), and `hole`, a range a search did not finish because the
- * refresh's request budget ran out: it is read on a later refresh, so a post past the last page
- * read is never skipped by the next `since_id`.
+ * The tracked accounts' posts in batches, one recent search per batch within X's query length,
+ * and what each account has read (docs/providers.md, "1,000 tracked accounts" and "No post skipped").
  */
 
 export interface ReadState {
-  /** The newest post id read for this account (or for its batch: any post newer is unread). */
+  /** The newest post id read for this account (or for its batch: any post newer is unread), the next `since_id`. */
   since?: string;
   /** `created_at` of `since`: a `since` older than the window is replaced by `start_time`. */
   sinceAt?: string;
-  /** Posts newer than `after` (or the window's start) and older than `before` are still to read. */
+  /** Posts newer than `after` (or the window's start) and older than `before` are still to read: a search the budget cut short. */
   hole?: { after?: string; afterAt?: string; before: string; beforeAt: string };
   /** When its batch was last searched (ms): the least recently read batches go first. */
   readAt?: number;

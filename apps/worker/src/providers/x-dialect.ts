@@ -1,18 +1,14 @@
 /**
- * Which name X takes for the post fields parameter (docs/providers.md, "X in both spellings").
- * OpenAPI 2.167 calls it `post.fields` (and the long-text field `note_post`); the docs pages and
- * older deployments `tweet.fields` (`note_tweet`). X refuses an unknown query parameter with a
- * 400 that names it, and a 400 costs nothing, so: ask in the name that worked last (Redis, so
- * every worker process and a restart agree; `post.fields` the first time), and on a 400 naming
- * that parameter ask once more in the other name and remember it when it is accepted. Both
- * requests come out of the refresh's budget: a 400 bills nothing but counts against X's rate
- * limit, and X_REQUESTS_PER_REFRESH is what the operator allows.
+ * Which name X takes for the post fields parameter, `post.fields` or `tweet.fields`
+ * (docs/providers.md, "X in both spellings"): the name that worked last (Redis, so every worker
+ * and a restart agree), and on a 400 naming it, once more in the other. Both requests come out of
+ * the refresh's budget: a 400 bills nothing but counts against X's rate limit.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import { UpstreamError } from './upstream-error.js';
-import type { ProviderHttp, ProviderResponse } from './provider-http.js';
+import type { ProviderHttp, ProviderResponse } from './upstream-http.js';
 import type { RequestBudget } from './x-accounts.js';
 import { problemsIn, refusesParameter } from './x-wire.js';
 

@@ -1,9 +1,6 @@
 /**
- * X API v2's payloads in both spellings (docs/providers.md, "X"): the docs pages still say
- * `tweet.fields`, `note_tweet`, `retweet_count`, `includes.tweets`, `edit_history_tweet_ids`;
- * OpenAPI 2.167 (7 Aug 2026) renames them `post.fields`, `note_post`, `repost_count`,
- * `includes.posts`, `edit_history_post_ids`. Every reader here takes the new name first, then
- * the old one, and the rest of the adapter sees one normalised shape.
+ * X API v2's payloads in both spellings (docs/providers.md, "X in both spellings"): every reader
+ * takes the new name first, then the old one; the rest of the adapter sees one normalised shape.
  */
 import { z } from 'zod';
 import { lenientCount, parseItems } from './tolerant.js';
@@ -120,11 +117,7 @@ export function postsOf(page: WirePage): { posts: XPost[]; included: XPost[] } {
   };
 }
 
-/**
- * engagementScore (docs/providers.md): likes + replies + bookmarks + 2 × (reposts + quotes).
- * Reposts and quotes carry the post to new audiences, so they count double; impressions are
- * views, not engagement, and are left out.
- */
+/** engagementScore, and why it weighs what it does: docs/providers.md, "How each field is filled". */
 export function engagementScore(metrics: XPost['metrics']): number {
   if (!metrics) return 0;
   return metrics.likes + metrics.replies + metrics.bookmarks + 2 * (metrics.reposts + metrics.quotes);

@@ -1,24 +1,19 @@
 /**
- * X API v2 (docs/providers.md, "X"): the tracked accounts' posts. The accounts are looked up
- * by id once a day (x-accounts.ts: followers, renames, suspensions); their posts are read by
- * recent search in batches of `from:` clauses (x-batches.ts), newer than what each account has
- * read (`since_id`), within a request budget per refresh; the posts read are held in Redis for
- * the news window, so a post is paid for once. X's two spellings are absorbed by x-wire.ts and
- * x-dialect.ts.
+ * X API v2 (docs/providers.md, "X API v2"): the tracked accounts (x-accounts.ts) and their posts,
+ * read by recent search in batches (x-batches.ts) within a request budget per refresh and held in
+ * Redis for the news window, so a post is paid for once. X's two spellings: x-wire.ts, x-dialect.ts.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../../../../shared/logger.js';
 import type { NewsItem } from '../../../../shared/market-types.js';
 import { providerKeys } from '../../../../shared/provider-keys.js';
 import { UpstreamError } from './upstream-error.js';
-import type { ProviderHttp } from './provider-http.js';
+import type { ProviderHttp } from './upstream-http.js';
 import { recordSpend } from './spend.js';
 import { createTrackedAccounts, readable, type RequestBudget, type TrackedAccount } from './x-accounts.js';
 import { batchesOf, batchQuery, compareIds, lowerBound, maxId, mergeHole, type ReadState } from './x-batches.js';
 import { createPostFieldsClient } from './x-dialect.js';
 import { engagementScore, pageSchema, postsOf, problemsOf, tokensOf, type XPost } from './x-wire.js';
-
-export { engagementScore, tokensOf } from './x-wire.js';
 
 /** A tracked post as held: the news item, with what ties it to the tracked set by id (not by spelling). */
 export interface HeldPost extends NewsItem {
@@ -26,9 +21,8 @@ export interface HeldPost extends NewsItem {
   authorId?: string;
   /** Lower-case usernames it mentions. */
   mentions?: string[];
-  /** The user it replies to. */
   inReplyToUserId?: string;
-  /** The posts it quotes and replies to. */
+  /** The ids of the posts it quotes and replies to. */
   quotes?: string[];
   repliesTo?: string[];
 }
@@ -97,8 +91,7 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
       budget,
     );
     if (!response) return undefined;
-    const { body } = response;
-    const parsed = pageSchema.safeParse(body);
+    const parsed = pageSchema.safeParse(response.body);
     if (!parsed.success) throw new UpstreamError(`x ${SEARCH}: invalid payload`, { retryable: false });
     const { posts, included } = postsOf(parsed.data);
     recordSpend('x', { posts: (parsed.data.data?.length ?? 0) + included.length });
@@ -151,14 +144,21 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
       const known = state(member.id);
       return known.since !== undefined && known.sinceAt !== undefined && Date.parse(known.sinceAt) >= since.getTime();
     };
-    const batches = [
-      ...batchesOf(
-        members.filter((member) => !hasSince(member)),
-        options.queryMaxLength,
-      ),
-      ...batchesOf(members.filter(hasSince), options.queryMaxLength),
-    ].sort((a, b) => readAt(a) - readAt(b));
+    const [fresh, known] = [members.filter((member) => !hasSince(member)), members.filter(hasSince)];
+    const batches = [...batchesOf(fresh, options.queryMaxLength), ...batchesOf(known, options.queryMaxLength)].sort(
+      (a, b) => readAt(a) - readAt(b),
+    );
     const read: XPost[] = [];
+    /** The pages after `page` while X has more and the budget lasts; the last one read, `bottom` the oldest post read. */
+    const rest = async (query: string, range: Record<string, string>, page: Page): Promise<Page> => {
+      while (page.next && budget.left > 0) {
+        const next = await searchPage(query, range, page.next, budget);
+        if (!next) break;
+        read.push(...next.posts);
+        page = { ...next, bottom: next.bottom ?? page.bottom };
+      }
+      return page;
+    };
     const changed = new Set<string>();
     const update = (id: string, next: ReadState) => {
       states.set(id, next);
@@ -180,12 +180,7 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
       heads.push({ batch, query, range, page, top: page.top });
     }
     for (const head of heads) {
-      while (head.page.next && budget.left > 0) {
-        const page = await searchPage(head.query, head.range, head.page.next, budget);
-        if (!page) break;
-        read.push(...page.posts);
-        head.page = { ...page, bottom: page.bottom ?? head.page.bottom };
-      }
+      head.page = await rest(head.query, head.range, head.page);
       const sinceAt = head.batch.map((member) => state(member.id).sinceAt ?? '').sort()[0];
       for (const member of head.batch) {
         const previous = state(member.id);
@@ -218,23 +213,13 @@ export function createXAdapter(options: XAdapterOptions): XAdapter {
         ),
         until_id: maxId(holes.map((hole) => hole.before))!,
       };
-      let page = await searchPage(query, range, undefined, budget);
-      if (!page) break; // the budget is spent before X took the request: the holes stay as they are
-      read.push(...page.posts);
-      let bottom = page.bottom;
-      while (page.next && budget.left > 0) {
-        const next = await searchPage(query, range, page.next, budget);
-        if (!next) break;
-        page = next;
-        read.push(...page.posts);
-        bottom = page.bottom ?? bottom;
-      }
+      const first = await searchPage(query, range, undefined, budget);
+      if (!first) break; // the budget is spent before X took the request: the holes stay as they are
+      read.push(...first.posts);
+      const { next, bottom } = await rest(query, range, first);
       for (const member of holed) {
         const hole = state(member.id).hole!;
-        update(member.id, {
-          ...state(member.id),
-          hole: page.next && bottom ? { ...hole, before: bottom.id, beforeAt: bottom.at } : undefined,
-        });
+        update(member.id, { ...state(member.id), hole: next && bottom ? { ...hole, before: bottom.id, beforeAt: bottom.at } : undefined });
       }
     }
 
