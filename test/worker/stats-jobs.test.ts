@@ -1,13 +1,15 @@
 import { expect } from 'chai';
 import { keys } from '../../shared/keyspace.js';
 import { http } from '../support/http.js';
-import { eventually, startStack, type Stack } from '../support/stack.js';
+import { eventually, startStack, whenReady, type Stack } from '../support/stack.js';
 
 describe('on-demand stats', () => {
   let stack: Stack;
 
   before(async () => {
     stack = await startStack();
+    // Lookups wait on the worker: beside the stack's first refreshes one can outwait its 3 s account timeout.
+    await whenReady(stack);
   });
   after(() => stack.close());
 
