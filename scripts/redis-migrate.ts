@@ -1,32 +1,14 @@
 /**
- * `npm run redis:migrate -- --from <redis-url> [--to <redis-url> | --to-cluster host:port,...] [--replace]`
- * (in production, after `npm run build`: `node dist/scripts/redis-migrate.js ...`).
- *
- * Copies what must survive from the key names used before the Cluster layout (untagged:
- * `ms:user:<email>`, `ms:history:token:<T>` ...) to the names of shared/keyspace.ts: users, API
- * keys, history, the snapshots (so reads are served at once), and the providers' state. The
- * target is the service's own Redis configuration (REDIS_URL, REDIS_SENTINELS or
- * REDIS_CLUSTER_NODES) unless --to or --to-cluster names another. The source may be the same
- * Redis (a single node moving to the new names in place).
- *
- * Each key is copied with DUMP/RESTORE, its time to live kept. A key already present at the
- * target is left as it is (--replace overwrites it). The old keys stay where they are. Not
- * copied: caches (stats, misses), counters and budgets, which rebuild by themselves, and
- * BullMQ's jobs (README, "Moving to Redis Cluster").
- *
- * Runs after the first honour what happened since (the README runs it twice, around the deploy):
- * the target keeps a ledger (keys.migrationLedger) of a digest of each source value copied or
- * found there. A key whose source value is unchanged since is left alone, whatever the new
- * deployment did to it meanwhile (a revoked key, a removed user, a changed password and its
- * tokensNotBefore stay so, with --replace too); a key changed at the source is copied again
- * unless it was deleted at the target since; a user or API key deleted at the source since is
- * listed and kept at the target, and deleted there only with --follow-deletions (an emptied
- * source or a typo in --from must not delete users and keys); and the sets of users and of a
- * user's keys are merged member by member. A source that holds none of the old layout's keys is
- * refused before anything is written.
- * Why a ledger rather than moving the keys: between the runs the old deployment still serves
- * from the old names, so they must stay; and rather than tombstones, because the ledger is the
- * command's alone and the service writes nothing for a migration that may never come.
+ * `npm run redis:migrate -- --from <redis-url> [--to <redis-url> | --to-cluster host:port,...] [--replace] [--follow-deletions]`
+ * (in production: `node dist/scripts/redis-migrate.js ...`): copies what must survive from the
+ * untagged key names of before the Cluster layout (`ms:user:<email>`, `ms:history:token:<T>` ...)
+ * to those of shared/keyspace.ts with DUMP/RESTORE, time to live kept, to the service's own Redis
+ * unless --to or --to-cluster names another. What is copied and what is not, and how a later run
+ * honours what changed since (the ledger, keys.migrationLedger; --replace; --follow-deletions):
+ * README, "Moving to Redis Cluster". Why a ledger rather than moving the keys: between the runs
+ * the old deployment still serves from the old names, so they must stay; and rather than
+ * tombstones, because the ledger is the command's alone and the service writes nothing for a
+ * migration that may never come.
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';

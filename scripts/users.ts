@@ -1,12 +1,13 @@
 /**
- * `npm run users -- add <email> [--role admin|user] | passwd <email> | remove <email> | list`
- * (docs/decisions.md#d5), `key create|list|revoke` for API keys (scripts/api-key-commands.ts; `remove` revokes the
- * user's keys too), and `export` / `import` for backups: one JSON object per line, each user (digests
- * included), then each API key (its stored record and the SHA-256 it lives under), then each alert
- * rule with its signing secrets, so a restore brings back keys that authenticate again and rules
- * whose receivers verify as before. An export without keys (an older one) still imports. In production, after `npm run build`: `node dist/scripts/users.js ...`.
- * The password comes from standard input when it is not a terminal (its first line), else
- * from a prompt without echo, asked twice. Errors: one line on stderr and exit code 1.
+ * `npm run users -- add <email> [--role admin|user] | passwd <email> | remove <email> | list | export [--out <file>] | import [--restore-revoked]`
+ * (docs/decisions.md#d5; README, Users: backup and restore), and `key ...` for API keys
+ * (scripts/api-key-commands.ts; `remove` revokes the user's keys too). In production:
+ * `node dist/scripts/users.js ...`. `export` writes one JSON object per line: each user (digests
+ * included), each API key (its stored record and the SHA-256 it lives under), each alert rule with
+ * its signing secrets, so restored keys authenticate and receivers verify as before; an export
+ * without keys (an older one) still imports. The password comes from standard input when it is
+ * not a terminal (its first line), else from a prompt without echo, asked twice. Errors: one line
+ * on stderr and exit code 1.
  */
 import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -260,14 +261,11 @@ async function restore(
     restoredUsers += 1;
   }
   await replicated();
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   const keysNote =
-    (restoredKeys > 0 ? `, ${restoredKeys} API key${restoredKeys === 1 ? '' : 's'}` : '') +
-    (restoredRules > 0 ? `, ${restoredRules} alert rule${restoredRules === 1 ? '' : 's'}` : '');
-  const revokedNote =
-    leftRevoked.length > 0
-      ? `; ${leftRevoked.length} API key${leftRevoked.length === 1 ? '' : 's'} revoked since the backup left revoked`
-      : '';
-  say(`imported ${restoredUsers} user${restoredUsers === 1 ? '' : 's'}${keysNote}${revokedNote}`);
+    (restoredKeys > 0 ? `, ${count(restoredKeys, 'API key')}` : '') + (restoredRules > 0 ? `, ${count(restoredRules, 'alert rule')}` : '');
+  const revokedNote = leftRevoked.length > 0 ? `; ${count(leftRevoked.length, 'API key')} revoked since the backup left revoked` : '';
+  say(`imported ${count(restoredUsers, 'user')}${keysNote}${revokedNote}`);
   if (leftRevoked.length > 0) {
     process.stderr.write(`users: not restored, revoked since the backup (--restore-revoked restores them):\n${leftRevoked.join('\n')}\n`);
   }

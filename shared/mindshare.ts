@@ -38,11 +38,7 @@ export interface Bucket {
 /** The bucket hash's fields, parsed: `t`, `m:<T>`, `e:<T>`, `s:<T>`, and `a:<T>`, its authors each followed by a newline. */
 export function parseBucket(fields: Record<string, string>): Bucket {
   const bucket: Bucket = { total: Number(fields.t ?? 0), tokens: new Map() };
-  const of = (token: string) => {
-    let entry = bucket.tokens.get(token);
-    if (!entry) bucket.tokens.set(token, (entry = { mentions: 0, engagement: 0, sentiment: 0, authors: new Set() }));
-    return entry;
-  };
+  const of = (token: string) => tokenCounts(bucket, token);
   for (const [field, value] of Object.entries(fields)) {
     const kind = field.slice(0, 2);
     const rest = field.slice(2);
@@ -52,6 +48,13 @@ export function parseBucket(fields: Record<string, string>): Bucket {
     else if (kind === 'a:') for (const author of value.split('\n')) if (author !== '') of(rest).authors.add(author);
   }
   return bucket;
+}
+
+/** A token's counts in `bucket`, added at zero when absent. */
+function tokenCounts(bucket: Bucket, token: string) {
+  let entry = bucket.tokens.get(token);
+  if (!entry) bucket.tokens.set(token, (entry = { mentions: 0, engagement: 0, sentiment: 0, authors: new Set<string>() }));
+  return entry;
 }
 
 export const MindshareItemSchema = z
@@ -92,20 +95,15 @@ export function windowStarts(window: MindshareWindow, nowMs: number, before = fa
 /** The buckets read, by unit and start. */
 export type Buckets = Readonly<Record<BucketUnit, ReadonlyMap<number, Bucket>>>;
 
-interface Tally {
-  total: number;
-  tokens: Map<string, { mentions: number; engagement: number; sentiment: number; authors: Set<string> }>;
-}
-
-function tally(buckets: Buckets, { unit, starts }: { unit: BucketUnit; starts: readonly number[] }): Tally {
-  const result: Tally = { total: 0, tokens: new Map() };
+/** The buckets' counts summed. */
+function tally(buckets: Buckets, { unit, starts }: { unit: BucketUnit; starts: readonly number[] }): Bucket {
+  const result: Bucket = { total: 0, tokens: new Map() };
   for (const start of starts) {
     const bucket = buckets[unit].get(start);
     if (!bucket) continue;
     result.total += bucket.total;
     for (const [token, counts] of bucket.tokens) {
-      let entry = result.tokens.get(token);
-      if (!entry) result.tokens.set(token, (entry = { mentions: 0, engagement: 0, sentiment: 0, authors: new Set() }));
+      const entry = tokenCounts(result, token);
       entry.mentions += counts.mentions;
       entry.engagement += counts.engagement;
       entry.sentiment += counts.sentiment;

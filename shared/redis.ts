@@ -154,13 +154,13 @@ function connectionErrorReason(error: Error): string {
 function logConnectionChanges(client: Redis | Cluster, name: string, logger: RedisLogger): void {
   /** The reason last logged while down; undefined while up. */
   let downBecause: string | undefined;
-  // The listener also keeps ioredis from printing each reconnect failure as an unhandled 'error'.
-  client.on('error', (error: Error) => {
-    const reason = connectionErrorReason(error);
+  const down = (reason: string, message: string) => {
     if (reason === downBecause) return;
     downBecause = reason;
-    logger.warn({ redis: name, reason }, 'redis connection error');
-  });
+    logger.warn({ redis: name, reason }, message);
+  };
+  // The listener also keeps ioredis from printing each reconnect failure as an unhandled 'error'.
+  client.on('error', (error: Error) => down(connectionErrorReason(error), 'redis connection error'));
   client.on('ready', () => {
     if (downBecause === undefined) return;
     downBecause = undefined;
@@ -168,12 +168,7 @@ function logConnectionChanges(client: Redis | Cluster, name: string, logger: Red
   });
   // A cluster reports one node's trouble apart (its slots are retried elsewhere once remapped).
   if (client instanceof Cluster) {
-    client.on('node error', (error: Error, node: string) => {
-      const reason = `${node}: ${connectionErrorReason(error)}`;
-      if (reason === downBecause) return;
-      downBecause = reason;
-      logger.warn({ redis: name, reason }, 'redis cluster node error');
-    });
+    client.on('node error', (error: Error, node: string) => down(`${node}: ${connectionErrorReason(error)}`, 'redis cluster node error'));
   }
 }
 
