@@ -1,14 +1,7 @@
 /**
  * `users key create <email> [--name <label>] [--expires <n>d|<n>h] | key list <email> | key revoke <id>`:
- * integrators' API keys (issue 21), dispatched from scripts/users.ts.
- *
- * - create prints the new key on stdout, alone on its line, and nothing else there (a script
- *   can capture it); a note on stderr says it will not be shown again (and when it expires).
- *   Only its SHA-256 is kept. With `--expires 90d` every replica refuses it from then on.
- * - list prints one key per line: id, label (`-` when none), `…` + last four characters,
- *   creation time, last use (`never`), expiry (`-` when none); never the key or its hash.
- * - revoke deletes the key at once: the API keeps no copy of it, so every replica refuses it
- *   from its next request.
+ * integrators' API keys (issue 21; README, API keys), dispatched from scripts/users.ts. `create`
+ * prints the key alone on stdout (a script can capture it) and its note on stderr.
  */
 import { stripInvisible } from '../shared/provider-text.js';
 import { parseArgs } from 'node:util';

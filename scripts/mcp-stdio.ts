@@ -1,14 +1,9 @@
 /**
  * `npm run --silent mcp -- --url <base>` (in production: `node dist/scripts/mcp-stdio.js --url <base>`):
- * the API's MCP tools over stdio, for agents that only start local servers. It holds no data and
- * no tool definitions of its own: it forwards `tools/list` and `tools/call` to `<base>/mcp` of a
- * running API, so the tools, their schemas and their answers are exactly the remote ones.
- * stdout carries the protocol; everything else goes to stderr. If `MARKET_SIGNALS_API_KEY` is
- * set, it is sent as `X-Api-Key` (the market tools need none).
- *
- * The key is a secret: it is sent over plain `http://` only to a loopback address (an API on this
- * machine), and no request follows a redirect (a 3xx is an error), so the key reaches no host
- * and no path but the one given.
+ * the API's MCP tools over stdio (README, AI agents), forwarding `tools/list` and `tools/call` to
+ * `<base>/mcp` of a running API; stdout carries the protocol, everything else goes to stderr.
+ * MARKET_SIGNALS_API_KEY, if set, is sent as `X-Api-Key`: a secret, so over plain `http://` only to
+ * a loopback address, and no request follows a redirect (a 3xx is an error).
  */
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

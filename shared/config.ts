@@ -317,15 +317,9 @@ const LOCAL_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|[a-z0-9-]+)$/i;
 
 /** Records a problem when `name` is an http:// address of another machine (issue 38 item 9); loopback and single-label hosts stay allowed (a local simulator or proxy). */
 function refusePlainHttp(env: Env, name: string): void {
-  const raw = env[name];
-  if (!raw) return;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    return; // the variable's own parser says why
-  }
-  if (parsed.protocol === 'http:' && !LOCAL_HOST.test(parsed.hostname)) {
+  // Unset or not a URL: nothing to refuse here (the variable's own parser says why).
+  const parsed = URL.parse(env[name] ?? '');
+  if (parsed?.protocol === 'http:' && !LOCAL_HOST.test(parsed.hostname)) {
     problem(
       env,
       `${name}: must be https:// when NODE_ENV=production (plain http:// only to this machine, localhost, 127.x.x.x or [::1], or a single-label private host)`,

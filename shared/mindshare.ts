@@ -1,11 +1,6 @@
 /**
  * Mindshare (docs/decisions.md#d20): each token's share of the tracked accounts' token mentions
- * in a window, from hourly buckets the worker counts as it sees posts. A mention is a post of a
- * tracked account whose `tokens` name the token (a post naming two tokens is a mention of each,
- * a post naming one twice is one); each post is counted once, into the UTC hour and the UTC day it
- * was published. `1h` and `24h` are the last 1 or 24 hourly buckets, `7d` and `30d` the last 7 or
- * 30 daily ones, the current bucket included; a token's share is its mentions over the sum of all
- * tokens' mentions in those buckets.
+ * in a window, from the hourly and daily buckets the worker counts as it sees posts.
  */
 import { z } from 'zod';
 

@@ -173,13 +173,10 @@ function logConnectionChanges(client: Redis | Cluster, name: string, logger: Red
 }
 
 /**
- * Waits until every replica connected to the master has the writes made so far on this
- * connection (WAIT), so that what a command acknowledges survives a failover. Without replicas
- * there is nothing to wait for. Throws when some replica did not confirm in time.
- *
- * On a cluster the write went to the master of its key's slot, over this client's connection to
- * that node: WAIT on each master's connection covers it wherever it landed (a master this client
- * wrote nothing to answers at once).
+ * Waits until every replica has the writes made so far on this connection (WAIT), so that what
+ * a command acknowledges survives a failover; throws when some replica did not confirm in time.
+ * On a cluster, WAIT on each master's connection covers the write wherever its slot put it (a
+ * master this client wrote nothing to answers at once).
  */
 export async function waitForReplicas(redis: Redis, timeoutMs = 5000): Promise<void> {
   const cluster = clusterOf(redis);

@@ -1,10 +1,7 @@
 /**
- * The one table of the shared snapshot kinds: what the worker and the API both need of each
- * kind (its refresh job, events stream, view, history series and upstream call). Everything
- * that lists the kinds is derived from here (SNAPSHOTS, the refresh jobs and their schedules,
- * the stream topics, the API's cached views, the history keys, the Elfa budget), keyed by the
- * kind's name, so the compiler checks that they agree. The API's reads of the kinds are
- * apps/api/src/market/reads.ts. docs/adding-a-snapshot-kind.md walks through adding one.
+ * The one table of the shared snapshot kinds: what the worker and the API both need of each kind.
+ * Everything that lists the kinds is derived from it, keyed by the kind's name, so the compiler
+ * checks that they agree (docs/adding-a-snapshot-kind.md; the API's reads: apps/api/src/market/reads.ts).
  */
 import type { z } from 'zod';
 import { TrendingCaSchema, TrendingTokenSchema } from './market-types.js';
@@ -77,11 +74,9 @@ function listKind<
 }
 
 /**
- * A list kind's windowed variants (`trending@1h`, `trending@4h`, `trending@7d`, `trending@30d`):
- * the same upstream call counted over another window (shared/trending-windows.ts), each a
- * snapshot kind with its own refresh job, events stream (its `?at=` and stream topic) and no
- * series of its own (the token and sentiment series stay the 24 h list's). Only the windows in
- * TRENDING_WINDOWS are refreshed (activeSnapshots).
+ * A list kind's windowed variants (`trending@1h`, ...; shared/trending-windows.ts): each a kind
+ * with its own refresh job and events stream, and no series of its own (the token and sentiment
+ * series stay the 24 h list's). Only the windows in TRENDING_WINDOWS are refreshed (activeSnapshots).
  */
 function windowedKinds<const Name extends string, Item, const Upstream extends string>(
   name: Name,

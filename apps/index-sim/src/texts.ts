@@ -4,6 +4,7 @@
 // negations ("not selling my $X") that a naive keyword count gets wrong.
 
 import { type Rng, intBetween, pick } from './random.js';
+import type { TokenInfo } from './tokens.js';
 
 export type Mood = 'bullish' | 'bearish' | 'neutral';
 
@@ -141,10 +142,7 @@ const EXTRA: Readonly<Record<Mood, readonly string[]>> = {
 
 const TEMPLATES: Readonly<Record<Mood, readonly string[]>> = { bullish: BULLISH, bearish: BEARISH, neutral: NEUTRAL };
 
-export interface TextToken {
-  readonly symbol: string;
-  readonly name: string;
-}
+type TextToken = Pick<TokenInfo, 'symbol' | 'name'>;
 
 /** Renders one post: the main token in a template of the mood, extra tokens in suffixes. */
 export function renderText(rng: Rng, mood: Mood, main: TextToken, extras: readonly TextToken[]): string {
