@@ -19,6 +19,13 @@ const KEY_ID = /^key_[0-9A-Za-z]{12}$/;
 /** The longest lifetime `--expires` takes: ten years. */
 const MAX_LIFETIME_MS = 3650 * 86_400_000;
 
+/** `raw` as a normalised email address, or a UsageError naming it. */
+export function emailOf(raw: string): string {
+  const email = normaliseEmail(raw);
+  if (!isPlausibleEmail(email)) throw new UsageError(`"${raw}" is not a valid email address`);
+  return email;
+}
+
 /** `--expires 90d` or `12h` as milliseconds. */
 function lifetime(raw: string): number {
   const match = /^(\d{1,6})([dh])$/.exec(raw);
@@ -50,8 +57,7 @@ export async function runKeyCommand(argv: string[], connect: () => Redis): Promi
   }
   if (action === 'revoke' && !KEY_ID.test(subject))
     throw new UsageError(`"${subject}" is not a key id (key_ and 12 letters or digits, as key list shows)`);
-  const email = action === 'revoke' ? '' : normaliseEmail(subject);
-  if (action !== 'revoke' && !isPlausibleEmail(email)) throw new UsageError(`"${subject}" is not a valid email address`);
+  const email = action === 'revoke' ? '' : emailOf(subject);
 
   const redis = connect();
   try {

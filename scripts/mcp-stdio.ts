@@ -27,12 +27,7 @@ function endpoint(): URL {
     fail(`${(error as Error).message}; ${USAGE}`);
   }
   if (!values.url) fail(USAGE);
-  let base: URL;
-  try {
-    base = new URL(values.url);
-  } catch {
-    fail(`--url is not a URL: ${values.url}`);
-  }
+  const base = URL.parse(values.url) ?? fail(`--url is not a URL: ${values.url}`);
   if (base.protocol !== 'http:' && base.protocol !== 'https:') fail(`--url must be http or https: ${values.url}`);
   return new URL('mcp', base.href.endsWith('/') ? base : `${base.href}/`);
 }

@@ -96,10 +96,7 @@ async function migrate(source: Redis, target: Redis, replace: boolean, followDel
     );
   }
   const seen = new Set<string>();
-  let cursor = '0';
-  do {
-    const [next, found] = await source.scan(cursor, 'MATCH', 'ms:*', 'COUNT', 500);
-    cursor = next;
+  for await (const found of source.scanStream({ match: 'ms:*', count: 500 }) as AsyncIterable<string[]>) {
     for (const old of found) {
       const to = newNameOf(old);
       if (!to) {
@@ -115,11 +112,9 @@ async function migrate(source: Redis, target: Redis, replace: boolean, followDel
       if (outcome.fingerprint === undefined) continue; // expired meanwhile
       if (outcome.fingerprint !== last) await target.hset(ledgerKey, old, outcome.fingerprint);
       if (outcome.result === 'copied') counts.copied[to.family] += 1;
-      else if (outcome.result === 'present') counts.present += 1;
-      else if (outcome.result === 'unchanged') counts.unchanged += 1;
-      else counts.deletedAtTarget += 1;
+      else counts[outcome.result] += 1;
     }
-  } while (cursor !== '0');
+  }
   // In the ledger, gone from the source: deleted on the old deployment since the last run.
   for (const old of ledger.keys()) {
     const to = seen.has(old) ? undefined : newNameOf(old);
@@ -138,7 +133,7 @@ async function migrate(source: Redis, target: Redis, replace: boolean, followDel
   return counts;
 }
 
-type Outcome = { fingerprint: string | undefined; result: 'copied' | 'present' | 'unchanged' | 'deleted at target' };
+type Outcome = { fingerprint: string | undefined; result: 'copied' | 'present' | 'unchanged' | 'deletedAtTarget' };
 
 async function copyKey(
   source: Redis,
@@ -152,7 +147,7 @@ async function copyKey(
   if (dump === null) return { fingerprint: undefined, result: 'unchanged' };
   const fingerprint = digest(dump);
   if (fingerprint === last) return { fingerprint, result: 'unchanged' };
-  if (last !== undefined && (await target.exists(key)) === 0) return { fingerprint, result: 'deleted at target' };
+  if (last !== undefined && (await target.exists(key)) === 0) return { fingerprint, result: 'deletedAtTarget' };
   const args: (string | number | Buffer)[] = [key, ttl > 0 ? ttl : 0, dump];
   if (replace) args.push('REPLACE');
   try {
@@ -198,12 +193,9 @@ async function mergeSet(
 
 /** Whether `source` holds any key of the old layout (a user, a key, history, a snapshot, provider state). */
 async function holdsOldLayout(source: Redis): Promise<boolean> {
-  let cursor = '0';
-  do {
-    const [next, found] = await source.scan(cursor, 'MATCH', 'ms:*', 'COUNT', 1000);
+  for await (const found of source.scanStream({ match: 'ms:*', count: 1000 }) as AsyncIterable<string[]>) {
     if (found.some((old) => newNameOf(old) !== undefined)) return true;
-    cursor = next;
-  } while (cursor !== '0');
+  }
   return false;
 }
 

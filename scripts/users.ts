@@ -17,13 +17,13 @@ import { z } from 'zod';
 import { ApiKeyStore } from '../apps/api/src/auth/api-keys.js';
 import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import type { Role } from '../apps/api/src/auth/types.js';
-import { isPlausibleEmail, isRole, normaliseEmail, UserStore } from '../apps/api/src/auth/users.js';
+import { isRole, UserStore } from '../apps/api/src/auth/users.js';
 import { AlertStore } from '../shared/alerts/alert-store.js';
 import { StoredRuleSchema } from '../shared/alerts/alert-types.js';
 import { loadConfigOrExit } from '../shared/config.js';
 import { isRedisUnavailable } from '../shared/redis-errors.js';
 import { closeRedis, createRedis, waitForReplicas } from '../shared/redis.js';
-import { runKeyCommand, UsageError } from './api-key-commands.js';
+import { emailOf, runKeyCommand, UsageError } from './api-key-commands.js';
 
 const MIN_PASSWORD_LENGTH = 12;
 
@@ -37,9 +37,7 @@ function emailArgument(positionals: string[]): string {
   const raw = positionals[1];
   if (raw === undefined) throw new UsageError(USAGE);
   if (positionals.length > 2) throw new UsageError(`unexpected argument "${positionals[2]}"; ${USAGE}`);
-  const email = normaliseEmail(raw);
-  if (!isPlausibleEmail(email)) throw new UsageError(`"${raw}" is not a valid email address`);
-  return email;
+  return emailOf(raw);
 }
 
 async function readPassword(): Promise<string> {

@@ -148,8 +148,6 @@ export interface Snapshot<T> {
   cachedAt: string;
 }
 
-// Issue 12: history and the event stream.
-
 const bucketAt = timestamp('The refresh time (interval 30m) or the start of the bucket (1h, 4h, 1d; aligned to UTC).');
 const HistoryInterval = z.enum(['30m', '1h', '4h', '1d']).meta({ description: 'The interval asked for.' });
 

@@ -10,17 +10,13 @@ import { keys, untaggedUsersKey } from './keyspace.js';
 import type { Logger } from './logger.js';
 import { clusterOf, createRedis, type RedisConfig } from './redis.js';
 
-export interface RedisPolicy {
-  maxmemoryPolicy: string | undefined;
-  aof: boolean;
-  /** RDB `save` rules; undefined where CONFIG is disabled (managed Redis). */
-  rdbSave: string | undefined;
-}
+type RedisPolicy = Awaited<ReturnType<typeof readRedisPolicy>>;
 
-async function readRedisPolicy(redis: Redis): Promise<RedisPolicy> {
+async function readRedisPolicy(redis: Redis) {
   // INFO works on managed Redis where CONFIG is renamed away.
   const info = await redis.info();
   const field = (name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
+  // RDB `save` rules; undefined where CONFIG is disabled (managed Redis).
   const save = await redis.config('GET', 'save').then(
     (reply) => (Array.isArray(reply) ? String(reply[1] ?? '') : undefined),
     () => undefined,
