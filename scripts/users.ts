@@ -92,9 +92,7 @@ function promptHidden(prompt: string): Promise<string> {
 
 async function newPasswordHash(): Promise<string> {
   const password = await readPassword();
-  if ([...password].length < MIN_PASSWORD_LENGTH) {
-    throw new UsageError(`the password must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  }
+  if ([...password].length < MIN_PASSWORD_LENGTH) throw new UsageError(`the password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   return hashPassword(password);
 }
 

@@ -33,14 +33,13 @@ export interface Bucket {
 /** The bucket hash's fields, parsed: `t`, `m:<T>`, `e:<T>`, `s:<T>`, and `a:<T>`, its authors each followed by a newline. */
 export function parseBucket(fields: Record<string, string>): Bucket {
   const bucket: Bucket = { total: Number(fields.t ?? 0), tokens: new Map() };
-  const of = (token: string) => tokenCounts(bucket, token);
   for (const [field, value] of Object.entries(fields)) {
     const kind = field.slice(0, 2);
     const rest = field.slice(2);
-    if (kind === 'm:') of(rest).mentions = Number(value);
-    else if (kind === 'e:') of(rest).engagement = Number(value);
-    else if (kind === 's:') of(rest).sentiment = Number(value);
-    else if (kind === 'a:') for (const author of value.split('\n')) if (author !== '') of(rest).authors.add(author);
+    if (kind === 'm:') tokenCounts(bucket, rest).mentions = Number(value);
+    else if (kind === 'e:') tokenCounts(bucket, rest).engagement = Number(value);
+    else if (kind === 's:') tokenCounts(bucket, rest).sentiment = Number(value);
+    else if (kind === 'a:') for (const author of value.split('\n')) if (author !== '') tokenCounts(bucket, rest).authors.add(author);
   }
   return bucket;
 }

@@ -93,8 +93,7 @@ function defaultLogger(): Logger {
  * `logger` hears of connection errors (a refused connection, a wrong password, a TLS failure)
  * once per change: when the connection is lost or cannot be made, when the reason changes while
  * it is down, and when it is back. A reconnect loop that fails every 100 ms the same way logs once.
- * A config that carries a key prefix (every loaded one) names the process's keys under it: the
- * keys a process uses are those of the config its connections were made from.
+ * A config's key prefix names the process's keys (useKeyPrefix).
  */
 export function createRedis(config: RedisConfig, role: RedisRole, name: string, logger: RedisLogger = defaultLogger()): Redis {
   if (config.redisKeyPrefix !== undefined) useKeyPrefix(config.redisKeyPrefix);

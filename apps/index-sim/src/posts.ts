@@ -83,10 +83,7 @@ export class PostStream {
 
   post(slot: number): StoredPost {
     let stored = this.cache.get(slot);
-    if (!stored) {
-      stored = this.generate(slot);
-      this.cache.set(slot, stored);
-    }
+    if (!stored) this.cache.set(slot, (stored = this.generate(slot)));
     return stored;
   }
 

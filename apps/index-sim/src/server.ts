@@ -127,9 +127,7 @@ class SimulatorCore implements ControlPanel {
       const retryAfter = String(faults.rateLimit.retryAfter);
       return send(res, reply(429, { error: 'rate_limited' }, { 'retry-after': retryAfter }));
     }
-    if (faults.errorRate > 0 && this.errorRng() < faults.errorRate) {
-      return send(res, reply(500, { error: 'internal' }));
-    }
+    if (faults.errorRate > 0 && this.errorRng() < faults.errorRate) return send(res, reply(500, { error: 'internal' }));
     const answer = route.run(this.world, searchParams, this.now());
     if (faults.malformed && answer.status === 200) {
       return sendRaw(res, 200, malformedBody(route.template, JSON.stringify(answer.body), this.malformedCount++));

@@ -152,8 +152,6 @@ export function renderText(rng: Rng, mood: Mood, main: TextToken, extras: readon
     .replaceAll('{P}', String(intBetween(rng, 3, 60)));
   // Close the sentence before a suffix so "...higher Also loading $LINK." can't happen.
   if (extras.length > 0 && /[\w$%]$/.test(text)) text += '.';
-  for (const extra of extras) {
-    text += pick(rng, EXTRA[mood]).replaceAll('{B}', `$${extra.symbol}`);
-  }
+  for (const extra of extras) text += pick(rng, EXTRA[mood]).replaceAll('{B}', `$${extra.symbol}`);
   return text;
 }

@@ -58,9 +58,7 @@ function posts(world: World, query: URLSearchParams, now: number): Reply {
   const since = sinceParam(query);
   const rawCursor = query.get('cursor');
   const cursorSlot = rawCursor === null ? undefined : decodeCursor(rawCursor);
-  if (limit === undefined || since === 'invalid' || (rawCursor !== null && cursorSlot === undefined)) {
-    return BAD_REQUEST;
-  }
+  if (limit === undefined || since === 'invalid' || (rawCursor !== null && cursorSlot === undefined)) return BAD_REQUEST;
   return reply(200, world.postsPage(now, { since, limit, cursorSlot }));
 }
 
