@@ -69,18 +69,15 @@ function promptHidden(prompt: string): Promise<string> {
     let value = '';
     const onData = (chunk: string) => {
       for (const char of chunk) {
-        if (char === '\r' || char === '\n' || char === '\u0004') {
+        // Enter or Ctrl-D ends the line; Ctrl-C ends the command.
+        if (char === '\r' || char === '\n' || char === '\u0004' || char === '\u0003') {
           stdin.off('data', onData);
           stdin.setRawMode(false);
           stdin.pause();
           process.stderr.write('\n');
+          if (char === '\u0003') process.exit(130);
           resolve(value);
           return;
-        }
-        if (char === '\u0003') {
-          stdin.setRawMode(false);
-          process.stderr.write('\n');
-          process.exit(130);
         }
         if (char === '\u007f' || char === '\b') value = [...value].slice(0, -1).join('');
         else value += char;

@@ -72,11 +72,7 @@ export const keys = {
    */
   loginFailuresByEmail: (emailDigest: string) => `${LOGIN()}:fail:email:${emailDigest}`,
   loginFailuresByAddress: (clientGroup: string) => `${LOGIN()}:fail:addr:${clientGroup}`,
-  /**
-   * `redis:migrate`'s ledger at the target: old key name -> a digest of the source value it last
-   * copied (or found there), so a later run tells a key deleted at the target since from one
-   * never copied (scripts/redis-migrate.ts).
-   */
+  /** `redis:migrate`'s ledger at the target: old key name -> a digest of the source value it last copied (scripts/redis-migrate.ts). */
   migrationLedger: () => `${P}:{migrate}:ledger`,
   /**
    * One attempt of a refresh job, claimed before it calls the upstream (apps/worker/src/run-claims.ts);

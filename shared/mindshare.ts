@@ -3,6 +3,7 @@
  * in a window, from the hourly and daily buckets the worker counts as it sees posts.
  */
 import { z } from 'zod';
+import { within } from './market-types.js';
 
 export const MINDSHARE_WINDOWS = ['1h', '24h', '7d', '30d'] as const;
 export type MindshareWindow = (typeof MINDSHARE_WINDOWS)[number];
@@ -54,18 +55,14 @@ function tokenCounts(bucket: Bucket, token: string) {
 export const MindshareItemSchema = z
   .object({
     token: z.string().max(20).meta({ description: 'The ticker, upper case.' }),
-    share: z
-      .number()
-      .min(0)
-      .max(1)
-      .meta({ description: 'Its mentions over all token mentions of the tracked accounts in the window, 0 to 1 (4 decimals).' }),
+    share: within(0, 1, 'Its mentions over all token mentions of the tracked accounts in the window, 0 to 1 (4 decimals).'),
     mentions: z.int().nonnegative().meta({ description: 'Posts of tracked accounts in the window that mention it, each post once.' }),
     authors: z.int().nonnegative().meta({ description: 'Distinct tracked accounts among those posts.' }),
     engagement: z.number().nonnegative().meta({ description: 'The sum of those posts’ engagementScore.' }),
     shareChange: z.number().nullable().meta({
       description: 'share minus its share in the window before (same length); null when that window held no mention within retention.',
     }),
-    sentiment: z.number().min(-1).max(1).meta({ description: 'The mean polarity of those posts, -1 to 1 (4 decimals).' }),
+    sentiment: within(-1, 1, 'The mean polarity of those posts, -1 to 1 (4 decimals).'),
   })
   .meta({ id: 'MindshareItem', description: 'A token’s share of the tracked accounts’ attention in a window.' });
 export type MindshareItem = z.infer<typeof MindshareItemSchema>;
@@ -149,11 +146,7 @@ export const windowIntervals = (window: MindshareWindow): readonly MindshareInte
 export const MindsharePointSchema = z
   .object({
     at: z.iso.datetime().meta({ description: 'The start of the bucket (aligned to UTC).' }),
-    share: z
-      .number()
-      .min(0)
-      .max(1)
-      .meta({ description: 'The token’s mentions over all token mentions in the bucket; 0 when there were none.' }),
+    share: within(0, 1, 'The token’s mentions over all token mentions in the bucket; 0 when there were none.'),
     mentions: z.int().nonnegative().meta({ description: 'Posts of tracked accounts in the bucket that mention the token.' }),
   })
   .meta({ id: 'MindsharePoint' });

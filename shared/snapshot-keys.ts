@@ -20,11 +20,7 @@ const series = (name: SeriesName, id?: string) =>
 
 /** History's streams (docs/decisions.md#d11, shared/history/history-store.ts). */
 export const historyKeys = {
-  /**
-   * A kind's events stream, field `b` = the event's data: for a list kind the exact response body
-   * (`?at=` reads and its stream events); for news the posts new since the previous refresh, for
-   * sentiment the records that changed (`{ data, cachedAt }`).
-   */
+  /** A kind's events stream, field `b`: a list's exact response body; news' new posts, sentiment's changed records (`{ data, cachedAt }`). */
   events: (name: SnapshotName) => refreshSlotKeys.history(jobOf(name), SNAPSHOT_KINDS[name].events),
   /** One series of a kind (its fields: the table's `series`), per listed item's id. */
   series,
