@@ -42,9 +42,8 @@ export async function runKeyCommand(argv: string[], connect: () => Redis): Promi
     options: { name: { type: 'string' }, expires: { type: 'string' } },
   });
   const [action, subject, extra] = positionals;
-  if (action !== 'create' && action !== 'list' && action !== 'revoke') {
+  if (action !== 'create' && action !== 'list' && action !== 'revoke')
     throw new UsageError(action ? `unknown key command "${action}"; ${KEY_USAGE}` : KEY_USAGE);
-  }
   if (subject === undefined) throw new UsageError(KEY_USAGE);
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"; ${KEY_USAGE}`);
   if (values.name !== undefined && action !== 'create') throw new UsageError(`--name applies to key create only; ${KEY_USAGE}`);
@@ -52,9 +51,8 @@ export async function runKeyCommand(argv: string[], connect: () => Redis): Promi
   const lifetimeMs = values.expires === undefined ? undefined : lifetime(values.expires);
   // Invisible characters (bidi controls, zero-width, tags) would make `key list` lie on a terminal: removed.
   const name = stripInvisible(values.name ?? '');
-  if ([...name].length > MAX_NAME_LENGTH || /[\p{Cc}]/u.test(name)) {
+  if ([...name].length > MAX_NAME_LENGTH || /[\p{Cc}]/u.test(name))
     throw new UsageError(`the name must be at most ${MAX_NAME_LENGTH} characters, without tabs or line breaks`);
-  }
   if (action === 'revoke' && !KEY_ID.test(subject))
     throw new UsageError(`"${subject}" is not a key id (key_ and 12 letters or digits, as key list shows)`);
   const email = action === 'revoke' ? '' : emailOf(subject);

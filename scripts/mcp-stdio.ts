@@ -44,9 +44,8 @@ const fetchWithoutRedirects: typeof fetch = (input, init) => fetch(input, { ...i
 async function main(): Promise<void> {
   const url = endpoint();
   const apiKey = process.env.MARKET_SIGNALS_API_KEY;
-  if (apiKey && url.protocol === 'http:' && !isLoopback(url.hostname)) {
+  if (apiKey && url.protocol === 'http:' && !isLoopback(url.hostname))
     fail(`refusing to send MARKET_SIGNALS_API_KEY over plain http to ${url.host}: use an https:// URL (plain http only to localhost)`);
-  }
   const remote = new Client({ name: 'market-signals-stdio', version: '0.1.0' });
   try {
     const headers = apiKey ? { 'X-Api-Key': apiKey } : {};

@@ -1,13 +1,9 @@
 /**
  * `npm run users -- add <email> [--role admin|user] | passwd <email> | remove <email> | list | export [--out <file>] | import [--restore-revoked]`
- * (docs/decisions.md#d5; README, Users: backup and restore), and `key ...` for API keys
- * (scripts/api-key-commands.ts; `remove` revokes the user's keys too). In production:
- * `node dist/scripts/users.js ...`. `export` writes one JSON object per line: each user (digests
- * included), each API key (its stored record and the SHA-256 it lives under), each alert rule with
- * its signing secrets, so restored keys authenticate and receivers verify as before; an export
- * without keys (an older one) still imports. The password comes from standard input when it is
- * not a terminal (its first line), else from a prompt without echo, asked twice. Errors: one line
- * on stderr and exit code 1.
+ * and `key ...` (scripts/api-key-commands.ts); docs/decisions.md#d5, README (Users; API keys).
+ * In production: `node dist/scripts/users.js ...`. The password comes from standard input when it
+ * is not a terminal (its first line), else from a prompt without echo, asked twice. Errors: one
+ * line on stderr and exit code 1.
  */
 import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -43,18 +39,14 @@ function emailArgument(positionals: string[]): string {
 async function readPassword(): Promise<string> {
   if (!process.stdin.isTTY) return firstLineOfStdin();
   const password = await promptHidden('Password: ');
-  if ([...password].length >= MIN_PASSWORD_LENGTH && (await promptHidden('Repeat password: ')) !== password) {
+  if ([...password].length >= MIN_PASSWORD_LENGTH && (await promptHidden('Repeat password: ')) !== password)
     throw new UsageError('the passwords do not match');
-  }
   return password;
 }
 
 async function firstLineOfStdin(): Promise<string> {
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of lines) {
-    lines.close();
-    return line;
-  }
+  // Leaving the loop closes the reader.
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) return line;
   return '';
 }
 
@@ -145,7 +137,7 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
         return writeBackup(lines, values.out);
       }
       case 'import':
-        return await restore(users, new ApiKeyStore(redis), new AlertStore(redis), replicated, values['restore-revoked'] ?? false);
+        return await restore(redis, replicated, values['restore-revoked'] ?? false);
       default:
         for (const user of await users.list()) process.stdout.write(`${user.email}\t${user.role}\t${user.createdAt}\n`);
     }
@@ -201,13 +193,8 @@ function writeBackup(lines: string, out: string | undefined): void {
  * was; except a key revoked here since the backup, which is listed and left revoked unless
  * `restoreRevoked` (a restore must not bring back a key someone revoked for a reason).
  */
-async function restore(
-  users: UserStore,
-  apiKeys: ApiKeyStore,
-  alerts: AlertStore,
-  replicated: () => Promise<void>,
-  restoreRevoked: boolean,
-): Promise<void> {
+async function restore(redis: Redis, replicated: () => Promise<void>, restoreRevoked: boolean): Promise<void> {
+  const [users, apiKeys, alerts] = [new UserStore(redis), new ApiKeyStore(redis), new AlertStore(redis)];
   let line = 0;
   let restoredUsers = 0;
   let restoredKeys = 0;
@@ -259,9 +246,8 @@ async function restore(
     (restoredKeys > 0 ? `, ${count(restoredKeys, 'API key')}` : '') + (restoredRules > 0 ? `, ${count(restoredRules, 'alert rule')}` : '');
   const revokedNote = leftRevoked.length > 0 ? `; ${count(leftRevoked.length, 'API key')} revoked since the backup left revoked` : '';
   say(`imported ${count(restoredUsers, 'user')}${keysNote}${revokedNote}`);
-  if (leftRevoked.length > 0) {
+  if (leftRevoked.length > 0)
     process.stderr.write(`users: not restored, revoked since the backup (--restore-revoked restores them):\n${leftRevoked.join('\n')}\n`);
-  }
 }
 
 function say(line: string): void {

@@ -42,8 +42,7 @@ export function boundProviderText<T>(value: T, field = ''): T {
     const kept = field in PROVIDER_ARRAY_LIMITS ? value.slice(0, PROVIDER_ARRAY_LIMITS[field]) : value;
     return kept.map((item: unknown) => boundProviderText(item, field)) as T;
   }
-  if (typeof value === 'object' && value !== null) {
+  if (typeof value === 'object' && value !== null)
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, boundProviderText(item, key)])) as T;
-  }
   return value;
 }

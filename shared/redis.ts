@@ -166,9 +166,8 @@ function logConnectionChanges(client: Redis | Cluster, name: string, logger: Red
     logger.info({ redis: name }, 'redis connection restored');
   });
   // A cluster reports one node's trouble apart (its slots are retried elsewhere once remapped).
-  if (client instanceof Cluster) {
+  if (client instanceof Cluster)
     client.on('node error', (error: Error, node: string) => down(`${node}: ${connectionErrorReason(error)}`, 'redis cluster node error'));
-  }
 }
 
 /**

@@ -93,7 +93,6 @@ function windowedKinds<const Name extends string, Item, const Upstream extends s
 
 const TRENDING_LIST = {
   upstream: 'trendingTokens',
-  // One trending-tokens request.
   cost: { source: 'elfa', credits: 1 },
   item: TrendingTokenSchema,
 } as const;

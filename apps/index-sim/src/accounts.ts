@@ -64,15 +64,12 @@ function uniqueNames(seed: number): string[] {
   return names;
 }
 
-const TOKEN_PICKER = new WeightedPicker(
-  TOKENS.map((t) => t.symbol),
-  TOKENS.map((t) => t.popularity),
-);
+const TOKEN_PICKER = new WeightedPicker(TOKENS, (t) => t.popularity);
 
 function favouriteTokens(rng: Rng): string[] {
   const favourites: string[] = [];
   while (favourites.length < 3) {
-    const symbol = TOKEN_PICKER.draw(rng);
+    const symbol = TOKEN_PICKER.draw(rng).symbol;
     if (!favourites.includes(symbol)) favourites.push(symbol);
   }
   return favourites;
