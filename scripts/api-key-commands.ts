@@ -1,14 +1,7 @@
 /**
  * `users key create <email> [--name <label>] [--expires <n>d|<n>h] | key list <email> | key revoke <id>`:
- * integrators' API keys (issue 21), dispatched from scripts/users.ts.
- *
- * - create prints the new key on stdout, alone on its line, and nothing else there (a script
- *   can capture it); a note on stderr says it will not be shown again (and when it expires).
- *   Only its SHA-256 is kept. With `--expires 90d` every replica refuses it from then on.
- * - list prints one key per line: id, label (`-` when none), `…` + last four characters,
- *   creation time, last use (`never`), expiry (`-` when none); never the key or its hash.
- * - revoke deletes the key at once: the API keeps no copy of it, so every replica refuses it
- *   from its next request.
+ * integrators' API keys (issue 21; README, API keys), dispatched from scripts/users.ts. `create`
+ * prints the key alone on stdout (a script can capture it) and its note on stderr.
  */
 import { stripInvisible } from '../shared/provider-text.js';
 import { parseArgs } from 'node:util';
@@ -26,6 +19,13 @@ const KEY_ID = /^key_[0-9A-Za-z]{12}$/;
 /** The longest lifetime `--expires` takes: ten years. */
 const MAX_LIFETIME_MS = 3650 * 86_400_000;
 
+/** `raw` as a normalised email address, or a UsageError naming it. */
+export function emailOf(raw: string): string {
+  const email = normaliseEmail(raw);
+  if (!isPlausibleEmail(email)) throw new UsageError(`"${raw}" is not a valid email address`);
+  return email;
+}
+
 /** `--expires 90d` or `12h` as milliseconds. */
 function lifetime(raw: string): number {
   const match = /^(\d{1,6})([dh])$/.exec(raw);
@@ -42,9 +42,8 @@ export async function runKeyCommand(argv: string[], connect: () => Redis): Promi
     options: { name: { type: 'string' }, expires: { type: 'string' } },
   });
   const [action, subject, extra] = positionals;
-  if (action !== 'create' && action !== 'list' && action !== 'revoke') {
+  if (action !== 'create' && action !== 'list' && action !== 'revoke')
     throw new UsageError(action ? `unknown key command "${action}"; ${KEY_USAGE}` : KEY_USAGE);
-  }
   if (subject === undefined) throw new UsageError(KEY_USAGE);
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"; ${KEY_USAGE}`);
   if (values.name !== undefined && action !== 'create') throw new UsageError(`--name applies to key create only; ${KEY_USAGE}`);
@@ -52,13 +51,11 @@ export async function runKeyCommand(argv: string[], connect: () => Redis): Promi
   const lifetimeMs = values.expires === undefined ? undefined : lifetime(values.expires);
   // Invisible characters (bidi controls, zero-width, tags) would make `key list` lie on a terminal: removed.
   const name = stripInvisible(values.name ?? '');
-  if ([...name].length > MAX_NAME_LENGTH || /[\p{Cc}]/u.test(name)) {
+  if ([...name].length > MAX_NAME_LENGTH || /[\p{Cc}]/u.test(name))
     throw new UsageError(`the name must be at most ${MAX_NAME_LENGTH} characters, without tabs or line breaks`);
-  }
   if (action === 'revoke' && !KEY_ID.test(subject))
     throw new UsageError(`"${subject}" is not a key id (key_ and 12 letters or digits, as key list shows)`);
-  const email = action === 'revoke' ? '' : normaliseEmail(subject);
-  if (action !== 'revoke' && !isPlausibleEmail(email)) throw new UsageError(`"${subject}" is not a valid email address`);
+  const email = action === 'revoke' ? '' : emailOf(subject);
 
   const redis = connect();
   try {

@@ -1,14 +1,9 @@
 /**
  * `npm run --silent mcp -- --url <base>` (in production: `node dist/scripts/mcp-stdio.js --url <base>`):
- * the API's MCP tools over stdio, for agents that only start local servers. It holds no data and
- * no tool definitions of its own: it forwards `tools/list` and `tools/call` to `<base>/mcp` of a
- * running API, so the tools, their schemas and their answers are exactly the remote ones.
- * stdout carries the protocol; everything else goes to stderr. If `MARKET_SIGNALS_API_KEY` is
- * set, it is sent as `X-Api-Key` (the market tools need none).
- *
- * The key is a secret: it is sent over plain `http://` only to a loopback address (an API on this
- * machine), and no request follows a redirect (a 3xx is an error), so the key reaches no host
- * and no path but the one given.
+ * the API's MCP tools over stdio (README, AI agents), forwarding `tools/list` and `tools/call` to
+ * `<base>/mcp` of a running API; stdout carries the protocol, everything else goes to stderr.
+ * MARKET_SIGNALS_API_KEY, if set, is sent as `X-Api-Key`: a secret, so over plain `http://` only to
+ * a loopback address, and no request follows a redirect (a 3xx is an error).
  */
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -32,12 +27,7 @@ function endpoint(): URL {
     fail(`${(error as Error).message}; ${USAGE}`);
   }
   if (!values.url) fail(USAGE);
-  let base: URL;
-  try {
-    base = new URL(values.url);
-  } catch {
-    fail(`--url is not a URL: ${values.url}`);
-  }
+  const base = URL.parse(values.url) ?? fail(`--url is not a URL: ${values.url}`);
   if (base.protocol !== 'http:' && base.protocol !== 'https:') fail(`--url must be http or https: ${values.url}`);
   return new URL('mcp', base.href.endsWith('/') ? base : `${base.href}/`);
 }
@@ -54,9 +44,8 @@ const fetchWithoutRedirects: typeof fetch = (input, init) => fetch(input, { ...i
 async function main(): Promise<void> {
   const url = endpoint();
   const apiKey = process.env.MARKET_SIGNALS_API_KEY;
-  if (apiKey && url.protocol === 'http:' && !isLoopback(url.hostname)) {
+  if (apiKey && url.protocol === 'http:' && !isLoopback(url.hostname))
     fail(`refusing to send MARKET_SIGNALS_API_KEY over plain http to ${url.host}: use an https:// URL (plain http only to localhost)`);
-  }
   const remote = new Client({ name: 'market-signals-stdio', version: '0.1.0' });
   try {
     const headers = apiKey ? { 'X-Api-Key': apiKey } : {};

@@ -1,12 +1,7 @@
 /**
- * Replays captured provider bodies through the composite adapters' parsers and prints what each
- * yields, or why it was refused, so an operator can check a capture of their own before
- * deploying (docs/providers.md, "Checking a capture"). No network, no Redis.
- *
- * Usage: npm run --silent providers:replay -- <folder>
- * The folder (searched recursively) holds `NAME.json` (the body as received) beside
- * `NAME.source.txt`, whose lines say at least `endpoint: [GET] <path or URL>` and `status: <code>`,
- * and may say `headers: {json}`. A body without its source file is listed as skipped.
+ * `npm run --silent providers:replay -- <folder>`: replays captured provider bodies through the
+ * composite adapters' parsers and prints what each yields, or why it was refused (no network, no
+ * Redis). The folder's layout: docs/providers.md, "Checking a capture".
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -149,38 +144,22 @@ const list = (items: readonly string[], max = 5) =>
 
 /** X's envelope as the adapter reads it (x-wire.ts): `data` optional (an empty page has none), `errors[]` beside it skipped, not failed. */
 function xBody(body: unknown, path: string): string {
-  const single =
-    typeof body === 'object' &&
-    body !== null &&
-    !Array.isArray((body as { data?: unknown }).data) &&
-    (body as { data?: unknown }).data !== undefined;
   // A lookup by one name answers `data` as an object: as a page of one.
-  const parsed = pageSchema.safeParse(single ? { ...body, data: [(body as { data: unknown }).data] } : body);
+  const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined;
+  const parsed = pageSchema.safeParse(data !== undefined && !Array.isArray(data) ? { ...(body as object), data: [data] } : body);
   if (!parsed.success) throw new Error('not an X page');
-  const problems = problemsOf(parsed.data.errors);
-  const skipped =
-    problems.length > 0
-      ? `; ${problems.length} problem(s) skipped: ${list(
-          problems.map((problem) => problem.detail ?? problem.title ?? 'no detail'),
-          2,
-        )}`
-      : '';
+  const problems = problemsOf(parsed.data.errors).map((problem) => problem.detail ?? problem.title ?? 'no detail');
+  const skipped = problems.length > 0 ? `; ${problems.length} problem(s) skipped: ${list(problems, 2)}` : '';
   if (/^\/2\/users/.test(path) && !/\/tweets$/.test(path)) {
     const users = parseItems(parsed.data.data ?? [], userSchema).valid;
     return `${users.length} user(s): ${list(users.map((user) => `${user.username} (${user.id}${user.public_metrics?.followers_count === undefined ? '' : `, ${user.public_metrics.followers_count} followers`})`))}${skipped}`;
   }
   const { posts, included } = postsOf(parsed.data);
   const dropped = (parsed.data.data?.length ?? 0) - posts.length;
-  const described = posts.map(
-    (post) =>
-      `${post.id} engagement ${engagementScore(post.metrics)}, ${post.text.length} characters${
-        tokensOf(post).length
-          ? ` ${tokensOf(post)
-              .map((token) => `$${token}`)
-              .join(' ')}`
-          : ''
-      }`,
-  );
+  const described = posts.map((post) => {
+    const cashtags = tokensOf(post).map((token) => ` $${token}`);
+    return `${post.id} engagement ${engagementScore(post.metrics)}, ${post.text.length} characters${cashtags.join('')}`;
+  });
   const notes = [
     dropped > 0 ? `${dropped} dropped (no created_at or invalid)` : '',
     included.length > 0 ? `${included.length} included post(s)` : '',

@@ -1,32 +1,14 @@
 /**
- * `npm run redis:migrate -- --from <redis-url> [--to <redis-url> | --to-cluster host:port,...] [--replace]`
- * (in production, after `npm run build`: `node dist/scripts/redis-migrate.js ...`).
- *
- * Copies what must survive from the key names used before the Cluster layout (untagged:
- * `ms:user:<email>`, `ms:history:token:<T>` ...) to the names of shared/keyspace.ts: users, API
- * keys, history, the snapshots (so reads are served at once), and the providers' state. The
- * target is the service's own Redis configuration (REDIS_URL, REDIS_SENTINELS or
- * REDIS_CLUSTER_NODES) unless --to or --to-cluster names another. The source may be the same
- * Redis (a single node moving to the new names in place).
- *
- * Each key is copied with DUMP/RESTORE, its time to live kept. A key already present at the
- * target is left as it is (--replace overwrites it). The old keys stay where they are. Not
- * copied: caches (stats, misses), counters and budgets, which rebuild by themselves, and
- * BullMQ's jobs (README, "Moving to Redis Cluster").
- *
- * Runs after the first honour what happened since (the README runs it twice, around the deploy):
- * the target keeps a ledger (keys.migrationLedger) of a digest of each source value copied or
- * found there. A key whose source value is unchanged since is left alone, whatever the new
- * deployment did to it meanwhile (a revoked key, a removed user, a changed password and its
- * tokensNotBefore stay so, with --replace too); a key changed at the source is copied again
- * unless it was deleted at the target since; a user or API key deleted at the source since is
- * listed and kept at the target, and deleted there only with --follow-deletions (an emptied
- * source or a typo in --from must not delete users and keys); and the sets of users and of a
- * user's keys are merged member by member. A source that holds none of the old layout's keys is
- * refused before anything is written.
- * Why a ledger rather than moving the keys: between the runs the old deployment still serves
- * from the old names, so they must stay; and rather than tombstones, because the ledger is the
- * command's alone and the service writes nothing for a migration that may never come.
+ * `npm run redis:migrate -- --from <redis-url> [--to <redis-url> | --to-cluster host:port,...] [--replace] [--follow-deletions]`
+ * (in production: `node dist/scripts/redis-migrate.js ...`): copies what must survive from the
+ * untagged key names of before the Cluster layout (`ms:user:<email>`, `ms:history:token:<T>` ...)
+ * to those of shared/keyspace.ts with DUMP/RESTORE, time to live kept, to the service's own Redis
+ * unless --to or --to-cluster names another. What is copied and what is not, and how a later run
+ * honours what changed since (the ledger, keys.migrationLedger; --replace; --follow-deletions):
+ * README, "Moving to Redis Cluster". Why a ledger rather than moving the keys: between the runs
+ * the old deployment still serves from the old names, so they must stay; and rather than
+ * tombstones, because the ledger is the command's alone and the service writes nothing for a
+ * migration that may never come.
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -114,10 +96,7 @@ async function migrate(source: Redis, target: Redis, replace: boolean, followDel
     );
   }
   const seen = new Set<string>();
-  let cursor = '0';
-  do {
-    const [next, found] = await source.scan(cursor, 'MATCH', 'ms:*', 'COUNT', 500);
-    cursor = next;
+  for await (const found of source.scanStream({ match: 'ms:*', count: 500 }) as AsyncIterable<string[]>) {
     for (const old of found) {
       const to = newNameOf(old);
       if (!to) {
@@ -133,11 +112,9 @@ async function migrate(source: Redis, target: Redis, replace: boolean, followDel
       if (outcome.fingerprint === undefined) continue; // expired meanwhile
       if (outcome.fingerprint !== last) await target.hset(ledgerKey, old, outcome.fingerprint);
       if (outcome.result === 'copied') counts.copied[to.family] += 1;
-      else if (outcome.result === 'present') counts.present += 1;
-      else if (outcome.result === 'unchanged') counts.unchanged += 1;
-      else counts.deletedAtTarget += 1;
+      else counts[outcome.result] += 1;
     }
-  } while (cursor !== '0');
+  }
   // In the ledger, gone from the source: deleted on the old deployment since the last run.
   for (const old of ledger.keys()) {
     const to = seen.has(old) ? undefined : newNameOf(old);
@@ -156,7 +133,7 @@ async function migrate(source: Redis, target: Redis, replace: boolean, followDel
   return counts;
 }
 
-type Outcome = { fingerprint: string | undefined; result: 'copied' | 'present' | 'unchanged' | 'deleted at target' };
+type Outcome = { fingerprint: string | undefined; result: 'copied' | 'present' | 'unchanged' | 'deletedAtTarget' };
 
 async function copyKey(
   source: Redis,
@@ -170,7 +147,7 @@ async function copyKey(
   if (dump === null) return { fingerprint: undefined, result: 'unchanged' };
   const fingerprint = digest(dump);
   if (fingerprint === last) return { fingerprint, result: 'unchanged' };
-  if (last !== undefined && (await target.exists(key)) === 0) return { fingerprint, result: 'deleted at target' };
+  if (last !== undefined && (await target.exists(key)) === 0) return { fingerprint, result: 'deletedAtTarget' };
   const args: (string | number | Buffer)[] = [key, ttl > 0 ? ttl : 0, dump];
   if (replace) args.push('REPLACE');
   try {
@@ -216,12 +193,9 @@ async function mergeSet(
 
 /** Whether `source` holds any key of the old layout (a user, a key, history, a snapshot, provider state). */
 async function holdsOldLayout(source: Redis): Promise<boolean> {
-  let cursor = '0';
-  do {
-    const [next, found] = await source.scan(cursor, 'MATCH', 'ms:*', 'COUNT', 1000);
+  for await (const found of source.scanStream({ match: 'ms:*', count: 1000 }) as AsyncIterable<string[]>) {
     if (found.some((old) => newNameOf(old) !== undefined)) return true;
-    cursor = next;
-  } while (cursor !== '0');
+  }
   return false;
 }
 

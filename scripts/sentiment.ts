@@ -14,7 +14,5 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
-  if (!process.stdout.write(`${scorePolarity(line).toFixed(4)}\n`)) {
-    await once(process.stdout, 'drain');
-  }
+  if (!process.stdout.write(`${scorePolarity(line).toFixed(4)}\n`)) await once(process.stdout, 'drain');
 }

@@ -1,12 +1,9 @@
 /**
- * `npm run users -- add <email> [--role admin|user] | passwd <email> | remove <email> | list`
- * (docs/decisions.md#d5), `key create|list|revoke` for API keys (scripts/api-key-commands.ts; `remove` revokes the
- * user's keys too), and `export` / `import` for backups: one JSON object per line, each user (digests
- * included), then each API key (its stored record and the SHA-256 it lives under), then each alert
- * rule with its signing secrets, so a restore brings back keys that authenticate again and rules
- * whose receivers verify as before. An export without keys (an older one) still imports. In production, after `npm run build`: `node dist/scripts/users.js ...`.
- * The password comes from standard input when it is not a terminal (its first line), else
- * from a prompt without echo, asked twice. Errors: one line on stderr and exit code 1.
+ * `npm run users -- add <email> [--role admin|user] | passwd <email> | remove <email> | list | export [--out <file>] | import [--restore-revoked]`
+ * and `key ...` (scripts/api-key-commands.ts); docs/decisions.md#d5, README (Users; API keys).
+ * In production: `node dist/scripts/users.js ...`. The password comes from standard input when it
+ * is not a terminal (its first line), else from a prompt without echo, asked twice. Errors: one
+ * line on stderr and exit code 1.
  */
 import { closeSync, fchmodSync, fstatSync, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -16,13 +13,13 @@ import { z } from 'zod';
 import { ApiKeyStore } from '../apps/api/src/auth/api-keys.js';
 import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import type { Role } from '../apps/api/src/auth/types.js';
-import { isPlausibleEmail, isRole, normaliseEmail, UserStore } from '../apps/api/src/auth/users.js';
+import { isRole, UserStore } from '../apps/api/src/auth/users.js';
 import { AlertStore } from '../shared/alerts/alert-store.js';
 import { StoredRuleSchema } from '../shared/alerts/alert-types.js';
 import { loadConfigOrExit } from '../shared/config.js';
 import { isRedisUnavailable } from '../shared/redis-errors.js';
 import { closeRedis, createRedis, waitForReplicas } from '../shared/redis.js';
-import { runKeyCommand, UsageError } from './api-key-commands.js';
+import { emailOf, runKeyCommand, UsageError } from './api-key-commands.js';
 
 const MIN_PASSWORD_LENGTH = 12;
 
@@ -36,26 +33,20 @@ function emailArgument(positionals: string[]): string {
   const raw = positionals[1];
   if (raw === undefined) throw new UsageError(USAGE);
   if (positionals.length > 2) throw new UsageError(`unexpected argument "${positionals[2]}"; ${USAGE}`);
-  const email = normaliseEmail(raw);
-  if (!isPlausibleEmail(email)) throw new UsageError(`"${raw}" is not a valid email address`);
-  return email;
+  return emailOf(raw);
 }
 
 async function readPassword(): Promise<string> {
   if (!process.stdin.isTTY) return firstLineOfStdin();
   const password = await promptHidden('Password: ');
-  if ([...password].length >= MIN_PASSWORD_LENGTH && (await promptHidden('Repeat password: ')) !== password) {
+  if ([...password].length >= MIN_PASSWORD_LENGTH && (await promptHidden('Repeat password: ')) !== password)
     throw new UsageError('the passwords do not match');
-  }
   return password;
 }
 
 async function firstLineOfStdin(): Promise<string> {
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of lines) {
-    lines.close();
-    return line;
-  }
+  // Leaving the loop closes the reader.
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) return line;
   return '';
 }
 
@@ -70,18 +61,15 @@ function promptHidden(prompt: string): Promise<string> {
     let value = '';
     const onData = (chunk: string) => {
       for (const char of chunk) {
-        if (char === '\r' || char === '\n' || char === '\u0004') {
+        // Enter or Ctrl-D ends the line; Ctrl-C ends the command.
+        if (char === '\r' || char === '\n' || char === '\u0004' || char === '\u0003') {
           stdin.off('data', onData);
           stdin.setRawMode(false);
           stdin.pause();
           process.stderr.write('\n');
+          if (char === '\u0003') process.exit(130);
           resolve(value);
           return;
-        }
-        if (char === '\u0003') {
-          stdin.setRawMode(false);
-          process.stderr.write('\n');
-          process.exit(130);
         }
         if (char === '\u007f' || char === '\b') value = [...value].slice(0, -1).join('');
         else value += char;
@@ -93,9 +81,7 @@ function promptHidden(prompt: string): Promise<string> {
 
 async function newPasswordHash(): Promise<string> {
   const password = await readPassword();
-  if ([...password].length < MIN_PASSWORD_LENGTH) {
-    throw new UsageError(`the password must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  }
+  if ([...password].length < MIN_PASSWORD_LENGTH) throw new UsageError(`the password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   return hashPassword(password);
 }
 
@@ -151,7 +137,7 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
         return writeBackup(lines, values.out);
       }
       case 'import':
-        return await restore(users, new ApiKeyStore(redis), new AlertStore(redis), replicated, values['restore-revoked'] ?? false);
+        return await restore(redis, replicated, values['restore-revoked'] ?? false);
       default:
         for (const user of await users.list()) process.stdout.write(`${user.email}\t${user.role}\t${user.createdAt}\n`);
     }
@@ -207,13 +193,8 @@ function writeBackup(lines: string, out: string | undefined): void {
  * was; except a key revoked here since the backup, which is listed and left revoked unless
  * `restoreRevoked` (a restore must not bring back a key someone revoked for a reason).
  */
-async function restore(
-  users: UserStore,
-  apiKeys: ApiKeyStore,
-  alerts: AlertStore,
-  replicated: () => Promise<void>,
-  restoreRevoked: boolean,
-): Promise<void> {
+async function restore(redis: Redis, replicated: () => Promise<void>, restoreRevoked: boolean): Promise<void> {
+  const [users, apiKeys, alerts] = [new UserStore(redis), new ApiKeyStore(redis), new AlertStore(redis)];
   let line = 0;
   let restoredUsers = 0;
   let restoredKeys = 0;
@@ -260,17 +241,13 @@ async function restore(
     restoredUsers += 1;
   }
   await replicated();
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   const keysNote =
-    (restoredKeys > 0 ? `, ${restoredKeys} API key${restoredKeys === 1 ? '' : 's'}` : '') +
-    (restoredRules > 0 ? `, ${restoredRules} alert rule${restoredRules === 1 ? '' : 's'}` : '');
-  const revokedNote =
-    leftRevoked.length > 0
-      ? `; ${leftRevoked.length} API key${leftRevoked.length === 1 ? '' : 's'} revoked since the backup left revoked`
-      : '';
-  say(`imported ${restoredUsers} user${restoredUsers === 1 ? '' : 's'}${keysNote}${revokedNote}`);
-  if (leftRevoked.length > 0) {
+    (restoredKeys > 0 ? `, ${count(restoredKeys, 'API key')}` : '') + (restoredRules > 0 ? `, ${count(restoredRules, 'alert rule')}` : '');
+  const revokedNote = leftRevoked.length > 0 ? `; ${count(leftRevoked.length, 'API key')} revoked since the backup left revoked` : '';
+  say(`imported ${count(restoredUsers, 'user')}${keysNote}${revokedNote}`);
+  if (leftRevoked.length > 0)
     process.stderr.write(`users: not restored, revoked since the backup (--restore-revoked restores them):\n${leftRevoked.join('\n')}\n`);
-  }
 }
 
 function say(line: string): void {

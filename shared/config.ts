@@ -169,26 +169,8 @@ export interface Config {
   readonly alerts: AlertsConfig;
 }
 
-export interface SentinelConfig {
-  readonly sentinels: readonly { readonly host: string; readonly port: number }[];
-  readonly masterName: string;
-  /** The sentinels' own ACL user and password (REDIS_SENTINEL_USERNAME, REDIS_SENTINEL_PASSWORD). */
-  readonly password: string | undefined;
-  readonly sentinelUsername: string | undefined;
-  /** TLS to the sentinels (REDIS_SENTINEL_TLS). */
-  readonly sentinelTls: boolean;
-  /** The master's and replicas' ACL user and password (REDIS_USERNAME, REDIS_PASSWORD). */
-  readonly nodeUsername: string | undefined;
-  readonly nodePassword: string | undefined;
-  /** TLS to the master and replicas (REDIS_TLS). */
-  readonly nodeTls: boolean;
-}
-
-export interface ClusterConfig {
-  readonly nodes: readonly { readonly host: string; readonly port: number }[];
-  readonly password: string | undefined;
-  readonly tls: boolean;
-}
+export type SentinelConfig = Readonly<NonNullable<ReturnType<typeof sentinel>>>;
+export type ClusterConfig = Readonly<NonNullable<ReturnType<typeof cluster>>>;
 
 export { ConfigError };
 
@@ -228,7 +210,7 @@ const HOST_PORTS = z.string().transform((list, context) =>
   }),
 );
 
-function cluster(env: Env): ClusterConfig | undefined {
+function cluster(env: Env) {
   const password = env.REDIS_CLUSTER_PASSWORD || undefined;
   if (!env.REDIS_CLUSTER_NODES) {
     if (password || env.REDIS_CLUSTER_TLS) problem(env, 'REDIS_CLUSTER_NODES: required with REDIS_CLUSTER_PASSWORD or REDIS_CLUSTER_TLS');
@@ -254,7 +236,7 @@ const SENTINEL_ONLY = [
   'REDIS_TLS',
 ] as const;
 
-function sentinel(env: Env): SentinelConfig | undefined {
+function sentinel(env: Env) {
   const masterName = env.REDIS_SENTINEL_MASTER;
   if (!env.REDIS_SENTINELS) {
     const given = SENTINEL_ONLY.find((name) => env[name]);
@@ -272,6 +254,7 @@ function sentinel(env: Env): SentinelConfig | undefined {
   return {
     sentinels: variable(env, 'REDIS_SENTINELS', HOST_PORTS, []),
     masterName,
+    // The sentinels' own ACL user, password and TLS; then the master's and replicas'.
     password: env.REDIS_SENTINEL_PASSWORD || undefined,
     sentinelUsername: env.REDIS_SENTINEL_USERNAME || undefined,
     sentinelTls: boolean(env, 'REDIS_SENTINEL_TLS'),
@@ -317,15 +300,9 @@ const LOCAL_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|[a-z0-9-]+)$/i;
 
 /** Records a problem when `name` is an http:// address of another machine (issue 38 item 9); loopback and single-label hosts stay allowed (a local simulator or proxy). */
 function refusePlainHttp(env: Env, name: string): void {
-  const raw = env[name];
-  if (!raw) return;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    return; // the variable's own parser says why
-  }
-  if (parsed.protocol === 'http:' && !LOCAL_HOST.test(parsed.hostname)) {
+  // Unset or not a URL: nothing to refuse here (the variable's own parser says why).
+  const parsed = URL.parse(env[name] ?? '');
+  if (parsed?.protocol === 'http:' && !LOCAL_HOST.test(parsed.hostname)) {
     problem(
       env,
       `${name}: must be https:// when NODE_ENV=production (plain http:// only to this machine, localhost, 127.x.x.x or [::1], or a single-label private host)`,

@@ -48,13 +48,15 @@ export class NotFoundError extends AppError {
   readonly status = 404;
 }
 
+const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) });
+
 /** 429: slow down; the client may retry after `retryAfterSeconds`. */
 export class RateLimitedError extends AppError {
   override readonly name = 'RateLimitedError';
   readonly status = 429;
   /** `headers`: more to send with it, such as the IETF draft's `RateLimit` and `RateLimit-Policy`. */
   constructor(message: string, retryAfterSeconds: number, headers: Record<string, string> = {}) {
-    super(message, { headers: { ...headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+    super(message, { headers: { ...headers, ...retryAfter(retryAfterSeconds) } });
   }
 }
 
@@ -63,10 +65,7 @@ export class UnavailableError extends AppError {
   override readonly name = 'UnavailableError';
   readonly status = 503;
   constructor(message: string, retryAfterSeconds: number, options?: { cause?: unknown }) {
-    super(message, {
-      cause: options?.cause,
-      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
-    });
+    super(message, { cause: options?.cause, headers: retryAfter(retryAfterSeconds) });
   }
 }
 

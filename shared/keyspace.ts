@@ -1,19 +1,9 @@
 /**
  * Every Redis key and channel the service uses, in one place, under REDIS_KEY_PREFIX (`ms` by
  * default; below as `ms`). BullMQ keeps its own keys under queuePrefix() (never an ioredis
- * keyPrefix on its connections).
- *
- * Laid out for Redis Cluster (docs/redis-cluster.md): keys that one script, MULTI or MGET uses
- * together carry the same hash tag (the part in `{}`, which alone decides the slot), and keys
- * that nothing uses together carry a tag of their own, so they spread over the masters:
- * - `{refresh-<kind>}` (the refresh job's name): what one refresh writes in one atomic step: its snapshots and their
- *   versions, its history streams and series, its retained values; its backoff (failures, hold);
- * - `{<username>}`: one username's stats and stats-miss keys, written together by the worker;
- * - `{users}`: users, the user list and API keys, which the user and key scripts join;
- * - `{login}`: the login throttle's counters, which one script checks per email and address;
- * - `{ms-bull}`: every BullMQ key (BullMQ's scripts span a queue's keys and both queues' events).
- * Keys used alone (miss budgets, worker counters) carry no tag. The names differ from the
- * untagged ones of before: `npm run redis:migrate` copies what must survive.
+ * keyPrefix on its connections). Laid out for Redis Cluster: keys that one script, MULTI or MGET
+ * uses together share a hash tag (the part in `{}`), keys used alone carry none or a tag of their
+ * own, so they spread over the masters; docs/redis-cluster.md lists each tag and why.
  */
 let P = 'ms';
 
@@ -36,11 +26,7 @@ const USERS = () => `${P}:{users}`;
 /** The login throttle's per-email and per-address counters: one script checks both. */
 const LOGIN = () => `${P}:{login}`;
 
-/**
- * The keys in one refresh job's slot, named by what the caller gives: the kinds' table
- * (shared/snapshot-kinds.ts) says which job refreshes which kind, and shared/snapshot-keys.ts
- * names each kind's keys with these. This module imports no table.
- */
+/** The keys in one refresh job's slot; shared/snapshot-keys.ts names each kind's keys with these (this module imports no table). */
 export const refreshSlotKeys = {
   /** A snapshot body: JSON `{ data, cachedAt }`, written whole. No expiry: a failed refresh keeps it. */
   snapshot: (job: string, name: string) => `${refresh(job)}:snapshot:${name}`,
@@ -86,11 +72,7 @@ export const keys = {
    */
   loginFailuresByEmail: (emailDigest: string) => `${LOGIN()}:fail:email:${emailDigest}`,
   loginFailuresByAddress: (clientGroup: string) => `${LOGIN()}:fail:addr:${clientGroup}`,
-  /**
-   * `redis:migrate`'s ledger at the target: old key name -> a digest of the source value it last
-   * copied (or found there), so a later run tells a key deleted at the target since from one
-   * never copied (scripts/redis-migrate.ts).
-   */
+  /** `redis:migrate`'s ledger at the target: old key name -> a digest of the source value it last copied (scripts/redis-migrate.ts). */
   migrationLedger: () => `${P}:{migrate}:ledger`,
   /**
    * One attempt of a refresh job, claimed before it calls the upstream (apps/worker/src/run-claims.ts);

@@ -7,6 +7,10 @@
 import { z } from 'zod';
 
 const timestamp = (description: string) => z.iso.datetime().meta({ description });
+/** A number from `min` to `max`. */
+export const within = (min: number, max: number, description: string) => z.number().min(min).max(max).meta({ description });
+/** A figure that is null where the token was never listed. */
+const listedOrNull = (description: string) => z.number().nullable().meta({ description });
 
 export const TrendingTokenSchema = z
   .object({
@@ -84,11 +88,7 @@ const classCount = (description: string) => z.int().min(0).meta({ description })
 export const SentimentRecordSchema = z
   .object({
     token: z.string().meta({ description: 'The ticker as the index spells it (upper case).' }),
-    score: z
-      .number()
-      .min(-1)
-      .max(1)
-      .meta({ description: 'Engagement-weighted mean polarity of the posts mentioning the token, in [-1, 1].' }),
+    score: within(-1, 1, 'Engagement-weighted mean polarity of the posts mentioning the token, in [-1, 1].'),
     label: sentimentLabel,
     mentions: classCount('Posts analysed.'),
     positive: classCount('Posts in the positive polarity class.'),
@@ -148,15 +148,13 @@ export interface Snapshot<T> {
   cachedAt: string;
 }
 
-// Issue 12: history and the event stream.
-
 const bucketAt = timestamp('The refresh time (interval 30m) or the start of the bucket (1h, 4h, 1d; aligned to UTC).');
 const HistoryInterval = z.enum(['30m', '1h', '4h', '1d']).meta({ description: 'The interval asked for.' });
 
 export const SentimentPointSchema = z
   .object({
     at: bucketAt,
-    score: z.number().min(-1).max(1).meta({ description: 'Mention-weighted mean score within the bucket, in [-1, 1].' }),
+    score: within(-1, 1, 'Mention-weighted mean score within the bucket, in [-1, 1].'),
     label: sentimentLabel,
     mentions: classCount('Posts analysed, summed over the bucket.'),
     positive: classCount('Positive posts, summed over the bucket.'),
@@ -181,18 +179,9 @@ export const TrendingPointSchema = z
     rank: z.int().min(1).nullable().meta({
       description: 'Position in the trending list (1 = first), the best in the bucket; null where the token was out of the list.',
     }),
-    mentions: z
-      .number()
-      .nullable()
-      .meta({ description: 'Mentions, summed over the refreshes where the token was listed; null where it never was.' }),
-    smartMoneyMentions: z
-      .number()
-      .nullable()
-      .meta({ description: 'Smart money mentions, summed likewise; null where it was never listed.' }),
-    priceChange24h: z
-      .number()
-      .nullable()
-      .meta({ description: '24-hour price change (%), the last in the bucket; null where it was never listed.' }),
+    mentions: listedOrNull('Mentions, summed over the refreshes where the token was listed; null where it never was.'),
+    smartMoneyMentions: listedOrNull('Smart money mentions, summed likewise; null where it was never listed.'),
+    priceChange24h: listedOrNull('24-hour price change (%), the last in the bucket; null where it was never listed.'),
   })
   .meta({ id: 'TrendingPoint', description: 'A token’s trending figures at one refresh, or over one bucket.' });
 export type TrendingPoint = z.infer<typeof TrendingPointSchema>;

@@ -1,13 +1,9 @@
 /**
  * Mindshare (docs/decisions.md#d20): each token's share of the tracked accounts' token mentions
- * in a window, from hourly buckets the worker counts as it sees posts. A mention is a post of a
- * tracked account whose `tokens` name the token (a post naming two tokens is a mention of each,
- * a post naming one twice is one); each post is counted once, into the UTC hour and the UTC day it
- * was published. `1h` and `24h` are the last 1 or 24 hourly buckets, `7d` and `30d` the last 7 or
- * 30 daily ones, the current bucket included; a token's share is its mentions over the sum of all
- * tokens' mentions in those buckets.
+ * in a window, from the hourly and daily buckets the worker counts as it sees posts.
  */
 import { z } from 'zod';
+import { within } from './market-types.js';
 
 export const MINDSHARE_WINDOWS = ['1h', '24h', '7d', '30d'] as const;
 export type MindshareWindow = (typeof MINDSHARE_WINDOWS)[number];
@@ -38,37 +34,35 @@ export interface Bucket {
 /** The bucket hash's fields, parsed: `t`, `m:<T>`, `e:<T>`, `s:<T>`, and `a:<T>`, its authors each followed by a newline. */
 export function parseBucket(fields: Record<string, string>): Bucket {
   const bucket: Bucket = { total: Number(fields.t ?? 0), tokens: new Map() };
-  const of = (token: string) => {
-    let entry = bucket.tokens.get(token);
-    if (!entry) bucket.tokens.set(token, (entry = { mentions: 0, engagement: 0, sentiment: 0, authors: new Set() }));
-    return entry;
-  };
   for (const [field, value] of Object.entries(fields)) {
     const kind = field.slice(0, 2);
     const rest = field.slice(2);
-    if (kind === 'm:') of(rest).mentions = Number(value);
-    else if (kind === 'e:') of(rest).engagement = Number(value);
-    else if (kind === 's:') of(rest).sentiment = Number(value);
-    else if (kind === 'a:') for (const author of value.split('\n')) if (author !== '') of(rest).authors.add(author);
+    if (kind === 'm:') tokenCounts(bucket, rest).mentions = Number(value);
+    else if (kind === 'e:') tokenCounts(bucket, rest).engagement = Number(value);
+    else if (kind === 's:') tokenCounts(bucket, rest).sentiment = Number(value);
+    else if (kind === 'a:') for (const author of value.split('\n')) if (author !== '') tokenCounts(bucket, rest).authors.add(author);
   }
   return bucket;
+}
+
+/** A token's counts in `bucket`, added at zero when absent. */
+function tokenCounts(bucket: Bucket, token: string) {
+  let entry = bucket.tokens.get(token);
+  if (!entry) bucket.tokens.set(token, (entry = { mentions: 0, engagement: 0, sentiment: 0, authors: new Set<string>() }));
+  return entry;
 }
 
 export const MindshareItemSchema = z
   .object({
     token: z.string().max(20).meta({ description: 'The ticker, upper case.' }),
-    share: z
-      .number()
-      .min(0)
-      .max(1)
-      .meta({ description: 'Its mentions over all token mentions of the tracked accounts in the window, 0 to 1 (4 decimals).' }),
+    share: within(0, 1, 'Its mentions over all token mentions of the tracked accounts in the window, 0 to 1 (4 decimals).'),
     mentions: z.int().nonnegative().meta({ description: 'Posts of tracked accounts in the window that mention it, each post once.' }),
     authors: z.int().nonnegative().meta({ description: 'Distinct tracked accounts among those posts.' }),
     engagement: z.number().nonnegative().meta({ description: 'The sum of those posts’ engagementScore.' }),
     shareChange: z.number().nullable().meta({
       description: 'share minus its share in the window before (same length); null when that window held no mention within retention.',
     }),
-    sentiment: z.number().min(-1).max(1).meta({ description: 'The mean polarity of those posts, -1 to 1 (4 decimals).' }),
+    sentiment: within(-1, 1, 'The mean polarity of those posts, -1 to 1 (4 decimals).'),
   })
   .meta({ id: 'MindshareItem', description: 'A token’s share of the tracked accounts’ attention in a window.' });
 export type MindshareItem = z.infer<typeof MindshareItemSchema>;
@@ -92,20 +86,15 @@ export function windowStarts(window: MindshareWindow, nowMs: number, before = fa
 /** The buckets read, by unit and start. */
 export type Buckets = Readonly<Record<BucketUnit, ReadonlyMap<number, Bucket>>>;
 
-interface Tally {
-  total: number;
-  tokens: Map<string, { mentions: number; engagement: number; sentiment: number; authors: Set<string> }>;
-}
-
-function tally(buckets: Buckets, { unit, starts }: { unit: BucketUnit; starts: readonly number[] }): Tally {
-  const result: Tally = { total: 0, tokens: new Map() };
+/** The buckets' counts summed. */
+function tally(buckets: Buckets, { unit, starts }: { unit: BucketUnit; starts: readonly number[] }): Bucket {
+  const result: Bucket = { total: 0, tokens: new Map() };
   for (const start of starts) {
     const bucket = buckets[unit].get(start);
     if (!bucket) continue;
     result.total += bucket.total;
     for (const [token, counts] of bucket.tokens) {
-      let entry = result.tokens.get(token);
-      if (!entry) result.tokens.set(token, (entry = { mentions: 0, engagement: 0, sentiment: 0, authors: new Set() }));
+      const entry = tokenCounts(result, token);
       entry.mentions += counts.mentions;
       entry.engagement += counts.engagement;
       entry.sentiment += counts.sentiment;
@@ -157,11 +146,7 @@ export const windowIntervals = (window: MindshareWindow): readonly MindshareInte
 export const MindsharePointSchema = z
   .object({
     at: z.iso.datetime().meta({ description: 'The start of the bucket (aligned to UTC).' }),
-    share: z
-      .number()
-      .min(0)
-      .max(1)
-      .meta({ description: 'The token’s mentions over all token mentions in the bucket; 0 when there were none.' }),
+    share: within(0, 1, 'The token’s mentions over all token mentions in the bucket; 0 when there were none.'),
     mentions: z.int().nonnegative().meta({ description: 'Posts of tracked accounts in the bucket that mention the token.' }),
   })
   .meta({ id: 'MindsharePoint' });

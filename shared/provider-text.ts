@@ -1,9 +1,7 @@
 /**
  * Strings from providers (token names, chains, usernames, post text) are stored and served,
  * through REST and to agents through MCP, only up to a length: a hostile or broken upstream must
- * not put a megabyte name into every answer and every agent's context. The worker bounds what
- * it fetched before storing it (docs/decisions.md#d12); a cut string ends with `…`. Invisible
- * characters are removed first, and a `tokens` array keeps its first 20 entries.
+ * not put a megabyte name into every answer and every agent's context (docs/decisions.md#d12).
  */
 
 /** The longest string kept per field name; a field not listed keeps at most DEFAULT_TEXT_LIMIT. */
@@ -44,8 +42,7 @@ export function boundProviderText<T>(value: T, field = ''): T {
     const kept = field in PROVIDER_ARRAY_LIMITS ? value.slice(0, PROVIDER_ARRAY_LIMITS[field]) : value;
     return kept.map((item: unknown) => boundProviderText(item, field)) as T;
   }
-  if (typeof value === 'object' && value !== null) {
+  if (typeof value === 'object' && value !== null)
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, boundProviderText(item, key)])) as T;
-  }
   return value;
 }

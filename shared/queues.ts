@@ -52,10 +52,6 @@ const statsJobOptions: DefaultJobOptions = {
   removeOnFail: { age: 24 * 3600, count: 1000 },
 };
 
-/** Deduplication ids: one pending job per snapshot / per username. */
-const refreshDedupId = (name: RefreshJobName) => name;
-const statsDedupId = (username: string) => `stats:${username}`;
-
 /** Which refresh job rebuilds a snapshot (sentiment is computed with the news). */
 export const refreshJobFor = Object.fromEntries(SNAPSHOTS.map((name) => [name, SNAPSHOT_KINDS[name].refreshJob])) as Readonly<
   Record<SnapshotName, RefreshJobName>
@@ -63,12 +59,12 @@ export const refreshJobFor = Object.fromEntries(SNAPSHOTS.map((name) => [name, S
 
 /** Asks for an immediate refresh; while one is pending, further asks join it. Returns its job id. */
 export async function requestRefresh(queue: Queue<RefreshJobData>, name: RefreshJobName): Promise<string> {
-  const job = await queue.add(name, {}, { ...refreshJobOptions, deduplication: { id: refreshDedupId(name) } });
+  const job = await queue.add(name, {}, { ...refreshJobOptions, deduplication: { id: name } });
   return String(job.id);
 }
 
 /** Asks for one username's stats; concurrent asks for the same username share one job. */
 export async function requestStats(queue: Queue<StatsJobData>, username: string): Promise<string> {
-  const job = await queue.add(STATS_JOB, { username }, { ...statsJobOptions, deduplication: { id: statsDedupId(username) } });
+  const job = await queue.add(STATS_JOB, { username }, { ...statsJobOptions, deduplication: { id: `stats:${username}` } });
   return String(job.id);
 }

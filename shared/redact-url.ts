@@ -14,12 +14,8 @@ const MASK = '***';
  * logged at all (it could be a secret pasted in the wrong variable).
  */
 export function redactUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return '[unparseable URL]';
-  }
+  const url = URL.parse(raw);
+  if (!url) return '[unparseable URL]';
   if (url.username !== '') url.username = MASK;
   if (url.password !== '') url.password = MASK;
   for (const name of [...url.searchParams.keys()]) {

@@ -1,30 +1,22 @@
 /**
- * What this service needs of its Redis, checked by both processes whenever a connection becomes
- * ready (a Redis that comes back may come back configured differently):
- * - `maxmemory-policy noeviction`: under any other policy Redis evicts keys when full, and the
- *   users and BullMQ's job state go first as readily as a cached stats body. Refused in
- *   production, warned about elsewhere.
- * - persistence (AOF or RDB snapshots): without it a restart empties Redis, and the users with
- *   it. A structured warning.
- * - at start, users under the current key names when any exist under the untagged names of
- *   before (an upgrade that skipped `redis:migrate`). Refused everywhere.
+ * What this service needs of its Redis (README, What Redis needs), checked by both processes
+ * whenever a connection becomes ready (a Redis that comes back may come back configured
+ * differently): `maxmemory-policy noeviction` (refused in production, warned about elsewhere),
+ * persistence (a warning), and at start, users under the untagged key names of before (an
+ * upgrade that skipped `redis:migrate`; refused everywhere).
  */
 import type { Redis } from 'ioredis';
 import { keys, untaggedUsersKey } from './keyspace.js';
 import type { Logger } from './logger.js';
 import { clusterOf, createRedis, type RedisConfig } from './redis.js';
 
-export interface RedisPolicy {
-  maxmemoryPolicy: string | undefined;
-  aof: boolean;
-  /** RDB `save` rules; undefined where CONFIG is disabled (managed Redis). */
-  rdbSave: string | undefined;
-}
+type RedisPolicy = Awaited<ReturnType<typeof readRedisPolicy>>;
 
-async function readRedisPolicy(redis: Redis): Promise<RedisPolicy> {
+async function readRedisPolicy(redis: Redis) {
   // INFO works on managed Redis where CONFIG is renamed away.
   const info = await redis.info();
   const field = (name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
+  // RDB `save` rules; undefined where CONFIG is disabled (managed Redis).
   const save = await redis.config('GET', 'save').then(
     (reply) => (Array.isArray(reply) ? String(reply[1] ?? '') : undefined),
     () => undefined,
@@ -32,8 +24,10 @@ async function readRedisPolicy(redis: Redis): Promise<RedisPolicy> {
   return { maxmemoryPolicy: field('maxmemory_policy'), aof: field('aof_enabled') === '1', rdbSave: save };
 }
 
+type NodePolicy = { node: string | undefined; policy: RedisPolicy };
+
 /** Every master's policy: one entry for one node or Sentinel's master, one per master of a cluster. */
-async function readRedisPolicies(redis: Redis): Promise<{ node: string | undefined; policy: RedisPolicy }[]> {
+async function readRedisPolicies(redis: Redis): Promise<NodePolicy[]> {
   const cluster = clusterOf(redis);
   if (!cluster) return [{ node: undefined, policy: await readRedisPolicy(redis) }];
   return Promise.all(
@@ -43,21 +37,12 @@ async function readRedisPolicies(redis: Redis): Promise<{ node: string | undefin
   );
 }
 
-/** The first problem any master has, naming the node on a cluster; undefined when all are fine. */
-function firstEvictionProblem(
-  policies: readonly { node: string | undefined; policy: RedisPolicy }[],
-): { line: string; policy: RedisPolicy } | undefined {
-  for (const { node, policy } of policies) {
-    const problem = evictionProblem(policy);
-    if (problem) return { line: node ? `${problem} (cluster node ${node})` : problem, policy };
-  }
-  return undefined;
-}
-
-/** One line for an operator, or undefined when the policy is fine. */
-function evictionProblem(policy: RedisPolicy): string | undefined {
-  if (policy.maxmemoryPolicy === undefined || policy.maxmemoryPolicy === 'noeviction') return undefined;
-  return `Redis maxmemory-policy is ${policy.maxmemoryPolicy}: it would evict users and job state when memory is full; set it to noeviction`;
+/** The first master that would evict, as one line for an operator naming the node on a cluster; undefined when all are fine. */
+function firstEvictionProblem(policies: readonly NodePolicy[]): { line: string; policy: RedisPolicy } | undefined {
+  const found = policies.find(({ policy }) => policy.maxmemoryPolicy !== undefined && policy.maxmemoryPolicy !== 'noeviction');
+  if (!found) return undefined;
+  const line = `Redis maxmemory-policy is ${found.policy.maxmemoryPolicy}: it would evict users and job state when memory is full; set it to noeviction`;
+  return { line: found.node ? `${line} (cluster node ${found.node})` : line, policy: found.policy };
 }
 
 export interface PolicyWatch {

@@ -1,9 +1,8 @@
 /**
  * The Lua scripts, one file each in `shared/lua/` (`<name>-<numberOfKeys>.lua`, or `<name>.lua`
- * when the caller passes the number of keys), each with a header naming its KEYS, ARGV and
- * output, as BullMQ keeps its own. The files are read once at start-up; each client defines
- * them once (`defineCommand`), which sends EVALSHA and falls back to EVAL only when the server
- * does not know the script yet. `npm run build` copies the files next to this module in `dist/`.
+ * when the caller passes the number of keys), each headed by its KEYS, ARGV and output. Read once
+ * at start-up and defined once per client (`defineCommand`: EVALSHA, EVAL only when the server
+ * does not know the script yet). `npm run build` copies the files next to this module in `dist/`.
  */
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';

@@ -93,8 +93,7 @@ function defaultLogger(): Logger {
  * `logger` hears of connection errors (a refused connection, a wrong password, a TLS failure)
  * once per change: when the connection is lost or cannot be made, when the reason changes while
  * it is down, and when it is back. A reconnect loop that fails every 100 ms the same way logs once.
- * A config that carries a key prefix (every loaded one) names the process's keys under it: the
- * keys a process uses are those of the config its connections were made from.
+ * A config's key prefix names the process's keys (useKeyPrefix).
  */
 export function createRedis(config: RedisConfig, role: RedisRole, name: string, logger: RedisLogger = defaultLogger()): Redis {
   if (config.redisKeyPrefix !== undefined) useKeyPrefix(config.redisKeyPrefix);
@@ -154,37 +153,28 @@ function connectionErrorReason(error: Error): string {
 function logConnectionChanges(client: Redis | Cluster, name: string, logger: RedisLogger): void {
   /** The reason last logged while down; undefined while up. */
   let downBecause: string | undefined;
-  // The listener also keeps ioredis from printing each reconnect failure as an unhandled 'error'.
-  client.on('error', (error: Error) => {
-    const reason = connectionErrorReason(error);
+  const down = (reason: string, message: string) => {
     if (reason === downBecause) return;
     downBecause = reason;
-    logger.warn({ redis: name, reason }, 'redis connection error');
-  });
+    logger.warn({ redis: name, reason }, message);
+  };
+  // The listener also keeps ioredis from printing each reconnect failure as an unhandled 'error'.
+  client.on('error', (error: Error) => down(connectionErrorReason(error), 'redis connection error'));
   client.on('ready', () => {
     if (downBecause === undefined) return;
     downBecause = undefined;
     logger.info({ redis: name }, 'redis connection restored');
   });
   // A cluster reports one node's trouble apart (its slots are retried elsewhere once remapped).
-  if (client instanceof Cluster) {
-    client.on('node error', (error: Error, node: string) => {
-      const reason = `${node}: ${connectionErrorReason(error)}`;
-      if (reason === downBecause) return;
-      downBecause = reason;
-      logger.warn({ redis: name, reason }, 'redis cluster node error');
-    });
-  }
+  if (client instanceof Cluster)
+    client.on('node error', (error: Error, node: string) => down(`${node}: ${connectionErrorReason(error)}`, 'redis cluster node error'));
 }
 
 /**
- * Waits until every replica connected to the master has the writes made so far on this
- * connection (WAIT), so that what a command acknowledges survives a failover. Without replicas
- * there is nothing to wait for. Throws when some replica did not confirm in time.
- *
- * On a cluster the write went to the master of its key's slot, over this client's connection to
- * that node: WAIT on each master's connection covers it wherever it landed (a master this client
- * wrote nothing to answers at once).
+ * Waits until every replica has the writes made so far on this connection (WAIT), so that what
+ * a command acknowledges survives a failover; throws when some replica did not confirm in time.
+ * On a cluster, WAIT on each master's connection covers the write wherever its slot put it (a
+ * master this client wrote nothing to answers at once).
  */
 export async function waitForReplicas(redis: Redis, timeoutMs = 5000): Promise<void> {
   const cluster = clusterOf(redis);

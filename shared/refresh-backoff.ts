@@ -1,10 +1,8 @@
 /**
- * The backoff of a refresh that keeps failing (docs/decisions.md#d14). A read of an absent
- * snapshot may ask for a refresh (#d8), but once a refresh has failed for good, no read asks
- * for it again before a delay of 30 s, doubling with each failure in a row up to the
- * schedule's interval; the first success forgets it. The state is in Redis, so every API
- * replica and every worker sees the same hold, and its PTTL is the 503's Retry-After (Redis
- * keeps the time: no clock of ours is compared with another's).
+ * The backoff of a refresh that keeps failing (docs/decisions.md#d14): once a refresh has failed
+ * for good, no read asks for it again before a hold of 30 s, doubling up to the schedule's
+ * interval. The hold is in Redis, so every replica and worker sees it, and its PTTL is the 503's
+ * Retry-After (no clock of ours is compared with another's).
  */
 import type { Redis } from 'ioredis';
 import { refreshSlotKeys } from './keyspace.js';

@@ -9,9 +9,7 @@ import { SERIES_OWNER, SNAPSHOT_KINDS, type RefreshJobName, type SeriesName, typ
 const jobOf = (name: SnapshotName): RefreshJobName => SNAPSHOT_KINDS[name].refreshJob;
 
 export const snapshotKeys = {
-  /** The snapshot body: JSON `{ data, cachedAt }`, written whole. No expiry: a failed refresh keeps it. */
   snapshot: (name: SnapshotName) => refreshSlotKeys.snapshot(jobOf(name), name),
-  /** A short version tag beside each snapshot, so readers can poll cheaply for change. */
   version: (name: SnapshotName) => refreshSlotKeys.snapshotVersion(jobOf(name), name),
   /** The hash tag of a snapshot: snapshots with the same tag can be read in one MGET on a cluster. */
   slotTag: jobOf,
@@ -20,18 +18,9 @@ export const snapshotKeys = {
 const series = (name: SeriesName, id?: string) =>
   refreshSlotKeys.history(jobOf(SERIES_OWNER[name]), id === undefined ? name : `${name}:${id}`);
 
-/**
- * History (docs/decisions.md#d11): Redis Streams whose entry IDs are the refresh's cachedAt in ms (`<ms>-0`),
- * written by the worker in the same atomic step as the snapshots, trimmed by MINID as they are
- * written and expiring whole once untouched for the retention window (a token that left the
- * index leaves no key behind). See shared/history/history-store.ts.
- */
+/** History's streams (docs/decisions.md#d11, shared/history/history-store.ts). */
 export const historyKeys = {
-  /**
-   * A kind's events stream, field `b` = the event's data: for a list kind the exact response body
-   * (`?at=` reads and its stream events); for news the posts new since the previous refresh, for
-   * sentiment the records that changed (`{ data, cachedAt }`).
-   */
+  /** A kind's events stream, field `b`: a list's exact response body; news' new posts, sentiment's changed records (`{ data, cachedAt }`). */
   events: (name: SnapshotName) => refreshSlotKeys.history(jobOf(name), SNAPSHOT_KINDS[name].events),
   /** One series of a kind (its fields: the table's `series`), per listed item's id. */
   series,

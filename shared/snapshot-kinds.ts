@@ -1,10 +1,7 @@
 /**
- * The one table of the shared snapshot kinds: what the worker and the API both need of each
- * kind (its refresh job, events stream, view, history series and upstream call). Everything
- * that lists the kinds is derived from here (SNAPSHOTS, the refresh jobs and their schedules,
- * the stream topics, the API's cached views, the history keys, the Elfa budget), keyed by the
- * kind's name, so the compiler checks that they agree. The API's reads of the kinds are
- * apps/api/src/market/reads.ts. docs/adding-a-snapshot-kind.md walks through adding one.
+ * The one table of the shared snapshot kinds: what the worker and the API both need of each kind.
+ * Everything that lists the kinds is derived from it, keyed by the kind's name, so the compiler
+ * checks that they agree (docs/adding-a-snapshot-kind.md; the API's reads: apps/api/src/market/reads.ts).
  */
 import type { z } from 'zod';
 import { TrendingCaSchema, TrendingTokenSchema } from './market-types.js';
@@ -19,34 +16,20 @@ export type ViewKind = 'whole' | 'pages' | 'byToken' | 'byWindow';
  */
 export type SeriesFields = Readonly<Record<string, readonly string[]>>;
 
-/**
- * One point a refresh appends to one of its kind's series: the listed item's id (none for a series
- * of the refresh itself) and a value for each declared field. A series the kind does not declare,
- * or a field missing or unknown, is a type error.
- */
+/** One point a refresh appends to one of its kind's series: the item's id (none for a series of the refresh itself), a value per declared field. */
 export type SeriesPoint<Series extends SeriesFields> = {
   [S in keyof Series & string]: { series: S; id?: string; values: Readonly<Record<Series[S][number], string | number>> };
 }[keyof Series & string];
 
-/**
- * What one refresh of a list kind costs with INDEX_PROVIDER=composite: the provider that answers
- * its call, and the credits it spends there (Elfa bills 1 credit a request). The Elfa-backed
- * refreshes are spaced so a month of them fits the credit budget (apps/worker/src/providers/elfa-budget.ts).
- */
+/** What one refresh of a list kind costs with INDEX_PROVIDER=composite (Elfa bills 1 credit a request; apps/worker/src/providers/elfa-budget.ts). */
 export interface UpstreamCost {
   source: 'elfa' | 'coingecko' | 'x';
   credits: number;
 }
 
-/**
- * A ranked list refreshed whole from the upstream, stored as the exact response body and served
- * as it is, with `?at=` from its history (its read: apps/api/src/market/reads.ts).
- */
+/** A ranked list refreshed whole from the upstream, stored as the exact response body and served as it is, with `?at=` from its history. */
 export interface ListSpec<Item, Upstream extends string = string, Series extends SeriesFields = SeriesFields> {
-  /**
-   * The provider call that fetches it: the worker's provider interface has a method of this name
-   * per list kind (apps/worker/src/providers/market-provider.ts), also the `call` label of its metrics.
-   */
+  /** The provider call that fetches it (a method of apps/worker/src/providers/market-provider.ts), also its metrics' `call` label. */
   upstream: Upstream;
   cost: UpstreamCost;
   item: z.ZodType<Item>;
@@ -77,11 +60,9 @@ function listKind<
 }
 
 /**
- * A list kind's windowed variants (`trending@1h`, `trending@4h`, `trending@7d`, `trending@30d`):
- * the same upstream call counted over another window (shared/trending-windows.ts), each a
- * snapshot kind with its own refresh job, events stream (its `?at=` and stream topic) and no
- * series of its own (the token and sentiment series stay the 24 h list's). Only the windows in
- * TRENDING_WINDOWS are refreshed (activeSnapshots).
+ * A list kind's windowed variants (`trending@1h`, ...; shared/trending-windows.ts): each a kind
+ * with its own refresh job and events stream, and no series of its own (the token and sentiment
+ * series stay the 24 h list's). Only the windows in TRENDING_WINDOWS are refreshed (activeSnapshots).
  */
 function windowedKinds<const Name extends string, Item, const Upstream extends string>(
   name: Name,
@@ -112,7 +93,6 @@ function windowedKinds<const Name extends string, Item, const Upstream extends s
 
 const TRENDING_LIST = {
   upstream: 'trendingTokens',
-  // One trending-tokens request.
   cost: { source: 'elfa', credits: 1 },
   item: TrendingTokenSchema,
 } as const;
@@ -205,12 +185,10 @@ export type SeriesFieldsOf<S extends SeriesName> = {
 export type SeriesValues<S extends SeriesName> = Readonly<Record<SeriesFieldsOf<S>[number], string | number>>;
 
 /** The kind that owns each series (the series lives in its refresh's slot); a name declared twice stops the process at load. */
-export const SERIES_OWNER = Object.fromEntries(
-  SNAPSHOTS.flatMap((name) => Object.keys(SNAPSHOT_KINDS[name].series).map((series) => [series, name])),
-) as Readonly<Record<SeriesName, SnapshotName>>;
-const declaredSeries = SNAPSHOTS.flatMap((name) => Object.keys(SNAPSHOT_KINDS[name].series));
-if (new Set(declaredSeries).size !== declaredSeries.length)
-  throw new Error(`a history series is declared by two kinds: ${declaredSeries.join(', ')}`);
+const declaredSeries = SNAPSHOTS.flatMap((name) => Object.keys(SNAPSHOT_KINDS[name].series).map((series) => [series, name]));
+export const SERIES_OWNER = Object.fromEntries(declaredSeries) as Readonly<Record<SeriesName, SnapshotName>>;
+if (Object.keys(SERIES_OWNER).length !== declaredSeries.length)
+  throw new Error(`a history series is declared by two kinds: ${declaredSeries.map(([series]) => series).join(', ')}`);
 
 /** A series' fields, in their stored order. */
 export function seriesFields(series: SeriesName): readonly string[] {

@@ -25,9 +25,7 @@ export interface SnapshotWrite {
 /** Writes several snapshots atomically (news and sentiment go together), then announces them. */
 export async function writeSnapshots(redis: Redis, writes: readonly SnapshotWrite[]): Promise<void> {
   const tx = redis.multi();
-  for (const { name, body, version } of writes) {
-    tx.set(snapshotKeys.snapshot(name), body).set(snapshotKeys.version(name), version);
-  }
+  for (const { name, body, version } of writes) tx.set(snapshotKeys.snapshot(name), body).set(snapshotKeys.version(name), version);
   for (const { name } of writes) tx.publish(snapshotChannel(), name);
   await execChecked(tx);
 }
@@ -44,9 +42,7 @@ export async function readSnapshot(redis: Redis, name: SnapshotName): Promise<St
  * slot (a cluster refuses an MGET across slots), sent together.
  */
 export async function readSnapshotVersions(redis: Redis, names: readonly SnapshotName[]): Promise<(string | null)[]> {
-  const bySlot = new Map<string, SnapshotName[]>();
-  for (const name of names) bySlot.set(snapshotKeys.slotTag(name), [...(bySlot.get(snapshotKeys.slotTag(name)) ?? []), name]);
-  const groups = [...bySlot.values()];
+  const groups = [...Map.groupBy(names, (name) => snapshotKeys.slotTag(name)).values()];
   const replies = await Promise.all(groups.map((group) => redis.mget(group.map((name) => snapshotKeys.version(name)))));
   const version = new Map<SnapshotName, string | null>();
   groups.forEach((group, g) => group.forEach((name, i) => version.set(name, replies[g]![i] ?? null)));

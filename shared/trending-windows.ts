@@ -1,9 +1,7 @@
 /**
  * The windows a trending list can be counted over (`?window=` of GET /api/market/trending and
- * /trending-cas). The list without `window` is today's: the 24 hours, always refreshed. Each
- * other window the operator configures (TRENDING_WINDOWS) is a snapshot kind of its own
- * (shared/snapshot-kinds.ts: `trending@1h`, ...), with its own refresh, cachedAt, ETag, history
- * and stream topic.
+ * /trending-cas). Without `window`: the 24 hours, always refreshed; each other window in
+ * TRENDING_WINDOWS is a snapshot kind of its own (shared/snapshot-kinds.ts).
  */
 import { z } from 'zod';
 import { got } from './config-vars.js';

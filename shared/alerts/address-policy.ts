@@ -64,23 +64,14 @@ export async function urlRefusal(
   raw: string,
   options: { requireHttps: boolean; allowLoopback: boolean; resolve: Resolver },
 ): Promise<string | undefined> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'is not a valid URL';
-  }
+  const url = URL.parse(raw);
+  if (!url) return 'is not a valid URL';
   const scheme = schemeRefusal(url, options.requireHttps);
   if (scheme) return scheme;
   if (url.username || url.password) return 'must not carry credentials';
   const host = urlHost(url);
   if (isIpLiteral(host)) return addressRefusal(host, options.allowLoopback);
-  let addresses: ResolvedAddress[];
-  try {
-    addresses = await options.resolve(host);
-  } catch {
-    return `host ${host} does not resolve`;
-  }
+  const addresses = await options.resolve(host).catch((): ResolvedAddress[] => []);
   if (addresses.length === 0) return `host ${host} does not resolve`;
   for (const { address } of addresses) {
     const refusal = addressRefusal(address, options.allowLoopback);

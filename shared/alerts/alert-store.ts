@@ -1,8 +1,6 @@
 /**
- * Alert rules in Redis (slot `{alerts}`, shared/keyspace.ts): the API creates, reads, changes
- * and deletes them; the worker reads the indexes and the rules a refresh concerns, and
- * disables a rule whose deliveries keep failing. Every key of one rule is in one slot, so
- * each change is one MULTI or script, on Cluster too.
+ * Alert rules in Redis (slot `{alerts}`, shared/keyspace.ts): every key of one rule is in one
+ * slot, so each change is one MULTI or script, on Cluster too.
  */
 import type { Redis } from 'ioredis';
 import { alertKeys } from '../keyspace.js';

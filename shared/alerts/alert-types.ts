@@ -1,7 +1,6 @@
 /**
- * What an alert rule is (docs in README, Alerts): its condition, channels and state, as zod
- * schemas. The API validates bodies with them and documents them; the worker evaluates the
- * conditions and delivers the events whose payload is AlertEvent.
+ * What an alert rule is (README, Alerts), as zod schemas: the API validates and documents bodies
+ * with them; the worker evaluates the conditions and delivers events whose payload is AlertEvent.
  */
 import { z } from 'zod';
 
@@ -21,6 +20,10 @@ const Chain = z
   .max(32)
   .regex(/^[A-Za-z0-9-]{1,32}$/)
   .meta({ description: 'Chain identifier as trending contract addresses name it (ethereum, solana...), case-insensitive.' });
+
+/** An integer setting with its default (documented as int64). */
+const wholeNumber = (min: number, max: number, fallback: number, description: string) =>
+  z.int().min(min).max(max).default(fallback).meta({ format: 'int64', description });
 
 export const SentimentThresholdCondition = z
   .strictObject({
@@ -55,18 +58,8 @@ export const MentionsSpikeCondition = z
     token: Ticker.optional().meta({ description: 'The token; absent: any trending token.' }),
     metric: z.enum(['mentions', 'smartMoneyMentions']).default('mentions').meta({ description: 'Which count. Default `mentions`.' }),
     percent: z.int().min(1).max(100_000).meta({ format: 'int64', description: 'How far above the mean of the previous refreshes, in %.' }),
-    window: z
-      .int()
-      .min(1)
-      .max(20)
-      .default(6)
-      .meta({ format: 'int64', description: 'How many previous refreshes the mean covers. Default 6.' }),
-    minCount: z
-      .int()
-      .min(1)
-      .max(1_000_000_000)
-      .default(10)
-      .meta({ format: 'int64', description: 'The count must be at least this (a jump from 1 to 3 does not fire). Default 10.' }),
+    window: wholeNumber(1, 20, 6, 'How many previous refreshes the mean covers. Default 6.'),
+    minCount: wholeNumber(1, 1_000_000_000, 10, 'The count must be at least this (a jump from 1 to 3 does not fire). Default 10.'),
   })
   .meta({
     id: 'MentionsSpikeCondition',
@@ -87,12 +80,7 @@ export const NewContractCondition = z
   .strictObject({
     type: z.literal('new-contract'),
     chain: Chain.optional().meta({ description: 'Only this chain; absent: any chain.' }),
-    minSmartMoneyMentions: z
-      .int()
-      .min(0)
-      .max(1_000_000_000)
-      .default(0)
-      .meta({ format: 'int64', description: 'At least this many smart-money mentions. Default 0.' }),
+    minSmartMoneyMentions: wholeNumber(0, 1_000_000_000, 0, 'At least this many smart-money mentions. Default 0.'),
   })
   .meta({
     id: 'NewContractCondition',
@@ -105,12 +93,7 @@ export const PostCondition = z
     type: z.literal('post'),
     account: Account.optional().meta({ description: 'The tracked account; absent: any tracked account.' }),
     token: Ticker.optional().meta({ description: 'The token the post must mention; absent: any token.' }),
-    minFollowers: z
-      .int()
-      .min(0)
-      .max(10_000_000_000)
-      .default(0)
-      .meta({ format: 'int64', description: 'The author’s follower floor. Default 0.' }),
+    minFollowers: wholeNumber(0, 10_000_000_000, 0, 'The author’s follower floor. Default 0.'),
     minEngagement: z.number().min(0).max(1e12).default(0).meta({ description: 'The post’s engagement score floor. Default 0.' }),
   })
   .meta({

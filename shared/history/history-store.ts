@@ -1,18 +1,9 @@
 /**
- * History in Redis Streams, written with the snapshots in one atomic step.
- *
- * Why Streams rather than sorted sets: an entry ID is the refresh's cachedAt in ms, so
- * `XRANGE key from to` is a time range, `XREVRANGE key at - COUNT 1` is "the snapshot current
- * at that instant", `XADD ... MINID ~ <cutoff>` trims as it writes, and the same IDs resume a
- * server-sent-events client (`XRANGE key (<last-event-id> +`). Streams pack entries into
- * listpacks with delta-encoded IDs and field names stored once per node, several times smaller
- * than a sorted set of JSON members, whose members must also embed the time to stay unique.
- *
- * The write is one Lua script (`shared/lua/writeRefresh.lua`) rather than a MULTI because it
- * must refuse a refresh that is not newer than the last one written (two workers racing, or a
- * clock stepping back): an XADD with a smaller ID fails, and a MULTI would still have applied the
- * snapshot's SETs. The script checks first and writes nothing at all in that case; any other
- * failure fails the write.
+ * History in Redis Streams (why Streams: README, History and live updates), written with the
+ * snapshots by one Lua script (`shared/lua/writeRefresh.lua`) rather than a MULTI, because it must
+ * refuse a refresh that is not newer than the last one written (two workers racing, a clock
+ * stepping back): an XADD with a smaller ID fails, and a MULTI would still have applied the
+ * snapshot's SETs. The script checks first and then writes nothing; any other failure fails the write.
  */
 import type { Redis } from 'ioredis';
 import { snapshotChannel } from '../keyspace.js';

@@ -31,16 +31,11 @@ export function trendingEntries(body: string, data: readonly TrendingToken[]): S
 }
 
 /** The fields of a sentiment record that make it "changed" (cachedAt changes every time). */
+const COMPARED = ['score', 'label', 'mentions', 'positive', 'neutral', 'negative', 'confidence'] as const;
 function sameRecord(a: SentimentRecord, b: SentimentRecord | undefined): boolean {
   return (
     b !== undefined &&
-    a.score === b.score &&
-    a.label === b.label &&
-    a.mentions === b.mentions &&
-    a.positive === b.positive &&
-    a.neutral === b.neutral &&
-    a.negative === b.negative &&
-    a.confidence === b.confidence &&
+    COMPARED.every((field) => a[field] === b[field]) &&
     // A record stored before `sample` existed (undefined) counts as changed.
     a.sample.authors === (b.sample as SentimentRecord['sample'] | undefined)?.authors
   );

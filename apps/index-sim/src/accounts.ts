@@ -25,113 +25,21 @@ export interface Account {
 // Always present, whatever the seed, so docs and demos can name an account that exists.
 const FIXED_NAMES = ['CryptoKoala', 'degen_sarah', 'OnChainWizard'];
 
-const CAMEL_HEADS = [
-  'Crypto',
-  'OnChain',
-  'Degen',
-  'Alpha',
-  'Whale',
-  'Sol',
-  'Eth',
-  'Based',
-  'Moon',
-  'Chart',
-  'Macro',
-  'Defi',
-  'Meme',
-  'Giga',
-  'Satoshi',
-  'Block',
-  'Ape',
-  'Liquid',
-  'Smart',
-  'Quant',
-  'Delta',
-  'Fomo',
-  'Bag',
-  'Wagmi',
-  'Gwei',
-  'Pump',
-  'Laser',
-  'Diamond',
-  'Night',
-  'Alt',
-];
-const CAMEL_TAILS = [
-  'Koala',
-  'Wizard',
-  'Hunter',
-  'Sniper',
-  'Trader',
-  'Monk',
-  'Ninja',
-  'Chad',
-  'Owl',
-  'Fox',
-  'Wolf',
-  'Bull',
-  'Shark',
-  'Maxi',
-  'Scout',
-  'Sage',
-  'Pilot',
-  'Oracle',
-  'Capital',
-  'Labs',
-  'Research',
-  'Otter',
-  'Raccoon',
-  'Panda',
-  'Whisper',
-  'Knight',
-  'Goblin',
-  'Frog',
-  'Cat',
-  'Dev',
-];
-const SNAKE_HEADS = [
-  'degen',
-  'sol',
-  'eth',
-  'crypto',
-  'anon',
-  'based',
-  'ser',
-  'gm',
-  'wen',
-  'fren',
-  'chain',
-  'alpha',
-  'onchain',
-  'macro',
-  'meme',
-];
-const SNAKE_NAMES = [
-  'sarah',
-  'mike',
-  'kai',
-  'nina',
-  'leo',
-  'yuki',
-  'omar',
-  'ivy',
-  'max',
-  'zoe',
-  'raj',
-  'lena',
-  'tom',
-  'ava',
-  'felix',
-  'mia',
-  'noah',
-  'jin',
-  'eli',
-  'sam',
-  'dan',
-  'rosa',
-  'theo',
-  'lucy',
-];
+/** The names' parts, in generation order (the seed picks among them by index). */
+const words = (list: string) => list.trim().split(/\s+/);
+const CAMEL_HEADS = words(`
+  Crypto OnChain Degen Alpha Whale Sol Eth Based Moon Chart Macro Defi Meme Giga Satoshi Block Ape
+  Liquid Smart Quant Delta Fomo Bag Wagmi Gwei Pump Laser Diamond Night Alt
+`);
+const CAMEL_TAILS = words(`
+  Koala Wizard Hunter Sniper Trader Monk Ninja Chad Owl Fox Wolf Bull Shark Maxi Scout Sage Pilot
+  Oracle Capital Labs Research Otter Raccoon Panda Whisper Knight Goblin Frog Cat Dev
+`);
+const SNAKE_HEADS = words('degen sol eth crypto anon based ser gm wen fren chain alpha onchain macro meme');
+const SNAKE_NAMES = words(`
+  sarah mike kai nina leo yuki omar ivy max zoe raj lena tom ava felix mia noah jin eli sam dan rosa
+  theo lucy
+`);
 
 function candidateName(rng: Rng): string {
   const style = rng();
@@ -156,15 +64,12 @@ function uniqueNames(seed: number): string[] {
   return names;
 }
 
-const TOKEN_PICKER = new WeightedPicker(
-  TOKENS.map((t) => t.symbol),
-  TOKENS.map((t) => t.popularity),
-);
+const TOKEN_PICKER = new WeightedPicker(TOKENS, (t) => t.popularity);
 
 function favouriteTokens(rng: Rng): string[] {
   const favourites: string[] = [];
   while (favourites.length < 3) {
-    const symbol = TOKEN_PICKER.draw(rng);
+    const symbol = TOKEN_PICKER.draw(rng).symbol;
     if (!favourites.includes(symbol)) favourites.push(symbol);
   }
   return favourites;

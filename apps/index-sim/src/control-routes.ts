@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FaultsError, type Faults } from './faults.js';
-import { BodyError, readJson, reply, send } from './http.js';
+import { BAD_REQUEST, BodyError, NOT_FOUND, readJson, reply, send } from './http.js';
 
 /** What the control endpoints may do to a running simulator. */
 export interface ControlPanel {
@@ -17,9 +17,6 @@ export interface ControlPanel {
   advanceClock(ms: number): void;
   clock(): { now: string; offsetMs: number };
 }
-
-const NOT_FOUND = reply(404, { error: 'not_found' });
-const BAD_REQUEST = reply(400, { error: 'bad_request' });
 
 export async function handleControl(req: IncomingMessage, res: ServerResponse, pathname: string, panel: ControlPanel): Promise<void> {
   const route = `${req.method ?? 'GET'} ${pathname}`;
@@ -51,9 +48,8 @@ export async function handleControl(req: IncomingMessage, res: ServerResponse, p
         return send(res, NOT_FOUND);
     }
   } catch (error) {
-    if (error instanceof FaultsError || error instanceof BodyError || error instanceof RangeError) {
+    if (error instanceof FaultsError || error instanceof BodyError || error instanceof RangeError)
       return send(res, reply(400, { error: 'bad_request', message: error.message }));
-    }
     throw error;
   }
 }

@@ -43,29 +43,21 @@ function isPathList(value: unknown): value is string[] {
 
 export function parseFaults(input: unknown): Faults {
   if (!isRecord(input)) throw new FaultsError('faults must be an object');
-  for (const key of Object.keys(input)) {
-    if (!KNOWN_KEYS.has(key)) throw new FaultsError(`unknown fault "${key}"`);
-  }
+  for (const key of Object.keys(input)) if (!KNOWN_KEYS.has(key)) throw new FaultsError(`unknown fault "${key}"`);
   const { latencyMs = 0, errorRate = 0, rateLimit = null, malformed = false, hang = false, paths = null } = input;
-  if (typeof latencyMs !== 'number' || !Number.isFinite(latencyMs) || latencyMs < 0 || latencyMs > 600_000) {
+  if (typeof latencyMs !== 'number' || !Number.isFinite(latencyMs) || latencyMs < 0 || latencyMs > 600_000)
     throw new FaultsError('latencyMs must be a number of ms from 0 to 600000');
-  }
-  if (typeof errorRate !== 'number' || !(errorRate >= 0 && errorRate <= 1)) {
-    throw new FaultsError('errorRate must be a number from 0 to 1');
-  }
+  if (typeof errorRate !== 'number' || !(errorRate >= 0 && errorRate <= 1)) throw new FaultsError('errorRate must be a number from 0 to 1');
   let limit: Faults['rateLimit'] = null;
   if (rateLimit !== null) {
     const retryAfter = isRecord(rateLimit) ? rateLimit['retryAfter'] : undefined;
-    if (typeof retryAfter !== 'number' || !Number.isInteger(retryAfter) || retryAfter < 0) {
+    if (typeof retryAfter !== 'number' || !Number.isInteger(retryAfter) || retryAfter < 0)
       throw new FaultsError('rateLimit must be null or { retryAfter: whole seconds >= 0 }');
-    }
     limit = { retryAfter };
   }
   if (typeof malformed !== 'boolean') throw new FaultsError('malformed must be a boolean');
   if (typeof hang !== 'boolean') throw new FaultsError('hang must be a boolean');
-  if (paths !== null && !isPathList(paths)) {
-    throw new FaultsError('paths must be null or a list of path prefixes starting with "/"');
-  }
+  if (paths !== null && !isPathList(paths)) throw new FaultsError('paths must be null or a list of path prefixes starting with "/"');
   return { latencyMs, errorRate, rateLimit: limit, malformed, hang, paths: paths === null ? null : [...paths] };
 }
 

@@ -14,6 +14,9 @@ export function reply(status: number, body: unknown, headers?: Readonly<Record<s
   return headers ? { status, body, headers } : { status, body };
 }
 
+export const NOT_FOUND = reply(404, { error: 'not_found' });
+export const BAD_REQUEST = reply(400, { error: 'bad_request' });
+
 export function sendRaw(res: ServerResponse, status: number, text: string, headers: Readonly<Record<string, string>> = {}): void {
   if (res.destroyed || res.headersSent) return;
   res.writeHead(status, {

@@ -21,7 +21,7 @@ const apiKey = process.env['SIM_API_KEY'] || undefined;
 
 const sim = await startSimulator({ port, seed, postCount, apiKey });
 console.log(
-  `index simulator listening on ${sim.url} (seed ${seed}, ${postCount} posts, ` + `${apiKey ? 'X-Api-Key required' : 'no key required'})`,
+  `index simulator listening on ${sim.url} (seed ${seed}, ${postCount} posts, ${apiKey ? 'X-Api-Key required' : 'no key required'})`,
 );
 
 let stopping = false;

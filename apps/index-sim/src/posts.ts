@@ -36,18 +36,18 @@ function moodFor(rng: Rng, token: TokenInfo): Mood {
 }
 
 // An extra cashtag shares the post's mood, so it is drawn from tokens that suit that mood.
+const byPopularity = (t: TokenInfo) => t.popularity;
 const COMPATIBLE: Readonly<Record<Mood, WeightedPicker<TokenInfo>>> = {
-  bullish: pickerOf(TOKENS.filter((t) => t.bias > -0.3)),
-  bearish: pickerOf(TOKENS.filter((t) => t.bias < 0.3)),
-  neutral: pickerOf(TOKENS),
+  bullish: new WeightedPicker(
+    TOKENS.filter((t) => t.bias > -0.3),
+    byPopularity,
+  ),
+  bearish: new WeightedPicker(
+    TOKENS.filter((t) => t.bias < 0.3),
+    byPopularity,
+  ),
+  neutral: new WeightedPicker(TOKENS, byPopularity),
 };
-
-function pickerOf(tokens: readonly TokenInfo[]): WeightedPicker<TokenInfo> {
-  return new WeightedPicker(
-    tokens,
-    tokens.map((t) => t.popularity),
-  );
-}
 
 export class PostStream {
   /** Length of one slot in ms; whole milliseconds so slot times are exact. */
@@ -62,10 +62,7 @@ export class PostStream {
     accounts: readonly Account[],
   ) {
     this.intervalMs = Math.max(1, Math.floor(WINDOW_MS / postCount));
-    this.authors = new WeightedPicker(
-      accounts,
-      accounts.map((a) => a.activity),
-    );
+    this.authors = new WeightedPicker(accounts, (a) => a.activity);
   }
 
   newestSlot(now: number): number {
@@ -83,10 +80,7 @@ export class PostStream {
 
   post(slot: number): StoredPost {
     let stored = this.cache.get(slot);
-    if (!stored) {
-      stored = this.generate(slot);
-      this.cache.set(slot, stored);
-    }
+    if (!stored) this.cache.set(slot, (stored = this.generate(slot)));
     return stored;
   }
 

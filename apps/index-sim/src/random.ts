@@ -77,16 +77,11 @@ export class WeightedPicker<T> {
 
   constructor(
     private readonly items: readonly T[],
-    weights: readonly number[],
+    weight: (item: T) => number,
   ) {
     let sum = 0;
-    for (const w of weights) {
-      sum += Math.max(0, w);
-      this.cumulative.push(sum);
-    }
-    if (items.length === 0 || items.length !== weights.length || sum <= 0) {
-      throw new RangeError('WeightedPicker needs matching, non-empty, positive weights');
-    }
+    for (const item of items) this.cumulative.push((sum += Math.max(0, weight(item))));
+    if (items.length === 0 || sum <= 0) throw new RangeError('WeightedPicker needs a non-empty list with positive weights');
     this.total = sum;
   }
 

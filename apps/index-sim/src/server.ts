@@ -7,7 +7,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import { type ControlPanel, handleControl } from './control-routes.js';
 import { type Faults, NO_FAULTS, faultsApplyTo, malformedBody, parseFaults } from './faults.js';
-import { reply, send, sendRaw } from './http.js';
+import { NOT_FOUND, reply, send, sendRaw } from './http.js';
 import { type Rng, rngFor } from './random.js';
 import { V1_TEMPLATES, matchV1 } from './v1-routes.js';
 import { World } from './world.js';
@@ -115,7 +115,7 @@ class SimulatorCore implements ControlPanel {
     const { pathname, searchParams } = new URL(req.url ?? '/', 'http://simulator');
     if (pathname.startsWith('/__sim/')) return handleControl(req, res, pathname, this);
     const route = req.method === 'GET' && pathname.startsWith('/v1/') ? matchV1(pathname) : undefined;
-    if (!route) return send(res, reply(404, { error: 'not_found' }));
+    if (!route) return send(res, NOT_FOUND);
     this.counts[route.template] = (this.counts[route.template] ?? 0) + 1;
 
     const faults = faultsApplyTo(this.current, pathname) ? this.current : NO_FAULTS;
@@ -127,13 +127,10 @@ class SimulatorCore implements ControlPanel {
       const retryAfter = String(faults.rateLimit.retryAfter);
       return send(res, reply(429, { error: 'rate_limited' }, { 'retry-after': retryAfter }));
     }
-    if (faults.errorRate > 0 && this.errorRng() < faults.errorRate) {
-      return send(res, reply(500, { error: 'internal' }));
-    }
+    if (faults.errorRate > 0 && this.errorRng() < faults.errorRate) return send(res, reply(500, { error: 'internal' }));
     const answer = route.run(this.world, searchParams, this.now());
-    if (faults.malformed && answer.status === 200) {
+    if (faults.malformed && answer.status === 200)
       return sendRaw(res, 200, malformedBody(route.template, JSON.stringify(answer.body), this.malformedCount++));
-    }
     send(res, answer);
   }
 

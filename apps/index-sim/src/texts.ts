@@ -4,6 +4,7 @@
 // negations ("not selling my $X") that a naive keyword count gets wrong.
 
 import { type Rng, intBetween, pick } from './random.js';
+import type { TokenInfo } from './tokens.js';
 
 export type Mood = 'bullish' | 'bearish' | 'neutral';
 
@@ -141,10 +142,7 @@ const EXTRA: Readonly<Record<Mood, readonly string[]>> = {
 
 const TEMPLATES: Readonly<Record<Mood, readonly string[]>> = { bullish: BULLISH, bearish: BEARISH, neutral: NEUTRAL };
 
-export interface TextToken {
-  readonly symbol: string;
-  readonly name: string;
-}
+type TextToken = Pick<TokenInfo, 'symbol' | 'name'>;
 
 /** Renders one post: the main token in a template of the mood, extra tokens in suffixes. */
 export function renderText(rng: Rng, mood: Mood, main: TextToken, extras: readonly TextToken[]): string {
@@ -154,8 +152,6 @@ export function renderText(rng: Rng, mood: Mood, main: TextToken, extras: readon
     .replaceAll('{P}', String(intBetween(rng, 3, 60)));
   // Close the sentence before a suffix so "...higher Also loading $LINK." can't happen.
   if (extras.length > 0 && /[\w$%]$/.test(text)) text += '.';
-  for (const extra of extras) {
-    text += pick(rng, EXTRA[mood]).replaceAll('{B}', `$${extra.symbol}`);
-  }
+  for (const extra of extras) text += pick(rng, EXTRA[mood]).replaceAll('{B}', `$${extra.symbol}`);
   return text;
 }

@@ -4,9 +4,8 @@
 import type { PostStream } from './posts.js';
 import { clamp, rngFor, round, unit } from './random.js';
 import { TOKENS, type TokenInfo } from './tokens.js';
-import { beyondDay } from './windows.js';
+import { beyondDay, DAY_MS } from './windows.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60 * 1000;
 
 export interface WireTrendingToken {

@@ -2,7 +2,7 @@
 // Faults, authentication and counting happen around these in server.ts.
 
 import { trendingContracts } from './contract-trends.js';
-import { type Reply, reply } from './http.js';
+import { BAD_REQUEST, type Reply, reply } from './http.js';
 import { decodeCursor } from './posts.js';
 import type { World } from './world.js';
 import { overWindow, windowParam } from './windows.js';
@@ -15,8 +15,6 @@ export interface V1Match {
   /** Answers the request at simulated time `now`. */
   run(world: World, query: URLSearchParams, now: number): Reply;
 }
-
-const BAD_REQUEST = reply(400, { error: 'bad_request' });
 
 /** A whole number in [min, max]; `fallback` when absent; undefined when invalid. */
 function intParam(query: URLSearchParams, name: string, min: number, max: number, fallback: number): number | undefined {
@@ -58,9 +56,7 @@ function posts(world: World, query: URLSearchParams, now: number): Reply {
   const since = sinceParam(query);
   const rawCursor = query.get('cursor');
   const cursorSlot = rawCursor === null ? undefined : decodeCursor(rawCursor);
-  if (limit === undefined || since === 'invalid' || (rawCursor !== null && cursorSlot === undefined)) {
-    return BAD_REQUEST;
-  }
+  if (limit === undefined || since === 'invalid' || (rawCursor !== null && cursorSlot === undefined)) return BAD_REQUEST;
   return reply(200, world.postsPage(now, { since, limit, cursorSlot }));
 }
 

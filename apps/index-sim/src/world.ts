@@ -40,9 +40,8 @@ export class World {
     readonly postCount: number,
   ) {
     if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be an integer');
-    if (!Number.isInteger(postCount) || postCount < 1 || postCount > 1_000_000) {
+    if (!Number.isInteger(postCount) || postCount < 1 || postCount > 1_000_000)
       throw new RangeError('postCount must be an integer from 1 to 1,000,000');
-    }
     this.accounts = generateAccounts(seed);
     this.byLowerName = new Map(this.accounts.map((a) => [a.username.toLowerCase(), a]));
     this.stream = new PostStream(seed, postCount, SMART_RANK_CUTOFF, this.accounts);
