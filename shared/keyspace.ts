@@ -75,7 +75,7 @@ export const keys = {
   /** `redis:migrate`'s ledger at the target: old key name -> a digest of the source value it last copied (scripts/redis-migrate.ts). */
   migrationLedger: () => `${P}:{migrate}:ledger`,
   /**
-   * One attempt of a refresh job, claimed before it calls the upstream (apps/worker/src/run-claims.ts);
+   * One attempt of a refresh job, claimed before it calls the upstream (apps/worker/src/refresh-outcomes.ts);
    * in BullMQ's slot, so that a WAIT after it covers the job's start on the same master.
    */
   refreshClaim: (jobId: string, attempt: number) => `${P}:${queuePrefix()}:refresh-claim:${jobId}:${attempt}`,
