@@ -3,25 +3,13 @@
  * Its assets' URLs are immutable; the page is revalidated on every visit, so a deploy is seen at once.
  */
 import Router from '@koa/router';
+import { pageCsp } from '../http/page-csp.js';
 import { sendRepresentation, type EncodingNegotiator } from '../http/representation.js';
 import type { TrendingWindow } from '../../../../shared/trending-windows.js';
 import { loadDashboardAssets, type DashboardAssets } from './dashboard-assets.js';
 
 const ASSET_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
-/** A page's Content-Security-Policy: scripts only from this origin, `styleSrc` for styles, and any `extra` directives. */
-export const pageCsp = (styleSrc: string, ...extra: string[]) =>
-  [
-    "default-src 'none'",
-    "script-src 'self'",
-    `style-src ${styleSrc}`,
-    "img-src 'self' data:",
-    ...extra,
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
 /** No inline script or style (uPlot sizes its elements through the CSSOM, which CSP does not govern). */
 const DASHBOARD_CSP = pageCsp("'self'");
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
 import { Representation, sendRepresentation, type EncodingNegotiator } from '../../http/representation.js';
 import { openApiDocument } from './openapi.js';
-import { pageCsp } from '../../dashboard/dashboard-route.js';
+import { pageCsp } from '../../http/page-csp.js';
 
 const MAX_AGE_SECONDS = 3600;
 
