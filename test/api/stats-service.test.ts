@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { StatsService, type StatsAnswer } from '../../apps/api/src/market/stats-service.js';
+import type { ReadAnswer } from '../../apps/api/src/http/representation.js';
+import { StatsService } from '../../apps/api/src/market/stats-service.js';
 import type { JobOutcome } from '../../apps/api/src/market/job-waiter.js';
 import { NotFoundError, RateLimitedError, UnavailableError } from '../../shared/errors.js';
 import { keys } from '../../shared/keyspace.js';
@@ -40,7 +41,7 @@ describe('StatsService', () => {
     };
     return { asked, fetch };
   };
-  const text = (answer: StatsAnswer | undefined) => answer?.representation.body.toString();
+  const text = (answer: ReadAnswer | undefined) => answer?.representation.body.toString();
 
   it('when 50 callers miss one username at once, then one ask, two Redis lookups and one shared answer', async () => {
     const { asked, fetch } = worker();

@@ -14,8 +14,6 @@ import type { AdmitMiss } from './miss-ceiling.js';
 import { boundedCache, type BoundedCache } from '../cache/bounded-cache.js';
 import { Representation, type ReadAnswer } from '../http/representation.js';
 
-export type StatsAnswer = ReadAnswer;
-
 /** How long a hit is served from memory. */
 const MEMORY_TTL_MS = 1000;
 
@@ -64,7 +62,7 @@ export class StatsService {
   }
 
   /** The hit held in memory for `username` (normalised) while fresh; never touches Redis. */
-  peek(username: string): StatsAnswer | undefined {
+  peek(username: string): ReadAnswer | undefined {
     const held = this.held.get(username);
     if (!held) return undefined;
     const now = this.now();
@@ -76,7 +74,7 @@ export class StatsService {
   }
 
   /** `chargeMiss` is called only when the upstream must be asked, by the caller that starts the flight. */
-  async get(username: string, chargeMiss: ChargeMiss = async () => {}): Promise<StatsAnswer> {
+  async get(username: string, chargeMiss: ChargeMiss = async () => {}): Promise<ReadAnswer> {
     const inMemory = this.peek(username);
     if (inMemory) return inMemory;
     const settled = await this.fly(username, chargeMiss);
@@ -151,6 +149,6 @@ export class StatsService {
   }
 }
 
-function answerFrom(held: Held, now: number): StatsAnswer {
+function answerFrom(held: Held, now: number): ReadAnswer {
   return { representation: held.representation, maxAgeSeconds: Math.max(0, (held.expiresAt - now) / 1000) };
 }
