@@ -173,14 +173,17 @@ export type TextReading = 'market' | 'general';
  * e.g. the tokens the index says a post mentions.
  */
 export function normalizePost(text: string, tickers?: ReadonlySet<string>, reading: TextReading = 'market'): string {
-  return normalizeReadings(text, tickers)[reading];
+  const general = joinIdioms(text, tickers);
+  return reading === 'market' ? marketReading(general) : general;
 }
 
 /** Both readings of a post, normalized once. */
 export function normalizeReadings(text: string, tickers?: ReadonlySet<string>): Record<TextReading, string> {
   const general = joinIdioms(text, tickers);
-  return { market: general.replace(LOOK_ALIKE, '').replace(PERCEIVED_LIKE, '$1'), general };
+  return { market: marketReading(general), general };
 }
+
+const marketReading = (general: string) => general.replace(LOOK_ALIKE, '').replace(PERCEIVED_LIKE, '$1');
 
 function joinIdioms(text: string, tickers: ReadonlySet<string> | undefined): string {
   if (EXPLAINER.test(text)) return '';
