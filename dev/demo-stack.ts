@@ -21,6 +21,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { prettyFactory } from 'pino-pretty';
 import { startSimulator, type Simulator } from '../apps/index-sim/src/server.js';
+import { alertCommands } from './demo-alert-commands.js';
 import { seedDemoUser } from './demo-user.js';
 import { waitForPing } from './redis-server.js';
 
@@ -177,11 +178,14 @@ async function main(): Promise<void> {
     // A first look should show history growing and events arriving within minutes, not hours.
     // Real providers bill per call or per post: their usual pace.
     REFRESH_INTERVAL: process.env.REFRESH_INTERVAL || (composite ? '30m' : '1m'),
+    // Alerts can be tried here: a webhook on this machine (npm run receiver) is allowed. Never in
+    // production, where loadConfig refuses the variable.
+    ...(process.env.NODE_ENV === 'production' ? {} : { ALERTS_ALLOW_LOOPBACK: process.env.ALERTS_ALLOW_LOOPBACK ?? 'true' }),
   };
   if (!process.env.JWT_SECRET) say('JWT_SECRET is not set: a random secret was generated for this run');
 
   // The user first: it also waits until the new redis-server answers, before anything connects.
-  await seedDemoUser(redisUrl);
+  const apiKey = await seedDemoUser(redisUrl);
   run('worker', 'apps/worker/src/main.js', env);
   // The Procfile's web process, flags included (the Procfile says why).
   run('api', 'apps/api/src/main.js', env, ['--max-semi-space-size=16']);
@@ -208,6 +212,7 @@ async function main(): Promise<void> {
   say(
     `  curl -s -X POST ${base}/api/auth/login -H 'Content-Type: application/json' -d '{"email":"demo@example.com","password":"demo-password"}'`,
   );
+  if (env.ALERTS_ALLOW_LOOPBACK === 'true') for (const line of alertCommands(base, apiKey)) say(line);
   say(`logs at LOG_LEVEL=${env.LOG_LEVEL} (LOG_LEVEL=debug npm start shows every request). Ctrl-C stops everything.`);
 }
 
