@@ -297,7 +297,7 @@ describe('GET / (the dashboard) in headless Chromium', function () {
   });
 });
 
-describe('the dashboard on a first start (one refresh) in headless Chromium', function () {
+describe('the dashboard on a fresh start (four refreshes, a minute apart) in headless Chromium', function () {
   this.timeout(120_000);
   let stack: Stack;
   let jobs: PinnedJobs;
@@ -306,7 +306,10 @@ describe('the dashboard on a first start (one refresh) in headless Chromium', fu
   before(async () => {
     stack = await startStack({ workers: 0 });
     jobs = pinnedJobs(stack.config, stack.sim.url);
-    for (const job of ['trending', 'trending-cas', 'news'] as const) await jobs.run(job, Date.now());
+    for (let minutesAgo = 3; minutesAgo >= 0; minutesAgo -= 1) {
+      stack.sim.advanceClock(60_000);
+      for (const job of ['trending', 'trending-cas', 'news'] as const) await jobs.run(job, Date.now() - minutesAgo * 60_000);
+    }
     browser = await launchChromium();
   });
   after(async () => {
@@ -315,7 +318,7 @@ describe('the dashboard on a first start (one refresh) in headless Chromium', fu
     await stack?.close();
   });
 
-  it("charts a token's one point over the hours around it, not years, under a sentence that reads", async () => {
+  it("fits a token's few minutes of history to the time axis and marks each point, under a sentence that reads", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
     try {
       const page = await context.newPage();
@@ -328,10 +331,26 @@ describe('the dashboard on a first start (one refresh) in headless Chromium', fu
         });`);
       const token = (await http(`${stack.apiUrl}/api/market/trending`)).json as Envelope<TrendingToken[]>;
       await page.goto(`${stack.apiUrl}/#token=${token.data[0]!.token}`);
-      await page.getByText(/^1 point of trending history, 1 point of sentiment \(interval 30m\), /).waitFor({ timeout: 15_000 });
-      const spans = await page.evaluate<number[]>('window.charts.map((chart) => chart.scales.x.max - chart.scales.x.min)');
-      expect(spans).to.have.length(3);
-      for (const span of spans) expect(span, 'seconds on the time axis').to.equal(24 * 3600);
+      await page.getByText(/^4 points of trending history, \d+ points? of sentiment \(interval 30m\), /).waitFor({ timeout: 15_000 });
+      // The mentions and sentiment charts (the mindshare one charts hourly posts): the axis spans
+      // the minutes of data, not 24 hours, so the line is as wide as the chart; each point is marked.
+      const charts = await page.evaluate<{ span: number; width: number; line: number; marked: boolean[] }[]>(`window.charts
+        .filter((chart) => chart.root.parentElement.id !== 'chart-mindshare')
+        .map((chart) => {
+          const xs = chart.data[0];
+          return {
+            span: chart.scales.x.max - chart.scales.x.min,
+            width: chart.bbox.width,
+            line: chart.valToPos(xs[xs.length - 1], 'x', true) - chart.valToPos(xs[0], 'x', true),
+            marked: chart.series.slice(1).map((series, i) => series.points.show(chart, i + 1, 0, xs.length - 1)),
+          };
+        })`);
+      expect(charts).to.have.length(2);
+      for (const chart of charts) {
+        expect(chart.span, 'seconds on the time axis').to.be.within(300, 3600);
+        expect(chart.line / chart.width, 'the line across the plot').to.be.greaterThan(0.5);
+        expect(chart.marked, 'points marked').to.not.include(false);
+      }
       await page.locator('#token-view').screenshot({ path: join(ARTIFACTS, 'dashboard-first-start.png') });
     } finally {
       await context.close();
@@ -348,7 +367,7 @@ describe('the dashboard on a first start (one refresh) in headless Chromium', fu
     try {
       const page = await context.newPage();
       await page.goto(`${stack.apiUrl}/#token=${token}`);
-      await page.getByText(/^1 point of trending history, no sentiment yet \(interval 30m\), /).waitFor({ timeout: 15_000 });
+      await page.getByText(/^4 points of trending history, no sentiment yet \(interval 30m\), /).waitFor({ timeout: 15_000 });
       await page.locator('#chart-mentions canvas').waitFor();
     } finally {
       await context.close();

@@ -35,11 +35,31 @@ const status = (text = '') => {
 const widthOf = (container) => Math.max(240, Math.floor(container.getBoundingClientRect().width));
 
 /**
- * The time axis spans the range asked for, whatever the points: with one point (a first start)
- * or none, uPlot's own range would spread a lone instant over years.
+ * The range asked for, ending at the newest refresh. Not uPlot's own range: with one point (a first
+ * start) or none, it would spread a lone instant over years.
  * @type {[number, number]}
  */
 let xRange = [0, 1];
+
+/** The shortest time axis, in seconds: a lone first point sits at the end of five minutes. */
+const MIN_SPAN_S = 300;
+/** Up to this many points a series marks each one: uPlot marks them only when they stand far apart. */
+const MARKED_UP_TO = 60;
+
+/**
+ * A chart's time axis: the range asked for, narrowed to its data while the data covers less of it
+ * (a first start's refreshes minutes apart would draw, on a 24-hour axis, a line too short to see).
+ * @param {ArrayLike<number>} xs the points' times, oldest first
+ * @returns {[number, number]}
+ */
+function timeAxis(xs) {
+  const [from, to] = xRange;
+  const first = xs.length > 0 ? Math.min(xs[0] ?? to, to) : to;
+  const span = Math.max(MIN_SPAN_S, to - first);
+  // A margin each side, so that the first and newest points' marks are not cut by the plot's edge.
+  const margin = span * 0.03;
+  return [Math.max(from, to - span) - margin, to + margin];
+}
 
 /**
  * @param {HTMLElement} container
@@ -49,12 +69,14 @@ let xRange = [0, 1];
  */
 function draw(container, data, series, yScale) {
   container.replaceChildren();
+  const axis = timeAxis(data[0]);
+  const points = { show: data[0].length <= MARKED_UP_TO, size: 7 };
   const chart = new uPlot(
     {
       width: widthOf(container),
       height: CHART_HEIGHT,
-      series: [{}, ...series],
-      scales: { x: { time: true, auto: false, range: () => xRange }, ...(yScale ? { y: yScale } : {}) },
+      series: [{}, ...series.map((line) => ({ points, ...line }))],
+      scales: { x: { time: true, auto: false, range: () => axis }, ...(yScale ? { y: yScale } : {}) },
       axes: [{ stroke: '#3b3b3b' }, { stroke: '#3b3b3b', size: 56 }],
       legend: { live: true },
     },
