@@ -83,7 +83,8 @@ function trainCommitted(repository: readonly TrainingExample[], tagged: readonly
 /** The README's quick measure of the lexicon alone: mean lean above 0.1 bullish, a post with none of its n-grams bullish. */
 function lexiconAlone(text: string): number {
   const lean = lexiconLean(committedTraderLexicon(), text);
-  return lean === undefined ? 0.5 : lean - 0.1;
+  // A side, never neutral: a lean within 0.05 of the boundary is still a side.
+  return lean === undefined || lean > 0.1 ? 0.5 : -0.5;
 }
 
 const accuracy = (posts: readonly RatedText[], score: Score): number => evaluate(posts, score, false).accuracy;
