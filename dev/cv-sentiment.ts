@@ -7,9 +7,13 @@
  * post): no author's posts sit on both sides of a fold, so a fold measures authors the model never
  * read, as the scorer meets them. Folds are fixed (below) and training is deterministic, so a
  * rerun prints the same figures. The first file also trains a model that scores the second ("dev").
- * Usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>|...] [--whole]
+ * With --annotated=<comments.tsv> (label<TAB>text, pos/neg), only the committed settings, and the
+ * trader-lexicon combination beside them, are measured, the comments beside the folds
+ * (`sentiment-blend-cv.ts`).
+ * Usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>|...] [--whole] [--annotated=<comments.tsv>]
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { reportAnnotated } from './sentiment-blend-cv.js';
 import { evaluate, type RatedText } from './sentiment-evaluation.js';
 import {
   STANCE_DEFAULTS,
@@ -73,6 +77,7 @@ const only = args
   .filter((part) => part !== '');
 // --whole: only the figures of each chosen candidate trained on both files (no folds, no dev).
 const whole = args.includes('--whole');
+const annotatedPath = args.find((arg) => arg.startsWith('--annotated='))?.slice('--annotated='.length);
 const folds = Number(args.find((arg) => arg.startsWith('--folds='))?.slice('--folds='.length) ?? 5);
 const [trainPath, devPath] = paths;
 if (trainPath === undefined || devPath === undefined || !Number.isInteger(folds) || folds < 2) {
@@ -199,6 +204,10 @@ console.log(
 );
 console.log(`${'plain vader'.padEnd(width)} folds ${vaderFolds.map(f3).join(' ')}  mean ${f3(mean(vaderFolds))}`);
 
+if (annotatedPath !== undefined) {
+  reportAnnotated({ foldPosts, train, devNewAuthors, annotated: readTaggedPosts(annotatedPath), repository });
+  process.exit(0);
+}
 const chosen: readonly Candidate[] =
   only === undefined ? CANDIDATES : CANDIDATES.filter((candidate) => only.some((part) => name(candidate).includes(part)));
 if (only !== undefined) console.log(`${'plain vader'.padEnd(width)} ${figuresOf(plainVaderPolarity)}`);

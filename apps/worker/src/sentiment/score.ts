@@ -9,6 +9,7 @@ import { CRYPTO_LEXICON, CRYPTO_NEUTRAL_WORDS, CRYPTO_STANCE_WORDS } from './tab
 import { hasMarketContext, hasMarketStance, isMarketPost } from './market-context.js';
 import modelFile from './market-model.json' with { type: 'json' };
 import { fromModelFile, predictProbabilities, type ClassProbabilities, type MarketModel, type MarketModelFile } from './market-model.js';
+import { blendedPolarity, LEXICON_BLEND, type LexiconBlend } from './lexicon-blend.js';
 import { normalizeReadings } from './normalize.js';
 import { lexiconLean } from './trader-lexicon.js';
 import { compoundPolarity, type EngineRules } from './vader-engine.js';
@@ -22,6 +23,8 @@ export const POLARITY_THRESHOLD = 0.05;
 export interface ScoreOptions {
   /** Tickers (any case, optional "$") to treat as neutral when written in capitals. */
   tickers?: Iterable<string>;
+  /** The lexicon combination for market posts (`lexicon-blend.ts`); false: the learned layer alone (for measuring). */
+  blend?: LexiconBlend | false;
 }
 
 function cryptoLexicon(): Map<string, number> {
@@ -57,7 +60,8 @@ export function scorePolarity(text: string, options?: ScoreOptions): number {
 
 /**
  * Three readings, by how much market context a text holds:
- * - a post about the market (a cashtag, ticker, crypto name or slang): the learned layer;
+ * - a post about the market (a cashtag, ticker, crypto name or slang): the learned layer, and
+ *   where it is unsure the trader lexicon with it (`lexicon-blend.ts`);
  * - general English (no market word, phrase or jargon after normalizing): VADER's rules with
  *   VADER's own lexicon, after the general part of `normalizePost` (questions asking for a pick,
  *   idioms), with negators read in any case ("Not a good day") as the reference Python VADER does;
@@ -74,7 +78,14 @@ export function scorePolarityWith(model: MarketModel, text: string, options?: Sc
   const { market: normalized, general } = normalizeReadings(text, tickers);
   // The trader lexicon reads the raw post, tokenized as its authors did.
   const lean = (): number | undefined => (model.lexicon === undefined ? undefined : lexiconLean(model.lexicon, text));
-  if (isMarketPost(text)) return modelPolarity(model, normalized, rulePolarity(normalized), true, lean());
+  if (isMarketPost(text)) {
+    const rules = rulePolarity(normalized);
+    const traderLean = lean();
+    const probabilities = predictProbabilities(model, normalized, rules, true, traderLean);
+    const polarity = polarityOf(probabilities, rules);
+    const blend = options?.blend ?? LEXICON_BLEND;
+    return blend === false ? polarity : blendedPolarity(blend, polarity, probabilities, traderLean, hasMarketStance(normalized));
+  }
   if (!hasMarketContext(normalized)) return generalPolarity(general);
   const rules = rulePolarity(normalized);
   const market = hasMarketStance(normalized) ? round4((rules + modelPolarity(model, normalized, rules, false, lean())) / 2) : rules;

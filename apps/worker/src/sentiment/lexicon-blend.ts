@@ -1,0 +1,88 @@
+/**
+ * Where the learned layer is unsure of a market post, the trader lexicon of Chen et al. (2019,
+ * `trader-lexicon.ts`) has a say: a logistic combination of the scorer's own polarity and the
+ * lexicon's mean lean, `z = scorer * s + lexicon * lean + bias` (lean 0 where it finds none of its
+ * n-grams), bullish where z > 0. Three weights, fitted by `npm run sentiment:cv` on the scorer's
+ * out-of-fold readings of the author-tagged posts (folds grouped by author), so they are
+ * calibrated on posts the model never read; the annotated comments are not in the fit.
+ *
+ * It only decides where the model leaves room, because the lexicon has no neutral class and
+ * does not know negation as the rules do: deciding every post (0.83 on the annotated comments in
+ * cross-validation) turns thousands of the generated neutral and negated posts and general tweets
+ * (docs/decisions.md#d2). So it decides:
+ * - a side the scorer takes weakly (|s| < `weakSide`) in a post with no market stance word;
+ * - a post the model calls neutral without conviction (neutral probability < `tornNeutral`),
+ *   where the lexicon leans clearly bearish (see `bearishLean`).
+ */
+import type { ClassProbabilities } from './market-model.js';
+
+export interface LexiconBlend {
+  readonly scorer: number;
+  readonly lexicon: number;
+  readonly bias: number;
+  /** Below this |polarity| a side without a market stance word may be overturned. */
+  readonly weakSide: number;
+  /** Below this neutral probability a neutral reading may take the lexicon's side. */
+  readonly tornNeutral: number;
+  /**
+   * A neutral reading takes a side only where the lean lies outside [bearishLean, bullishLean]: the
+   * lexicon's leans come from posts two thirds bullish, so ordinary words lean bullish (the
+   * generated neutral posts' median lean is 0.60) and only a lean outside their range says much.
+   */
+  readonly bearishLean: number;
+  readonly bullishLean: number;
+  /** Whether a side read from a market stance word is kept whatever the lexicon says. */
+  readonly keepStanceWords: boolean;
+}
+
+/** Weights and gates from `npm run sentiment:cv -- <train> <dev> --annotated=<comments>` (docs/decisions.md#d2). */
+export const LEXICON_BLEND: LexiconBlend = Object.freeze({
+  scorer: 0.96,
+  lexicon: 1.81,
+  bias: -0.09,
+  weakSide: 0.2,
+  tornNeutral: 0.7,
+  bearishLean: -0.2,
+  bullishLean: Infinity,
+  keepStanceWords: true,
+});
+
+/** No gate: the combination decides every market post (measured, not shipped: see above). */
+export const UNGATED: Pick<LexiconBlend, 'weakSide' | 'tornNeutral' | 'bearishLean' | 'bullishLean' | 'keepStanceWords'> = Object.freeze({
+  weakSide: Infinity,
+  tornNeutral: Infinity,
+  bearishLean: Infinity,
+  bullishLean: -Infinity,
+  keepStanceWords: false,
+});
+
+/** The combination's logit: bullish where > 0. */
+export function blendLogit(blend: LexiconBlend, polarity: number, lean: number | undefined): number {
+  return blend.scorer * polarity + blend.lexicon * (lean ?? 0) + blend.bias;
+}
+
+/**
+ * `polarity` (the scorer's reading of a market post, from `probabilities`), kept or decided by the
+ * combination as above. A decided post's strength is the combination's own margin, |2p - 1|.
+ */
+export function blendedPolarity(
+  blend: LexiconBlend,
+  polarity: number,
+  probabilities: ClassProbabilities,
+  lean: number | undefined,
+  stanceWord: boolean,
+): number {
+  const neutral = Math.abs(polarity) < 0.05;
+  if (lean === undefined) return polarity;
+  if (
+    neutral
+      ? probabilities[1] >= blend.tornNeutral || (lean > blend.bearishLean && lean < blend.bullishLean)
+      : (blend.keepStanceWords && stanceWord) || Math.abs(polarity) >= blend.weakSide
+  ) {
+    return polarity;
+  }
+  const z = blendLogit(blend, polarity, lean);
+  if (!neutral && Math.sign(z) === Math.sign(polarity)) return polarity;
+  const margin = Math.abs(2 / (1 + Math.exp(-z)) - 1);
+  return Math.round((z > 0 ? 1 : -1) * Math.max(0.05, margin) * 1e4) / 1e4;
+}
