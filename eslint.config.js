@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 /*
  * Layers: the API and the worker share code only through shared/, shared/
- * depends on no app, only tests import test/ (bench/ and dev/ included), the API's domain modules do
+ * depends on no app, only tests import test/ (bench/ and dev/ included), dev/ does not import bench/, the API's domain modules do
  * not import its HTTP routes, http/ imports no domain folder, and routes/ and mcp/ see deps.ts as a type.
  * The code imports relatively ('../../../shared/x.js'), so each pattern starts with `**`.
  * A files block replaces the rule's options of an earlier block, so each block lists all of its groups.
@@ -18,6 +18,10 @@ const NO_API = {
   group: ['**/apps/api/**', '**/api/src/**'],
   message: 'The worker does not import the API: share the code through shared/.',
 };
+const NO_BENCH = {
+  group: ['**/bench/**'],
+  message: 'dev/ does not import bench/: what both need lives in dev/ (or shared/), and the bench imports it.',
+};
 const NO_APPS = { group: ['**/apps/**'], message: 'shared/ depends on no app: move what both need into shared/.' };
 const NO_ROUTES = {
   group: ['**/routes/**'],
@@ -26,6 +30,7 @@ const NO_ROUTES = {
 const NO_DOMAIN = {
   group: [
     '**/auth/**',
+    '**/alerts/**',
     '**/market/**',
     '**/stream/**',
     '**/mcp/**',
@@ -44,7 +49,7 @@ const DEPS_TYPE_ONLY = {
   message: 'Routes and MCP take their dependencies as an argument: import ApiDeps as a type only.',
 };
 const layer = (files, ...patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
-const DOMAIN = ['auth', 'market', 'stream', 'mcp', 'cache', 'openapi'].map((dir) => `apps/api/src/${dir}/**`);
+const DOMAIN = ['auth', 'alerts', 'market', 'stream', 'mcp', 'cache', 'openapi'].map((dir) => `apps/api/src/${dir}/**`);
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'bench/results/', 'client/schema.ts', 'test/artifacts/'] },
@@ -80,6 +85,7 @@ export default tseslint.config(
   // The dashboard's browser modules: checked by their own tsconfig (npm run typecheck), which knows the DOM.
   { files: ['apps/api/src/dashboard/public/**/*.js'], rules: { 'no-undef': 'off' } },
   layer(['apps/**', 'shared/**', 'scripts/**', 'bench/**', 'dev/**'], NO_TEST),
+  layer(['dev/**'], NO_TEST, NO_BENCH),
   layer(['apps/api/**'], NO_TEST, NO_WORKER),
   layer(['apps/worker/**'], NO_TEST, NO_API),
   layer(['shared/**'], NO_TEST, NO_APPS),

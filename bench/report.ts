@@ -2,7 +2,7 @@
 import { renderXCost } from './phases/x-cost.js';
 import { formatInterval, medianInterval, pairedRatios, type Verdict } from './lib/interval.js';
 import { find, type BenchResults } from './lib/results.js';
-import { mean, median } from './lib/numbers.js';
+import { mean, median } from '../dev/numbers.js';
 import { dashboardTable } from './phases/dashboard.js';
 import { mcpTable } from './phases/mcp.js';
 import { cpuUs, cpuWithRedisUs, type ServerKind } from './phases/reads.js';

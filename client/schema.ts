@@ -3267,7 +3267,7 @@ export interface operations {
     mindshare: {
         parameters: {
             query?: {
-                /** @description The window: the last 1 or 24 UTC hours, or the last 7 or 30 UTC days, the current one included. Default 24h. */
+                /** @description The window, in whole UTC buckets, not rolling (trending’s `1h` is): `1h` is the current UTC hour so far (at 14:01, one minute of posts), `24h` the current UTC hour and the 23 before it, `7d` and `30d` the current UTC day and the 6 or 29 before it. `shareChange` compares with the same number of buckets just before. Default 24h. */
                 window?: "1h" | "24h" | "7d" | "30d";
             };
             header?: never;
@@ -3357,7 +3357,7 @@ export interface operations {
     tokenMindshare: {
         parameters: {
             query?: {
-                /** @description The window: the last 1 or 24 UTC hours, or the last 7 or 30 UTC days, the current one included. Default 24h. */
+                /** @description The window, in whole UTC buckets, not rolling (trending’s `1h` is): `1h` is the current UTC hour so far (at 14:01, one minute of posts), `24h` the current UTC hour and the 23 before it, `7d` and `30d` the current UTC day and the 6 or 29 before it. `shareChange` compares with the same number of buckets just before. Default 24h. */
                 window?: "1h" | "24h" | "7d" | "30d";
                 /** @description The bucket of each point, aligned to UTC: 1h (the default), 4h or 1d for the 1h and 24h windows; 1d (the default and only one) for 7d and 30d, which are counted per day. */
                 interval?: "1h" | "4h" | "1d";

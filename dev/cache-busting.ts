@@ -10,7 +10,7 @@
  *   npx tsx dev/cache-busting.ts [requests=2000] [refreshes=1440] [minutes between them=30]
  */
 import { Agent, request } from 'node:http';
-import { backfillTrendingHistory, bustingStreams } from '../bench/lib/cache-busting.js';
+import { backfillTrendingHistory, bustingStreams } from './cache-busting-streams.js';
 import { startInProcessStack } from './inprocess-stack.js';
 
 const requests = Number(process.argv[2] ?? 2000);

@@ -13,7 +13,7 @@ import { Agent, request } from 'node:http';
 import { hashPassword } from '../apps/api/src/auth/passwords.js';
 import { UserStore } from '../apps/api/src/auth/users.js';
 import { startInProcessStack } from './inprocess-stack.js';
-import { quantile } from '../bench/lib/numbers.js';
+import { quantile } from './numbers.js';
 
 function login(url: string, agent: Agent | undefined, email: string, password: string): Promise<number> {
   return new Promise((resolve, reject) => {

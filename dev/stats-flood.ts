@@ -8,7 +8,7 @@
  *   (e.g. STATS_MISS_CEILING=1000000 STATS_QUEUE_MAX=1000000 for the flood without the limits)
  */
 import { startInProcessStack } from './inprocess-stack.js';
-import { quantile } from '../bench/lib/numbers.js';
+import { quantile } from './numbers.js';
 
 const [requestsArg, concurrencyArg, ...settings] = process.argv.slice(2);
 const requests = Number(requestsArg ?? 20_000);

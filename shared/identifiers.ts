@@ -5,19 +5,20 @@
  */
 import { z } from 'zod';
 
-/** A username without its optional leading `@`, lower-cased as the cache key (docs/decisions.md#d7). */
-export const UsernameParam = z
-  .string()
-  .max(16)
-  .regex(/^@?[A-Za-z0-9_]{1,15}$/)
-  .transform((raw) => (raw.startsWith('@') ? raw.slice(1) : raw).toLowerCase())
-  .meta({
-    description:
-      'Social-network username without the leading @ (a leading @ is dropped); 1-15 of [A-Za-z0-9_], matched case-insensitively.',
-  });
+/**
+ * The two rules, written once for every schema that takes a username or a ticker (the reads'
+ * here, the alert conditions'): a username is 1-15 of [A-Za-z0-9_] after an optional `@`,
+ * compared lower-cased; a ticker 1-20 of [A-Za-z0-9] after an optional `$`, upper-cased.
+ */
+export const USERNAME = /^@?[A-Za-z0-9_]{1,15}$/;
+export const TICKER = /^\$?[A-Za-z0-9]{1,20}$/;
+export const normalizeUsername = (raw: string) => (raw.startsWith('@') ? raw.slice(1) : raw).toLowerCase();
+export const normalizeTicker = (raw: string) => (raw.startsWith('$') ? raw.slice(1) : raw).toUpperCase();
 
-const TICKER = /^\$?[A-Za-z0-9]{1,20}$/;
-const normalizeTicker = (raw: string) => (raw.startsWith('$') ? raw.slice(1) : raw).toUpperCase();
+/** A username without its optional leading `@`, lower-cased as the cache key (docs/decisions.md#d7). */
+export const UsernameParam = z.string().max(16).regex(USERNAME).transform(normalizeUsername).meta({
+  description: 'Social-network username without the leading @ (a leading @ is dropped); 1-15 of [A-Za-z0-9_], matched case-insensitively.',
+});
 
 /**
  * TickerParam's parse without zod's result objects, for the reads that parse a ticker on every

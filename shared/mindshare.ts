@@ -3,12 +3,11 @@
  * in a window, from the hourly and daily buckets the worker counts as it sees posts.
  */
 import { z } from 'zod';
+import { DAY_MS, HOUR_MS } from './durations.js';
 import { within } from './market-types.js';
 
 export const MINDSHARE_WINDOWS = ['1h', '24h', '7d', '30d'] as const;
 export type MindshareWindow = (typeof MINDSHARE_WINDOWS)[number];
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
 /** A bucket's length: hours for the short windows, days for the long ones (hourly buckets live 48 h). */
 export type BucketUnit = 'hour' | 'day';
 export const UNIT_MS: Readonly<Record<BucketUnit, number>> = { hour: HOUR_MS, day: DAY_MS };

@@ -20,7 +20,7 @@ import type { SentimentOutcome } from '../phases/sentiment.js';
 import type { StatsOutcome } from '../phases/stats.js';
 import type { WorkerOutcome, WorkerSummary } from '../phases/worker.js';
 import { decide, formatInterval, medianInterval, pairedRatios, type Interval, type Verdict } from './interval.js';
-import { mean } from './numbers.js';
+import { mean } from '../../dev/numbers.js';
 import type { Settings } from './settings.js';
 
 export interface ReadSummary {

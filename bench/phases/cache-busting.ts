@@ -8,7 +8,7 @@
 import { Redis } from 'ioredis';
 import type { Snapshot, TrendingToken } from '../../shared/market-types.js';
 import { snapshotKeys } from '../../shared/snapshot-keys.js';
-import { backfillTrendingHistory, BUSTING_STREAMS, bustingStreams, type BustingStreamName } from '../lib/cache-busting.js';
+import { backfillTrendingHistory, BUSTING_STREAMS, bustingStreams, type BustingStreamName } from '../../dev/cache-busting-streams.js';
 import { expectStatus } from '../lib/http.js';
 import { decide, formatInterval, medianInterval, pairedRatios, type Verdict } from '../lib/interval.js';
 import { assertClean, watchServer, type LoadGenerator } from '../lib/load.js';

@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import type { Page, Request } from 'playwright-core';
 import { CHROMIUM, launchHeadlessChromium } from '../../dev/chromium.js';
-import { median } from '../lib/numbers.js';
+import { median } from '../../dev/numbers.js';
 import type { Settings } from '../lib/settings.js';
 import type { AppProcess } from '../lib/stack.js';
 

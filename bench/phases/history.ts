@@ -12,7 +12,7 @@ import type { SentimentRecord, Snapshot, TrendingToken } from '../../shared/mark
 import { expectStatus } from '../lib/http.js';
 import { assertClean, watchServer, type LoadGenerator } from '../lib/load.js';
 import { decide, formatInterval, medianInterval, pairedRatios } from '../lib/interval.js';
-import { mean, quantile } from '../lib/numbers.js';
+import { mean, quantile } from '../../dev/numbers.js';
 import { rssOf, startNode, type NodeProcess } from '../lib/processes.js';
 import { roundLength, type Settings } from '../lib/settings.js';
 import { HISTORY_MS, startApi, type AppProcess, type Stack } from '../lib/stack.js';

@@ -2,7 +2,7 @@
  * The worker's news refresh over 10,000 posts (news + sentiment snapshots), called directly
  * with a JobContext in a child process: CPU per refresh, and RSS over many refreshes.
  */
-import { median, quantile } from '../lib/numbers.js';
+import { median, quantile } from '../../dev/numbers.js';
 import { allOutput, startNode } from '../lib/processes.js';
 import type { Settings } from '../lib/settings.js';
 import type { Stack } from '../lib/stack.js';

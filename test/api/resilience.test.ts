@@ -100,14 +100,17 @@ function refreshQueue(stack: Stack): Queue {
   return stack.queue(REFRESH_QUEUE);
 }
 
+/** A stack that answers /readyz, and its refresh queue. */
+async function readyStack(): Promise<{ stack: Stack; queue: Queue }> {
+  const stack = await startStack();
+  await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 15_000);
+  return { stack, queue: refreshQueue(stack) };
+}
+
 describe('when the upstream is down', () => {
   let stack: Stack;
   let queue: Queue;
-  before(async () => {
-    stack = await startStack();
-    queue = refreshQueue(stack);
-    await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 15_000);
-  });
+  before(async () => ({ stack, queue } = await readyStack()));
   after(async () => {
     await queue.close();
     await stack.close();
@@ -136,11 +139,7 @@ describe('when the upstream is down', () => {
 describe('when Redis loses a snapshot the API still holds in memory', () => {
   let stack: Stack;
   let queue: Queue;
-  before(async () => {
-    stack = await startStack();
-    queue = refreshQueue(stack);
-    await eventually(async () => ((await http(`${stack.apiUrl}/readyz`)).status === 200 ? true : undefined), 15_000);
-  });
+  before(async () => ({ stack, queue } = await readyStack()));
   after(async () => {
     await queue.close();
     await stack.close();

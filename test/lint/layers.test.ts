@@ -50,6 +50,26 @@ describe('lint: layer imports and promises', function () {
     ['the bench imports test/', 'bench/run.ts', "import '../test/support/eventually.js';", 'Only tests import test/'],
     ['a dev tool imports test/', 'dev/demo-user.ts', "import '../test/support/eventually.js';", 'Only tests import test/'],
     ['a bench phase imports test/', 'bench/phases/x-cost.ts', "import '../../test/support/eventually.js';", 'Only tests import test/'],
+    ['a dev tool imports the bench', 'dev/login-flood.ts', "import '../bench/run.js';", 'dev/ does not import bench/'],
+    [
+      'an alerts module imports a route module',
+      'apps/api/src/alerts/alerts-service.ts',
+      "import '../routes/alerts/alerts.js';",
+      'does not import an HTTP route module',
+    ],
+    [
+      'an alerts module imports the worker',
+      'apps/api/src/alerts/alert-feed.ts',
+      "import '../../../worker/src/alerts/evaluator.js';",
+      'The API does not import the worker',
+    ],
+    [
+      'an alerts module imports test/',
+      'apps/api/src/alerts/alert-metrics.ts',
+      "import '../../../../test/support/eventually.js';",
+      'Only tests import test/',
+    ],
+    ['http/ imports an alerts module', 'apps/api/src/http/cors.ts', "import '../alerts/alerts-service.js';", 'http/ is the floor'],
     ['http/ imports a market module', 'apps/api/src/http/cors.ts', "import '../market/reads.js';", 'http/ is the floor'],
     ['http/ imports a route module', 'apps/api/src/http/drain.ts', "import '../routes/market/market.js';", 'http/ is the floor'],
     [

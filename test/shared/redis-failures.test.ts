@@ -12,10 +12,9 @@ import { keys } from '../../shared/keyspace.js';
 import { snapshotKeys } from '../../shared/snapshot-keys.js';
 import { execChecked } from '../../shared/redis-results.js';
 import { readSnapshot } from '../../shared/snapshot-store.js';
+import { HOUR_MS } from '../../shared/durations.js';
 import { sharedTestRedis } from '../support/redis-server.js';
 import { freshKeyPrefix } from '../support/shared-redis.js';
-
-const HOUR_MS = 3_600_000;
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
   try {

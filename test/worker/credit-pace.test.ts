@@ -54,12 +54,7 @@ describe('the Elfa credit budget against admin refreshes (INDEX_PROVIDER=composi
     await eventually(async () => ((await queue.getJobs(['active', 'waiting'])).length === 0 ? true : undefined), 15_000, 'the first runs');
     fixtures.reset();
 
-    const res = await http(`${stack.apiUrl}/api/admin/refresh`, { method: 'POST', headers: { Authorization: `Bearer ${adminToken}` } });
-    expect(res.status).to.equal(202);
-    const [trending] = await eventually(async () => {
-      const done = await asked('refresh-trending');
-      return done.length > 0 ? done : undefined;
-    });
+    const trending = await forceRefresh();
     expect(trending!.returnvalue)
       .to.have.property('skipped')
       .that.matches(/credit budget refreshes it every 149 min/);
@@ -68,18 +63,24 @@ describe('the Elfa credit budget against admin refreshes (INDEX_PROVIDER=composi
     expect(fixtures.x.requestsTo('/2/tweets/search/recent').length).to.be.greaterThan(0);
   });
 
-  it('when the Elfa snapshot is older than its interval (a scheduled run failed), then a forced refresh calls Elfa once', async () => {
-    await stack.redis.set(snapshotKeys.version('trending'), new Date(Date.now() - 150 * 60_000).toISOString());
-    // One key a call: each job's key is in its own slot (a Redis Cluster refuses a DEL across slots).
-    await Promise.all(REFRESH_JOBS.map((job) => stack.redis.del(refreshSlotKeys.forcedAsk(job))));
-    await queue.clean(0, 1000, 'completed');
-    fixtures.reset();
+  /** POST /api/admin/refresh (202), then the trending refresh job it asked for, once it has run. */
+  async function forceRefresh() {
     const res = await http(`${stack.apiUrl}/api/admin/refresh`, { method: 'POST', headers: { Authorization: `Bearer ${adminToken}` } });
     expect(res.status).to.equal(202);
     const [trending] = await eventually(async () => {
       const done = await asked('refresh-trending');
       return done.length > 0 ? done : undefined;
     });
+    return trending;
+  }
+
+  it('when the Elfa snapshot is older than its interval (a scheduled run failed), then a forced refresh calls Elfa once', async () => {
+    await stack.redis.set(snapshotKeys.version('trending'), new Date(Date.now() - 150 * 60_000).toISOString());
+    // One key a call: each job's key is in its own slot (a Redis Cluster refuses a DEL across slots).
+    await Promise.all(REFRESH_JOBS.map((job) => stack.redis.del(refreshSlotKeys.forcedAsk(job))));
+    await queue.clean(0, 1000, 'completed');
+    fixtures.reset();
+    const trending = await forceRefresh();
     expect(trending!.returnvalue).to.not.have.property('skipped');
     expect(fixtures.elfa.requestsTo(ELFA_TRENDING)).to.have.length(1);
   });

@@ -4,11 +4,11 @@
 
 import { base58Encode } from './base58.js';
 import { type Rng, clamp, normal, rngFor, unit } from './random.js';
+import { MINUTE_MS } from '../../../shared/durations.js';
 import { WINDOW_MS } from './posts.js';
 
 const CONTRACT_COUNT = 30;
 const SLOT_MS = WINDOW_MS / CONTRACT_COUNT;
-const MINUTE_MS = 60 * 1000;
 
 export type Chain = 'ethereum' | 'base' | 'bsc' | 'solana';
 // A fixed rotation: any 30 consecutive slots hold every chain, Solana most.

@@ -4,9 +4,8 @@
 import type { PostStream } from './posts.js';
 import { clamp, rngFor, round, unit } from './random.js';
 import { TOKENS, type TokenInfo } from './tokens.js';
-import { beyondDay, DAY_MS } from './windows.js';
-
-const MINUTE_MS = 60 * 1000;
+import { DAY_MS, MINUTE_MS } from '../../../shared/durations.js';
+import { beyondDay } from './windows.js';
 
 export interface WireTrendingToken {
   readonly symbol: string;

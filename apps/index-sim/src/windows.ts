@@ -2,8 +2,7 @@
 // The 24 h figures are the listings' own; a shorter window counts its own posts, a longer one
 // (the simulator holds about a day of posts) grows the day's counts by a slowly rising factor.
 
-const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
+import { DAY_MS, HOUR_MS } from '../../../shared/durations.js';
 
 const WINDOWS: Readonly<Record<string, number>> = { '1h': HOUR_MS, '4h': 4 * HOUR_MS, '24h': DAY_MS, '7d': 7 * DAY_MS, '30d': 30 * DAY_MS };
 

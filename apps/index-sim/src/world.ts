@@ -6,7 +6,7 @@
 import { ACCOUNT_COUNT, type Account, SMART_RANK_CUTOFF, generateAccounts } from './accounts.js';
 import { PostStream, type WirePost, encodeCursor } from './posts.js';
 import { type WireTrendingToken, trendingTokens } from './token-trends.js';
-import { DAY_MS } from './windows.js';
+import { DAY_MS } from '../../../shared/durations.js';
 
 export interface WireAccount {
   readonly username: string;

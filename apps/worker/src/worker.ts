@@ -33,10 +33,9 @@ import { createAlertEvaluator } from './alerts/evaluator.js';
 import { alertCounters } from './alerts/alert-counters.js';
 import { startDeliveryWorker } from './alerts/delivery-worker.js';
 
+import { DAY_MS } from '../../../shared/durations.js';
 import { activeRefreshJobs } from '../../../shared/snapshot-kinds.js';
 import { DEFAULT_WINDOW, type TrendingWindow } from '../../../shared/trending-windows.js';
-
-const DAY_MS = 86_400_000;
 
 export interface WorkerOptions {
   redis: RedisConfig;

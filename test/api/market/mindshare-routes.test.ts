@@ -5,7 +5,7 @@
  * fast path and MCP tool: test/api/tables.test.ts.)
  */
 import { expect } from 'chai';
-import { HOUR_MS } from '../../../shared/mindshare.js';
+import { HOUR_MS } from '../../../shared/durations.js';
 import { http } from '../../support/http.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 

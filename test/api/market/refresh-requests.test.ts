@@ -6,6 +6,7 @@
  * composite (Elfa answering 500).
  */
 import { expect } from 'chai';
+import type { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { redisCounter } from '../../../apps/worker/src/counters.js';
 import { createWorkerProvider } from '../../../apps/worker/src/providers/create-provider.js';
@@ -47,6 +48,22 @@ function expectHeldAnswers({ answers }: Poll): void {
   expect(Math.max(...ends) - Math.min(...ends)).to.be.at.most(2.5);
 }
 
+/** The worker as INDEX_PROVIDER=composite runs it (against the fixtures' Elfa), with its own Redis connection for the providers. */
+async function startCompositeWorker(stack: Stack, options: { refreshBackoffMs?: number } = {}): Promise<RunningWorker> {
+  const logger = pino({ level: 'silent' });
+  providerRedis = createRedis(stack.config, 'worker', 'test-providers', logger);
+  const { provider, refreshEveryMsByJob } = await createWorkerProvider(stack.config, providerRedis, logger, redisCounter(providerRedis));
+  return startWorker({
+    redis: stack.config,
+    provider,
+    refreshEveryMsByJob,
+    logger,
+    refreshEveryMs: stack.config.refreshIntervalMs,
+    ...options,
+  });
+}
+let providerRedis: Redis | undefined;
+
 function sample(text: string, series: string): number | undefined {
   const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
@@ -62,7 +79,8 @@ describe('when a client polls an absent snapshot while its refresh keeps failing
     await worker?.close(2000);
     await stack?.close();
     await fixtures?.close();
-    worker = stack = fixtures = undefined;
+    providerRedis?.disconnect();
+    worker = stack = fixtures = providerRedis = undefined;
   });
 
   it('with INDEX_PROVIDER=index (the upstream refuses the key), then a handful of upstream calls, 503s with a Retry-After counting down the hold, attempts in /metrics', async () => {
@@ -83,29 +101,11 @@ describe('when a client polls an absent snapshot while its refresh keeps failing
       ...Array.from({ length: 500 }, () => ({ status: 500, body: { success: false, error: 'internal' } })),
     );
     stack = await startStack({ workers: 0, env: fixtures.env });
-    const logger = pino({ level: 'silent' });
-    const providerRedis = createRedis(stack.config, 'worker', 'test-providers', logger);
-    try {
-      const { provider, refreshEveryMsByJob } = await createWorkerProvider(
-        stack.config,
-        providerRedis,
-        logger,
-        redisCounter(providerRedis),
-      );
-      worker = await startWorker({
-        redis: stack.config,
-        provider,
-        refreshEveryMsByJob,
-        logger,
-        refreshEveryMs: stack.config.refreshIntervalMs,
-      });
-      const polled = await poll(`${stack.apiUrl}/api/market/trending`);
+    worker = await startCompositeWorker(stack);
+    const polled = await poll(`${stack.apiUrl}/api/market/trending`);
 
-      expect(fixtures.elfa.requestsTo('/v2/aggregations/trending-tokens').length).to.be.within(1, 3);
-      expectHeldAnswers(polled);
-    } finally {
-      providerRedis.disconnect();
-    }
+    expect(fixtures.elfa.requestsTo('/v2/aggregations/trending-tokens').length).to.be.within(1, 3);
+    expectHeldAnswers(polled);
   });
 
   it('when the hold ends, then the next read asks again, and once a refresh succeeds the hold is gone and the snapshot served', async () => {
@@ -116,42 +116,23 @@ describe('when a client polls an absent snapshot while its refresh keeps failing
       { status: 500, body: { success: false } },
     );
     stack = await startStack({ workers: 0, env: fixtures.env });
-    const logger = pino({ level: 'silent' });
-    const providerRedis = createRedis(stack.config, 'worker', 'test-providers', logger);
-    try {
-      const { provider, refreshEveryMsByJob } = await createWorkerProvider(
-        stack.config,
-        providerRedis,
-        logger,
-        redisCounter(providerRedis),
-      );
-      // A first hold of 1 s (30 s in production), so that two holds pass within the test.
-      worker = await startWorker({
-        redis: stack.config,
-        provider,
-        refreshEveryMsByJob,
-        logger,
-        refreshEveryMs: stack.config.refreshIntervalMs,
-        refreshBackoffMs: 1_000,
-      });
-      const retryAfters: number[] = [];
-      const served = await eventually(
-        async () => {
-          const res = await http(`${stack!.apiUrl}/api/market/trending`);
-          if (res.status === 503) retryAfters.push(Number(res.headers.get('retry-after')));
-          await new Promise((resolve) => setTimeout(resolve, 250));
-          return res.status === 200 ? res : undefined;
-        },
-        20_000,
-        'trending served',
-      );
+    // A first hold of 1 s (30 s in production), so that two holds pass within the test.
+    worker = await startCompositeWorker(stack, { refreshBackoffMs: 1_000 });
+    const retryAfters: number[] = [];
+    const served = await eventually(
+      async () => {
+        const res = await http(`${stack!.apiUrl}/api/market/trending`);
+        if (res.status === 503) retryAfters.push(Number(res.headers.get('retry-after')));
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        return res.status === 200 ? res : undefined;
+      },
+      20_000,
+      'trending served',
+    );
 
-      expect((served.json as { data: unknown[] }).data.length).to.be.greaterThan(0);
-      expect(fixtures.elfa.requestsTo('/v2/aggregations/trending-tokens')).to.have.length(3);
-      expect(Math.max(...retryAfters)).to.be.within(1, 2);
-      expect(await stack.redis.exists(refreshSlotKeys.hold('refresh-trending'), refreshSlotKeys.failures('refresh-trending'))).to.equal(0);
-    } finally {
-      providerRedis.disconnect();
-    }
+    expect((served.json as { data: unknown[] }).data.length).to.be.greaterThan(0);
+    expect(fixtures.elfa.requestsTo('/v2/aggregations/trending-tokens')).to.have.length(3);
+    expect(Math.max(...retryAfters)).to.be.within(1, 2);
+    expect(await stack.redis.exists(refreshSlotKeys.hold('refresh-trending'), refreshSlotKeys.failures('refresh-trending'))).to.equal(0);
   });
 });

@@ -17,7 +17,7 @@ import {
 import { loadConfig } from '../../../shared/config.js';
 import { mindshareKeys } from '../../../shared/keyspace.js';
 import type { NewsItem } from '../../../shared/market-types.js';
-import { DAY_MS, HOUR_MS } from '../../../shared/mindshare.js';
+import { DAY_MS, HOUR_MS } from '../../../shared/durations.js';
 import { closeRedis, createRedis } from '../../../shared/redis.js';
 import { sharedRedis } from '../../support/shared-redis.js';
 

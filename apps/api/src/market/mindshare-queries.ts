@@ -9,10 +9,16 @@ import {
   type MindshareWindow,
 } from '../../../../shared/mindshare.js';
 
-const window = z.enum(MINDSHARE_WINDOWS).optional().meta({
-  description: 'The window: the last 1 or 24 UTC hours, or the last 7 or 30 UTC days, the current one included. Default 24h.',
-  default: '24h',
-});
+const window = z
+  .enum(MINDSHARE_WINDOWS)
+  .optional()
+  .meta({
+    description:
+      'The window, in whole UTC buckets, not rolling (trending’s `1h` is): `1h` is the current UTC hour so far (at 14:01, one minute of posts), ' +
+      '`24h` the current UTC hour and the 23 before it, `7d` and `30d` the current UTC day and the 6 or 29 before it. ' +
+      '`shareChange` compares with the same number of buckets just before. Default 24h.',
+    default: '24h',
+  });
 
 export const MindshareQuerySchema = z.object({ window });
 export const TokenMindshareQuerySchema = z.object({

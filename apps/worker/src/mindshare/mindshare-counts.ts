@@ -6,9 +6,8 @@
 import type { Redis } from 'ioredis';
 import { mindshareKeys } from '../../../../shared/keyspace.js';
 import type { NewsItem } from '../../../../shared/market-types.js';
+import { DAY_MS, HOUR_MS } from '../../../../shared/durations.js';
 import {
-  DAY_MS,
-  HOUR_MS,
   HOURLY_KEPT_MS,
   MINDSHARE_WINDOWS,
   UNIT_MS,

@@ -4,6 +4,7 @@
  * "The Elfa credit budget"). A round never costs more than planned: a refresh whose request
  * reached Elfa is not retried by its job (worker.ts).
  */
+import { DAY_MS, MINUTE_MS } from '../../../../shared/durations.js';
 import { activeSnapshots, LIST_KINDS, listOf, type ListKind } from '../../../../shared/snapshot-kinds.js';
 import { DEFAULT_WINDOW, type TrendingWindow } from '../../../../shared/trending-windows.js';
 
@@ -21,9 +22,7 @@ const ELFA_CREDITS_PER_ROUND = elfaCreditsPerRound(elfaListKinds());
 
 /** The schedule's share of the budget; the rest is left to stats lookups (1 credit each). */
 export const SCHEDULE_SHARE = 0.9;
-export const DAY_MS = 86_400_000;
 export const MONTH_MS = 31 * DAY_MS;
-const MINUTE_MS = 60_000;
 
 /** Where the budget came from: a variable, the key's status, or nothing (a prepaid key). */
 export type ElfaBudget = { period: 'month' | 'day'; credits: number; source: string } | { period: 'none'; source: string };

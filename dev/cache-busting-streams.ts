@@ -1,10 +1,10 @@
 /**
- * Issue 38 item 6's streams, shared by the bench's cache-busting phase and dev/cache-busting.ts:
+ * Issue 38 item 6's streams, shared by dev/cache-busting.ts and the bench's cache-busting phase (bench/ imports dev/, never the other way):
  * for each read whose key a client chooses, one cached path and a generator of distinct keys
  * (each a miss), and the history they need (the newest trending refresh copied back in time).
  */
 import type { Redis } from 'ioredis';
-import { historyKeys } from '../../shared/snapshot-keys.js';
+import { historyKeys } from '../shared/snapshot-keys.js';
 
 export interface BustingStream {
   /** The same route's usual read, answered from the cache after the first. */
