@@ -16,6 +16,8 @@ WORKDIR /app
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY package.json ./
+# The Procfile runs the Node check before the app's first import.
+COPY scripts/node-version.js scripts/
 USER node
 # The web role by default, with the Procfile's flags (the Procfile says why).
-CMD ["node", "--max-semi-space-size=16", "dist/apps/api/src/main.js"]
+CMD ["node", "--import", "./scripts/node-version.js", "--max-semi-space-size=16", "dist/apps/api/src/main.js"]
