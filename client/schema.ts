@@ -412,6 +412,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/market/pairlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ranked list as trading pairs (Freqtrade RemotePairList)
+         * @description The trending or mindshare ranking as `BASE/QUOTE` pairs, best first, in Freqtrade’s RemotePairList format: `pairs` and `refresh_period`, the seconds until the ranking is refreshed. Tickers an exchange spells otherwise are mapped by the operator’s PAIRLIST_SYMBOLS (`PEPE=1000PEPE`). Built from the snapshot held, so a failed refresh leaves the last good list served.
+         */
+        get: operations["pairlist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -1321,6 +1341,18 @@ export interface components {
             share: number;
             /** @description Posts of tracked accounts in the bucket that mention the token. */
             mentions: number;
+        };
+        /** @description A pair list in Freqtrade’s RemotePairList format. */
+        Pairlist: {
+            /** @description BASE/QUOTE pairs, best ranked first. */
+            pairs: string[];
+            /** @description Seconds until the list is refreshed (at least 30). */
+            refresh_period: number;
+            /**
+             * Format: date-time
+             * @description When the ranking the pairs come from was refreshed.
+             */
+            cachedAt: string;
         };
         /** @description A JSON-RPC 2.0 response (MCP). */
         JsonRpcResponse: {
@@ -3614,6 +3646,89 @@ export interface operations {
                 };
             };
             /** @description Unavailable: "Too many stream clients" when the process already holds STREAM_MAX_CLIENTS streams; "Too many stream clients from this address" when the process already holds STREAM_MAX_CLIENTS_PER_ADDRESS streams of this client address; "Service unavailable" when the process is shutting down. */
+            503: {
+                headers: {
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pairlist: {
+        parameters: {
+            query?: {
+                /** @description The ranking: `trending` (the default) or `mindshare`. */
+                source?: "trending" | "mindshare";
+                /** @description The ranking's window. For trending one of TRENDING_WINDOWS (1h, 4h, 24h, 7d, 30d; only those the operator configures are served), for mindshare 1h, 24h, 7d, 30d (4h is a 400). Default 24h. */
+                window?: "1h" | "4h" | "24h" | "7d" | "30d";
+                /** @description How many pairs, 1 to 100. Default 20. */
+                top?: string;
+                /** @description The quote currency of every pair, 1-20 letters or digits. Default USDT. */
+                quote?: string;
+                /** @description Comma-separated tickers to leave out (BTC,ETH), by the index’s ticker or the mapped base; up to 100. */
+                exclude?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pairs, the seconds to the next refresh, and the ranking’s time. */
+            200: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pairlist"];
+                };
+            };
+            /** @description Bad request: "Invalid query parameter: source: one of trending, mindshare" when `source` is neither; "Invalid query parameter: window: for trending, one of 24h, ..." when `window` is not a window of the source (the message lists them); "Invalid query parameter: top: a whole number from 1 to 100" when `top` is out of range or not a number; "Invalid query parameter: quote: 1-20 letters or digits, such as USDT" when `quote` is malformed; "Invalid query parameter: exclude: comma-separated tickers of 1-20 letters or digits, up to 100" when `exclude` is malformed; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the ranking’s snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
             503: {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
