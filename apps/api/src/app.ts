@@ -21,6 +21,7 @@ import { docsRoutes } from './routes/docs/docs.js';
 import { healthRoutes } from './routes/health/health.js';
 import { marketRoutes } from './routes/market/market.js';
 import { pairlistRoutes } from './routes/market/pairlist.js';
+import { exportRoutes } from './routes/export/export.js';
 import { streamRoutes } from './routes/market/stream.js';
 
 /**
@@ -32,6 +33,7 @@ export function apiRouter(deps: ApiDeps): Router {
   const router = new Router({ methods: [...METHODS] });
   marketRoutes(deps, router);
   pairlistRoutes(deps, router);
+  exportRoutes(deps, router);
   streamRoutes(deps, router);
   authRoutes(deps, router);
   alertRoutes(deps, router);
