@@ -18,12 +18,14 @@
  * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes).
  * `--only=alerts`: just the alerts phase (evaluation CPU at 1,000 to 100,000 rules, memory, refresh -> delivery latency).
  * `--only=cache-busting`: just the distinct-key reads against cached ones (issue 38 item 6), on the bench's stack.
+ * `--only=export`: just GET /api/export over 30 days of history: the API's RSS and cached reads meanwhile (issue 49).
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { judgeAlerts, measureAlerts } from './phases/alerts.js';
 import { judgeCacheBusting, measureCacheBusting } from './phases/cache-busting.js';
+import { judgeExport, measureExport } from './phases/export.js';
 import { measureCluster } from './phases/cluster.js';
 import { measureDashboard } from './phases/dashboard.js';
 import { judgeHistory, measureFanOut, measureHistoryReads } from './phases/history.js';
@@ -90,7 +92,7 @@ async function main(): Promise<void> {
     }
     buildInto(join(workDir, 'build'));
     log('compiled apps/, shared/ and bench/ for the child processes');
-    if (only !== undefined && only !== 'cache-busting') {
+    if (only !== undefined && only !== 'cache-busting' && only !== 'export') {
       if (only !== 'sentiment') throw new Error(`--only=${only}: only the sentiment, alerts and cache-busting phases run alone`);
       const verdict = judgeSentiment(await measureSentiment(settings, workDir, log));
       log(`${verdict.verdict}: ${verdict.target}: ${verdict.measured}`);
@@ -111,6 +113,10 @@ async function main(): Promise<void> {
       const buildDir = buildRevision(baselineRevision, join(workDir, 'baseline'));
       baseline = await startApi(stack, { name: 'baseline', workDir, webConcurrency: 1, buildDir });
       log(`baseline API (${baselineRevision}, pid ${baseline.proc.pid}) ready at ${baseline.url}`);
+    }
+    if (only === 'export') {
+      for (const line of judgeExport(await measureExport(stack, api, log))) log(line);
+      return;
     }
     const load = await LoadGenerator.start('load');
     generators.push(load);

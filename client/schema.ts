@@ -412,6 +412,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/market/pairlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A ranked list as trading pairs (Freqtrade RemotePairList)
+         * @description The trending or mindshare ranking as `BASE/QUOTE` pairs, best first, in Freqtrade’s RemotePairList format: `pairs` and `refresh_period`, the seconds until the ranking is refreshed. Tickers an exchange spells otherwise are mapped by the operator’s PAIRLIST_SYMBOLS (`PEPE=1000PEPE`). Built from the snapshot held, so a failed refresh leaves the last good list served.
+         */
+        get: operations["pairlist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every stored state of a range, for backtests
+         * @description Streams every state stored between `from` and `to` (within HISTORY_DAYS), oldest first, one per line: its kind, its history entry `id`, its `cachedAt` and the `state` exactly as it was served. For `trending` and `trending-cas` the state is the list `GET /api/market/<kind>?at=<cachedAt>` answers; for `news`, `sentiment` and `mindshare` it is the event `GET /api/market/stream` sent at that refresh (the new posts, the changed records, each window’s top ten). NDJSON by default; CSV has the columns kind, id, cachedAt, state (the JSON text). A range costs its size, in kind-days (a kind over one day or part of one is 1), from the user's budget of 400 kind-days an hour (more when HISTORY_DAYS is long: a whole retention of the 5 kinds always fits).
+         */
+        get: operations["export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -1321,6 +1361,18 @@ export interface components {
             share: number;
             /** @description Posts of tracked accounts in the bucket that mention the token. */
             mentions: number;
+        };
+        /** @description A pair list in Freqtrade’s RemotePairList format. */
+        Pairlist: {
+            /** @description BASE/QUOTE pairs, best ranked first. */
+            pairs: string[];
+            /** @description Seconds until the list is refreshed (at least 30). */
+            refresh_period: number;
+            /**
+             * Format: date-time
+             * @description When the ranking the pairs come from was refreshed.
+             */
+            cachedAt: string;
         };
         /** @description A JSON-RPC 2.0 response (MCP). */
         JsonRpcResponse: {
@@ -3618,6 +3670,172 @@ export interface operations {
                 headers: {
                     /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
                     "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pairlist: {
+        parameters: {
+            query?: {
+                /** @description The ranking: `trending` (the default) or `mindshare`. */
+                source?: "trending" | "mindshare";
+                /** @description The ranking's window. For trending one of TRENDING_WINDOWS (1h, 4h, 24h, 7d, 30d; only those the operator configures are served), for mindshare 1h, 24h, 7d, 30d (4h is a 400). Default 24h. */
+                window?: "1h" | "4h" | "24h" | "7d" | "30d";
+                /** @description How many pairs, 1 to 100. Default 20. */
+                top?: string;
+                /** @description The quote currency of every pair, 1-20 letters or digits. Default USDT. */
+                quote?: string;
+                /** @description Comma-separated tickers to leave out (BTC,ETH), by the index’s ticker or the mapped base; up to 100. */
+                exclude?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pairs, the seconds to the next refresh, and the ranking’s time. */
+            200: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pairlist"];
+                };
+            };
+            /** @description Bad request: "Invalid query parameter: source: one of trending, mindshare" when `source` is neither; "Invalid query parameter: window: for trending, one of 24h, ..." when `window` is not a window of the source (the message lists them); "Invalid query parameter: top: a whole number from 1 to 100" when `top` is out of range or not a number; "Invalid query parameter: quote: 1-20 letters or digits, such as USDT" when `quote` is malformed; "Invalid query parameter: exclude: comma-separated tickers of 1-20 letters or digits, up to 100" when `exclude` is malformed; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the ranking’s snapshot is absent and no refresh completed within 10 seconds; "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    export: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated kinds: trending, trending-cas, news, sentiment, mindshare. Default all. */
+                kinds?: string;
+                /** @description The first instant, inclusive (ISO 8601: a date, or a date and time with Z or an offset). Default: 24 h before `to`. */
+                from?: string;
+                /** @description The last instant, inclusive. Default: now. `from` after `to` is a 400. */
+                to?: string;
+                /** @description ndjson (the default) or csv. */
+                format?: "ndjson" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The states, one per line, oldest first. */
+            200: {
+                headers: {
+                    /** @description A file name for a browser: `attachment; filename="market-signals-export.<format>"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request: "Invalid query parameter: kinds: comma-separated, from trending, trending-cas, news, sentiment, mindshare" when `kinds` names another kind or is empty; "Invalid query parameter: from" when `from` is not an ISO 8601 date or date-time with a zone (likewise `to`); "Invalid range: from is after to" when `from` is later than `to`; "Invalid query parameter: format: one of ndjson, csv" when `format` is another; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Missing token" when no `Authorization: Bearer <token>` header is sent; "Invalid token" when the token is malformed, has a bad signature or algorithm, claims more than a 24 h life, was issued before a password change, or its user no longer exists; "Token expired" when the token is past its `exp`; "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Throttled: "Export budget spent: <n> kind-days per hour, this range costs <m>" when the range would overspend the user’s hourly budget. */
+            429: {
+                headers: {
+                    /** @description Seconds until the user's export budget is whole again (1 to 3600). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
                     /** @description Seconds to wait before retrying (1 to 900). */
                     "Retry-After"?: number;
                     [name: string]: unknown;

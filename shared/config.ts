@@ -9,6 +9,7 @@ import { boolean, ConfigError, got, integer, oneOf, problem, readAll, url, varia
 import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
 import { DEFAULT_WINDOW, TRENDING_WINDOWS_VAR, type TrendingWindow } from './trending-windows.js';
 import { alertsConfig, type AlertsConfig } from './alerts/alerts-config.js';
+import { PAIRLIST_SYMBOLS_VAR } from './pairlist-config.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -167,6 +168,8 @@ export interface Config {
   readonly trendingWindows: readonly TrendingWindow[];
   /** The ALERTS_* variables (shared/alerts/alerts-config.ts). */
   readonly alerts: AlertsConfig;
+  /** PAIRLIST_SYMBOLS: `TICKER=BASE,...`, the base an exchange trades a ticker as in GET /api/market/pairlist (shared/pairlist-config.ts). Default none. */
+  readonly pairlistSymbols: Readonly<Record<string, string>>;
 }
 
 export type SentinelConfig = Readonly<NonNullable<ReturnType<typeof sentinel>>>;
@@ -371,6 +374,7 @@ export function loadConfig(source: Env = process.env): Config {
       trendingWindows: variable<readonly TrendingWindow[], readonly TrendingWindow[]>(env, 'TRENDING_WINDOWS', TRENDING_WINDOWS_VAR, [
         DEFAULT_WINDOW,
       ]),
+      pairlistSymbols: variable(env, 'PAIRLIST_SYMBOLS', PAIRLIST_SYMBOLS_VAR, {}),
     });
   });
 }

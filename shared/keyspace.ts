@@ -53,6 +53,8 @@ export const keys = {
   statsMissCeiling: () => `${P}:stats-miss-ceiling`,
   /** Stats misses charged to one API key (by its public id) in the current window. */
   statsMissBudgetForKey: (keyId: string) => `${P}:stats-miss-budget-key:${keyId}`,
+  /** Kind-days of history one user has exported in the current hour (GET /api/export's budget). */
+  exportBudget: (userId: string) => `${P}:export-budget:${userId}`,
   /** An API key record (hash), keyed by the SHA-256 (hex) of the key: the key itself is never stored. */
   apiKey: (sha256Hex: string) => `${USERS()}:api-key:${sha256Hex}`,
   /** An API key's public id -> the SHA-256 under which its record lives (for `key revoke <id>`). */

@@ -84,7 +84,11 @@ describe('API documentation: GET /openapi.json and GET /docs', () => {
         // `{}` in a route's security means "or no credential": an API key is optional there (issue 21).
         return (op?.security?.length ?? 0) > 0 && !op?.security?.some((requirement) => Object.keys(requirement).length === 0);
       });
-      expect(secured.filter((route) => !route.includes('/api/alerts'))).to.deep.equal(['GET /api/auth/me', 'POST /api/admin/refresh']);
+      expect(secured.filter((route) => !route.includes('/api/alerts'))).to.deep.equal([
+        'GET /api/auth/me',
+        'GET /api/export',
+        'POST /api/admin/refresh',
+      ]);
       // Every alert route is a user's own (a JWT or an API key acting as its user).
       expect(secured.filter((route) => route.includes('/api/alerts'))).to.have.length(
         documentedRoutes(doc).filter((route) => route.includes('/api/alerts')).length,

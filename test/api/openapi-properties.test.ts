@@ -278,7 +278,14 @@ describe('property: every route against the served /openapi.json (fast-check)', 
               const bothEnds = asked('from') && asked('to');
               const hoursOverDays =
                 qv.some((q) => /^window=(7d|30d)$/.test(q?.text ?? '')) && qv.some((q) => /^interval=(1h|4h)$/.test(q?.text ?? ''));
-              const valid = pv.every((v) => v.valid) && qv.every((q) => q === undefined || q.valid) && !bothEnds && !hoursOverDays;
+              // The pairlist's mindshare source has no 4h window.
+              const mindshareFourHours = qv.some((q) => q?.text === 'source=mindshare') && qv.some((q) => q?.text === 'window=4h');
+              const valid =
+                pv.every((v) => v.valid) &&
+                qv.every((q) => q === undefined || q.valid) &&
+                !bothEnds &&
+                !hoursOverDays &&
+                !mindshareFourHours;
               const withType = sent.contentType ? { ...headers, 'Content-Type': sent.contentType } : headers;
               await send(method, {
                 path: filled,

@@ -20,6 +20,8 @@ import { authRoutes } from './routes/auth/auth.js';
 import { docsRoutes } from './routes/docs/docs.js';
 import { healthRoutes } from './routes/health/health.js';
 import { marketRoutes } from './routes/market/market.js';
+import { pairlistRoutes } from './routes/market/pairlist.js';
+import { exportRoutes } from './routes/export/export.js';
 import { streamRoutes } from './routes/market/stream.js';
 
 /**
@@ -30,6 +32,8 @@ import { streamRoutes } from './routes/market/stream.js';
 export function apiRouter(deps: ApiDeps): Router {
   const router = new Router({ methods: [...METHODS] });
   marketRoutes(deps, router);
+  pairlistRoutes(deps, router);
+  exportRoutes(deps, router);
   streamRoutes(deps, router);
   authRoutes(deps, router);
   alertRoutes(deps, router);

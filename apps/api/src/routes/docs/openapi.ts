@@ -10,6 +10,8 @@ import { ALERT_PATHS, ALERT_WEBHOOKS } from '../alerts/alerts-openapi.js';
 import { AUTH_PATHS, AUTH_SECURITY_SCHEMES } from '../auth/auth-openapi.js';
 import { HEALTH_PATHS, HEALTH_SECURITY_SCHEMES } from '../health/health-openapi.js';
 import { MARKET_PATHS, MARKET_SCHEMAS } from '../market/market-openapi.js';
+import { PAIRLIST_PATHS } from '../market/pairlist-openapi.js';
+import { EXPORT_PATHS } from '../export/export-openapi.js';
 import { DOCS_PATHS } from './docs-openapi.js';
 
 export const openApiDocument = createDocument(
@@ -40,7 +42,16 @@ export const openApiDocument = createDocument(
       { name: 'alerts', description: 'The caller’s alert rules and their signed webhooks (a JWT or an API key).' },
       { name: 'agents', description: 'The market reads as MCP tools, for AI agents (public, like the market routes).' },
     ],
-    paths: { ...AUTH_PATHS, ...ALERT_PATHS, ...MARKET_PATHS, ...MCP_PATHS, ...HEALTH_PATHS, ...DOCS_PATHS },
+    paths: {
+      ...AUTH_PATHS,
+      ...ALERT_PATHS,
+      ...MARKET_PATHS,
+      ...PAIRLIST_PATHS,
+      ...EXPORT_PATHS,
+      ...MCP_PATHS,
+      ...HEALTH_PATHS,
+      ...DOCS_PATHS,
+    },
     webhooks: ALERT_WEBHOOKS,
     components: {
       schemas: MARKET_SCHEMAS,

@@ -1,0 +1,188 @@
+"""The API's answers as pydantic models, named as in /openapi.json (`__schema__`); check_models.py keeps them in step with it."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Optional
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Model(BaseModel):
+    """An answer; fields as the API spells them."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    __schema__: ClassVar[str]
+
+
+class LoginResponse(Model):
+    __schema__ = "LoginResponse"
+    token: str
+    expiresIn: int
+
+
+class Me(Model):
+    __schema__ = "Me"
+    id: str
+    email: str
+    role: str
+    createdAt: str
+    credential: Optional[dict[str, Any]] = None
+
+
+class Usage(Model):
+    __schema__ = "Usage"
+    client: dict[str, Any]
+    statsMisses: dict[str, Any]
+
+
+class TrendingToken(Model):
+    __schema__ = "TrendingToken"
+    token: str
+    name: str
+    mentions: int
+    smartMoneyMentions: int
+    priceChange24h: Optional[float]
+
+
+class TrendingTokenList(Model):
+    __schema__ = "TrendingTokenList"
+    data: list[TrendingToken]
+    cachedAt: str
+
+
+class TrendingCa(Model):
+    __schema__ = "TrendingCa"
+    address: str
+    chain: str
+    mentions: int
+    smartMoneyMentions: int
+    firstSeenAt: str
+
+
+class TrendingCaList(Model):
+    __schema__ = "TrendingCaList"
+    data: list[TrendingCa]
+    cachedAt: str
+
+
+class NewsItem(Model):
+    __schema__ = "NewsItem"
+    id: str
+    text: str
+    author: str
+    authorFollowers: int
+    publishedAt: str
+    tokens: list[str]
+    engagementScore: float
+
+
+class NewsPage(Model):
+    __schema__ = "NewsPage"
+    data: list[NewsItem]
+    pagination: dict[str, Any]
+    cachedAt: str
+
+
+class UsernameStats(Model):
+    __schema__ = "UsernameStats"
+    username: str
+    indexScore: float
+    smartMoneyRank: Optional[int]
+    totalPosts: int
+    avgEngagement: float
+    topTokens: list[Any]
+    cachedAt: str
+
+
+class SentimentRecord(Model):
+    __schema__ = "SentimentRecordOutput"
+    token: str
+    score: float
+    label: str
+    mentions: int
+    positive: int
+    neutral: int
+    negative: int
+    sample: dict[str, Any]
+    confidence: float
+    cachedAt: str
+
+
+class SentimentHistory(Model):
+    __schema__ = "SentimentHistory"
+    token: str
+    interval: str
+    points: list[dict[str, Any]]
+    cachedAt: str
+
+
+class TokenHistory(Model):
+    __schema__ = "TokenHistory"
+    token: str
+    interval: str
+    points: list[dict[str, Any]]
+    cachedAt: str
+
+
+class MindshareList(Model):
+    __schema__ = "MindshareList"
+    window: str
+    data: list[dict[str, Any]]
+    cachedAt: str
+
+
+class TokenMindshare(Model):
+    __schema__ = "TokenMindshare"
+    token: str
+    window: str
+    interval: str
+    points: list[dict[str, Any]]
+    cachedAt: str
+
+
+class Pairlist(Model):
+    __schema__ = "Pairlist"
+    pairs: list[str]
+    refresh_period: int
+    cachedAt: str
+
+
+class AlertRule(Model):
+    __schema__ = "AlertRule"
+    id: str
+    name: str
+    condition: dict[str, Any]
+    channels: list[dict[str, Any]]
+    cooldownSeconds: int
+    enabled: bool
+    disabledReason: Optional[str]
+    createdAt: str
+    updatedAt: str
+    secretRotation: Optional[dict[str, Any]]
+
+
+class CreatedAlert(AlertRule):
+    __schema__ = "CreatedAlert"
+    secret: str
+
+
+class AlertList(Model):
+    __schema__ = "AlertList"
+    data: list[AlertRule]
+
+
+class DeliveryList(Model):
+    __schema__ = "DeliveryList"
+    data: list[dict[str, Any]]
+
+
+class TestQueued(Model):
+    __schema__ = "TestQueued"
+    eventId: str
+
+
+MODELS: tuple[type[Model], ...] = (
+    LoginResponse, Me, Usage, TrendingToken, TrendingTokenList, TrendingCa, TrendingCaList, NewsItem, NewsPage,
+    UsernameStats, SentimentRecord, SentimentHistory, TokenHistory, MindshareList, TokenMindshare, Pairlist,
+    AlertRule, CreatedAlert, AlertList, DeliveryList, TestQueued,
+)
