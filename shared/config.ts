@@ -9,6 +9,7 @@ import { boolean, ConfigError, got, integer, oneOf, problem, readAll, url, varia
 import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfig } from './provider-config.js';
 import { DEFAULT_WINDOW, TRENDING_WINDOWS_VAR, type TrendingWindow } from './trending-windows.js';
 import { alertsConfig, type AlertsConfig } from './alerts/alerts-config.js';
+import { callersConfig, type CallersConfig } from './callers/callers-config.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -167,6 +168,8 @@ export interface Config {
   readonly trendingWindows: readonly TrendingWindow[];
   /** The ALERTS_* variables (shared/alerts/alerts-config.ts). */
   readonly alerts: AlertsConfig;
+  /** The CALLS_* variables (shared/callers/callers-config.ts): calls, breakouts and hits (docs/decisions.md#callers). */
+  readonly callers: CallersConfig;
 }
 
 export type SentinelConfig = Readonly<NonNullable<ReturnType<typeof sentinel>>>;
@@ -368,6 +371,7 @@ export function loadConfig(source: Env = process.env): Config {
       indexProvider: provider,
       providers: providersConfig(env, provider),
       alerts: alertsConfig(env, production),
+      callers: callersConfig(env),
       trendingWindows: variable<readonly TrendingWindow[], readonly TrendingWindow[]>(env, 'TRENDING_WINDOWS', TRENDING_WINDOWS_VAR, [
         DEFAULT_WINDOW,
       ]),
