@@ -98,8 +98,19 @@ function figuresOf(known: Known, calls: readonly CallRecord[]): AccountFigures {
   };
 }
 
+/** Each Known's calls per account and window, grouped once: a stats answer per account reads one group. */
+const grouped = new WeakMap<Known, Map<number, Map<string, CallRecord[]>>>();
+
 /** The calls made within the window ending at `known.atMs`, per account. */
 function callsByAccount(known: Known, windowMs: number): Map<string, CallRecord[]> {
+  let byWindow = grouped.get(known);
+  if (!byWindow) grouped.set(known, (byWindow = new Map<number, Map<string, CallRecord[]>>()));
+  let byAccount = byWindow.get(windowMs);
+  if (!byAccount) byWindow.set(windowMs, (byAccount = groupByAccount(known, windowMs)));
+  return byAccount;
+}
+
+function groupByAccount(known: Known, windowMs: number): Map<string, CallRecord[]> {
   const since = known.atMs - windowMs;
   const byAccount = new Map<string, CallRecord[]>();
   for (const call of known.calls) {
