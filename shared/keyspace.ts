@@ -155,6 +155,8 @@ export const callersKeys = {
   calls: (dayMs: number) => `${P}:{callers}:calls:${dayMs}`,
   /** The breakouts recorded in one UTC day: a list, appended only. */
   breakouts: (dayMs: number) => `${P}:{callers}:breakouts:${dayMs}`,
+  /** When the first news refresh recorded (ms): that refresh only seeds the last mentions (its posts' quiet periods were never seen). */
+  callsSince: () => `${P}:{callers}:calls-since`,
   /** The ids a trending list (`token` or `ca`) had in its top, with when each was last there; `#seeded` its first refresh. */
   top: (list: 'token' | 'ca') => `${P}:{callers}:top:${list}`,
 } as const;

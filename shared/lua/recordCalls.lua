@@ -12,14 +12,15 @@
       ARGV[2] the calls list's PEXPIREAT time
       ARGV[3] the last-mention hashes' PEXPIREAT time
       ARGV[4] last mentions older than this (ms) are dropped from a hash written
+      ARGV[5] 1: the records' first refresh, which only seeds the last mentions (no call)
       then per account (KEYS[2], KEYS[3], ...): n, then n times: id, published ms, the call's line,
       in time order
 
     Output:
       the number of calls recorded
 ]]
-local quiet, prune = tonumber(ARGV[1]), tonumber(ARGV[4])
-local recorded, i, k = 0, 5, 2
+local quiet, prune, seeding = tonumber(ARGV[1]), tonumber(ARGV[4]), ARGV[5] == '1'
+local recorded, i, k = 0, 6, 2
 while i <= #ARGV do
   local key, n = KEYS[k], tonumber(ARGV[i])
   i = i + 1
@@ -28,7 +29,7 @@ while i <= #ARGV do
     i = i + 3
     local last = tonumber(redis.call('HGET', key, id))
     if not last or at > last then
-      if not last or at - last >= quiet then
+      if not seeding and (not last or at - last >= quiet) then
         redis.call('RPUSH', KEYS[1], line)
         recorded = recorded + 1
       end

@@ -43,6 +43,7 @@ describe('callers: calls, breakouts and hits (docs/decisions.md#callers)', () =>
   /** Alice names TKN 3 h before it enters the top 10; Bob names it an hour after. */
   async function plant() {
     await recordTokenBreakouts(redis, trending('BTC', 'ETH'), T0 - 10 * HOUR_MS, config); // seeds: nothing breaks out
+    await recordCalls(redis, [], T0 - 10 * HOUR_MS, config); // the first news refresh: seeds, calls nothing
     const alice = post('Alice', T0 - 3 * HOUR_MS, ['TKN']);
     await recordCalls(redis, [alice], T0 - 2 * HOUR_MS, config);
     await recordTokenBreakouts(redis, trending('BTC', 'ETH', 'TKN'), T0, config);
@@ -96,6 +97,7 @@ describe('callers: calls, breakouts and hits (docs/decisions.md#callers)', () =>
   });
 
   it('when an account names a token every day, then it makes one call per quiet period, and a refresh seen twice records nothing twice', async () => {
+    await recordCalls(redis, [post('carol', T0 - 30 * DAY_MS, ['OLD'])], T0 - 30 * DAY_MS, config); // seeds
     const recorded: number[] = [];
     const posts: NewsItem[] = [];
     // Every day for 10 days, then 8 days of silence, then again: two quiet periods, two calls.
@@ -113,6 +115,20 @@ describe('callers: calls, breakouts and hits (docs/decisions.md#callers)', () =>
       new Date(T0).toISOString(),
       new Date(T0 + 18 * DAY_MS).toISOString(),
     ]);
+  });
+
+  it('when the first news refresh sees its 72 h of posts, then it calls nothing: those accounts’ earlier mentions were never seen', async () => {
+    const first = [post('dave', T0 - 50 * HOUR_MS, ['AAA']), post('erin', T0 - HOUR_MS, ['BBB'])];
+    expect(await recordCalls(redis, first, T0, config)).to.equal(0);
+    // Later refreshes: dave again within the quiet period is no call; erin's first mention of CCC is.
+    expect(
+      await recordCalls(
+        redis,
+        [...first, post('dave', T0 + HOUR_MS, ['AAA']), post('erin', T0 + HOUR_MS, ['CCC'])],
+        T0 + 2 * HOUR_MS,
+        config,
+      ),
+    ).to.equal(1);
   });
 
   it('when a token stays in the top, or leaves and returns within the quiet period, then it breaks out once', async () => {

@@ -91,12 +91,16 @@ async function freshMentions(redis: Redis, byAccount: Map<string, Mention[]>): P
 export async function recordCalls(redis: Redis, posts: readonly NewsItem[], seenMs: number, config: CallersConfig): Promise<number> {
   const accounts = await freshMentions(redis, mentionsByAccount(posts, seenMs));
   const day = dayOf(seenMs);
+  // The first refresh sees 72 h of posts whose accounts' earlier mentions nobody saw: it seeds, it calls nothing.
+  await redis.set(callersKeys.callsSince(), seenMs, 'NX');
+  const seeding = Number(await redis.get(callersKeys.callsSince())) === seenMs;
   const head = [
     config.quietMs,
     day + DAY_MS + keptAfterDayMs(config.horizonMs),
     seenMs + config.quietMs + NEWS_WINDOW_MS,
     // A post can arrive up to the news window late: its last mention must still be there to silence it.
     seenMs - config.quietMs - NEWS_WINDOW_MS,
+    seeding ? 1 : 0,
   ];
   let recorded = 0;
   for (let start = 0; start < accounts.length; start += ACCOUNTS_PER_CALL) {
