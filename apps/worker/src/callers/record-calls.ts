@@ -10,7 +10,15 @@ import { callersKeys } from '../../../../shared/keyspace.js';
 import type { NewsItem, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import { runScript } from '../../../../shared/redis-scripts.js';
-import { DAY_MS, dayOf, encodeBreakout, encodeCall, keptAfterDayMs, type Subject } from '../../../../shared/callers/records.js';
+import {
+  DAY_MS,
+  dayOf,
+  encodeBreakout,
+  encodeCall,
+  keptAfterDayMs,
+  type CallRecord,
+  type Subject,
+} from '../../../../shared/callers/records.js';
 import { mentionedTokens } from '../sentiment/aggregate.js';
 import { NEWS_WINDOW_MS } from '../providers/market-provider.js';
 
@@ -27,13 +35,14 @@ export function mentionedAddresses(text: string): string[] {
 interface Mention {
   id: string;
   publishedMs: number;
-  line: string;
+  /** The call it would be; encoded only for the few mentions the filter keeps. */
+  call: CallRecord;
 }
 
 /** Accounts per script call: a refresh's mentions in a few steps, none holding Redis long. */
 const ACCOUNTS_PER_CALL = 200;
 
-/** Each account's (lower case) mentions among the posts, in time order, each a call's line should it be one. */
+/** Each account's (lower case) mentions among the posts, in time order, each the call it would be. */
 export function mentionsByAccount(posts: readonly NewsItem[], seenMs: number): Map<string, Mention[]> {
   const byAccount = new Map<string, Mention[]>();
   for (const post of posts) {
@@ -48,7 +57,7 @@ export function mentionsByAccount(posts: readonly NewsItem[], seenMs: number): M
     let list = byAccount.get(account);
     if (!list) byAccount.set(account, (list = []));
     for (const [subject, id] of subjects) {
-      const line = encodeCall({
+      const call: CallRecord = {
         account,
         username: post.author,
         id,
@@ -58,8 +67,8 @@ export function mentionsByAccount(posts: readonly NewsItem[], seenMs: number): M
         postId: post.id,
         followers: post.authorFollowers,
         text: post.text,
-      });
-      list.push({ id: `${subject === 'ca' ? 'c' : 't'}:${id}`, publishedMs, line });
+      };
+      list.push({ id: `${subject === 'ca' ? 'c' : 't'}:${id}`, publishedMs, call });
     }
   }
   for (const list of byAccount.values()) list.sort((a, b) => a.publishedMs - b.publishedMs);
@@ -106,7 +115,7 @@ export async function recordCalls(redis: Redis, posts: readonly NewsItem[], seen
   for (let start = 0; start < accounts.length; start += ACCOUNTS_PER_CALL) {
     const batch = accounts.slice(start, start + ACCOUNTS_PER_CALL);
     const keys = [callersKeys.calls(day), ...batch.map(([account]) => callersKeys.lastMention(account))];
-    const args = batch.flatMap(([, mentions]) => [mentions.length, ...mentions.flatMap((m) => [m.id, m.publishedMs, m.line])]);
+    const args = batch.flatMap(([, mentions]) => [mentions.length, ...mentions.flatMap((m) => [m.id, m.publishedMs, encodeCall(m.call)])]);
     recorded += (await runScript(redis, 'recordCalls', keys, [...head, ...args])) as number;
   }
   return recorded;
