@@ -16,6 +16,7 @@
  * and `--rows=<id>,...` only those reads of it (`--rows=trending,trending-key,trending-bearer`):
  * a before/after of one change in minutes instead of the whole run.
  * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes).
+ * `--only=callers`: just the callers phase (worker CPU per refresh, Redis for 30 days, the API's read after a refresh; 1,000 accounts).
  * `--only=alerts`: just the alerts phase (evaluation CPU at 1,000 to 100,000 rules, memory, refresh -> delivery latency).
  * `--only=cache-busting`: just the distinct-key reads against cached ones (issue 38 item 6), on the bench's stack.
  * `--only=export`: just GET /api/export over 30 days of history: the API's RSS and cached reads meanwhile (issue 49).
@@ -24,6 +25,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { judgeAlerts, measureAlerts } from './phases/alerts.js';
+import { judgeCallers, measureCallers } from './phases/callers.js';
 import { judgeCacheBusting, measureCacheBusting } from './phases/cache-busting.js';
 import { judgeExport, measureExport } from './phases/export.js';
 import { measureCluster } from './phases/cluster.js';
@@ -85,6 +87,11 @@ async function main(): Promise<void> {
   const generators: LoadGenerator[] = [];
   try {
     log(`${quick ? 'quick' : 'full'} run; working files in ${workDir}`);
+    if (only === 'callers') {
+      // In this process over a private Redis, like the alerts.
+      for (const line of judgeCallers(await measureCallers(log))) log(line);
+      return;
+    }
     if (only === 'alerts') {
       // In this process over a private Redis: nothing to compile or start.
       for (const line of judgeAlerts(await measureAlerts(log))) log(line);

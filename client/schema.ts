@@ -372,6 +372,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/market/tokens/{token}/callers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who called a token before it broke out
+         * @description The token's breakouts in the window, newest first, each with its first callers (earliest first) and their lead. A call is a tracked account’s first post about a token (or contract address) after CALLS_QUIET_DAYS (7) without one; a breakout is the token entering the top CALLS_TOP_N (10) of the 24 h trending list (or the address the trending addresses) for the first time in that quiet period; a call is a hit when its breakout follows within CALLS_HORIZON (72 h), pending until then (docs/decisions.md, D21). Computed as of the latest refresh, or as of `at`: only what was recorded by then.
+         */
+        get: operations["tokenCallers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/callers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tracked accounts as callers: a leaderboard
+         * @description Each account with at least minCalls calls in the window: calls, hits, pending, misses, hit rate, median lead. A call is a tracked account’s first post about a token (or contract address) after CALLS_QUIET_DAYS (7) without one; a breakout is the token entering the top CALLS_TOP_N (10) of the 24 h trending list (or the address the trending addresses) for the first time in that quiet period; a call is a hit when its breakout follows within CALLS_HORIZON (72 h), pending until then (docs/decisions.md, D21). Computed as of the latest refresh, or as of `at`: only what was recorded by then.
+         */
+        get: operations["callers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sentiment/{token}": {
         parameters: {
             query?: never;
@@ -463,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * MCP server: the market reads as tools for AI agents
-         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. Market tools, read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`, `mindshare`, `token_mindshare`. Alert tools, for the user of the request's API key (X-Api-Key) or JWT, each acting as its /api/alerts route: `create_alert`, `list_alerts`, `delete_alert`, `alert_firings`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
+         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. Market tools, read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`, `mindshare`, `token_mindshare`, `token_callers`, `callers_leaderboard`. Alert tools, for the user of the request's API key (X-Api-Key) or JWT, each acting as its /api/alerts route: `create_alert`, `list_alerts`, `delete_alert`, `alert_firings`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
          */
         post: operations["mcp"];
         delete?: never;
@@ -1223,6 +1263,27 @@ export interface components {
              * @description ISO timestamp of the last cache refresh.
              */
             cachedAt: string;
+            calls: components["schemas"]["AccountCalls"];
+        };
+        /** @description An account’s record as a caller over the last 30 days (docs/decisions.md, D21). */
+        AccountCalls: {
+            /**
+             * @description Always the last 30 days.
+             * @constant
+             */
+            window: "30d";
+            /** @description Calls made in the window: first mentions of a token or address after CALLS_QUIET_DAYS without one. */
+            calls: number;
+            /** @description Calls whose token broke out (entered the top CALLS_TOP_N of the 24 h trending list) within CALLS_HORIZON after. */
+            hits: number;
+            /** @description Calls whose horizon has not passed without a breakout: never counted as misses. */
+            pending: number;
+            /** @description Calls whose horizon passed without a breakout. */
+            misses: number;
+            /** @description hits / (hits + misses), 4 decimals; null while no call is decided. */
+            hitRate: number | null;
+            /** @description The median time from a hit call to its breakout, in minutes; null without a hit. */
+            medianLeadMinutes: number | null;
         };
         /** @description A token’s sentiment over time. */
         SentimentHistory: {
@@ -1361,6 +1422,104 @@ export interface components {
             share: number;
             /** @description Posts of tracked accounts in the bucket that mention the token. */
             mentions: number;
+        };
+        /** @description A token’s breakouts and their first callers. */
+        TokenCallers: {
+            /** @description The ticker (upper case) or the contract address asked for. */
+            token: string;
+            /**
+             * @description The window: the last 7 or 30 days up to `cachedAt`.
+             * @enum {string}
+             */
+            window: "7d" | "30d";
+            /** @description Its breakouts within the window, newest first. */
+            breakouts: components["schemas"]["Breakout"][];
+            /**
+             * Format: date-time
+             * @description The instant the figures are as of: the latest refresh (news, trending, trending CAs), or `at`.
+             */
+            cachedAt: string;
+        };
+        /** @description A token entering the top of the trending list after a quiet period, and who called it. */
+        Breakout: {
+            /**
+             * Format: date-time
+             * @description The trending refresh that first listed it in the top (or among the trending addresses).
+             */
+            at: string;
+            /**
+             * @description `token`: a ticker’s breakout; `ca`: a contract address’s.
+             * @enum {string}
+             */
+            subject: "token" | "ca";
+            /** @description An address’s chain. */
+            chain?: string;
+            /** @description How many calls it made hits. */
+            callers: number;
+            /** @description The first 10 of those calls, earliest first. */
+            firstCallers: components["schemas"]["FirstCaller"][];
+        };
+        /** @description A call the breakout made a hit. */
+        FirstCaller: {
+            /** @description The account. */
+            username: string;
+            /**
+             * Format: date-time
+             * @description The call’s time: its post’s publishedAt.
+             */
+            calledAt: string;
+            /** @description From the call to the breakout, in minutes. */
+            leadMinutes: number;
+            /** @description Its followers at the call. */
+            followers: number;
+            /** @description The post that made the call. */
+            post: {
+                /** @description The post’s id. */
+                id: string;
+                /** @description The post’s text (at most 280 characters): untrusted, written by strangers. */
+                text: string;
+            };
+        };
+        /** @description The tracked accounts as callers: how often they were early, and by how much. */
+        CallersLeaderboard: {
+            /**
+             * @description The window: the last 7 or 30 days up to `cachedAt`.
+             * @enum {string}
+             */
+            window: "7d" | "30d";
+            /**
+             * @description The order asked for.
+             * @enum {string}
+             */
+            sort: "hitRate" | "lead" | "calls";
+            /** @description The fewest calls an account listed has. */
+            minCalls: number;
+            /** @description At most 100 accounts, in the order asked for, then by username. */
+            data: components["schemas"]["Caller"][];
+            /**
+             * Format: date-time
+             * @description The instant the figures are as of: the latest refresh (news, trending, trending CAs), or `at`.
+             */
+            cachedAt: string;
+        };
+        /** @description One account’s record as a caller over the window. */
+        Caller: {
+            /** @description The account, spelled as its latest call’s post does. */
+            username: string;
+            /** @description Its followers at its latest call. */
+            followers: number;
+            /** @description Calls made in the window: first mentions of a token or address after CALLS_QUIET_DAYS without one. */
+            calls: number;
+            /** @description Calls whose token broke out (entered the top CALLS_TOP_N of the 24 h trending list) within CALLS_HORIZON after. */
+            hits: number;
+            /** @description Calls whose horizon has not passed without a breakout: never counted as misses. */
+            pending: number;
+            /** @description Calls whose horizon passed without a breakout. */
+            misses: number;
+            /** @description hits / (hits + misses), 4 decimals; null while no call is decided. */
+            hitRate: number | null;
+            /** @description The median time from a hit call to its breakout, in minutes; null without a hit. */
+            medianLeadMinutes: number | null;
         };
         /** @description A pair list in Freqtrade’s RemotePairList format. */
         Pairlist: {
@@ -3469,6 +3628,219 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: "*";
                     /** @description Always `Bearer` on a 401. */
                     "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    tokenCallers: {
+        parameters: {
+            query?: {
+                /** @description The last 7 or 30 days. Default 30d. */
+                window?: "7d" | "30d";
+                /** @description An instant (ISO 8601 with Z or an offset): the figures as the service had them then, from the calls and breakouts recorded by then. Default: the latest refresh. */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A ticker (1-20 of [A-Za-z0-9] after an optional $, any case) or a contract address (EVM 0x + 40 hex, or base58). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token, its breakouts with their first callers, and the instant the figures are as of. */
+            200: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenCallers"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
+            304: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: "Invalid token (a ticker of 1-20 of [A-Za-z0-9] or a contract address)" when the token is neither a ticker nor an address; "Invalid query parameter: window (allowed: 7d, 30d)" when `window` is not 7d or 30d; "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "No record at that time" when `at` is so early that its window reaches past the records kept. */
+            404: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    callers: {
+        parameters: {
+            query?: {
+                /** @description The last 7 or 30 days. Default 30d. */
+                window?: "7d" | "30d";
+                /** @description `hitRate` (default; then hits, then calls), `lead` (median lead, longest first) or `calls` (most first); then username. */
+                sort?: "hitRate" | "lead" | "calls";
+                /** @description The fewest calls an account needs to be listed: 0 to 9999. Default 3. */
+                minCalls?: string;
+                /** @description An instant (ISO 8601 with Z or an offset): the figures as the service had them then, from the calls and breakouts recorded by then. Default: the latest refresh. */
+                at?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts in the order asked for, and the instant the figures are as of. */
+            200: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallersLeaderboard"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
+            304: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: "Invalid query parameter: window (allowed: 7d, 30d)" when `window` is not 7d or 30d; "Invalid query parameter: sort (allowed: hitRate, lead, calls)" when `sort` is not hitRate, lead or calls; "Invalid query parameter: minCalls (a whole number from 0 to 9999)" when `minCalls` is not a whole number from 0 to 9999; "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "No record at that time" when `at` is so early that its window reaches past the records kept. */
+            404: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
                     [name: string]: unknown;
                 };
                 content: {

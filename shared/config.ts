@@ -10,6 +10,7 @@ import { indexProvider, providersConfig, type IndexProvider, type ProvidersConfi
 import { DEFAULT_WINDOW, TRENDING_WINDOWS_VAR, type TrendingWindow } from './trending-windows.js';
 import { alertsConfig, type AlertsConfig } from './alerts/alerts-config.js';
 import { PAIRLIST_SYMBOLS_VAR } from './pairlist-config.js';
+import { callersConfig, type CallersConfig } from './callers/callers-config.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -170,6 +171,8 @@ export interface Config {
   readonly alerts: AlertsConfig;
   /** PAIRLIST_SYMBOLS: `TICKER=BASE,...`, the base an exchange trades a ticker as in GET /api/market/pairlist (shared/pairlist-config.ts). Default none. */
   readonly pairlistSymbols: Readonly<Record<string, string>>;
+  /** The CALLS_* variables (shared/callers/callers-config.ts): calls, breakouts and hits (docs/decisions.md#callers). */
+  readonly callers: CallersConfig;
 }
 
 export type SentinelConfig = Readonly<NonNullable<ReturnType<typeof sentinel>>>;
@@ -371,6 +374,7 @@ export function loadConfig(source: Env = process.env): Config {
       indexProvider: provider,
       providers: providersConfig(env, provider),
       alerts: alertsConfig(env, production),
+      callers: callersConfig(env),
       trendingWindows: variable<readonly TrendingWindow[], readonly TrendingWindow[]>(env, 'TRENDING_WINDOWS', TRENDING_WINDOWS_VAR, [
         DEFAULT_WINDOW,
       ]),

@@ -145,3 +145,20 @@ export const mindshareKeys = {
   /** The ids of the posts of that hour already counted: each post counts once however many refreshes see it. */
   seen: (hourMs: number) => `${P}:{mindshare}:seen:${hourMs}`,
 } as const;
+
+/**
+ * The callers' records (docs/decisions.md#callers), all in one slot, `{callers}`: the worker's
+ * scripts check and append in one step, and the API reads the day lists in one pipeline.
+ */
+export const callersKeys = {
+  /** One account's (lower case) last mention of each token or address: field the id, value the post's time in ms. */
+  lastMention: (account: string) => `${P}:{callers}:last:${account}`,
+  /** The calls recorded in one UTC day (by its start in ms, the day of the refresh that saw them): a list, appended only. */
+  calls: (dayMs: number) => `${P}:{callers}:calls:${dayMs}`,
+  /** The breakouts recorded in one UTC day: a list, appended only. */
+  breakouts: (dayMs: number) => `${P}:{callers}:breakouts:${dayMs}`,
+  /** When the first news refresh recorded (ms): that refresh only seeds the last mentions (its posts' quiet periods were never seen). */
+  callsSince: () => `${P}:{callers}:calls-since`,
+  /** The ids a trending list (`token` or `ca`) had in its top, with when each was last there; `#seeded` its first refresh. */
+  top: (list: 'token' | 'ca') => `${P}:{callers}:top:${list}`,
+} as const;

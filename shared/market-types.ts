@@ -5,6 +5,7 @@
  * the document; a field added to a body without being added here fails the type check.
  */
 import { z } from 'zod';
+import { AccountCallsSchema } from './callers/callers-schemas.js';
 
 const timestamp = (description: string) => z.iso.datetime().meta({ description });
 /** A number from `min` to `max`. */
@@ -76,9 +77,11 @@ export const UsernameStatsSchema = z
     avgEngagement: z.number().meta({ description: 'Average engagement score per post.' }),
     topTokens: z.array(z.string()).meta({ description: 'Most mentioned token tickers.' }),
     cachedAt: timestamp('ISO timestamp of the last cache refresh.'),
+    calls: AccountCallsSchema,
   })
   .meta({ id: 'UsernameStats', description: 'Influence statistics of a social-network username.' });
-export type UsernameStats = z.infer<typeof UsernameStatsSchema>;
+/** The stats as the worker stores them; the API adds `calls` as it answers (docs/decisions.md#callers). */
+export type UsernameStats = Omit<z.infer<typeof UsernameStatsSchema>, 'calls'>;
 
 const sentimentLabel = z
   .enum(['bullish', 'bearish', 'neutral'])

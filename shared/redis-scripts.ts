@@ -22,6 +22,8 @@ const NUMBER_OF_KEYS = {
   createAlertRule: 4,
   claimAlertFiring: 4,
   countMentions: 3,
+  recordCalls: undefined,
+  recordBreakouts: 2,
 } as const satisfies Record<string, number | undefined>;
 
 export type ScriptName = keyof typeof NUMBER_OF_KEYS;

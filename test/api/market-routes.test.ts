@@ -172,7 +172,17 @@ describe('market routes, through HTTP against Redis, the worker and the simulato
       const res = await get(`/api/market/stats/${encodeURIComponent(asked)}`);
       expect(res.status).to.equal(200);
       const stats = res.json as UsernameStats;
-      expect(stats).to.have.all.keys('username', 'indexScore', 'smartMoneyRank', 'totalPosts', 'avgEngagement', 'topTokens', 'cachedAt');
+      // The seed's fields, and the account's record as a caller (docs/decisions.md#callers).
+      expect(stats).to.have.all.keys(
+        'username',
+        'indexScore',
+        'smartMoneyRank',
+        'totalPosts',
+        'avgEngagement',
+        'topTokens',
+        'cachedAt',
+        'calls',
+      );
       expect(stats.username).to.equal(canonical);
       expect(stats.indexScore).to.be.within(0, 100);
       const again = await get(`/api/market/stats/${canonical.toLowerCase()}`);

@@ -15,6 +15,8 @@ import {
 import { closeRedis, createRedis } from '../../../shared/redis.js';
 import { activeRefreshJobs } from '../../../shared/snapshot-kinds.js';
 import { MindshareService } from './market/mindshare-service.js';
+import { CallersService } from './market/callers-service.js';
+import { callersReads } from './market/callers-reads.js';
 import { AlertStore } from '../../../shared/alerts/alert-store.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
 import { AlertsService } from './alerts/alerts-service.js';
@@ -161,7 +163,14 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
       ipv6Prefix: config.ipv6SubnetPrefix,
     }),
     history,
-    reads: resolvers({ snapshots, stats, history, mindshare: new MindshareService(redis, snapshots), windows: config.trendingWindows }),
+    reads: resolvers({
+      snapshots,
+      stats,
+      history,
+      mindshare: new MindshareService(redis, snapshots),
+      callers: callersReads(new CallersService(redis, snapshots, config.callers), config.callers.horizonMs),
+      windows: config.trendingWindows,
+    }),
     encodings: new EncodingNegotiator(),
     requestIds: new RequestIds(),
     stream,

@@ -8,6 +8,7 @@ import { WeightedPicker, clamp, hash, normal, pick, rngFor, round } from './rand
 import type { Rng } from './random.js';
 import { type Mood, renderText } from './texts.js';
 import { TOKENS, type TokenInfo, tokenBySymbol } from './tokens.js';
+import { EARLY_ACTIVITY, earlyAccounts, surgeToken } from './surges.js';
 
 export const WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 
@@ -54,6 +55,8 @@ export class PostStream {
   readonly intervalMs: number;
   private readonly cache = new Map<number, StoredPost>();
   private readonly authors: WeightedPicker<Account>;
+  /** The accounts that name a surge's token before it starts (surges.ts). */
+  private readonly early: ReadonlySet<string>;
 
   constructor(
     private readonly seed: number,
@@ -62,7 +65,8 @@ export class PostStream {
     accounts: readonly Account[],
   ) {
     this.intervalMs = Math.max(1, Math.floor(WINDOW_MS / postCount));
-    this.authors = new WeightedPicker(accounts, (a) => a.activity);
+    this.early = earlyAccounts(seed, accounts);
+    this.authors = new WeightedPicker(accounts, (a) => a.activity * (this.early.has(a.username) ? EARLY_ACTIVITY : 1));
   }
 
   newestSlot(now: number): number {
@@ -95,7 +99,9 @@ export class PostStream {
     const rng = rngFor(this.seed, 'post', slot);
     const author = this.authors.draw(rng);
     const favourite = tokenBySymbol(pick(rng, author.topTokens));
-    const main = favourite && rng() < 0.55 ? favourite : COMPATIBLE.neutral.draw(rng);
+    const time = slot * this.intervalMs;
+    const usual = favourite && rng() < 0.55 ? favourite : COMPATIBLE.neutral.draw(rng);
+    const main = surgeToken(this.seed, author.username, this.early, time, rng()) ?? usual;
     const mood = moodFor(rng, main);
     const extraCount = pick(rng, [0, 0, 0, 0, 0, 0, 0, 1, 1, 2]);
     const tokens = [main];
@@ -103,7 +109,6 @@ export class PostStream {
       const extra = COMPATIBLE[mood].draw(rng);
       if (!tokens.includes(extra)) tokens.push(extra);
     }
-    const time = slot * this.intervalMs;
     // Snowflake-style id: creation time in the high bits, so newer posts have larger ids.
     const id = (BigInt(time) << 22n) | BigInt(hash(this.seed, 'post-id', slot) & 0x3fffff);
     // Scattered around the author's average, which grows with the author's audience.

@@ -30,6 +30,7 @@ export async function startWorkerFromConfig(config: Config, logger: Logger, opti
     historyDays: config.historyDays,
     trendingWindows: config.trendingWindows,
     alerts: config.alerts,
+    callers: config.callers,
     redisPolicy: options.redisPolicy,
     alertResolver: options.alertResolver,
   });

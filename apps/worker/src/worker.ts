@@ -36,6 +36,7 @@ import { startDeliveryWorker } from './alerts/delivery-worker.js';
 import { DAY_MS } from '../../../shared/durations.js';
 import { activeRefreshJobs } from '../../../shared/snapshot-kinds.js';
 import { DEFAULT_WINDOW, type TrendingWindow } from '../../../shared/trending-windows.js';
+import type { CallersConfig } from '../../../shared/callers/callers-config.js';
 
 export interface WorkerOptions {
   redis: RedisConfig;
@@ -61,6 +62,8 @@ export interface WorkerOptions {
   alerts?: AlertsConfig;
   /** The resolver of webhook hosts; tests inject one. Default dns.lookup. */
   alertResolver?: Resolver;
+  /** CALLS_*: what a call, a breakout and a hit are (docs/decisions.md#callers). Default DEFAULT_CALLERS. */
+  callers?: CallersConfig;
 }
 
 export interface RunningWorker {
@@ -80,6 +83,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     logger,
     now: options.now ?? (() => new Date()),
     historyMs: (options.historyDays ?? 30) * DAY_MS,
+    ...(options.callers ? { callers: options.callers } : {}),
   });
   const roles = options.alerts?.workerRoles ?? ['refresh', 'delivery'];
   const refreshRole = roles.includes('refresh');

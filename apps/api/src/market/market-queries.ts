@@ -67,7 +67,7 @@ const ISO_INSTANT =
   '^2\\d{3}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])(T([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,3})?)?(Z|[+-]([01]\\d|2[0-3]):[0-5]\\d))?$';
 /** The pattern's longest match: `2999-12-31T23:59:59.999+23:59`. */
 const ISO_INSTANT_MAX_LENGTH = 29;
-const instant = (description: string) =>
+export const instant = (description: string) =>
   z
     .string()
     .max(ISO_INSTANT_MAX_LENGTH)

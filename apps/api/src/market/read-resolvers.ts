@@ -15,6 +15,7 @@ import type { ReadAnswer, Representation } from '../http/representation.js';
 import { secondsLeft, type CachedSnapshot, type SnapshotCache, type ViewOf } from './snapshot-cache.js';
 import { parseMindshareInterval, parseMindshareWindow } from './mindshare-queries.js';
 import type { MindshareService } from './mindshare-service.js';
+import type { CallersReads } from './callers-reads.js';
 import type { ChargeMiss, StatsService } from './stats-service.js';
 
 export interface ReadInput {
@@ -40,6 +41,8 @@ interface Deps {
   stats: StatsService;
   history: HistoryService;
   mindshare: MindshareService;
+  /** The callers reads and the stats' `calls` (docs/decisions.md#callers). */
+  callers: CallersReads;
   /** TRENDING_WINDOWS: the windows the list reads serve. */
   windows: readonly TrendingWindow[];
 }
@@ -60,7 +63,7 @@ const answerOf = (snapshot: CachedSnapshot<unknown>, representation: Representat
   maxAgeSeconds: secondsLeft(snapshot.expiresAt),
 });
 
-export function resolvers({ snapshots, stats, history, mindshare, windows }: Deps): Resolvers {
+export function resolvers({ snapshots, stats, history, mindshare, callers, windows }: Deps): Resolvers {
   const mindshareQuery = (query: ParsedUrlQuery) => {
     const window = parseMindshareWindow(query.window);
     return { window, interval: parseMindshareInterval(query.interval, window) };
@@ -118,10 +121,24 @@ export function resolvers({ snapshots, stats, history, mindshare, windows }: Dep
       },
     },
     'username-stats': {
-      peek: (_read, { params }) => stats.peek(parseUsernameParam(params.username)),
+      peek(_read, { params }) {
+        const username = parseUsernameParam(params.username);
+        return callers.statsWithCalls.peek(username, stats.peek(username));
+      },
       // A miss asks the upstream: it is charged to the client's address (chargeMiss), and its
       // answer (200, 404 or 503) tells the client what is left of the budget.
-      get: (_read, { params }, chargeMiss) => stats.get(parseUsernameParam(params.username), chargeMiss),
+      async get(_read, { params }, chargeMiss) {
+        const username = parseUsernameParam(params.username);
+        return callers.statsWithCalls.get(username, await stats.get(username, chargeMiss));
+      },
+    },
+    'token-callers': {
+      peek: (_read, { params, query }) => callers.tokenCallers.peek(params, query),
+      get: (_read, { params, query }) => callers.tokenCallers.get(params, query),
+    },
+    callers: {
+      peek: (_read, { query }) => callers.leaderboard.peek(query),
+      get: (_read, { query }) => callers.leaderboard.get(query),
     },
     mindshare: {
       peek(_read, { query }) {

@@ -15,6 +15,7 @@ import {
 } from '../../../../shared/market-types.js';
 import { MindshareListSchema, TokenMindshareSchema } from '../../../../shared/mindshare.js';
 import { MindshareQuerySchema, TokenMindshareQuerySchema } from './mindshare-queries.js';
+import { CALLERS_READS } from './callers-read-specs.js';
 import { BASE_LIST_KINDS, type BaseListKind } from '../../../../shared/snapshot-kinds.js';
 import type { HistorySeries } from './history-service.js';
 import {
@@ -121,7 +122,9 @@ export type ReadSpec =
   | (ReadBase & { serve: 'username-stats' })
   | (ReadBase & { serve: 'history'; /** The series read per token. */ series: HistorySeries })
   | (ReadBase & { serve: 'mindshare' })
-  | (ReadBase & { serve: 'token-mindshare' });
+  | (ReadBase & { serve: 'token-mindshare' })
+  | (ReadBase & { serve: 'token-callers' })
+  | (ReadBase & { serve: 'callers' });
 
 /** How the API answers a read (read-resolvers.ts has one resolver per value). */
 export type ServeKind = ReadSpec['serve'];
@@ -343,6 +346,7 @@ export const MARKET_READS = {
     },
   }),
   ...MINDSHARE_READS,
+  ...CALLERS_READS,
   // docs/decisions.md#d1: the spec's literal path answers byte-identically.
   'token-sentiment-alias': sentimentRead('/sentiment/:token', "Sentiment score for one token (the spec's literal path)"),
 } satisfies Record<string, ReadSpec>;

@@ -4,6 +4,7 @@
  * its kind of read needs and the route's response schema as its output schema.
  */
 import { z } from 'zod';
+import { CALLS_WINDOWS, LEADERBOARD_SORTS } from '../../../../shared/callers/figures.js';
 import { TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
 import { TRENDING_WINDOWS } from '../../../../shared/trending-windows.js';
 import { MINDSHARE_INTERVALS, MINDSHARE_WINDOWS } from '../../../../shared/mindshare.js';
@@ -90,6 +91,23 @@ const mindshareWindow = z
   .optional()
   .meta({ description: 'The window: the last 1h, 24h (default), 7d or 30d, the current hour included.' });
 
+const callersWindow = z.enum(CALLS_WINDOWS).optional().meta({ description: 'The last 7 or 30 days (default 30d).' });
+const callersAt = instant('Optional: the figures as the service had them at this instant, instead of the latest refresh.');
+/** The callers reads' arguments (docs/decisions.md#callers). */
+const CALLERS_TOOL_INPUTS = {
+  'token-callers': z.object({
+    token: z.string().max(44).meta({ description: 'A ticker (SOL, $SOL) or a contract address.' }),
+    window: callersWindow,
+    at: callersAt,
+  }),
+  callers: z.object({
+    window: callersWindow,
+    sort: z.enum(LEADERBOARD_SORTS).optional().meta({ description: 'hitRate (default), lead (median lead) or calls.' }),
+    minCalls: z.int().min(0).max(9999).optional().meta({ description: 'The fewest calls an account needs to be listed. Default 3.' }),
+    at: callersAt,
+  }),
+} satisfies Partial<Record<ServeKind, z.ZodObject>>;
+
 const TOOL_INPUTS: Readonly<Record<ServeKind, z.ZodObject>> = {
   list: atInput,
   'news-page': z.object({
@@ -109,6 +127,7 @@ const TOOL_INPUTS: Readonly<Record<ServeKind, z.ZodObject>> = {
       .optional()
       .meta({ description: 'Buckets aligned to UTC: 1h (default), 4h or 1d for the 1h and 24h windows; 1d for 7d and 30d.' }),
   }),
+  ...CALLERS_TOOL_INPUTS,
 };
 
 /** The read answered as its REST route answers: the tool's arguments are the route's parameters and query, as strings. */

@@ -1,5 +1,6 @@
 import type { JobContext } from './job-context.js';
 import { newsScorer } from './refresh-news.js';
+import { DEFAULT_CALLERS } from '../../../../shared/callers/callers-config.js';
 
 const DEFAULT_HISTORY_MS = 30 * 86_400_000;
 
@@ -9,7 +10,7 @@ const DEFAULT_HISTORY_MS = 30 * 86_400_000;
  * given, and a news scorer of its own.
  */
 export function createJobContext(
-  parts: Pick<JobContext, 'redis' | 'provider' | 'logger'> & Partial<Pick<JobContext, 'now' | 'historyMs'>>,
+  parts: Pick<JobContext, 'redis' | 'provider' | 'logger'> & Partial<Pick<JobContext, 'now' | 'historyMs' | 'callers'>>,
 ): JobContext {
-  return { now: () => new Date(), historyMs: DEFAULT_HISTORY_MS, ...parts, scorePost: newsScorer() };
+  return { now: () => new Date(), historyMs: DEFAULT_HISTORY_MS, callers: DEFAULT_CALLERS, ...parts, scorePost: newsScorer() };
 }

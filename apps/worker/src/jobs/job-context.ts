@@ -3,6 +3,7 @@ import type { Logger } from '../../../../shared/logger.js';
 import type { PostScorer } from '../sentiment/aggregate.js';
 import type { MarketProvider } from '../providers/market-provider.js';
 import type { AlertEvaluator } from '../alerts/evaluator.js';
+import type { CallersConfig } from '../../../../shared/callers/callers-config.js';
 
 /** What every job handler gets besides its job. */
 export interface JobContext {
@@ -18,4 +19,6 @@ export interface JobContext {
   scorePost: PostScorer;
   /** Evaluates alert rules after each refresh written (apps/worker/src/alerts/); absent in a worker that does not. */
   alerts?: AlertEvaluator;
+  /** What a call, a breakout and a hit are (CALLS_*; docs/decisions.md#callers). */
+  callers: CallersConfig;
 }

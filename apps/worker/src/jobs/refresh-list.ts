@@ -5,6 +5,7 @@ import type { ListKind } from '../../../../shared/snapshot-kinds.js';
 import { listCall } from '../providers/market-provider.js';
 import type { JobContext } from './job-context.js';
 import { storeFetched } from './store-fetched.js';
+import { recordBreakouts } from '../callers/record-breakouts.js';
 import { alertsAfterList, alertsPrevious } from '../alerts/refresh-hooks.js';
 
 /**
@@ -18,6 +19,7 @@ export async function refreshList(context: JobContext, name: ListKind): Promise<
   const at = now();
   const cachedAt = at.toISOString();
   const body = JSON.stringify({ data, cachedAt });
+  await storeFetched(() => recordBreakouts(context, name, data, at.getTime()));
   const write = { atMs: at.getTime(), snapshots: [{ name, body, version: cachedAt }], entries: listEntries(name, body, data) };
   const written = await storeFetched(() => writeRefresh(redis, write, historyMs));
   if (!written) logger.warn({ cachedAt }, `${name}: a newer refresh is already stored; this one was dropped`);

@@ -9,6 +9,7 @@ import { NEWS_MAX_POSTS, NEWS_WINDOW_MS } from '../providers/market-provider.js'
 import { UpstreamError } from '../providers/upstream-error.js';
 import type { JobContext } from './job-context.js';
 import { storeFetched } from './store-fetched.js';
+import { recordCalls } from '../callers/record-calls.js';
 import { alertsAfterNews, alertsPrevious } from '../alerts/refresh-hooks.js';
 
 /**
@@ -33,6 +34,8 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   for (const [token, summary] of summarizeSentiment(posts, context.scorePost)) sentiment[token] = { ...summary, cachedAt };
 
   const mindshare = await refreshMindshare(context, posts, at.getTime());
+  // Before the snapshots land: a read prompted by them finds the calls they brought.
+  await storeFetched(() => recordCalls(redis, posts, at.getTime(), context.callers));
   const snapshots = [
     { name: 'news', body: JSON.stringify({ data: posts, cachedAt }), version: cachedAt },
     { name: 'sentiment', body: JSON.stringify({ data: sentiment, cachedAt }), version: cachedAt },

@@ -8,6 +8,7 @@ import { boardWindow, renderBoard, renderCas, setSentiment, setUpBoard } from '.
 import { byId, tickAgo } from './format.js';
 import { setUpNews, showNews } from './news.js';
 import { setUpStats } from './stats.js';
+import { showLeaderboard } from './callers.js';
 import { openToken, refreshTokenView, setUpTokenView, tokenInLocation } from './token-view.js';
 
 /** @typedef {import('./api.js').Schemas['SentimentEvent']} SentimentEvent */
@@ -34,6 +35,7 @@ async function firstReads() {
   const [, cas] = await Promise.all([showBoard(), api.GET('/api/market/trending-cas')]);
   if (cas.data) renderCas(cas.data);
   await showNews('', 1);
+  await showLeaderboard();
 }
 
 /** @param {import('./board.js').TrendingWindow[]} windows */

@@ -2,6 +2,7 @@
 /** The token view: a token's sentiment now, and its history as charts (uPlot), from the history routes. */
 import { api, messageOf, readFresh } from './api.js';
 import { byId, count } from './format.js';
+import { showTokenCallers } from './callers.js';
 
 /** @typedef {import('./api.js').Schemas['TokenHistory']} TokenHistory */
 /** @typedef {import('./api.js').Schemas['SentimentHistory']} SentimentHistory */
@@ -189,6 +190,7 @@ export function openToken(token) {
   if (window.location.hash !== `#token=${shown}`) history.pushState(null, '', `#token=${shown}`);
   byId('token-title', HTMLHeadingElement).focus();
   void load(shown).catch((error) => status(`Could not load ${shown}: ${String(error)}`));
+  void showTokenCallers(shown).catch(() => {});
 }
 
 export function closeToken() {
