@@ -840,7 +840,7 @@ export interface components {
             timestamp: string;
             /** @description The firing. */
             data: {
-                /** @description The firing’s id; also the `webhook-id` of every attempt to deliver it. */
+                /** @description The firing’s id, the same in each of its parts; also the `webhook-id` of every attempt to deliver its first part. */
                 firingId: string;
                 /** @description The rule that fired. */
                 ruleId: string;
@@ -852,7 +852,11 @@ export interface components {
                  * @description The cachedAt of the refresh that made it fire.
                  */
                 refreshedAt: string;
-                /** @description What matched: tokens, addresses or posts with the values that made the condition true (at most 20). */
+                /** @description Which part of the firing this event is (1 to `parts`). */
+                part: number;
+                /** @description How many events the firing is sent in: a firing with more than 20 matches is split, 20 matches a part, every part with the same `firingId` (part 1’s `webhook-id` is the firing id, part n’s is the firing id and `_n`). A receiver has every match once it has every part. */
+                parts: number;
+                /** @description What matched: tokens, addresses or posts with the values that made the condition true (at most 20 per event; the rest in the firing’s other parts). */
                 matches: {
                     [key: string]: string | number | null;
                 }[];
@@ -2076,6 +2080,8 @@ export interface operations {
             /** @description The rule. */
             200: {
                 headers: {
+                    /** @description The rule’s version (`"r<revision>"`); send it in `If-Match` on PATCH to change only this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2206,7 +2212,10 @@ export interface operations {
     updateAlert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag of GET or an earlier PATCH (or `*`): the change applies only over that version of the rule, else 412. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description The rule’s id (`alr_…`). */
                 id: string;
@@ -2222,6 +2231,8 @@ export interface operations {
             /** @description The changed rule. */
             200: {
                 headers: {
+                    /** @description The rule’s version (`"r<revision>"`); send it in `If-Match` on PATCH to change only this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2250,6 +2261,15 @@ export interface operations {
             };
             /** @description Not found: "Alert not found" when no rule of the caller has this id (another user’s rule included). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition failed: "The alert has changed since it was read (If-Match)" when If-Match names a version that is no longer the rule’s. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

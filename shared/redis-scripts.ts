@@ -20,7 +20,8 @@ const NUMBER_OF_KEYS = {
   revokeApiKey: 4,
   recordRefreshFailure: 2,
   createAlertRule: 4,
-  claimAlertFiring: 4,
+  commitAlertEvaluation: undefined,
+  writeAlertRule: undefined,
   countMentions: 3,
 } as const satisfies Record<string, number | undefined>;
 
