@@ -381,7 +381,7 @@ export interface paths {
         };
         /**
          * Who called a token before it broke out
-         * @description The token's breakouts in the window, newest first, each with its first callers (earliest first) and their lead. A call is a tracked account’s first post about a token (or contract address) after CALLS_QUIET_DAYS (7) without one; a breakout is the token entering the top CALLS_TOP_N (10) of the 24 h trending list (or the address the trending addresses) for the first time in that quiet period; a call is a hit when its breakout follows within CALLS_HORIZON (72 h), pending until then (docs/decisions.md, D21). Computed as of the latest refresh, or as of `at`: only what was recorded by then.
+         * @description The token's breakouts in the window, newest first, each with its first callers (earliest first) and their lead. A call is a tracked account’s first post about a token (or contract address) after CALLS_QUIET_DAYS (7) without one; a breakout is the token entering the top CALLS_TOP_N (10) of the 24 h trending list (or the address the trending addresses) for the first time in that quiet period; a call is a hit when its breakout follows within CALLS_HORIZON (72 h), pending until then (docs/decisions.md, D22). Computed as of the latest refresh, or as of `at`: only what was recorded by then.
          */
         get: operations["tokenCallers"];
         put?: never;
@@ -401,7 +401,7 @@ export interface paths {
         };
         /**
          * The tracked accounts as callers: a leaderboard
-         * @description Each account with at least minCalls calls in the window: calls, hits, pending, misses, hit rate, median lead. A call is a tracked account’s first post about a token (or contract address) after CALLS_QUIET_DAYS (7) without one; a breakout is the token entering the top CALLS_TOP_N (10) of the 24 h trending list (or the address the trending addresses) for the first time in that quiet period; a call is a hit when its breakout follows within CALLS_HORIZON (72 h), pending until then (docs/decisions.md, D21). Computed as of the latest refresh, or as of `at`: only what was recorded by then.
+         * @description Each account with at least minCalls calls in the window: calls, hits, pending, misses, hit rate, median lead. A call is a tracked account’s first post about a token (or contract address) after CALLS_QUIET_DAYS (7) without one; a breakout is the token entering the top CALLS_TOP_N (10) of the 24 h trending list (or the address the trending addresses) for the first time in that quiet period; a call is a hit when its breakout follows within CALLS_HORIZON (72 h), pending until then (docs/decisions.md, D22). Computed as of the latest refresh, or as of `at`: only what was recorded by then.
          */
         get: operations["callers"];
         put?: never;
@@ -920,7 +920,7 @@ export interface components {
             timestamp: string;
             /** @description The firing. */
             data: {
-                /** @description The firing’s id; also the `webhook-id` of every attempt to deliver it. */
+                /** @description The firing’s id, the same in each of its parts; also the `webhook-id` of every attempt to deliver its first part. */
                 firingId: string;
                 /** @description The rule that fired. */
                 ruleId: string;
@@ -932,7 +932,11 @@ export interface components {
                  * @description The cachedAt of the refresh that made it fire.
                  */
                 refreshedAt: string;
-                /** @description What matched: tokens, addresses or posts with the values that made the condition true (at most 20). */
+                /** @description Which part of the firing this event is (1 to `parts`). */
+                part: number;
+                /** @description How many events the firing is sent in: a firing with more than 20 matches is split, 20 matches a part, every part with the same `firingId` (part 1’s `webhook-id` is the firing id, part n’s is the firing id and `_n`). A receiver has every match once it has every part. */
+                parts: number;
+                /** @description What matched: tokens, addresses or posts with the values that made the condition true (at most 20 per event; the rest in the firing’s other parts). */
                 matches: {
                     [key: string]: string | number | null;
                 }[];
@@ -1265,7 +1269,7 @@ export interface components {
             cachedAt: string;
             calls: components["schemas"]["AccountCalls"];
         };
-        /** @description An account’s record as a caller over the last 30 days (docs/decisions.md, D21). */
+        /** @description An account’s record as a caller over the last 30 days (docs/decisions.md, D22). */
         AccountCalls: {
             /**
              * @description Always the last 30 days.
@@ -2149,7 +2153,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedAlert"];
                 };
             };
-            /** @description Bad request: "Invalid field: <path>" when a field is missing, of the wrong type or out of range (the first such field is named, such as `condition.threshold`); "Invalid field: channels.<n>.url <reason>" when a webhook URL is not https (in production), carries credentials, does not resolve, or resolves to a loopback, private, link-local (169.254.169.254 included), CGNAT, unique-local, multicast, unspecified or IPv4-mapped address; the reason names the address; "Invalid body: expected a JSON object" when the body is not a JSON object; "Invalid JSON body" when the body is malformed JSON; "Too many alerts: at most <n> per user" when the caller holds ALERTS_MAX_PER_USER rules already; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid field: <path>" when a field is missing, of the wrong type or out of range (the first such field is named, such as `condition.threshold`); "Invalid field: channels.<n>.url <reason>" when a webhook URL is not https (in production), carries credentials, does not resolve, or is or resolves to a loopback, private, link-local (169.254.169.254 included), CGNAT, unique-local, multicast, unspecified, reserved, IPv4-mapped, IPv4-compatible, NAT64, 6to4 or Teredo address; the reason names the kind of address, never the address; "Invalid body: expected a JSON object" when the body is not a JSON object; "Invalid JSON body" when the body is malformed JSON; "Too many alerts: at most <n> per user" when the caller holds ALERTS_MAX_PER_USER rules already; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2287,6 +2291,8 @@ export interface operations {
             /** @description The rule. */
             200: {
                 headers: {
+                    /** @description The rule’s version (`"r<revision>"`); send it in `If-Match` on PATCH to change only this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2417,7 +2423,10 @@ export interface operations {
     updateAlert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag of GET or an earlier PATCH (or `*`): the change applies only over that version of the rule, else 412. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description The rule’s id (`alr_…`). */
                 id: string;
@@ -2433,13 +2442,15 @@ export interface operations {
             /** @description The changed rule. */
             200: {
                 headers: {
+                    /** @description The rule’s version (`"r<revision>"`); send it in `If-Match` on PATCH to change only this version. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["AlertRule"];
                 };
             };
-            /** @description Bad request: "Invalid field: <path>" when a field is missing, of the wrong type or out of range (the first such field is named, such as `condition.threshold`); "Invalid field: channels.<n>.url <reason>" when a webhook URL is not https (in production), carries credentials, does not resolve, or resolves to a loopback, private, link-local (169.254.169.254 included), CGNAT, unique-local, multicast, unspecified or IPv4-mapped address; the reason names the address; "Invalid body: expected a JSON object" when the body is not a JSON object; "Invalid JSON body" when the body is malformed JSON; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            /** @description Bad request: "Invalid field: <path>" when a field is missing, of the wrong type or out of range (the first such field is named, such as `condition.threshold`); "Invalid field: channels.<n>.url <reason>" when a webhook URL is not https (in production), carries credentials, does not resolve, or is or resolves to a loopback, private, link-local (169.254.169.254 included), CGNAT, unique-local, multicast, unspecified, reserved, IPv4-mapped, IPv4-compatible, NAT64, 6to4 or Teredo address; the reason names the kind of address, never the address; "Invalid body: expected a JSON object" when the body is not a JSON object; "Invalid JSON body" when the body is malformed JSON; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2461,6 +2472,15 @@ export interface operations {
             };
             /** @description Not found: "Alert not found" when no rule of the caller has this id (another user’s rule included). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Precondition failed: "The alert has changed since it was read (If-Match)" when If-Match names a version that is no longer the rule’s. */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,6 +16,8 @@ import type { Role } from '../apps/api/src/auth/types.js';
 import { isRole, UserStore } from '../apps/api/src/auth/users.js';
 import { AlertStore } from '../shared/alerts/alert-store.js';
 import { StoredRuleSchema } from '../shared/alerts/alert-types.js';
+import { urlRefusal } from '../shared/alerts/address-policy.js';
+import { boundedResolver } from '../shared/alerts/bounded-resolver.js';
 import { loadConfigOrExit } from '../shared/config.js';
 import { isRedisUnavailable } from '../shared/redis-errors.js';
 import { closeRedis, createRedis, waitForReplicas } from '../shared/redis.js';
@@ -120,9 +122,9 @@ async function run(argv: string[], connect: () => Redis): Promise<void> {
         if (!(await users.remove(email))) throw new UsageError(`no user ${email}`);
         // Its keys die with it (the API also refuses a key whose user is gone); here they are deleted.
         await new ApiKeyStore(redis).revokeAll(email);
-        // And its alert rules: nothing is sent on behalf of a user who is gone.
-        const alerts = new AlertStore(redis);
-        for (const rule of removed ? await alerts.listOwned(removed.id) : []) await alerts.delete(rule);
+        // And everything of its alerts (rules, indexes, firings): nothing is sent on behalf of a user
+        // who is gone; its queued deliveries find their rule gone and are dropped.
+        if (removed) await new AlertStore(redis).removeUser(removed.id);
         await replicated();
         return say(`removed ${email}`);
       }
@@ -200,6 +202,7 @@ async function restore(redis: Redis, replicated: () => Promise<void>, restoreRev
   let restoredKeys = 0;
   let restoredRules = 0;
   const leftRevoked: string[] = [];
+  const disabledRules: string[] = [];
   for await (const text of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
     line += 1;
     if (text.trim() === '') continue;
@@ -226,7 +229,10 @@ async function restore(redis: Redis, replicated: () => Promise<void>, restoreRev
     if (entry.type === 'alert-rule') {
       const rule = StoredRuleSchema.safeParse(entry.rule);
       if (!rule.success) throw new UsageError(`line ${line} is not an alert rule record`);
-      await alerts.restore(rule.data);
+      // Every webhook URL is checked as the API checks it: one refused now is imported disabled, with why.
+      const refusal = await channelsRefusal(rule.data.channels.map((channel) => channel.url));
+      if (refusal) disabledRules.push(`${rule.data.id}\t${refusal}`);
+      await alerts.restore(refusal ? { ...rule.data, enabled: false, disabledReason: `imported disabled: ${refusal}` } : rule.data);
       restoredRules += 1;
       continue;
     }
@@ -248,6 +254,19 @@ async function restore(redis: Redis, replicated: () => Promise<void>, restoreRev
   say(`imported ${count(restoredUsers, 'user')}${keysNote}${revokedNote}`);
   if (leftRevoked.length > 0)
     process.stderr.write(`users: not restored, revoked since the backup (--restore-revoked restores them):\n${leftRevoked.join('\n')}\n`);
+  if (disabledRules.length > 0)
+    process.stderr.write(`users: alert rules imported disabled, a webhook URL refused:\n${disabledRules.join('\n')}\n`);
+}
+
+/** Why one of a rule's webhook URLs may not be used now (as the API would say at save), or undefined. */
+async function channelsRefusal(urls: readonly string[]): Promise<string | undefined> {
+  const { requireHttps, allowLoopback, connectTimeoutMs } = config.alerts;
+  const resolve = boundedResolver({ timeoutMs: connectTimeoutMs });
+  for (const [index, url] of urls.entries()) {
+    const refusal = await urlRefusal(url, { requireHttps, allowLoopback, resolve });
+    if (refusal) return `webhook channels.${index}.url ${refusal}`;
+  }
+  return undefined;
 }
 
 function say(line: string): void {

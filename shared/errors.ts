@@ -48,6 +48,12 @@ export class NotFoundError extends AppError {
   readonly status = 404;
 }
 
+/** 412: the request's `If-Match` names a version that is no longer the current one. */
+export class PreconditionFailedError extends AppError {
+  override readonly name = 'PreconditionFailedError';
+  readonly status = 412;
+}
+
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) });
 
 /** 429: slow down; the client may retry after `retryAfterSeconds`. */

@@ -95,14 +95,17 @@ export const alertKeys = {
   rule: (ruleId: string) => `${ALERTS()}:rule:${ruleId}`,
   /** The set of one user's rule ids (by user id). */
   userRules: (userId: string) => `${ALERTS()}:user-rules:${userId}`,
-  /** Every user id that holds rules (for export and the bench's sweep). */
-  owners: () => `${ALERTS()}:owners`,
   /** The rule ids of one condition type for one subject (a token, a chain, or `*` for any): evaluation reads only these. */
   index: (type: string, subject: string) => `${ALERTS()}:index:${type}:${subject}`,
   /** When a rule last fired (ms), for its cooldown. */
   lastFired: (ruleId: string) => `${ALERTS()}:last-fired:${ruleId}`,
-  /** A rule's claim on one refresh: set once, so the same refresh never fires the rule twice. */
+  /** A rule's claim on one refresh: set once, so the same refresh never fires the rule twice (lives about two refresh intervals). */
   claim: (ruleId: string, refreshId: string) => `${ALERTS()}:claim:${ruleId}:${refreshId}`,
+  /**
+   * What a refresh kind (trending, trending-cas, news) was last evaluated through (hash: `at`, its
+   * cachedAt; `body`, what the next evaluation compares against), moved with the claims in one step.
+   */
+  evaluated: (kind: string) => `${ALERTS()}:evaluated:${kind}`,
   /** Firings claimed whose delivery jobs are not known to be queued yet (hash: event id -> jobs, JSON); the evaluator empties it. */
   outbox: () => `${ALERTS()}:outbox`,
   /** A rule's last delivery attempts (list of JSON, newest first, capped). */

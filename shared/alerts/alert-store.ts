@@ -29,6 +29,15 @@ export const DELIVERY_LOG_LENGTH = 50;
 
 const indexKey = (rule: Pick<StoredRule, 'condition'>) => alertKeys.index(rule.condition.type, indexSubject(rule.condition));
 
+/** A rule's revision: 0 for one stored before revisions were. */
+export const revisionOf = (rule: Pick<StoredRule, 'revision'>): number => rule.revision ?? 0;
+
+/** What a write checked against the rule's revision did: wrote, found the rule gone, or found another write had come first. */
+export type WriteOutcome = 'written' | 'gone' | 'stale';
+const outcomeOf = (reply: unknown): WriteOutcome => (reply === 1 ? 'written' : reply === 0 ? 'gone' : 'stale');
+/** Reads and writes again after losing to another write, at most this many times. */
+const WRITE_ROUNDS = 10;
+
 export class AlertStore {
   constructor(private readonly redis: Redis) {}
 
@@ -37,8 +46,8 @@ export class AlertStore {
     const stored = await runScript(
       this.redis,
       'createAlertRule',
-      [alertKeys.rule(rule.id), alertKeys.userRules(rule.userId), indexKey(rule), alertKeys.owners()],
-      [rule.id, JSON.stringify(rule), maxPerUser, rule.userId, alertKeys.version()],
+      [alertKeys.rule(rule.id), alertKeys.userRules(rule.userId), indexKey(rule), alertKeys.version()],
+      [rule.id, JSON.stringify({ ...rule, revision: revisionOf(rule) }), maxPerUser],
     );
     return stored === 1;
   }
@@ -73,11 +82,30 @@ export class AlertStore {
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
   }
 
-  /** Writes a changed rule, moving it between indexes when its condition's subject changed. */
-  async replace(before: StoredRule, after: StoredRule): Promise<void> {
-    const batch = this.redis.multi().set(alertKeys.rule(after.id), JSON.stringify(after)).incr(alertKeys.version());
-    if (indexKey(before) !== indexKey(after)) batch.srem(indexKey(before), before.id).sadd(indexKey(after), after.id);
-    await execChecked(batch);
+  /**
+   * Writes a changed rule (its revision one more than `before`'s), moving it between indexes when
+   * its condition's subject changed, only if the stored rule is still `before`'s revision.
+   */
+  async replace(before: StoredRule, after: StoredRule): Promise<WriteOutcome> {
+    const keys = [alertKeys.rule(after.id), alertKeys.userRules(before.userId), alertKeys.version(), indexKey(before), indexKey(after)];
+    const next = { ...after, revision: revisionOf(before) + 1 };
+    return outcomeOf(await runScript(this.redis, 'writeAlertRule', keys, ['replace', revisionOf(before), after.id, JSON.stringify(next)]));
+  }
+
+  /**
+   * Applies `change` to the rule as stored, again on a fresh read when another write came between;
+   * the rule as written, or undefined when it is gone or `change` returns undefined (nothing to do).
+   */
+  async update(ruleId: string, change: (rule: StoredRule) => StoredRule | undefined): Promise<StoredRule | undefined> {
+    for (let round = 0; round < WRITE_ROUNDS; round++) {
+      const before = await this.get(ruleId);
+      const after = before && change(before);
+      if (!before || !after) return undefined;
+      const outcome = await this.replace(before, after);
+      if (outcome === 'gone') return undefined;
+      if (outcome === 'written') return { ...after, revision: revisionOf(before) + 1 };
+    }
+    throw new Error(`alert rule ${ruleId}: ${WRITE_ROUNDS} writes in a row lost to other writes`);
   }
 
   /**
@@ -88,25 +116,43 @@ export class AlertStore {
     const before = await this.get(rule.id);
     const batch = this.redis
       .multi()
-      .set(alertKeys.rule(rule.id), JSON.stringify(rule))
+      .set(alertKeys.rule(rule.id), JSON.stringify({ ...rule, revision: revisionOf(before ?? rule) + 1 }))
       .sadd(alertKeys.userRules(rule.userId), rule.id)
       .sadd(indexKey(rule), rule.id)
-      .sadd(alertKeys.owners(), rule.userId)
       .incr(alertKeys.version());
     if (before && indexKey(before) !== indexKey(rule)) batch.srem(indexKey(before), rule.id);
     if (before && before.userId !== rule.userId) batch.srem(alertKeys.userRules(before.userId), rule.id);
     await execChecked(batch);
   }
 
-  async delete(rule: StoredRule): Promise<void> {
-    await execChecked(
-      this.redis
-        .multi()
-        .del(alertKeys.rule(rule.id), alertKeys.lastFired(rule.id), alertKeys.deliveries(rule.id), alertKeys.failedEvents(rule.id))
-        .srem(alertKeys.userRules(rule.userId), rule.id)
-        .srem(indexKey(rule), rule.id)
-        .incr(alertKeys.version()),
-    );
+  /** Deletes the rule with its index entry, cooldown, attempt log and failed-event count, if it is still `rule`'s revision. */
+  async delete(rule: StoredRule): Promise<WriteOutcome> {
+    const keys = [
+      alertKeys.rule(rule.id),
+      alertKeys.userRules(rule.userId),
+      alertKeys.version(),
+      indexKey(rule),
+      indexKey(rule),
+      alertKeys.lastFired(rule.id),
+      alertKeys.deliveries(rule.id),
+      alertKeys.failedEvents(rule.id),
+    ];
+    return outcomeOf(await runScript(this.redis, 'writeAlertRule', keys, ['delete', revisionOf(rule), rule.id]));
+  }
+
+  /**
+   * Deletes everything of a user's alerts: each rule (checked against its revision, so a write
+   * racing this one cannot bring it back), then the user's rule set and firings stream. A rule's
+   * claims name only the rule and expire within two refresh intervals.
+   */
+  async removeUser(userId: string): Promise<void> {
+    for (let round = 0; round < WRITE_ROUNDS; round++) {
+      const ids = await this.redis.smembers(alertKeys.userRules(userId));
+      const rules = (await this.getMany(ids)).filter((rule) => rule.userId === userId);
+      const outcomes = await Promise.all(rules.map((rule) => this.delete(rule)));
+      if (outcomes.every((outcome) => outcome !== 'stale')) break;
+    }
+    await this.redis.del(alertKeys.userRules(userId), alertKeys.firings(userId));
   }
 
   /** The ids of the rules indexed under each (type, subject) pair asked for, deduplicated. */
@@ -121,11 +167,6 @@ export class AlertStore {
   /** The rules' version: any change of any rule bumps it. */
   async version(): Promise<string> {
     return (await this.redis.get(alertKeys.version())) ?? '0';
-  }
-
-  /** Every user id holding rules. */
-  owners(): Promise<string[]> {
-    return this.redis.smembers(alertKeys.owners());
   }
 
   /** The user's last `count` firings (the feed's stream), newest first: the entry id and the event as sent. */
@@ -156,11 +197,12 @@ export class AlertStore {
   async recordFailedEvent(ruleId: string, reason: string, limit: number, disableNow: boolean): Promise<boolean> {
     const failures = await this.redis.incr(alertKeys.failedEvents(ruleId));
     if (failures < limit && !disableNow) return false;
-    const rule = await this.get(ruleId);
-    if (!rule?.enabled) return false;
     const why = disableNow ? reason : `${failures} events in a row could not be delivered; the last: ${reason}`;
-    await this.replace(rule, { ...rule, enabled: false, disabledReason: why, updatedAt: new Date().toISOString() });
-    return true;
+    // Over the rule as stored now: a PATCH meanwhile is kept, and a deleted rule stays deleted.
+    const disabled = await this.update(ruleId, (rule) =>
+      rule.enabled ? { ...rule, enabled: false, disabledReason: why, updatedAt: new Date().toISOString() } : undefined,
+    );
+    return disabled !== undefined;
   }
 
   async recordDeliveredEvent(ruleId: string): Promise<void> {

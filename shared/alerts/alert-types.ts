@@ -144,6 +144,8 @@ export const StoredRuleSchema = z.object({
   disabledReason: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Bumped by every write; a write applies only over the revision it read (shared/lua/writeAlertRule.lua). Absent: 0. */
+  revision: z.int().min(0).optional(),
   /** Signing secrets (`whsec_…`), newest first; one with `expiresAt` is a rotated one still signing until then. */
   secrets: z.array(z.object({ secret: z.string().startsWith('whsec_'), expiresAt: z.string().nullable() })).min(1),
 });
@@ -191,15 +193,25 @@ export const AlertEventSchema = z
     timestamp: z.iso.datetime().meta({ description: 'When the rule fired.' }),
     data: z
       .object({
-        firingId: z.string().meta({ description: 'The firing’s id; also the `webhook-id` of every attempt to deliver it.' }),
+        firingId: z.string().meta({
+          description: 'The firing’s id, the same in each of its parts; also the `webhook-id` of every attempt to deliver its first part.',
+        }),
         ruleId: z.string().meta({ description: 'The rule that fired.' }),
         ruleName: z.string().meta({ description: 'Its name.' }),
         condition: AlertConditionSchema,
         refreshedAt: z.iso.datetime().meta({ description: 'The cachedAt of the refresh that made it fire.' }),
+        part: z.int().min(1).meta({ description: 'Which part of the firing this event is (1 to `parts`).' }),
+        parts: z.int().min(1).meta({
+          description:
+            'How many events the firing is sent in: a firing with more than 20 matches is split, 20 matches a part, every part with the same `firingId` (part 1’s `webhook-id` is the firing id, part n’s is the firing id and `_n`). A receiver has every match once it has every part.',
+        }),
         matches: z
           .array(z.record(z.string(), z.union([z.string(), z.number(), z.null()])))
           .max(20)
-          .meta({ description: 'What matched: tokens, addresses or posts with the values that made the condition true (at most 20).' }),
+          .meta({
+            description:
+              'What matched: tokens, addresses or posts with the values that made the condition true (at most 20 per event; the rest in the firing’s other parts).',
+          }),
       })
       .meta({ description: 'The firing.' }),
   })

@@ -22,7 +22,7 @@ const figures = {
 
 export const AccountCallsSchema = z
   .object({ window: z.literal('30d').meta({ description: 'Always the last 30 days.' }), ...figures })
-  .meta({ id: 'AccountCalls', description: 'An account’s record as a caller over the last 30 days (docs/decisions.md, D21).' });
+  .meta({ id: 'AccountCalls', description: 'An account’s record as a caller over the last 30 days (docs/decisions.md, D22).' });
 
 export const CallerSchema = z
   .object({

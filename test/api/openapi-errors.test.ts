@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { openApiDocument } from '../../apps/api/src/routes/docs/openapi.js';
 
-const ERROR_CLASSES = 'BadRequestError|AuthError|NotFoundError|RateLimitedError|UnavailableError|NotReadyError|MethodNotAllowedError';
+const ERROR_CLASSES =
+  'BadRequestError|AuthError|NotFoundError|RateLimitedError|UnavailableError|NotReadyError|MethodNotAllowedError|PreconditionFailedError';
 /**
  * `new XError('literal'`, `new XError(\`template ${...}\``, `new XError(CONSTANT`, or the error
  * handler's own `message: '...'` for an unknown error.

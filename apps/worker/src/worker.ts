@@ -95,7 +95,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   alertQueue?.on('error', (error) => logger.error({ err: error.message }, 'alert queue error'));
   if (alerts && alertQueue) {
     const { firing } = alertCounters(redis);
-    context.alerts = createAlertEvaluator({ redis, deliveries: alertQueue, config: alerts, logger, countFiring: firing });
+    const refreshIntervalMs = options.refreshEveryMs ?? 30 * 60_000;
+    context.alerts = createAlertEvaluator({
+      redis,
+      deliveries: alertQueue,
+      config: alerts,
+      logger,
+      refreshIntervalMs,
+      countFiring: firing,
+    });
   }
   const deliveryConnection =
     alerts && roles.includes('delivery') ? createRedis(options.redis, 'blocking', 'worker-alert-delivery', logger) : undefined;

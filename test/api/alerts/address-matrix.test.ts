@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { http } from '../../support/http.js';
 import { startStack, type Stack } from '../../support/stack.js';
 import { seedUser, tokenFor } from '../auth/helpers.js';
-import { REFUSED_URLS } from '../../support/address-matrix.js';
+import { ADDRESS_IN_TEXT, REFUSED_URLS } from '../../support/address-matrix.js';
 
 describe('alert webhooks: the address matrix at save time (loopback not allowed)', () => {
   let stack: Stack;
@@ -25,6 +25,7 @@ describe('alert webhooks: the address matrix at save time (loopback not allowed)
       const { error } = answer.json as { error: string };
       expect(error).to.match(/^Invalid field: channels\.0\.url /);
       expect(error).to.match(reason);
+      expect(error, 'never the address').to.not.match(ADDRESS_IN_TEXT);
     });
   }
 });

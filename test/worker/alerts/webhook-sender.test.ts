@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createWebhookSender } from '../../../apps/worker/src/alerts/webhook-sender.js';
 import type { ResolvedAddress } from '../../../shared/alerts/address-policy.js';
-import { REFUSED_URLS } from '../../support/address-matrix.js';
+import { ADDRESS_IN_TEXT, REFUSED_URLS } from '../../support/address-matrix.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -34,19 +34,21 @@ describe('alerts: the webhook sender refuses forbidden addresses at every connec
     });
 
     const address = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (address.startsWith('127.') && url.includes('0x7f')) continue; // the same address as 2130706433's
     it(`when a host resolves to ${address} at delivery (DNS rebinding), then it is refused with the reason`, async () => {
       resolved = [{ address, family: address.includes(':') ? 6 : 4 }];
       const result = await sender(false).send(attempt('http://rebind.test/hook'));
       expect(result).to.include({ kind: 'failed', status: null, retryable: false });
       expect(result.kind === 'failed' && result.error).to.match(/^host rebind\.test resolves to /);
       expect(result.kind === 'failed' && result.error).to.match(reason);
+      expect(result.kind === 'failed' && result.error, 'never the address').to.not.match(ADDRESS_IN_TEXT);
     });
   }
 
   it('when a name resolves to loopback and loopback is not allowed, then it is refused; allowed, it is delivered and verifies', async () => {
     const port = new URL(receiver.url()).port;
     const refused = await sender(false).send(attempt(`http://localhost:${port}/hook`));
-    expect(refused.kind === 'failed' && refused.error).to.match(/^host localhost resolves to 127\.0\.0\.1 is a loopback address/);
+    expect(refused.kind === 'failed' && refused.error).to.match(/^host localhost resolves to a loopback address/);
     expect(receiver.received).to.have.length(0);
     const delivered = await sender(true).send(attempt(`http://localhost:${port}/hook`));
     expect(delivered).to.include({ kind: 'delivered', status: 200 });
@@ -59,7 +61,7 @@ describe('alerts: the webhook sender refuses forbidden addresses at every connec
       { address: '10.0.0.1', family: 4 },
     ];
     const result = await sender(false).send(attempt('http://rebind.test/hook'));
-    expect(result.kind === 'failed' && result.error).to.match(/10\.0\.0\.1 is a private address/);
+    expect(result.kind === 'failed' && result.error).to.equal('host rebind.test resolves to a private address, which is refused');
   });
 
   it('when the receiver redirects, then the redirect is not followed and the attempt fails without retry', async () => {

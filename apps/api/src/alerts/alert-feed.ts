@@ -67,15 +67,26 @@ export class AlertFeed {
       'X-Accel-Buffering': 'no',
     });
     res.write('retry: 2000\n\n');
-    const client: FeedClient = { userId, res, lastId: lastEventId ?? '', reading: false, again: false };
+    // `reading` until the client's position is known: a firing announced meanwhile only marks it
+    // to read again (a read from no position would fail and end the stream), and is sent below.
+    const client: FeedClient = { userId, res, lastId: lastEventId ?? '', reading: true, again: false };
     this.clients.add(client);
     const leave = () => this.clients.delete(client);
     req.on('close', leave);
     res.on('close', leave);
     if (client.lastId === '') {
-      const newest = await this.options.redis.xrevrange(alertKeys.firings(userId), '+', '-', 'COUNT', 1).catch(() => []);
-      client.lastId = newest[0]?.[0] ?? '0-0';
+      try {
+        const newest = await this.options.redis.xrevrange(alertKeys.firings(userId), '+', '-', 'COUNT', 1);
+        client.lastId = newest[0]?.[0] ?? '0-0';
+      } catch (error) {
+        // Without the newest id, reading from the start would replay old firings as new: end, the client reconnects.
+        this.options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'alert feed: no position; closing');
+        leave();
+        res.end();
+        return;
+      }
     }
+    client.reading = false;
     await this.pump(client);
   }
 

@@ -1,22 +1,28 @@
 /** A user's alert rules, for the routes and the MCP tools: another user's rule is not found, never forbidden. */
 import { randomBytes } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import type { Queue } from 'bullmq';
 import type { AlertsConfig } from '../../../../shared/alerts/alerts-config.js';
 import { urlRefusal, type Resolver } from '../../../../shared/alerts/address-policy.js';
-import { AlertStore, type DeliveryAttempt } from '../../../../shared/alerts/alert-store.js';
+import { boundedResolver } from '../../../../shared/alerts/bounded-resolver.js';
+import { AlertStore, revisionOf, type DeliveryAttempt } from '../../../../shared/alerts/alert-store.js';
 import { normalizeCondition, type StoredRule, type WebhookChannel } from '../../../../shared/alerts/alert-types.js';
 import { enqueueDeliveries, eventIdFor, type DeliveryJobData } from '../../../../shared/alerts/delivery-queue.js';
-import { BadRequestError, NotFoundError } from '../../../../shared/errors.js';
+import { BadRequestError, NotFoundError, PreconditionFailedError } from '../../../../shared/errors.js';
 
 export type RuleInput = Pick<StoredRule, 'name' | 'condition' | 'channels' | 'cooldownSeconds' | 'enabled'>;
 
 /** A rule as its owner sees it: never a secret. */
 export type PublicRule = Omit<StoredRule, 'secrets' | 'userId'> & { secretRotation: { previousExpiresAt: string } | null };
 
-export const defaultResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
-
 const RULE_ID = /^alr_[A-Za-z0-9_-]{16}$/;
+/** Reads and writes again after losing to another write, at most this many times. */
+const WRITE_ROUNDS = 10;
+
+/** A rule's ETag: its revision (every write bumps it). */
+export const etagOf = (rule: Pick<StoredRule, 'revision'>): string => `"r${revisionOf(rule)}"`;
+/** `If-Match`: `*`, or a list of ETags one of which is the rule's (weak ones compared as strong: revisions are exact). */
+const etagMatches = (header: string, rule: StoredRule): boolean =>
+  header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etagOf(rule));
 const newRuleId = () => `alr_${randomBytes(12).toString('base64url')}`;
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -40,7 +46,8 @@ export class AlertsService {
   private readonly now: () => Date;
 
   constructor(private readonly options: AlertsServiceOptions) {
-    this.resolve = options.resolve ?? defaultResolver;
+    // c-ares, bounded in time and concurrency, off libuv's thread pool (shared/alerts/bounded-resolver.ts).
+    this.resolve = options.resolve ?? boundedResolver({ timeoutMs: options.config.connectTimeoutMs });
     this.now = options.now ?? (() => new Date());
   }
 
@@ -58,7 +65,7 @@ export class AlertsService {
       updatedAt: at,
       secrets: [{ secret, expiresAt: null }],
     };
-    if (!(await this.options.store.create(rule, this.options.config.maxPerUser))) {
+    if (!(await this.options.store.create({ ...rule, revision: 0 }, this.options.config.maxPerUser))) {
       throw new BadRequestError(`Too many alerts: at most ${this.options.config.maxPerUser} per user`);
     }
     return { rule: toPublicRule(rule), secret };
@@ -72,37 +79,78 @@ export class AlertsService {
     return toPublicRule(await this.owned(userId, ruleId));
   }
 
-  async update(userId: string, ruleId: string, patch: Partial<RuleInput>): Promise<PublicRule> {
-    const before = await this.owned(userId, ruleId);
+  /** The rule and its ETag (its revision), for GET and a later `If-Match`. */
+  async getTagged(userId: string, ruleId: string): Promise<{ rule: PublicRule; etag: string }> {
+    const rule = await this.owned(userId, ruleId);
+    return { rule: toPublicRule(rule), etag: etagOf(rule) };
+  }
+
+  /**
+   * Applies the patch over the rule as stored, in one step checked against its revision: with
+   * `ifMatch`, only over that revision (412 otherwise); without, again over a newer one when
+   * another write came between. A rule deleted meanwhile stays deleted (404).
+   */
+  async update(userId: string, ruleId: string, patch: Partial<RuleInput>, ifMatch?: string): Promise<{ rule: PublicRule; etag: string }> {
     if (patch.channels) await this.checkChannels(patch.channels);
-    const after: StoredRule = {
-      ...before,
-      ...patch,
-      condition: patch.condition ? normalizeCondition(patch.condition) : before.condition,
-      updatedAt: this.now().toISOString(),
-    };
-    // Enabling again (or any change by the user) clears why the service had disabled it.
-    if (patch.enabled === true) after.disabledReason = null;
-    await this.options.store.replace(before, after);
+    const written = await this.write(userId, ruleId, ifMatch, (before) => {
+      const after: StoredRule = {
+        ...before,
+        ...patch,
+        condition: patch.condition ? normalizeCondition(patch.condition) : before.condition,
+        updatedAt: this.now().toISOString(),
+      };
+      // Enabling again (or any change by the user) clears why the service had disabled it.
+      if (patch.enabled === true) after.disabledReason = null;
+      return after;
+    });
     if (patch.enabled === true) await this.options.store.recordDeliveredEvent(ruleId);
-    return toPublicRule(after);
+    return { rule: toPublicRule(written), etag: etagOf(written) };
   }
 
   async delete(userId: string, ruleId: string): Promise<void> {
-    await this.options.store.delete(await this.owned(userId, ruleId));
+    for (let round = 0; round < WRITE_ROUNDS; round++) {
+      const outcome = await this.options.store.delete(await this.owned(userId, ruleId));
+      if (outcome === 'written') return;
+      if (outcome === 'gone') throw new NotFoundError('Alert not found');
+    }
+    throw new Error(`alert rule ${ruleId}: deletion kept losing to other writes`);
   }
 
-  /** A new secret; the previous one keeps signing (both signatures sent) for ALERTS_SECRET_GRACE_SECONDS. */
+  /**
+   * A new secret; the previous one keeps signing (both signatures sent) for
+   * ALERTS_SECRET_GRACE_SECONDS, and a secret rotated out before keeps signing until the expiry
+   * announced when it was.
+   */
   async rotateSecret(userId: string, ruleId: string): Promise<{ rule: PublicRule; secret: string }> {
-    const before = await this.owned(userId, ruleId);
-    const at = this.now();
     const secret = newSecret();
-    const expiresAt = new Date(at.getTime() + this.options.config.secretGraceSeconds * 1000).toISOString();
-    const current = before.secrets[0];
-    const secrets = [{ secret, expiresAt: null }, ...(current ? [{ secret: current.secret, expiresAt }] : [])];
-    const after: StoredRule = { ...before, secrets, updatedAt: at.toISOString() };
-    await this.options.store.replace(before, after);
-    return { rule: toPublicRule(after), secret };
+    const written = await this.write(userId, ruleId, undefined, (before) => {
+      const at = this.now();
+      const expiresAt = new Date(at.getTime() + this.options.config.secretGraceSeconds * 1000).toISOString();
+      const [current, ...rotated] = before.secrets;
+      const stillSigning = rotated.filter((old) => old.expiresAt !== null && Date.parse(old.expiresAt) > at.getTime());
+      const secrets = [{ secret, expiresAt: null }, ...(current ? [{ secret: current.secret, expiresAt }] : []), ...stillSigning];
+      return { ...before, secrets, updatedAt: at.toISOString() };
+    });
+    return { rule: toPublicRule(written), secret };
+  }
+
+  /** One write of the user's rule over the revision read (`ifMatch`: that one or 412), again after losing to another write. */
+  private async write(
+    userId: string,
+    ruleId: string,
+    ifMatch: string | undefined,
+    change: (rule: StoredRule) => StoredRule,
+  ): Promise<StoredRule> {
+    for (let round = 0; round < WRITE_ROUNDS; round++) {
+      const before = await this.owned(userId, ruleId);
+      if (ifMatch !== undefined && !etagMatches(ifMatch, before))
+        throw new PreconditionFailedError('The alert has changed since it was read (If-Match)');
+      const after = change(before);
+      const outcome = await this.options.store.replace(before, after);
+      if (outcome === 'written') return { ...after, revision: revisionOf(before) + 1 };
+      if (outcome === 'gone') throw new NotFoundError('Alert not found');
+    }
+    throw new Error(`alert rule ${ruleId}: writes kept losing to other writes`);
   }
 
   async deliveries(userId: string, ruleId: string): Promise<DeliveryAttempt[]> {
@@ -129,6 +177,8 @@ export class AlertsService {
         ruleName: rule.name,
         condition: rule.condition,
         refreshedAt: at.toISOString(),
+        part: 1,
+        parts: 1,
         matches: [],
       },
     };

@@ -7,7 +7,7 @@ const DEFINITION =
   'A call is a tracked account’s first post about a token (or contract address) after CALLS_QUIET_DAYS (7) without one; ' +
   'a breakout is the token entering the top CALLS_TOP_N (10) of the 24 h trending list (or the address the trending addresses) ' +
   'for the first time in that quiet period; a call is a hit when its breakout follows within CALLS_HORIZON (72 h), pending until then ' +
-  '(docs/decisions.md, D21). Computed as of the latest refresh, or as of `at`: only what was recorded by then.';
+  '(docs/decisions.md, D22). Computed as of the latest refresh, or as of `at`: only what was recorded by then.';
 const WINDOW: ErrorCase = ['Invalid query parameter: window (allowed: 7d, 30d)', '`window` is not 7d or 30d'];
 const AT: ErrorCase = ['Invalid query parameter: at', '`at` is not an ISO 8601 date or date-time with a zone'];
 const NO_RECORD: ErrorCase = ['No record at that time', '`at` is so early that its window reaches past the records kept'];

@@ -16,22 +16,27 @@ export interface RefreshFacts {
   sentiment?: { previous: Readonly<Record<string, SentimentRecord>> | undefined; current: Readonly<Record<string, SentimentRecord>> };
 }
 
-const MAX_MATCHES = 20;
+/** How one condition type finds its matches in a refresh: every match, uncapped (the event is sent in parts). */
+type ConditionMatcher<T extends AlertCondition['type']> = (
+  condition: Extract<AlertCondition, { type: T }>,
+  facts: RefreshFacts,
+) => AlertMatch[];
+
+/**
+ * The conditions, one entry each: a new condition type is one entry here and one function below
+ * (and its schema in shared/alerts/alert-types.ts).
+ */
+const CONDITIONS: { [T in AlertCondition['type']]: ConditionMatcher<T> } = {
+  'sentiment-threshold': (condition, facts) => sentimentMatches(condition, facts.sentiment),
+  'sentiment-label': (condition, facts) => sentimentMatches(condition, facts.sentiment),
+  'mentions-spike': (condition, facts) => spikeMatches(condition, facts.trending),
+  rank: (condition, facts) => rankMatches(condition, facts.trending),
+  'new-contract': (condition, facts) => contractMatches(condition, facts.trendingCas),
+  post: (condition, facts) => postMatches(condition, facts.news),
+};
 
 export function matchesOf(condition: AlertCondition, facts: RefreshFacts): AlertMatch[] {
-  switch (condition.type) {
-    case 'sentiment-threshold':
-    case 'sentiment-label':
-      return sentimentMatches(condition, facts.sentiment);
-    case 'mentions-spike':
-      return spikeMatches(condition, facts.trending);
-    case 'rank':
-      return rankMatches(condition, facts.trending);
-    case 'new-contract':
-      return contractMatches(condition, facts.trendingCas);
-    case 'post':
-      return postMatches(condition, facts.news);
-  }
+  return (CONDITIONS[condition.type] as ConditionMatcher<AlertCondition['type']>)(condition, facts);
 }
 
 function sentimentMatches(
@@ -79,7 +84,6 @@ function spikeMatches(condition: Extract<AlertCondition, { type: 'mentions-spike
     );
     if (before) continue;
     matches.push({ token: item.token, metric: condition.metric, value, mean: Math.round(now.mean * 100) / 100 });
-    if (matches.length === MAX_MATCHES) break;
   }
   return matches;
 }
@@ -104,7 +108,6 @@ function rankMatches(condition: Extract<AlertCondition, { type: 'rank' }>, trend
     const before = previousRank.get(item.token);
     if (before !== undefined && before <= condition.top) continue;
     matches.push({ token: item.token, rank: index + 1, previousRank: before ?? null });
-    if (matches.length === MAX_MATCHES) break;
   }
   return matches;
 }
@@ -119,7 +122,6 @@ function contractMatches(condition: Extract<AlertCondition, { type: 'new-contrac
   for (const item of cas.current) {
     if (!qualifies(item) || before.has(`${item.chain}:${item.address}`)) continue;
     matches.push({ address: item.address, chain: item.chain, mentions: item.mentions, smartMoneyMentions: item.smartMoneyMentions });
-    if (matches.length === MAX_MATCHES) break;
   }
   return matches;
 }
@@ -140,7 +142,6 @@ function postMatches(condition: Extract<AlertCondition, { type: 'post' }>, news:
       publishedAt: post.publishedAt,
       text: post.text.slice(0, 280),
     });
-    if (matches.length === MAX_MATCHES) break;
   }
   return matches;
 }

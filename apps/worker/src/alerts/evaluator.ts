@@ -1,14 +1,17 @@
 /**
  * Evaluates the alert rules after each refresh the worker writes (README, "Alerts", "Evaluation"):
  * only the rules indexed under what the refresh touched are read, so the cost grows with the rules
- * concerned; each firing is claimed once (claimAlertFiring) and queued through an outbox, so a
- * worker that dies between the claim and the queue loses nothing.
+ * concerned. Each kind is compared with what it was last evaluated through (not the snapshot the
+ * refresh replaced), and that record moves in the same script as the claims (commitAlertEvaluation,
+ * docs/decisions.md): overlapping refreshes and a second worker fire a change once, and an
+ * evaluation that fails leaves the record where it was, for the next one. Each firing is queued
+ * through an outbox, so a worker that dies between the claim and the queue loses nothing.
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertsConfig } from '../../../../shared/alerts/alerts-config.js';
 import { AlertStore } from '../../../../shared/alerts/alert-store.js';
-import { indexSubject, type AlertEvent, type ConditionType, type StoredRule } from '../../../../shared/alerts/alert-types.js';
+import { indexSubject, type ConditionType } from '../../../../shared/alerts/alert-types.js';
 import { enqueueDeliveries, eventIdFor, type DeliveryJobData } from '../../../../shared/alerts/delivery-queue.js';
 import { alertFiredChannel, alertKeys } from '../../../../shared/keyspace.js';
 import type { Logger } from '../../../../shared/logger.js';
@@ -16,37 +19,45 @@ import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../..
 import { runScript } from '../../../../shared/redis-scripts.js';
 import { snapshotKeys } from '../../../../shared/snapshot-keys.js';
 import { matchesOf, type MentionsAt, type RefreshFacts } from './conditions.js';
+import { firingOf, type CachedRule, type Firing } from './firing-parts.js';
 
-/** How long a claim is kept: far longer than any retry of one refresh. */
-const CLAIM_TTL_SECONDS = 3 * 86_400;
 /** Refreshes of mentions kept for the spike condition (its largest window, and one). */
 const WINDOW_LENGTH = 21;
-/** Firings kept per user for the stream and the MCP tool. */
+/** Firings kept per user for the stream and the MCP tool: at most this many, none older than FIRINGS_MAX_AGE_MS. */
 export const FIRINGS_KEPT = 1000;
+export const FIRINGS_MAX_AGE_MS = 7 * 86_400_000;
 /** Jobs per addBulk, event ids per HDEL. */
 const SEND_CHUNK = 500;
 /** An outbox entry older than this was left by a worker that died or failed between claim and enqueue. */
 const OUTBOX_STALE_MS = 30_000;
+/** Evaluations of one refresh that lost the race to another worker's, before giving up (the next refresh evaluates it). */
+const COMMIT_ROUNDS = 8;
 
 export interface EvaluatorOptions {
   redis: Redis;
   deliveries: Queue<DeliveryJobData>;
   config: AlertsConfig;
   logger: Logger;
+  /** REFRESH_INTERVAL: a claim lives two of them (a retried refresh comes within one). Default 30 min. */
+  refreshIntervalMs?: number;
   /** Counts firings by condition type (the worker's counters hash), once per type and evaluation. */
   countFiring?: (type: ConditionType, count: number) => void;
   now?: () => number;
 }
 
-/** A rule as the evaluator keeps it between refreshes. */
-type CachedRule = Pick<StoredRule, 'id' | 'userId' | 'name' | 'condition' | 'cooldownSeconds'> & { urls: string[] };
-
-/** A rule whose condition is true on this refresh: its event and delivery jobs, before the claim. */
-interface Firing {
-  rule: CachedRule;
-  eventId: string;
-  event: AlertEvent;
-  jobs: DeliveryJobData[];
+/** The refresh kinds with an evaluated-through record, and what the next evaluation of each compares against. */
+type Through = {
+  trending: TrendingToken[];
+  'trending-cas': TrendingCa[];
+  news: { ids: string[]; sentiment: Record<string, SentimentRecord> };
+};
+type ThroughKind = keyof Through;
+/** The record a commit moves: the `at` compared against, and the new `at` and body. */
+interface Advance {
+  kind: ThroughKind;
+  expected: string;
+  at: string;
+  body: string;
 }
 
 type Snapshot<T> = { data: T; cachedAt: string };
@@ -63,31 +74,29 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
   const cache = new Map<string, CachedRule[]>();
   let cacheVersion = '';
 
-  /** Evaluates the rules indexed under `pairs`; returns how many fired. */
-  async function evaluate(
+  const claimTtlSeconds = Math.max(60, Math.ceil((2 * (options.refreshIntervalMs ?? 30 * 60_000)) / 1000));
+
+  /**
+   * Evaluates the rules indexed under `pairs`; returns how many fired, or undefined when `advance`
+   * was given and its record had moved (nothing fired: the caller evaluates again).
+   */
+  async function evaluateOnce(
     refreshId: string,
     refreshedAt: string,
     facts: RefreshFacts,
     pairs: readonly (readonly [ConditionType, string])[],
-  ): Promise<number> {
+    advance?: Advance,
+  ): Promise<number | undefined> {
     await recover();
     const rules = await rulesFor(pairs);
     const at = now();
     const firings: Firing[] = [];
     for (const rule of rules) {
       const matches = matchesOf(rule.condition, facts);
-      if (matches.length === 0) continue;
-      const eventId = eventIdFor(rule.id, refreshId);
-      const event: AlertEvent = {
-        type: 'alert.fired',
-        timestamp: new Date(at).toISOString(),
-        data: { firingId: eventId, ruleId: rule.id, ruleName: rule.name, condition: rule.condition, refreshedAt, matches },
-      };
-      const jobs = rule.urls.map((url, index) => ({ eventId, ruleId: rule.id, channel: index, url, event, firedAtMs: at }));
-      firings.push({ rule, eventId, event, jobs });
+      if (matches.length > 0) firings.push(firingOf(rule, eventIdFor(rule.id, refreshId), refreshedAt, matches, at));
     }
-    // Concurrently: each claim is one script of its own (they are independent).
-    const claimed = await Promise.all(firings.map((firing) => claim(firing, refreshId, at)));
+    const claimed = await commit(firings, refreshId, at, advance);
+    if (!claimed) return undefined;
     const fired = firings.filter((_, index) => claimed[index]);
     await send(fired);
     const users = new Set(fired.map(({ rule }) => rule.userId));
@@ -99,20 +108,73 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
     return fired.length;
   }
 
-  /** Claims the rule's firing for this refresh, and puts it in the feed and its jobs in the outbox in the same step; true when it fired. */
-  async function claim({ rule, eventId, event, jobs }: Firing, refreshId: string, at: number): Promise<boolean> {
-    const claimed = await runScript(
-      options.redis,
-      'claimAlertFiring',
-      [alertKeys.claim(rule.id, refreshId), alertKeys.lastFired(rule.id), alertKeys.outbox(), alertKeys.firings(rule.userId)],
-      [at, rule.cooldownSeconds * 1000, CLAIM_TTL_SECONDS, eventId, JSON.stringify(jobs), JSON.stringify(event), FIRINGS_KEPT],
-    );
-    return claimed === 1;
+  /** Evaluates facts given as they are (tests, the bench): claims only, no evaluated-through record. */
+  async function evaluate(
+    refreshId: string,
+    refreshedAt: string,
+    facts: RefreshFacts,
+    pairs: readonly (readonly [ConditionType, string])[],
+  ): Promise<number> {
+    return (await evaluateOnce(refreshId, refreshedAt, facts, pairs)) ?? 0;
+  }
+
+  /**
+   * Evaluates a refresh of `kind` against what the kind was last evaluated through (or, the first
+   * time, the snapshot the refresh replaced), and moves the record to it in the same step as the
+   * claims. A refresh no newer than the record was evaluated already (or is overtaken): nothing.
+   */
+  async function evaluateKind<K extends ThroughKind>(
+    kind: K,
+    cachedAt: string,
+    fallback: Through[K] | undefined,
+    current: Through[K],
+    factsOf: (previous: Through[K] | undefined) => Promise<RefreshFacts> | RefreshFacts,
+    pairs: readonly (readonly [ConditionType, string])[],
+  ): Promise<number> {
+    const body = JSON.stringify(current);
+    for (let round = 0; round < COMMIT_ROUNDS; round++) {
+      const [expected = null, previousBody = null] = await options.redis.hmget(alertKeys.evaluated(kind), 'at', 'body');
+      if (expected !== null && expected >= cachedAt) return 0;
+      const previous = expected !== null && previousBody !== null ? (JSON.parse(previousBody) as Through[K]) : fallback;
+      const advance = { kind, expected: expected ?? '', at: cachedAt, body };
+      const fired = await evaluateOnce(`${kind}:${Date.parse(cachedAt)}`, cachedAt, await factsOf(previous), pairs, advance);
+      if (fired !== undefined) return fired;
+    }
+    throw new Error(`alerts: ${kind} ${cachedAt} lost ${COMMIT_ROUNDS} evaluations in a row to other workers`);
+  }
+
+  /** Claims the firings and moves the record (when given) in one script; undefined when the record had moved, else fired or not, per firing. */
+  async function commit(firings: readonly Firing[], refreshId: string, at: number, advance?: Advance): Promise<boolean[] | undefined> {
+    if (firings.length === 0 && !advance) return [];
+    const keys = [alertKeys.outbox(), advance ? alertKeys.evaluated(advance.kind) : alertKeys.outbox()];
+    const args: (string | number)[] = [
+      advance ? 1 : 0,
+      advance?.expected ?? '',
+      advance?.at ?? '',
+      advance?.body ?? '',
+      at,
+      claimTtlSeconds,
+      FIRINGS_KEPT,
+      at - FIRINGS_MAX_AGE_MS,
+      Math.ceil(FIRINGS_MAX_AGE_MS / 1000),
+    ];
+    for (const { rule, firingId, events, jobs } of firings) {
+      keys.push(alertKeys.claim(rule.id, refreshId), alertKeys.lastFired(rule.id), alertKeys.firings(rule.userId));
+      args.push(
+        rule.cooldownSeconds * 1000,
+        firingId,
+        JSON.stringify(jobs),
+        events.length,
+        ...events.map((event) => JSON.stringify(event)),
+      );
+    }
+    const [committed, ...fired] = (await runScript(options.redis, 'commitAlertEvaluation', keys, args)) as number[];
+    return committed === 1 ? fired.map((flag) => flag === 1) : undefined;
   }
 
   /** Queues the jobs (in bulk; their ids make a repeat add nothing), then takes their events out of the outbox. */
-  async function send(firings: readonly Pick<Firing, 'eventId' | 'jobs'>[]): Promise<void> {
-    const eventIds = firings.map(({ eventId }) => eventId);
+  async function send(firings: readonly Pick<Firing, 'firingId' | 'jobs'>[]): Promise<void> {
+    const eventIds = firings.map(({ firingId }) => firingId);
     const jobs = firings.flatMap(({ jobs }) => jobs);
     for (let from = 0; from < jobs.length; from += SEND_CHUNK)
       await enqueueDeliveries(options.deliveries, options.config, jobs.slice(from, from + SEND_CHUNK));
@@ -123,9 +185,9 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
   /** Queues what a worker claimed but did not queue; an entry a live worker is still sending is younger than OUTBOX_STALE_MS. */
   async function recover(): Promise<void> {
     const outbox = await options.redis.hgetall(alertKeys.outbox());
-    const stale = Object.entries(outbox).flatMap(([eventId, raw]) => {
+    const stale = Object.entries(outbox).flatMap(([firingId, raw]) => {
       const jobs = JSON.parse(raw) as DeliveryJobData[];
-      return (jobs[0]?.firedAtMs ?? 0) < now() - OUTBOX_STALE_MS ? [{ eventId, jobs }] : [];
+      return (jobs[0]?.firedAtMs ?? 0) < now() - OUTBOX_STALE_MS ? [{ firingId, jobs }] : [];
     });
     if (stale.length === 0) return;
     options.logger.warn({ firings: stale.length }, 'alerts: queueing firings claimed but never queued');
@@ -175,36 +237,41 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
       return Promise.all(names.map((name) => options.redis.get(snapshotKeys.snapshot(name))));
     },
 
+    /** `previousBody`: the snapshot the refresh replaced, compared against only when the kind was never evaluated. */
     async afterTrending(previousBody: string | null, current: readonly TrendingToken[], cachedAt: string): Promise<number> {
-      const window = await mentionsWindow(current, cachedAt);
-      const facts: RefreshFacts = { trending: { previous: parse<TrendingToken[]>(previousBody), current, window } };
       const pairs = pairsOf(['mentions-spike', 'rank'], ['*', ...current.map((item) => item.token)]);
-      return evaluate(`trending:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+      const factsOf = async (previous: TrendingToken[] | undefined): Promise<RefreshFacts> => ({
+        trending: { previous, current, window: await mentionsWindow(current, cachedAt) },
+      });
+      return evaluateKind('trending', cachedAt, parse<TrendingToken[]>(previousBody), [...current], factsOf, pairs);
     },
 
     async afterTrendingCas(previousBody: string | null, current: readonly TrendingCa[], cachedAt: string): Promise<number> {
-      const facts: RefreshFacts = { trendingCas: { previous: parse<TrendingCa[]>(previousBody), current } };
       const pairs = pairsOf(['new-contract'], ['*', ...new Set(current.map((item) => item.chain.toLowerCase()))]);
-      return evaluate(`trending-cas:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+      const factsOf = (previous: TrendingCa[] | undefined): RefreshFacts => ({ trendingCas: { previous, current } });
+      return evaluateKind('trending-cas', cachedAt, parse<TrendingCa[]>(previousBody), [...current], factsOf, pairs);
     },
 
     async afterNews(
-      previous: { news: string | null; sentiment: string | null },
+      previousBodies: { news: string | null; sentiment: string | null },
       posts: readonly NewsItem[],
       sentiment: Readonly<Record<string, SentimentRecord>>,
       cachedAt: string,
     ): Promise<number> {
-      const previousPosts = parse<NewsItem[]>(previous.news);
-      const facts: RefreshFacts = {
-        news: { previousIds: previousPosts ? new Set(previousPosts.map((post) => post.id)) : undefined, current: posts },
-        sentiment: { previous: parse<Record<string, SentimentRecord>>(previous.sentiment), current: sentiment },
-      };
+      const previousPosts = parse<NewsItem[]>(previousBodies.news);
+      const previousSentiment = parse<Record<string, SentimentRecord>>(previousBodies.sentiment);
+      const fallback = previousPosts && { ids: previousPosts.map((post) => post.id), sentiment: previousSentiment ?? {} };
+      const factsOf = (previous: Through['news'] | undefined): RefreshFacts => ({
+        news: { previousIds: previous ? new Set(previous.ids) : undefined, current: posts },
+        sentiment: { previous: previous?.sentiment, current: sentiment },
+      });
       const postTokens = new Set(posts.flatMap((post) => post.tokens.map((token) => token.toUpperCase())));
       const pairs = [
         ...pairsOf(['post'], ['*', ...postTokens]),
         ...pairsOf(['sentiment-threshold', 'sentiment-label'], Object.keys(sentiment)),
       ];
-      return evaluate(`news:${Date.parse(cachedAt)}`, cachedAt, facts, pairs);
+      const current = { ids: posts.map((post) => post.id), sentiment: { ...sentiment } };
+      return evaluateKind('news', cachedAt, fallback, current, factsOf, pairs);
     },
 
     evaluate,

@@ -1,6 +1,8 @@
 /**
  * Where the refresh jobs hand their data to the alert evaluator. An evaluation that fails is
  * logged, never the job's failure: the refresh is stored, and failing the job would fetch again.
+ * Nothing is lost by it: the kind's evaluated-through record did not move, so the next evaluation
+ * compares against what this one would have (docs/decisions.md D21).
  */
 import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
 import type { ListKind } from '../../../../shared/snapshot-kinds.js';
@@ -24,7 +26,10 @@ async function guarded(context: JobContext, what: string, evaluate: () => Promis
   try {
     await evaluate();
   } catch (error) {
-    context.logger.error({ err: error instanceof Error ? error.message : String(error), refresh: what }, 'alerts: evaluation failed');
+    context.logger.error(
+      { err: error instanceof Error ? error.message : String(error), refresh: what },
+      'alerts: evaluation failed; the next refresh evaluates its change',
+    );
   }
 }
 

@@ -3,13 +3,13 @@
  * "No request forgery"). Every address the host resolves to is checked at every connection (DNS
  * rebinding), by our policy, which names the reason, and again by request-filtering-agent under it.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
-import { addressRefusal, isIpLiteral, schemeRefusal, urlHost, type Resolver } from '../../../../shared/alerts/address-policy.js';
+import { resolvedRefusal, urlRefusal, type Resolver } from '../../../../shared/alerts/address-policy.js';
+import { boundedResolver } from '../../../../shared/alerts/bounded-resolver.js';
 import { parseRetryAfter } from '../providers/upstream-error.js';
 
 /** The most of a receiver's answer read (the rest is dropped with the connection). */
@@ -20,7 +20,7 @@ export interface SenderOptions {
   allowLoopback: boolean;
   connectTimeoutMs: number;
   requestTimeoutMs: number;
-  /** Tests inject one; default dns.lookup (every address). */
+  /** Tests inject one; default a bounded c-ares resolver (every address). */
   resolve?: Resolver;
 }
 
@@ -50,10 +50,17 @@ export function signatures(attempt: Pick<WebhookAttempt, 'id' | 'timestamp' | 'b
   return attempt.secrets.map((secret) => new Webhook(secret).sign(attempt.id, attempt.timestamp, attempt.body)).join(' ');
 }
 
+/** IPv4 and IPv6 addresses (with a port) in a socket error's message, as `<address>`. */
+const withoutAddresses = (message: string): string =>
+  message
+    .replace(/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/g, '<address>')
+    .replace(/\[?\b[0-9a-f]{0,4}(:[0-9a-f]{0,4}){2,7}\]?(:\d+)?/gi, '<address>');
+
 const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
 export function createWebhookSender(options: SenderOptions) {
-  const resolve = options.resolve ?? ((host: string) => dnsLookup(host, { all: true, verbatim: true }));
+  // c-ares, bounded in time and concurrency: a slow name delays only its own deliveries, not the thread pool's.
+  const resolve = options.resolve ?? boundedResolver({ timeoutMs: options.connectTimeoutMs });
   // Kept-alive sockets: one connection per receiver and delivery slot, not one per delivery. The
   // address checks run when a socket connects, and a kept socket stays on the address checked.
   const filter = { allowIPAddressList: options.allowLoopback ? LOOPBACK : [], keepAlive: true };
@@ -61,11 +68,8 @@ export function createWebhookSender(options: SenderOptions) {
   const lookup = ((hostname: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     resolve(hostname).then(
       (addresses) => {
-        for (const { address } of addresses) {
-          const refusal = addressRefusal(address, options.allowLoopback);
-          if (refusal) return callback(new AddressRefusedError(`host ${hostname} resolves to ${refusal}`));
-        }
-        if (addresses.length === 0) return callback(new AddressRefusedError(`host ${hostname} does not resolve`));
+        const refusal = resolvedRefusal(hostname, addresses, options.allowLoopback);
+        if (refusal) return callback(new AddressRefusedError(refusal));
         if (lookupOptions.all) return callback(null, addresses);
         return callback(null, addresses[0]!.address, addresses[0]!.family);
       },
@@ -73,15 +77,6 @@ export function createWebhookSender(options: SenderOptions) {
     );
   }) as LookupFunction;
 
-  /** Why this URL may not be called at all (scheme, credentials, an IP literal refused), else undefined. */
-  function urlRefusal(raw: string): string | undefined {
-    const url = URL.parse(raw);
-    if (!url) return 'not a valid URL';
-    const scheme = schemeRefusal(url, options.requireHttps);
-    if (scheme) return `the URL ${scheme}`;
-    const host = urlHost(url);
-    return isIpLiteral(host) ? addressRefusal(host, options.allowLoopback) : undefined;
-  }
   /** One POST with node:http, which follows no redirect (got's per-request machinery cost a third of a delivery's CPU). */
   function post(attempt: WebhookAttempt): Promise<{ status: number; retryAfter: number | undefined }> {
     return new Promise((resolve, reject) => {
@@ -139,8 +134,9 @@ export function createWebhookSender(options: SenderOptions) {
     async send(attempt: WebhookAttempt): Promise<AttemptResult> {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      const refusal = urlRefusal(attempt.url);
-      if (refusal) return { kind: 'failed', status: null, latencyMs: 0, retryable: false, error: refusal };
+      // The scheme, credentials and an IP literal, as when the rule was saved (its addresses at connection).
+      const refusal = await urlRefusal(attempt.url, { requireHttps: options.requireHttps, allowLoopback: options.allowLoopback });
+      if (refusal) return { kind: 'failed', status: null, latencyMs: 0, retryable: false, error: `the URL ${refusal}` };
       try {
         const { status, retryAfter } = await post(attempt);
         if (status >= 200 && status < 300) return { kind: 'delivered', status, latencyMs: elapsed() };
@@ -157,7 +153,13 @@ export function createWebhookSender(options: SenderOptions) {
         const refused = error instanceof AddressRefusedError;
         const agentRefused = error instanceof Error && /is not allowed\. Because/.test(error.message);
         const code = (error as { code?: unknown }).code;
-        const message = refused || typeof code !== 'string' ? (error as Error).message : `${code}: ${(error as Error).message}`;
+        const raw = refused || typeof code !== 'string' ? (error as Error).message : `${code}: ${(error as Error).message}`;
+        // The attempt log never says where a host points: the filtering agent's and the socket's messages name addresses.
+        const message = agentRefused
+          ? `host ${new URL(attempt.url).hostname} resolves to a refused address`
+          : refused
+            ? raw
+            : withoutAddresses(raw);
         return { kind: 'failed', status: null, latencyMs: elapsed(), retryable: !refused && !agentRefused, error: message };
       }
     },

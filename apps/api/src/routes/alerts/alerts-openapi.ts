@@ -26,7 +26,7 @@ const FIELD_ERROR: ErrorCase = [
 ];
 const URL_REFUSED: ErrorCase = [
   'Invalid field: channels.<n>.url <reason>',
-  'a webhook URL is not https (in production), carries credentials, does not resolve, or resolves to a loopback, private, link-local (169.254.169.254 included), CGNAT, unique-local, multicast, unspecified or IPv4-mapped address; the reason names the address',
+  'a webhook URL is not https (in production), carries credentials, does not resolve, or is or resolves to a loopback, private, link-local (169.254.169.254 included), CGNAT, unique-local, multicast, unspecified, reserved, IPv4-mapped, IPv4-compatible, NAT64, 6to4 or Teredo address; the reason names the kind of address, never the address',
 ];
 const NOT_OBJECT: ErrorCase = ['Invalid body: expected a JSON object', 'the body is not a JSON object'];
 const INVALID_JSON: ErrorCase = ['Invalid JSON body', 'the body is malformed JSON'];
@@ -44,6 +44,21 @@ const op = (operation: Omit<ZodOpenApiOperationObject, 'tags' | 'security'>): Zo
   security: [{ bearerAuth: [] }],
 });
 const byId = { requestParams: { path: AlertIdParamsSchema } };
+/** The rule's revision as an ETag (every write bumps it): PATCH with `If-Match` applies only over it. */
+const RULE_ETAG = {
+  description: 'The rule’s version (`"r<revision>"`); send it in `If-Match` on PATCH to change only this version.',
+  schema: { type: 'string' as const, pattern: '^"r\\d+"$', maxLength: 24 },
+};
+const IfMatchSchema = z.object({
+  'if-match': z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'An ETag of GET or an earlier PATCH (or `*`): the change applies only over that version of the rule, else 412.' }),
+});
+const stale = errorResponse('Precondition failed', [
+  ['The alert has changed since it was read (If-Match)', 'If-Match names a version that is no longer the rule’s'],
+]);
 
 export const ALERT_PATHS = declarePaths({
   '/api/alerts': {
@@ -107,17 +122,22 @@ export const ALERT_PATHS = declarePaths({
       operationId: 'getAlert',
       summary: 'One of the caller’s rules',
       ...byId,
-      responses: { '200': { description: 'The rule.', content: json(AlertRuleSchema) }, '404': notFound, ...common },
+      responses: {
+        '200': { description: 'The rule.', headers: { ETag: RULE_ETAG }, content: json(AlertRuleSchema) },
+        '404': notFound,
+        ...common,
+      },
     }),
     patch: op({
       operationId: 'updateAlert',
       summary: 'Change a rule (enabled=true also clears why the service disabled it)',
-      ...byId,
+      requestParams: { path: AlertIdParamsSchema, header: IfMatchSchema },
       requestBody: { required: true, content: json(UpdateAlertRequestSchema) },
       responses: {
-        '200': { description: 'The changed rule.', content: json(AlertRuleSchema) },
+        '200': { description: 'The changed rule.', headers: { ETag: RULE_ETAG }, content: json(AlertRuleSchema) },
         ...withBody,
         '404': notFound,
+        '412': stale,
         ...common,
       },
     }),

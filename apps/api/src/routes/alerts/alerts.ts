@@ -38,10 +38,16 @@ export function alertRoutes(deps: Pick<ApiDeps, 'auth' | 'alerts' | 'alertFeed'>
     ctx.body = { data: await alerts.list(authenticatedUser(ctx).id) };
   });
   router.get('/api/alerts/:id', noStore, signedIn, async (ctx) => {
-    ctx.body = await alerts.get(authenticatedUser(ctx).id, ctx.params.id ?? '');
+    const { rule, etag } = await alerts.getTagged(authenticatedUser(ctx).id, ctx.params.id ?? '');
+    ctx.set('ETag', etag);
+    ctx.body = rule;
   });
+  // If-Match (an ETag of GET or an earlier PATCH): applied only over that version, else 412.
   router.patch('/api/alerts/:id', noStore, signedIn, body, async (ctx) => {
-    ctx.body = await alerts.update(authenticatedUser(ctx).id, ctx.params.id ?? '', parseUpdateAlert(ctx.request.body));
+    const patch = parseUpdateAlert(ctx.request.body);
+    const { rule, etag } = await alerts.update(authenticatedUser(ctx).id, ctx.params.id ?? '', patch, ctx.get('If-Match') || undefined);
+    ctx.set('ETag', etag);
+    ctx.body = rule;
   });
   router.delete('/api/alerts/:id', noStore, signedIn, async (ctx) => {
     await alerts.delete(authenticatedUser(ctx).id, ctx.params.id ?? '');
