@@ -143,3 +143,8 @@ export const mindshareKeys = {
   /** The ids of the posts of that hour already counted: each post counts once however many refreshes see it. */
   seen: (hourMs: number) => `${P}:{mindshare}:seen:${hourMs}`,
 } as const;
+
+export const storiesKeys = {
+  /** The story engine's state between news refreshes (apps/worker/src/stories/engine.ts, JSON): its baselines and live storylines. */
+  state: () => `${P}:{stories}:state`,
+} as const;

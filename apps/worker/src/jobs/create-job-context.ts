@@ -2,6 +2,7 @@ import type { JobContext } from './job-context.js';
 import { newsScorer } from './refresh-news.js';
 
 const DEFAULT_HISTORY_MS = 30 * 86_400_000;
+const DEFAULT_STORY_INTERVAL_MS = 30 * 60_000;
 
 /**
  * The context a worker's jobs run in, as the worker builds it (worker.ts) and as the tests, the
@@ -9,7 +10,13 @@ const DEFAULT_HISTORY_MS = 30 * 86_400_000;
  * given, and a news scorer of its own.
  */
 export function createJobContext(
-  parts: Pick<JobContext, 'redis' | 'provider' | 'logger'> & Partial<Pick<JobContext, 'now' | 'historyMs'>>,
+  parts: Pick<JobContext, 'redis' | 'provider' | 'logger'> & Partial<Pick<JobContext, 'now' | 'historyMs' | 'storyIntervalMs'>>,
 ): JobContext {
-  return { now: () => new Date(), historyMs: DEFAULT_HISTORY_MS, ...parts, scorePost: newsScorer() };
+  return {
+    now: () => new Date(),
+    historyMs: DEFAULT_HISTORY_MS,
+    storyIntervalMs: DEFAULT_STORY_INTERVAL_MS,
+    ...parts,
+    scorePost: newsScorer(),
+  };
 }

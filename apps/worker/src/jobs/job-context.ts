@@ -16,6 +16,8 @@ export interface JobContext {
   historyMs: number;
   /** Scores the news posts, remembering the last window's (newsScorer()): one per worker, kept across refreshes. */
   scorePost: PostScorer;
+  /** The story engine's interval (REFRESH_INTERVAL): one interval closes per news refresh. */
+  storyIntervalMs: number;
   /** Evaluates alert rules after each refresh written (apps/worker/src/alerts/); absent in a worker that does not. */
   alerts?: AlertEvaluator;
 }
