@@ -3,6 +3,7 @@
  * with the posts that say it. The worker computes them at each news refresh; the API serves them.
  */
 import { z } from 'zod';
+import { NewsItemSchema } from './market-types.js';
 
 export const STORY_WINDOWS = ['1h', '24h', '7d'] as const;
 export type StoryWindow = (typeof STORY_WINDOWS)[number];
@@ -33,12 +34,10 @@ export const StorySchema = z
     status: z
       .enum(['emerging', 'peaking', 'fading'])
       .meta({ description: 'emerging: new or rising; peaking: bursting, not rising; fading: no longer bursting.' }),
-    score: z
-      .number()
-      .meta({
-        description:
-          'Distinct authors in the last span × log2(2 + the mean burst z of its three strongest units); halves each refresh it does not burst.',
-      }),
+    score: z.number().meta({
+      description:
+        'Distinct authors in the last span × log2(2 + the mean burst z of its three strongest units); halves each refresh it does not burst.',
+    }),
     scoreChange: z.number().meta({ description: 'Score minus its score at the previous refresh.' }),
     sentiment: z.number().meta({ description: 'The mean polarity of its posts, from -1 to 1.' }),
   })
@@ -58,3 +57,17 @@ export interface StoriesSnapshotData {
   windows: Record<StoryWindow, Story[]>;
   scores: Record<string, StoryScorePoint[]>;
 }
+
+const cachedAt = time('ISO timestamp of the news refresh the stories were computed at.');
+
+export const StoryListSchema = z
+  .object({ window: z.enum(STORY_WINDOWS), data: z.array(StorySchema), cachedAt })
+  .meta({ id: 'StoryList', description: 'The stories of a window, ranked by score.' });
+
+export const StoryDetailSchema = z
+  .object({
+    data: StorySchema.extend({ scores: z.array(StoryScorePointSchema).meta({ description: 'Its score at each refresh since it began.' }) }),
+    posts: z.array(NewsItemSchema).meta({ description: 'Its posts still held (the last 72 hours of news), newest first.' }),
+    cachedAt,
+  })
+  .meta({ id: 'StoryDetail', description: 'A story with its score over time and its posts.' });

@@ -81,7 +81,6 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     logger,
     now: options.now ?? (() => new Date()),
     historyMs: (options.historyDays ?? 30) * DAY_MS,
-    ...(options.refreshEveryMs === undefined ? {} : { storyIntervalMs: options.refreshEveryMs }),
   });
   const roles = options.alerts?.workerRoles ?? ['refresh', 'delivery'];
   const refreshRole = roles.includes('refresh');

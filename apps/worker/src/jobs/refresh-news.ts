@@ -81,10 +81,10 @@ function mindshareEvent(lists: MindshareLists, cachedAt: string): SeriesEntry {
 }
 const MINDSHARE_EVENT_TOKENS = 10;
 
-/** The stories topic's event: the 24 hours' top ten, without their post ids (the snapshot has them). */
+/** The stories topic's event, and `?at=`'s answer: the 24 hours' top ten, as GET /api/market/stories answers them. */
 function storiesEvent(data: StoriesSnapshotData, cachedAt: string): SeriesEntry {
-  const top = data.windows['24h'].slice(0, STORIES_EVENT_COUNT).map(({ postIds: _postIds, ...story }) => story);
-  return { key: historyKeys.events('stories'), fields: ['b', JSON.stringify({ data: top, cachedAt })] };
+  const top = data.windows['24h'].slice(0, STORIES_EVENT_COUNT);
+  return { key: historyKeys.events('stories'), fields: ['b', JSON.stringify({ window: '24h', data: top, cachedAt })] };
 }
 const STORIES_EVENT_COUNT = 10;
 

@@ -8,6 +8,7 @@ import { boardWindow, renderBoard, renderCas, setSentiment, setUpBoard } from '.
 import { byId, tickAgo } from './format.js';
 import { setUpNews, showNews } from './news.js';
 import { setUpStats } from './stats.js';
+import { showStories } from './stories.js';
 import { openToken, refreshTokenView, setUpTokenView, tokenInLocation } from './token-view.js';
 
 /** @typedef {import('./api.js').Schemas['SentimentEvent']} SentimentEvent */
@@ -34,6 +35,7 @@ async function firstReads() {
   const [, cas] = await Promise.all([showBoard(), api.GET('/api/market/trending-cas')]);
   if (cas.data) renderCas(cas.data);
   await showNews('', 1);
+  await showStories();
 }
 
 /** @param {import('./board.js').TrendingWindow[]} windows */
@@ -52,6 +54,7 @@ function follow(windows) {
     });
   }
   stream.addEventListener('trending-cas', (event) => renderCas(JSON.parse(event.data)));
+  stream.addEventListener('stories', () => void showStories());
   // The feed's page is read again, so the filter and the paging stay as the reader left them.
   stream.addEventListener('news', (event) => {
     /** @type {NewsEvent} */
