@@ -16,6 +16,7 @@
  * and `--rows=<id>,...` only those reads of it (`--rows=trending,trending-key,trending-bearer`):
  * a before/after of one change in minutes instead of the whole run.
  * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes).
+ * `--only=stories`: just the story engine's CPU per refresh at 1,000 and 10,000 posts and its bytes in Redis.
  * `--only=alerts`: just the alerts phase (evaluation CPU at 1,000 to 100,000 rules, memory, refresh -> delivery latency).
  * `--only=cache-busting`: just the distinct-key reads against cached ones (issue 38 item 6), on the bench's stack.
  */
@@ -31,6 +32,7 @@ import { measureLogin } from './phases/login.js';
 import { measureMcp } from './phases/mcp.js';
 import { measureReads } from './phases/reads.js';
 import { judgeSentiment, measureSentiment } from './phases/sentiment.js';
+import { judgeStories, measureStories } from './phases/stories.js';
 import { measureStats } from './phases/stats.js';
 import { measureWorker, summarizeWorker } from './phases/worker.js';
 import { measureXCost } from './phases/x-cost.js';
@@ -83,6 +85,11 @@ async function main(): Promise<void> {
   const generators: LoadGenerator[] = [];
   try {
     log(`${quick ? 'quick' : 'full'} run; working files in ${workDir}`);
+    if (only === 'stories') {
+      // In this process, the engine alone: nothing to compile or start.
+      for (const line of judgeStories(measureStories(log))) log(line);
+      return;
+    }
     if (only === 'alerts') {
       // In this process over a private Redis: nothing to compile or start.
       for (const line of judgeAlerts(await measureAlerts(log))) log(line);

@@ -31,6 +31,8 @@ export interface DetectedGroup {
 
 /** A candidate for pairs: a unit at least two authors wrote in the span. */
 const PAIR_CANDIDATE_AUTHORS = 2;
+/** A post's candidate units paired with each other, at most (120 pairs). */
+const MAX_PAIR_UNITS = 16;
 /** Bursting units considered per interval, strongest first: bounds the graph. */
 const MAX_BURSTING = 300;
 
@@ -55,7 +57,8 @@ function* unitAuthors(posts: readonly PreparedPost[]): Generator<[string, string
 
 function* pairAuthors(posts: readonly PreparedPost[], candidate: (unit: string) => boolean): Generator<[string, string]> {
   for (const post of posts) {
-    const units = post.units.filter(candidate);
+    // Pairs grow with the square of a post's units: a long post pairs only its first ones.
+    const units = post.units.filter(candidate).slice(0, MAX_PAIR_UNITS);
     for (let i = 0; i < units.length; i += 1)
       for (let j = i + 1; j < units.length; j += 1) yield [pairKey(units[i] as string, units[j] as string), post.author];
   }
