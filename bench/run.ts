@@ -17,6 +17,7 @@
  * a before/after of one change in minutes instead of the whole run.
  * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes).
  * `--only=callers`: just the callers phase (worker CPU per refresh, Redis for 30 days, the API's read after a refresh; 1,000 accounts).
+ * `--only=stories`: just the story engine's CPU per refresh at 1,000 and 10,000 posts and its bytes in Redis.
  * `--only=alerts`: just the alerts phase (evaluation CPU at 1,000 to 100,000 rules, memory, refresh -> delivery latency).
  * `--only=cache-busting`: just the distinct-key reads against cached ones (issue 38 item 6), on the bench's stack.
  * `--only=export`: just GET /api/export over 30 days of history: the API's RSS and cached reads meanwhile (issue 49).
@@ -35,6 +36,7 @@ import { measureLogin } from './phases/login.js';
 import { measureMcp } from './phases/mcp.js';
 import { measureReads } from './phases/reads.js';
 import { judgeSentiment, measureSentiment } from './phases/sentiment.js';
+import { judgeStories, measureStories } from './phases/stories.js';
 import { measureStats } from './phases/stats.js';
 import { measureWorker, summarizeWorker } from './phases/worker.js';
 import { measureXCost } from './phases/x-cost.js';
@@ -90,6 +92,11 @@ async function main(): Promise<void> {
     if (only === 'callers') {
       // In this process over a private Redis, like the alerts.
       for (const line of judgeCallers(await measureCallers(log))) log(line);
+      return;
+    }
+    if (only === 'stories') {
+      // In this process, the engine alone: nothing to compile or start.
+      for (const line of judgeStories(measureStories(log))) log(line);
       return;
     }
     if (only === 'alerts') {

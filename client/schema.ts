@@ -412,6 +412,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/market/stories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stories the tracked accounts are telling
+         * @description The stories whose latest post is within the window, ranked by score; with `token`, those about it. A story is a group of terms that several tracked accounts (never one loud account) suddenly write about together, against each term’s own moving baseline of distinct authors, with the posts that carry them (docs/decisions.md, D23). Computed with each news refresh; a story keeps its id for as long as it runs. With `at`, the 24 hours' top ten as they were then.
+         */
+        get: operations["stories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/market/stories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One story with its posts
+         * @description The story, its score at each refresh, and its posts still held (the news window), newest first. A story is a group of terms that several tracked accounts (never one loud account) suddenly write about together, against each term’s own moving baseline of distinct authors, with the posts that carry them (docs/decisions.md, D23). Computed with each news refresh; a story keeps its id for as long as it runs.
+         */
+        get: operations["story"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sentiment/{token}": {
         parameters: {
             query?: never;
@@ -503,7 +543,7 @@ export interface paths {
         put?: never;
         /**
          * MCP server: the market reads as tools for AI agents
-         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. Market tools, read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`, `mindshare`, `token_mindshare`, `token_callers`, `callers_leaderboard`. Alert tools, for the user of the request's API key (X-Api-Key) or JWT, each acting as its /api/alerts route: `create_alert`, `list_alerts`, `delete_alert`, `alert_firings`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
+         * @description A remote [Model Context Protocol](https://modelcontextprotocol.io) server over Streamable HTTP, stateless: no session, every request stands alone and is answered with one JSON body (never an event stream), so any replica answers. Send `Accept: application/json, text/event-stream` (406 otherwise) and `Content-Type: application/json` (415 otherwise); a body is at most 64 KiB (413) and holds one JSON-RPC message: a batch (an array) is refused with 400, as MCP 2025-06-18 removed batching. A request with an `Origin` header is served only when that origin is in MCP_ALLOWED_ORIGINS (403 otherwise, `null` included); agents send none. Every request is answered within MCP_TIMEOUT (15 s by default), if need be with the JSON-RPC error -32001 "Request timed out". GET and DELETE answer 405. Market tools, read-only and public like the market routes: `trending_tokens`, `trending_contracts`, `news`, `username_stats`, `token_sentiment`, `sentiment_history`, `token_history`, `mindshare`, `token_mindshare`, `token_callers`, `callers_leaderboard`, `market_stories`, `story`. Alert tools, for the user of the request's API key (X-Api-Key) or JWT, each acting as its /api/alerts route: `create_alert`, `list_alerts`, `delete_alert`, `alert_firings`. Each answers what its market route answers (same data, same `cachedAt`) as `structuredContent` and as JSON text; a failure is a tool result with `isError: true` and the route’s message, e.g. `{"error":"Username not found in index","status":404}`. Stats lookups draw on the same per-client budget as GET /api/market/stats/{username}.
          */
         post: operations["mcp"];
         delete?: never;
@@ -1524,6 +1564,139 @@ export interface components {
             hitRate: number | null;
             /** @description The median time from a hit call to its breakout, in minutes; null without a hit. */
             medianLeadMinutes: number | null;
+        };
+        /** @description The stories of a window, ranked by score. */
+        StoryList: {
+            /** @enum {string} */
+            window: "1h" | "24h" | "7d";
+            data: components["schemas"]["Story"][];
+            /**
+             * Format: date-time
+             * @description ISO timestamp of the news refresh the stories were computed at.
+             */
+            cachedAt: string;
+        };
+        /** @description A story: terms several tracked accounts burst into together, with its posts (docs/decisions.md#d23). */
+        Story: {
+            /** @description The storyline: the same id for as long as the story runs. */
+            id: string;
+            /** @description The storyline this one split from, when it did. */
+            parentId?: string;
+            /** @description Its top terms, joined (no generated prose). */
+            title: string;
+            /** @description Its terms (words and word pairs), strongest first. */
+            terms: string[];
+            /** @description Tokens its posts name, most named first. */
+            tokens: string[];
+            /** @description Contract addresses its posts name. */
+            contracts: string[];
+            /** @description Its posts. */
+            posts: number;
+            /** @description The ids of its posts, in the order they joined it. */
+            postIds: string[];
+            /** @description Distinct tracked accounts among its posts. */
+            authors: number;
+            /** @description Of those, the smart-money accounts (every tracked account is one). */
+            smartAuthors: number;
+            /** @description The author of its earliest post. */
+            firstPoster: string;
+            /**
+             * Format: date-time
+             * @description Its earliest post.
+             */
+            firstSeenAt: string;
+            /**
+             * Format: date-time
+             * @description The refresh at which its score was highest.
+             */
+            peakAt: string;
+            /**
+             * Format: date-time
+             * @description Its latest post.
+             */
+            lastSeenAt: string;
+            /**
+             * @description emerging: new or rising; peaking: bursting, not rising; fading: no longer bursting.
+             * @enum {string}
+             */
+            status: "emerging" | "peaking" | "fading";
+            /** @description Distinct authors in the last span × log2(2 + the mean burst z of its three strongest units); halves each refresh it does not burst. */
+            score: number;
+            /** @description Score minus its score at the previous refresh. */
+            scoreChange: number;
+            /** @description The mean polarity of its posts, from -1 to 1. */
+            sentiment: number;
+        };
+        /** @description A story with its score over time and its posts. */
+        StoryDetail: {
+            data: {
+                /** @description The storyline: the same id for as long as the story runs. */
+                id: string;
+                /** @description The storyline this one split from, when it did. */
+                parentId?: string;
+                /** @description Its top terms, joined (no generated prose). */
+                title: string;
+                /** @description Its terms (words and word pairs), strongest first. */
+                terms: string[];
+                /** @description Tokens its posts name, most named first. */
+                tokens: string[];
+                /** @description Contract addresses its posts name. */
+                contracts: string[];
+                /** @description Its posts. */
+                posts: number;
+                /** @description The ids of its posts, in the order they joined it. */
+                postIds: string[];
+                /** @description Distinct tracked accounts among its posts. */
+                authors: number;
+                /** @description Of those, the smart-money accounts (every tracked account is one). */
+                smartAuthors: number;
+                /** @description The author of its earliest post. */
+                firstPoster: string;
+                /**
+                 * Format: date-time
+                 * @description Its earliest post.
+                 */
+                firstSeenAt: string;
+                /**
+                 * Format: date-time
+                 * @description The refresh at which its score was highest.
+                 */
+                peakAt: string;
+                /**
+                 * Format: date-time
+                 * @description Its latest post.
+                 */
+                lastSeenAt: string;
+                /**
+                 * @description emerging: new or rising; peaking: bursting, not rising; fading: no longer bursting.
+                 * @enum {string}
+                 */
+                status: "emerging" | "peaking" | "fading";
+                /** @description Distinct authors in the last span × log2(2 + the mean burst z of its three strongest units); halves each refresh it does not burst. */
+                score: number;
+                /** @description Score minus its score at the previous refresh. */
+                scoreChange: number;
+                /** @description The mean polarity of its posts, from -1 to 1. */
+                sentiment: number;
+                /** @description Its score at each refresh since it began. */
+                scores: components["schemas"]["StoryScorePoint"][];
+            };
+            /** @description Its posts still held (the last 72 hours of news), newest first. */
+            posts: components["schemas"]["NewsItemOutput"][];
+            /**
+             * Format: date-time
+             * @description ISO timestamp of the news refresh the stories were computed at.
+             */
+            cachedAt: string;
+        };
+        /** @description A story's score at one refresh. */
+        StoryScorePoint: {
+            /**
+             * Format: date-time
+             * @description The refresh.
+             */
+            at: string;
+            score: number;
         };
         /** @description A pair list in Freqtrade’s RemotePairList format. */
         Pairlist: {
@@ -3893,6 +4066,212 @@ export interface operations {
             };
         };
     };
+    stories: {
+        parameters: {
+            query?: {
+                /** @description The stories whose latest post is within the last 1 hour, 24 hours or 7 days. Default 24h. */
+                window?: "1h" | "24h" | "7d";
+                /** @description Only the stories about this ticker (in their `tokens`), case-insensitive; an optional leading $ is dropped. */
+                token?: string;
+                /** @description An instant: the 24 hours’ top ten stories as they were then (from history), with their own cachedAt. */
+                at?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The window, its stories by score, and the time of the news refresh they were computed at. */
+            200: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoryList"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
+            304: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: "Invalid query parameter: window (one of 1h, 24h, 7d)" when `window` is not 1h, 24h or 7d; "Invalid query parameter: token" when `token` is not 1-20 of [A-Za-z0-9] after an optional $; "Invalid query parameter: at" when `at` is not an ISO 8601 date or date-time with a zone; "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "No snapshot at that time" when `at` is before retention or before the first snapshot. */
+            404: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    story: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The story’s id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The story, its score over time, its posts, and the time of the news refresh. */
+            200: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoryDetail"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the current ETag; no body. */
+            304: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Strong entity tag of the body; send it back in If-None-Match. */
+                    ETag?: string;
+                    /** @description `public, max-age=<seconds until the cached entry expires>`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: "Invalid story id" when the id is empty or longer than 64 characters; "Invalid URL encoding" when a path parameter is not valid percent-encoding (such as %E0 or %zz); "API keys are accepted only in the X-Api-Key or Authorization header, never in the URL" when the query string carries an API key (a value starting with `ms_live_`, or a parameter named like api_key); "Send the API key once: X-Api-Key and Authorization carry different keys" when X-Api-Key and Authorization: Bearer carry two different API keys. */
+            400: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized: "Invalid API key" when an API key is presented (X-Api-Key, or a Bearer value starting with `ms_`) that is malformed, unknown or revoked, or whose user was removed. */
+            401: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Always `Bearer` on a 401. */
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found: "Story not found" when no story of the last 7 days has this id. */
+            404: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
+            500: {
+                headers: {
+                    /** @description Always `*`. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable: "Data temporarily unavailable" when the shared snapshot is absent and no refresh completed within 10 seconds, or a refresh that just failed holds asks back (Retry-After: the seconds left of its backoff); "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            503: {
+                headers: {
+                    /** @description Always `*`; absent only on the 503 sent when the process is at MAX_CONNECTIONS. */
+                    "Access-Control-Allow-Origin"?: "*";
+                    /** @description Seconds to wait before retrying (1 to 900). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     tokenSentimentAlias: {
         parameters: {
             query?: never;
@@ -3997,7 +4376,7 @@ export interface operations {
     stream: {
         parameters: {
             query?: {
-                /** @description Comma-separated event kinds to receive: trending, trending-cas, trending@1h, trending@4h, trending@7d, trending@30d, trending-cas@1h, trending-cas@4h, trending-cas@7d, trending-cas@30d, news, sentiment, mindshare. Default: all. At most 160 characters (every kind once). */
+                /** @description Comma-separated event kinds to receive: trending, trending-cas, trending@1h, trending@4h, trending@7d, trending@30d, trending-cas@1h, trending-cas@4h, trending-cas@7d, trending-cas@30d, news, sentiment, mindshare, stories. Default: all. At most 168 characters (every kind once). */
                 topics?: string;
             };
             header?: {

@@ -165,3 +165,9 @@ export const callersKeys = {
   /** The ids a trending list (`token` or `ca`) had in its top, with when each was last there; `#seeded` its first refresh. */
   top: (list: 'token' | 'ca') => `${P}:{callers}:top:${list}`,
 } as const;
+
+/** The stories' keys (docs/decisions.md#d23), in one slot, `{stories}`. */
+export const storiesKeys = {
+  /** The story engine's state between news refreshes (apps/worker/src/stories/engine.ts, JSON): its baselines and live storylines. */
+  state: () => `${P}:{stories}:state`,
+} as const;

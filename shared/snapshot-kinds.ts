@@ -8,7 +8,7 @@ import { TrendingCaSchema, TrendingTokenSchema } from './market-types.js';
 import { DEFAULT_WINDOW, EXTRA_WINDOWS, type ExtraWindow, type TrendingWindow } from './trending-windows.js';
 
 /** How the API prepares a snapshot for serving (apps/api/src/market/snapshot-cache.ts builds each). */
-export type ViewKind = 'whole' | 'pages' | 'byToken' | 'byWindow';
+export type ViewKind = 'whole' | 'pages' | 'byToken' | 'byWindow' | 'stories';
 
 /**
  * A kind's history series, by name: the one-letter fields each point has, in the order they are
@@ -158,6 +158,8 @@ export const SNAPSHOT_KINDS = {
   },
   // Counted from the news posts into hourly buckets, in the same refresh (docs/decisions.md#d20).
   mindshare: { refreshJob: 'refresh-news', view: 'byWindow', events: 'mindshare-events', series: {} },
+  // Detected from the news posts by the story engine, in the same refresh (docs/decisions.md#d23).
+  stories: { refreshJob: 'refresh-news', view: 'stories', events: 'stories-events', series: {} },
 } as const satisfies Record<string, KindSpec<SeriesFields>>;
 
 export type SnapshotName = keyof typeof SNAPSHOT_KINDS;

@@ -31,7 +31,13 @@ describe('the tables: every read and every kind gets its route and stream topic'
       const withSentiment = await Promise.all(
         trending.data.map(async ({ token }) => ((await http(`${stack.apiUrl}/api/market/sentiment/${token}`)).status === 200 ? token : '')),
       );
-      examples = { token: withSentiment.find(Boolean) ?? '', username: stack.sim.trackedUsernames()[0] ?? '' };
+      // A story the simulator planted (apps/index-sim/src/planted-stories.ts).
+      const stories = (await http(`${stack.apiUrl}/api/market/stories?window=7d`)).json as { data: { id: string }[] };
+      examples = {
+        token: withSentiment.find(Boolean) ?? '',
+        username: stack.sim.trackedUsernames()[0] ?? '',
+        id: stories.data[0]?.id ?? '',
+      };
       expect(examples.token, 'a trending token with sentiment').to.not.equal('');
     });
     after(async () => {

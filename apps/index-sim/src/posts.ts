@@ -9,6 +9,7 @@ import type { Rng } from './random.js';
 import { type Mood, renderText } from './texts.js';
 import { TOKENS, type TokenInfo, tokenBySymbol } from './tokens.js';
 import { EARLY_ACTIVITY, earlyAccounts, surgeToken } from './surges.js';
+import { plantedText } from './planted-stories.js';
 
 export const WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 
@@ -113,9 +114,12 @@ export class PostStream {
     const id = (BigInt(time) << 22n) | BigInt(hash(this.seed, 'post-id', slot) & 0x3fffff);
     // Scattered around the author's average, which grows with the author's audience.
     const engagement = Math.max(0.1, round(author.avgEngagement * Math.exp(0.45 * normal(rng)), 1));
+    // A planted story's post keeps the slot's author; its token is the event's.
+    const planted = plantedText(this.seed, time);
+    if (planted) tokens.splice(0, tokens.length, tokenBySymbol(planted.token) ?? main);
     const wire: WirePost = Object.freeze({
       id: id.toString(),
-      text: renderText(rng, mood, main, tokens.slice(1)),
+      text: planted?.text ?? renderText(rng, mood, main, tokens.slice(1)),
       author: Object.freeze({ username: author.username, followers: author.followers }),
       created_at: new Date(time).toISOString(),
       tokens: Object.freeze(tokens.map((t) => t.symbol)),

@@ -55,6 +55,7 @@ describe('fast path for cached reads', () => {
   let koaUrl: string;
   let answeredFast = 0;
   let username: string;
+  let storyId: string;
 
   before(async () => {
     stack = await startStack();
@@ -69,6 +70,8 @@ describe('fast path for cached reads', () => {
     fastUrl = await listen(withFastPath);
     koaUrl = await listen(koaOnly);
     username = stack.sim.trackedUsernames()[0] ?? 'none';
+    // A story the simulator planted (apps/index-sim/src/planted-stories.ts).
+    storyId = ((await http(`${koaUrl}/api/market/stories?window=7d`)).json as { data: { id: string }[] }).data[0]?.id ?? 'none';
     // The copies in memory are made by a first read through the API, as in production.
     for (const path of [...tableReads(), ...HISTORY_QUERIES]) {
       expect((await http(`${koaUrl}${path}`)).status, path).to.equal(200);
@@ -93,7 +96,7 @@ describe('fast path for cached reads', () => {
   }
 
   /** Every read of the table with example parameters: a new read is checked here without a new test. */
-  const tableReads = () => READ_NAMES.map((name) => pathOf(MARKET_READS[name], { token: 'BTC', username }));
+  const tableReads = () => READ_NAMES.map((name) => pathOf(MARKET_READS[name], { token: 'BTC', username, id: storyId }));
 
   /** The table's reads, then queries and spellings of the same reads. */
   const reads = () => [

@@ -23,6 +23,7 @@ describe('MCP: POST /mcp with the SDK client', function () {
   let stack: Stack;
   let client: Client;
   let token: string;
+  let id: string;
   const rest = (path: string) => http(`${stack.apiUrl}${path}`);
 
   before(async () => {
@@ -35,6 +36,8 @@ describe('MCP: POST /mcp with the SDK client', function () {
     );
     token = sentiment.find(Boolean) ?? '';
     expect(token, 'a trending token with sentiment').not.to.equal('');
+    // A story the simulator planted (apps/index-sim/src/planted-stories.ts).
+    id = ((await rest('/api/market/stories?window=7d')).json as { data: { id: string }[] }).data[0]?.id ?? '';
   });
   after(async () => {
     await client?.close();
@@ -97,8 +100,8 @@ describe('MCP: POST /mcp with the SDK client', function () {
         // Each tool with its read's example parameters, from the table; then arguments REST spells otherwise.
         ...TOOL_READS.map((read): [string, Record<string, unknown>, string] => [
           read.tool!.name,
-          toolArguments(read, { token, username }),
-          pathOf(read, { token, username }),
+          toolArguments(read, { token, username, id }),
+          pathOf(read, { token, username, id }),
         ]),
         ['username_stats', { username: `@${username.toUpperCase()}` }, `/api/market/stats/${username}`],
         ['news', { page: 2, limit: 7 }, '/api/market/news?page=2&limit=7'],

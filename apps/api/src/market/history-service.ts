@@ -60,7 +60,7 @@ export class HistoryService {
   }
 
   /** `GET /api/market/<list kind>?at=`: the exact body that was current at `atMs`. */
-  async snapshotAt(name: ListKind, atMs: number): Promise<ReadAnswer> {
+  async snapshotAt(name: ListKind | 'stories', atMs: number): Promise<ReadAnswer> {
     const key = historyKeys.events(name);
     const entry = this.retentionMs > 0 && atMs >= 0 ? await readAtOrBefore(this.redis, key, atMs) : null;
     const body = entry?.fields.b;

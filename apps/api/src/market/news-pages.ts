@@ -37,6 +37,12 @@ export class NewsPages {
     });
   }
 
+  /** The posts with these ids that the snapshot holds, as stored (newest first), each once: a story's posts. */
+  postsWithIds(ids: readonly string[]): NewsItem[] {
+    const wanted = new Set(ids);
+    return this.snapshot.data.filter((item) => wanted.has(item.id));
+  }
+
   get total(): number {
     return this.items.length;
   }

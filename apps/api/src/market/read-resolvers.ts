@@ -14,6 +14,7 @@ import type { ReadOf, ReadSpec, ServeKind } from './reads.js';
 import type { ReadAnswer, Representation } from '../http/representation.js';
 import { secondsLeft, type CachedSnapshot, type SnapshotCache, type ViewOf } from './snapshot-cache.js';
 import { parseMindshareInterval, parseMindshareWindow } from './mindshare-queries.js';
+import { parseStoriesQuery, parseStoryId } from './stories-queries.js';
 import type { MindshareService } from './mindshare-service.js';
 import type { CallersReads } from './callers-reads.js';
 import type { ChargeMiss, StatsService } from './stats-service.js';
@@ -150,6 +151,36 @@ export function resolvers({ snapshots, stats, history, mindshare, callers, windo
     'token-mindshare': {
       peek: (_read, { params, query }) => mindshare.peek(parseTokenParam(params.token), mindshareQuery(query)),
       get: (_read, { params, query }) => mindshare.get(parseTokenParam(params.token), mindshareQuery(query)),
+    },
+    stories: {
+      peek(_read, { query }) {
+        if (query.at !== undefined) return undefined;
+        const { window, token } = parseStoriesQuery(query);
+        const snapshot = snapshots.peek('stories');
+        return snapshot && answerOf(snapshot, snapshot.view.stories.list(window, token));
+      },
+      async get(_read, { query }) {
+        const { window, token } = parseStoriesQuery(query);
+        const at = parseInstant(query.at, 'at');
+        if (at !== undefined) return history.snapshotAt('stories', at);
+        const snapshot = await snapshots.get('stories');
+        return answerOf(snapshot, snapshot.view.stories.list(window, token));
+      },
+    },
+    story: {
+      peek(_read, { params }) {
+        const id = parseStoryId(params.id);
+        const [snapshot, news] = [snapshots.peek('stories'), snapshots.peek('news')];
+        const representation = snapshot && news && snapshot.view.stories.story(id, (ids) => news.view.pages.postsWithIds(ids));
+        return snapshot && representation && answerOf(snapshot, representation);
+      },
+      async get(_read, { params }) {
+        const id = parseStoryId(params.id);
+        const [snapshot, news] = await Promise.all([snapshots.get('stories'), snapshots.get('news')]);
+        const representation = snapshot.view.stories.story(id, (ids) => news.view.pages.postsWithIds(ids));
+        if (!representation) throw new NotFoundError('Story not found');
+        return answerOf(snapshot, representation);
+      },
     },
     history: {
       peek: (read, { params, query }) => history.peek(read.series, parseTokenParam(params.token), parseHistoryQuery(query)),

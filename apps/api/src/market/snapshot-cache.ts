@@ -12,6 +12,8 @@ import { UnavailableError } from '../../../../shared/errors.js';
 import { boundedCache, type BoundedCache } from '../cache/bounded-cache.js';
 import { Representation } from '../http/representation.js';
 import { NewsPages } from './news-pages.js';
+import { StoriesView } from './stories-view.js';
+import type { StoriesSnapshotData } from '../../../../shared/stories.js';
 import type { SnapshotWatch } from './snapshot-watch.js';
 
 /** How each view kind of shared/snapshot-kinds.ts is built from the stored body. */
@@ -37,6 +39,8 @@ const VIEWS = {
       ) as ReadonlyMap<string, Representation>,
     };
   },
+  // Stories: each window's ranked list, a token's, and each story by id (GET /api/market/stories, /stories/:id).
+  stories: (_body: Buffer, snapshot: Snapshot<unknown>) => ({ stories: new StoriesView(snapshot as Snapshot<StoriesSnapshotData>) }),
 } satisfies Record<ViewKind, (body: Buffer, snapshot: Snapshot<unknown>) => object>;
 
 export type ViewOf<N extends SnapshotName> = ReturnType<(typeof VIEWS)[ViewOfKind<N>]>;

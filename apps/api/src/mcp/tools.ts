@@ -3,6 +3,7 @@
  * own resolver (same bytes, same parsers, so a bad value gets the route's message), with the input
  * its kind of read needs and the route's response schema as its output schema.
  */
+import { STORY_WINDOWS } from '../../../../shared/stories.js';
 import { z } from 'zod';
 import { CALLS_WINDOWS, LEADERBOARD_SORTS } from '../../../../shared/callers/figures.js';
 import { TickerParam, UsernameParam } from '../../../../shared/identifiers.js';
@@ -128,6 +129,12 @@ const TOOL_INPUTS: Readonly<Record<ServeKind, z.ZodObject>> = {
       .meta({ description: 'Buckets aligned to UTC: 1h (default), 4h or 1d for the 1h and 24h windows; 1d for 7d and 30d.' }),
   }),
   ...CALLERS_TOOL_INPUTS,
+  stories: z.object({
+    window: z.enum(STORY_WINDOWS).optional().meta({ description: 'Stories whose latest post is within the last 1h, 24h (default) or 7d.' }),
+    token: described(TickerParam, ' Optional: only the stories about this ticker.').optional(),
+    at: instant('Optional: the 24 hours’ top ten stories as they were at this instant (within the history kept).'),
+  }),
+  story: z.object({ id: z.string().min(1).max(64).meta({ description: 'The story’s id, as market_stories lists it.' }) }),
 };
 
 /** The read answered as its REST route answers: the tool's arguments are the route's parameters and query, as strings. */

@@ -17,6 +17,8 @@ export interface JobContext {
   historyMs: number;
   /** Scores the news posts, remembering the last window's (newsScorer()): one per worker, kept across refreshes. */
   scorePost: PostScorer;
+  /** The story engine's interval (30 minutes; tests shorten it): a news refresh closes the whole intervals since the last. */
+  storyIntervalMs: number;
   /** Evaluates alert rules after each refresh written (apps/worker/src/alerts/); absent in a worker that does not. */
   alerts?: AlertEvaluator;
   /** What a call, a breakout and a hit are (CALLS_*; docs/decisions.md#callers). */

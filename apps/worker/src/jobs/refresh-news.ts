@@ -1,4 +1,5 @@
 import type { NewsItem, SentimentRecord } from '../../../../shared/market-types.js';
+import type { StoriesSnapshotData } from '../../../../shared/stories.js';
 import { memoizedScorer, summarizeSentiment, type PostScorer } from '../sentiment/aggregate.js';
 import { writeRefresh, type SeriesEntry } from '../../../../shared/history/history-store.js';
 import { countMentions, mindshareLists, readBuckets, type MindshareLists } from '../mindshare/mindshare-counts.js';
@@ -11,6 +12,8 @@ import type { JobContext } from './job-context.js';
 import { storeFetched } from './store-fetched.js';
 import { recordCalls } from '../callers/record-calls.js';
 import { alertsAfterNews, alertsPrevious } from '../alerts/refresh-hooks.js';
+import { computeStories } from '../stories/stories-refresh.js';
+import { storiesKeys } from '../../../../shared/keyspace.js';
 
 /**
  * The scorer a worker keeps across its news refreshes, remembering a window's worth and a fifth: a
@@ -36,22 +39,30 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   const mindshare = await refreshMindshare(context, posts, at.getTime());
   // Before the snapshots land: a read prompted by them finds the calls they brought.
   await storeFetched(() => recordCalls(redis, posts, at.getTime(), context.callers));
+  const stories = await computeStories(context, posts, at.getTime());
   const snapshots = [
     { name: 'news', body: JSON.stringify({ data: posts, cachedAt }), version: cachedAt },
     { name: 'sentiment', body: JSON.stringify({ data: sentiment, cachedAt }), version: cachedAt },
     { name: 'mindshare', body: JSON.stringify({ data: mindshare, cachedAt }), version: cachedAt },
+    { name: 'stories', body: JSON.stringify({ data: stories.data, cachedAt }), version: cachedAt },
   ] as const;
   const written = await storeFetched(async () => {
     // Without history, writeRefresh writes the snapshots alone.
     const entries =
       historyMs > 0
-        ? [...newsEntries({ cachedAt, posts, sentiment, ...(await previousRefresh(context)) }), mindshareEvent(mindshare, cachedAt)]
+        ? [
+            ...newsEntries({ cachedAt, posts, sentiment, ...(await previousRefresh(context)) }),
+            mindshareEvent(mindshare, cachedAt),
+            storiesEvent(stories.data, cachedAt),
+          ]
         : [];
     const values = [{ key: historyKeys.newsIds(), value: posts.map((post) => post.id).join('\n') }];
     return writeRefresh(redis, { atMs: at.getTime(), snapshots, values, entries }, historyMs);
   });
   if (!written) logger.warn({ cachedAt }, 'news: a newer refresh is already stored; this one was dropped');
-  else await alertsAfterNews(context, alertsBefore, posts, sentiment, cachedAt);
+  // The engine's state moves on only with a stored refresh (a dropped one would count its interval twice).
+  else await redis.set(storiesKeys.state(), stories.state);
+  if (written) await alertsAfterNews(context, alertsBefore, posts, sentiment, cachedAt);
   return { items: posts.length, tokens: Object.keys(sentiment).length };
 }
 
@@ -72,6 +83,13 @@ function mindshareEvent(lists: MindshareLists, cachedAt: string): SeriesEntry {
   return { key: historyKeys.events('mindshare'), fields: ['b', JSON.stringify({ data: top, cachedAt })] };
 }
 const MINDSHARE_EVENT_TOKENS = 10;
+
+/** The stories topic's event, and `?at=`'s answer: the 24 hours' top ten, as GET /api/market/stories answers them. */
+function storiesEvent(data: StoriesSnapshotData, cachedAt: string): SeriesEntry {
+  const top = data.windows['24h'].slice(0, STORIES_EVENT_COUNT);
+  return { key: historyKeys.events('stories'), fields: ['b', JSON.stringify({ window: '24h', data: top, cachedAt })] };
+}
+const STORIES_EVENT_COUNT = 10;
 
 /** What the events compare with: the last refresh's post ids and sentiment records, when there was one. */
 async function previousRefresh({ redis }: JobContext): Promise<{

@@ -9,6 +9,7 @@ import { byId, tickAgo } from './format.js';
 import { setUpNews, showNews } from './news.js';
 import { setUpStats } from './stats.js';
 import { showLeaderboard } from './callers.js';
+import { showStories } from './stories.js';
 import { openToken, refreshTokenView, setUpTokenView, tokenInLocation } from './token-view.js';
 
 /** @typedef {import('./api.js').Schemas['SentimentEvent']} SentimentEvent */
@@ -36,6 +37,7 @@ async function firstReads() {
   if (cas.data) renderCas(cas.data);
   await showNews('', 1);
   await showLeaderboard();
+  await showStories();
 }
 
 /** @param {import('./board.js').TrendingWindow[]} windows */
@@ -54,6 +56,7 @@ function follow(windows) {
     });
   }
   stream.addEventListener('trending-cas', (event) => renderCas(JSON.parse(event.data)));
+  stream.addEventListener('stories', () => void showStories());
   // The feed's page is read again, so the filter and the paging stay as the reader left them.
   stream.addEventListener('news', (event) => {
     /** @type {NewsEvent} */

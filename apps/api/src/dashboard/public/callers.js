@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The callers (docs/decisions.md, D21): the leaderboard panel (GET /api/market/callers) and a
+ * The callers (docs/decisions.md, D22): the leaderboard panel (GET /api/market/callers) and a
  * token's first callers in its view (GET /api/market/tokens/:token/callers).
  */
 import { api, messageOf } from './api.js';

@@ -1,0 +1,47 @@
+/**
+ * The stories snapshot prepared for serving (docs/decisions.md#d23): each window's ranked list
+ * ready as an answer, a token's list built on first ask and kept, and each story by id.
+ */
+import type { NewsItem, Snapshot } from '../../../../shared/market-types.js';
+import { STORY_WINDOWS, type StoriesSnapshotData, type Story, type StoryWindow } from '../../../../shared/stories.js';
+import { boundedCache } from '../cache/bounded-cache.js';
+import { Representation } from '../http/representation.js';
+
+/** Token lists kept per snapshot: one per token asked, the rest rebuilt. */
+const MAX_TOKEN_LISTS = 200;
+
+export class StoriesView {
+  private readonly lists: ReadonlyMap<StoryWindow, Representation>;
+  private readonly byId = new Map<string, Story>();
+  private readonly tokenLists = boundedCache<string, Representation>({ max: MAX_TOKEN_LISTS });
+
+  constructor(private readonly snapshot: Snapshot<StoriesSnapshotData>) {
+    const { windows } = snapshot.data;
+    this.lists = new Map(STORY_WINDOWS.map((window) => [window, this.answer(window, windows[window] ?? [])]));
+    for (const window of STORY_WINDOWS) for (const story of windows[window] ?? []) this.byId.set(story.id, story);
+  }
+
+  private answer(window: StoryWindow, data: readonly Story[]): Representation {
+    return Representation.json({ window, data, cachedAt: this.snapshot.cachedAt });
+  }
+
+  /** The window's stories ranked by score, of those naming `token` if given (upper case, no `$`). */
+  list(window: StoryWindow, token?: string): Representation {
+    if (token === undefined) return this.lists.get(window) as Representation;
+    const key = `${window}:${token}`;
+    let representation = this.tokenLists.get(key);
+    if (!representation) {
+      const stories = (this.snapshot.data.windows[window] ?? []).filter((story) => story.tokens.includes(token));
+      this.tokenLists.set(key, (representation = this.answer(window, stories)));
+    }
+    return representation;
+  }
+
+  /** One story with its score over time and its posts still held (newest first), or undefined. */
+  story(id: string, posts: (ids: readonly string[]) => NewsItem[]): Representation | undefined {
+    const story = this.byId.get(id);
+    if (!story) return undefined;
+    const scores = this.snapshot.data.scores[id] ?? [];
+    return Representation.json({ data: { ...story, scores }, posts: posts(story.postIds), cachedAt: this.snapshot.cachedAt });
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * SigniTrend's significance baselines (Schubert, Weiler, Kriegel, KDD 2014): for every unit and
+ * co-occurring pair, an exponentially weighted moving average and variance of its count per
+ * interval, kept in a fixed hashed table (each key in two buckets; the lower estimate is used, as
+ * in a count-min sketch), so memory does not grow with the vocabulary and the state serialises
+ * as two arrays. Here the count is of distinct authors, never of posts.
+ */
+
+export interface BaselineOptions {
+  /** Buckets in the table (a power of two). */
+  buckets: number;
+  /** The EWMA's weight of one interval (SigniTrend's α). */
+  alpha: number;
+  /** The noise floor (SigniTrend's β): a count below it is never significant, and it damps the z of rare keys. */
+  beta: number;
+}
+
+export interface SerializedBaseline {
+  mean: string;
+  variance: string;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+function hash(key: string, seed: number): number {
+  let h = (FNV_OFFSET ^ seed) >>> 0;
+  for (let i = 0; i < key.length; i += 1) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, FNV_PRIME);
+  }
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  return (h ^ (h >>> 12)) >>> 0;
+}
+
+export class HashedBaseline {
+  readonly mean: Float32Array;
+  readonly variance: Float32Array;
+  private readonly mask: number;
+  private readonly pending: Float32Array;
+
+  constructor(
+    private readonly options: BaselineOptions,
+    saved?: SerializedBaseline,
+  ) {
+    this.mask = options.buckets - 1;
+    this.mean = saved ? floats(saved.mean, options.buckets) : new Float32Array(options.buckets);
+    this.variance = saved ? floats(saved.variance, options.buckets) : new Float32Array(options.buckets);
+    this.pending = new Float32Array(options.buckets);
+  }
+
+  private bucketsOf(key: string): [number, number] {
+    return [hash(key, 0) & this.mask, hash(key, 0x9e3779b9) & this.mask];
+  }
+
+  /** The key's bucket least shared with other keys: the one with the lower average (as a count-min sketch reads). */
+  private cleanest(key: string): number {
+    const [a, b] = this.bucketsOf(key);
+    return (this.mean[a] as number) <= (this.mean[b] as number) ? a : b;
+  }
+
+  /** How unusual `count` is for `key`, against the baseline before this interval. */
+  zScore(key: string, count: number): number {
+    const bucket = this.cleanest(key);
+    const { beta } = this.options;
+    return (count - Math.max(this.mean[bucket] as number, beta)) / (Math.sqrt(this.variance[bucket] as number) + beta);
+  }
+
+  /** The key's moving average (the lower of its buckets'). */
+  meanOf(key: string): number {
+    return this.mean[this.cleanest(key)] as number;
+  }
+
+  /** Adds one key's count to the interval being closed. */
+  add(key: string, count: number): void {
+    for (const bucket of this.bucketsOf(key)) this.pending[bucket] = (this.pending[bucket] as number) + count;
+  }
+
+  /** Ends the interval: every bucket's average and variance move towards its count (zero for most). */
+  close(): void {
+    const { alpha } = this.options;
+    const { mean, variance, pending } = this;
+    for (let i = 0; i < mean.length; i += 1) {
+      const delta = (pending[i] as number) - (mean[i] as number);
+      if (delta === 0 && variance[i] === 0) continue;
+      mean[i] = (mean[i] as number) + alpha * delta;
+      variance[i] = (1 - alpha) * ((variance[i] as number) + alpha * delta * delta);
+    }
+    pending.fill(0);
+  }
+
+  serialize(): SerializedBaseline {
+    return { mean: base64(this.mean), variance: base64(this.variance) };
+  }
+}
+
+const base64 = (array: Float32Array): string => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
+
+function floats(encoded: string, length: number): Float32Array {
+  const bytes = Buffer.from(encoded, 'base64');
+  const array = new Float32Array(length);
+  if (bytes.byteLength === length * 4) new Uint8Array(array.buffer).set(bytes);
+  return array;
+}

@@ -1,0 +1,175 @@
+/**
+ * The story engine (docs/decisions.md, "Stories"): pure, linear in posts, its state a plain
+ * object the worker keeps in Redis between refreshes. A refresh closes every whole interval
+ * since the last one: counts the span's distinct authors per unit and pair, scores them against
+ * the baselines (SigniTrend), groups the bursting units, and links the groups to storylines.
+ */
+import { HashedBaseline, type SerializedBaseline } from './baseline.js';
+import { detectInterval, type PreparedPost } from './detect.js';
+import { DEFAULT_STORY_OPTIONS, type StoryOptions } from './options.js';
+import { linkGroups, type Storyline } from './storylines.js';
+import { fingerprintOf, isMarkedRepost, unitsOf } from './units.js';
+
+export interface StoryInput {
+  id: string;
+  author: string;
+  text: string;
+  publishedMs: number;
+  /** Tokens the provider already parsed (its cashtag entities); the text's own cashtags are added. */
+  tokens?: readonly string[];
+}
+
+export interface StoriesState {
+  v: 1;
+  /** When the baselines began: no story is told before they have seen `QUIET_INTERVALS`. */
+  startedMs: number;
+  /** The end of the last closed interval. */
+  closedUntil: number;
+  baseline: SerializedBaseline;
+  storylines: Storyline[];
+  /** Fingerprint key → the first post that had it, and when: reposts and near-duplicates count once. */
+  fingerprints: [string, string, number][];
+}
+
+/** Intervals a new baseline learns before it may call anything a burst (against an empty baseline, everything is one). */
+export const QUIET_INTERVALS = 48;
+/** A fingerprint shared by two authors marks a repost only when it has this many words ("watching" is not a repost). */
+const REPOST_MIN_WORDS = 5;
+
+interface Prepared extends PreparedPost {
+  duplicate: boolean;
+}
+
+export class StoryEngine {
+  readonly options: StoryOptions;
+  private readonly baseline: HashedBaseline;
+  private storylines: Storyline[];
+  private startedMs: number;
+  private closedUntil: number;
+  private readonly fingerprints: Map<string, { id: string; ms: number }>;
+  private readonly prepared = new Map<string, Prepared>();
+
+  constructor(
+    options: Partial<StoryOptions> = {},
+    state?: StoriesState,
+    private readonly polarity: (post: PreparedPost) => number = () => 0,
+  ) {
+    this.options = { ...DEFAULT_STORY_OPTIONS, ...options };
+    const usable = state?.v === 1 ? state : undefined;
+    this.baseline = new HashedBaseline(this.options, usable?.baseline);
+    this.storylines = usable?.storylines ?? [];
+    this.startedMs = usable?.startedMs ?? 0;
+    this.closedUntil = usable?.closedUntil ?? 0;
+    this.fingerprints = new Map((usable?.fingerprints ?? []).map(([key, id, ms]) => [key, { id, ms }]));
+  }
+
+  get lines(): readonly Storyline[] {
+    return this.storylines;
+  }
+
+  /** Closes the whole intervals up to `nowMs` over `posts` (any order; those already seen are recognised by id). */
+  refresh(posts: readonly StoryInput[], nowMs: number): readonly Storyline[] {
+    const { intervalMs, spanIntervals, warmupIntervals } = this.options;
+    const spanMs = intervalMs * spanIntervals;
+    const lastEnd = Math.floor(nowMs / intervalMs) * intervalMs;
+    const earliest = posts.reduce((min, post) => Math.min(min, post.publishedMs), Infinity);
+    if (this.closedUntil === 0 || lastEnd - this.closedUntil > warmupIntervals * intervalMs) {
+      const from = Math.max(Math.floor(earliest / intervalMs) * intervalMs, lastEnd - warmupIntervals * intervalMs);
+      this.closedUntil = Number.isFinite(from) ? from : lastEnd;
+      if (this.startedMs === 0) this.startedMs = this.closedUntil;
+    }
+    if (this.closedUntil >= lastEnd) return this.storylines;
+    const fresh = posts
+      .filter((post) => post.publishedMs > this.closedUntil - spanMs && post.publishedMs <= lastEnd)
+      .map((post) => this.prepare(post));
+    fresh.sort((a, b) => a.publishedMs - b.publishedMs || a.id.localeCompare(b.id));
+    let start = 0;
+    for (let end = this.closedUntil + intervalMs; end <= lastEnd; end += intervalMs) {
+      while (start < fresh.length && (fresh[start] as Prepared).publishedMs <= end - spanMs) start += 1;
+      let stop = start;
+      while (stop < fresh.length && (fresh[stop] as Prepared).publishedMs <= end) stop += 1;
+      this.closeInterval(fresh.slice(start, stop), end);
+    }
+    this.closedUntil = lastEnd;
+    this.forget(lastEnd);
+    return this.storylines;
+  }
+
+  private closeInterval(span: readonly Prepared[], end: number): void {
+    const counted = span.filter((post) => !this.isDuplicate(post));
+    const groups = detectInterval(counted, this.baseline, this.options);
+    if (end < this.startedMs + QUIET_INTERVALS * this.options.intervalMs) return;
+    const assigned = new Map<string, string>();
+    for (const line of this.storylines) for (const id of line.postIds) assigned.set(id, line.id);
+    this.storylines = linkGroups(this.storylines, groups, {
+      options: this.options,
+      atMs: end,
+      assigned,
+      polarity: this.polarity,
+      span: counted,
+      newId: (group) => storyId(end, group.units[0]?.unit ?? ''),
+    });
+  }
+
+  private prepare(post: StoryInput): Prepared {
+    const known = this.prepared.get(post.id);
+    if (known) return known;
+    const { units, tokens, contracts, words } = unitsOf(post.text, post.tokens);
+    const prepared: Prepared = {
+      id: post.id,
+      author: post.author,
+      publishedMs: post.publishedMs,
+      text: post.text,
+      units,
+      tokens,
+      contracts,
+      duplicate: false,
+    };
+    prepared.duplicate = isMarkedRepost(post.text) || this.seenBefore(prepared, fingerprintOf(words));
+    this.prepared.set(post.id, prepared);
+    return prepared;
+  }
+
+  private isDuplicate(post: Prepared): boolean {
+    return post.duplicate;
+  }
+
+  /** Whether an earlier post had this post's fingerprint: the same author's, or anyone's for a long enough text. */
+  private seenBefore(post: PreparedPost, fingerprint: string): boolean {
+    if (fingerprint === '') return false;
+    const keys = [`${post.author}\u0000${fingerprint}`];
+    if (fingerprint.split(' ').length >= REPOST_MIN_WORDS) keys.push(fingerprint);
+    let duplicate = false;
+    for (const key of keys) {
+      const first = this.fingerprints.get(key);
+      if (first && first.id !== post.id && first.ms <= post.publishedMs) duplicate = true;
+      else if (!first || first.ms > post.publishedMs) this.fingerprints.set(key, { id: post.id, ms: post.publishedMs });
+    }
+    return duplicate;
+  }
+
+  /** Drops what no later refresh needs: posts before the span, fingerprints older than the window. */
+  private forget(nowMs: number): void {
+    const spanStart = nowMs - this.options.intervalMs * this.options.spanIntervals;
+    for (const [id, post] of this.prepared) if (post.publishedMs <= spanStart) this.prepared.delete(id);
+    for (const [key, { ms }] of this.fingerprints) if (ms < nowMs - this.options.windowMs) this.fingerprints.delete(key);
+  }
+
+  state(): StoriesState {
+    return {
+      v: 1,
+      startedMs: this.startedMs,
+      closedUntil: this.closedUntil,
+      baseline: this.baseline.serialize(),
+      storylines: this.storylines,
+      fingerprints: [...this.fingerprints].map(([key, { id, ms }]) => [key, id, ms]),
+    };
+  }
+}
+
+/** A storyline's id: where and when it began, hashed (deterministic, so a replay gives the same ids). */
+function storyId(atMs: number, unit: string): string {
+  let h = 0x811c9dc5;
+  for (const char of `${atMs}:${unit}`) h = Math.imul(h ^ char.charCodeAt(0), 0x01000193);
+  return `s${atMs.toString(36)}${(h >>> 0).toString(36)}`;
+}
