@@ -3,17 +3,18 @@
  * with them; the worker evaluates the conditions and delivers events whose payload is AlertEvent.
  */
 import { z } from 'zod';
+import { normalizeTicker, normalizeUsername, TICKER, USERNAME } from '../identifiers.js';
 
 /** A ticker as the index spells it: `$sol` and `SOL` are one token (stored upper-case, no `$`). */
 const Ticker = z
   .string()
   .max(21)
-  .regex(/^\$?[A-Za-z0-9]{1,20}$/)
+  .regex(TICKER)
   .meta({ description: 'Token ticker; an optional leading $ is dropped; 1-20 of [A-Za-z0-9], case-insensitive.', examples: ['SOL'] });
 const Account = z
   .string()
   .max(16)
-  .regex(/^@?[A-Za-z0-9_]{1,15}$/)
+  .regex(USERNAME)
   .meta({ description: 'A tracked account’s username; an optional leading @ is dropped; case-insensitive.', examples: ['cobie'] });
 const Chain = z
   .string()
@@ -168,19 +169,18 @@ export function indexSubject(condition: AlertCondition): string {
 
 /** Canonical spelling: tickers upper-case without `$`, accounts lower-case without `@`, chains lower-case. */
 export function normalizeCondition(condition: AlertCondition): AlertCondition {
-  const ticker = (raw: string) => (raw.startsWith('$') ? raw.slice(1) : raw).toUpperCase();
   switch (condition.type) {
     case 'sentiment-threshold':
     case 'sentiment-label':
-      return { ...condition, token: ticker(condition.token) };
+      return { ...condition, token: normalizeTicker(condition.token) };
     case 'mentions-spike':
     case 'rank':
-      return condition.token === undefined ? condition : { ...condition, token: ticker(condition.token) };
+      return condition.token === undefined ? condition : { ...condition, token: normalizeTicker(condition.token) };
     case 'new-contract':
       return condition.chain === undefined ? condition : { ...condition, chain: condition.chain.toLowerCase() };
     case 'post': {
-      const account = condition.account === undefined ? undefined : condition.account.replace(/^@/, '').toLowerCase();
-      const token = condition.token === undefined ? undefined : ticker(condition.token);
+      const account = condition.account === undefined ? undefined : normalizeUsername(condition.account);
+      const token = condition.token === undefined ? undefined : normalizeTicker(condition.token);
       return { ...condition, ...(account === undefined ? {} : { account }), ...(token === undefined ? {} : { token }) };
     }
   }
