@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { ADMIN, sleep, startDeployment, until, type Deployment } from './support/deployment.js';
 import { outage, startLoad, summarize, watch } from './support/load.js';
+import { killMasterUnderLoad, lookupNames, type LookupNames } from './support/master-failover.js';
 import { record } from './support/report.js';
 import { MASTER_NAME, NODE_PASSWORD, startRedisHA, type RedisHA } from './support/sentinel.js';
 
@@ -16,17 +17,13 @@ describe('Redis Sentinel failover', function () {
   this.timeout(180_000);
   let ha: RedisHA;
   let deployment: Deployment;
-  let fresh = 0;
+  let names: LookupNames;
   const api = (path: string, init?: RequestInit) => fetch(`${deployment.apiUrl}${path}`, init);
-  /** A tracked username not asked for yet (each a stats miss: a job for the worker). */
-  const newName = () => deployment.sim.trackedUsernames()[(fresh += 1) % 300]!;
-  /** A name the index does not know: a miss every time, answered 404 once the worker has asked upstream. */
-  let unknown = 0;
-  const unknownName = () => `nb_${Date.now() % 1e6}_${(unknown += 1)}`;
 
   beforeEach(async () => {
     ha = await startRedisHA();
     deployment = await startDeployment({ redisEnv: ha.env, workers: 2, env: { REFRESH_INTERVAL: `${PERIOD_MS / 1000}s` } });
+    names = lookupNames(deployment, 'nb');
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') process.stdout.write(`${deployment.logTail()}\n`);
@@ -38,80 +35,30 @@ describe('Redis Sentinel failover', function () {
     const changed = 'a brand new passphrase';
     const passwd = deployment.users(['passwd', ADMIN.email], changed);
     expect(passwd.status, passwd.output).to.equal(0);
-    const added = deployment.users(['add', 'late@example.com'], 'added just before');
-    expect(added.status, added.output).to.equal(0);
 
-    // When each scheduled trending refresh reached the upstream.
-    const runs: number[] = [];
-    let seen = deployment.sim.stats()['/v1/trending/tokens'] ?? 0;
-    const runWatch = setInterval(() => {
-      const now = deployment.sim.stats()['/v1/trending/tokens'] ?? 0;
-      for (; seen < now; seen += 1) runs.push(Date.now());
-    }, 50);
-
-    const load = startLoad({
-      baseUrl: deployment.apiUrl,
-      paths: ['/api/market/trending', '/api/market/news?limit=20', '/api/market/trending-cas'],
-      clients: 6,
-      pauseMs: 20,
+    const failover = await killMasterUnderLoad({
+      deployment,
+      periodMs: PERIOD_MS,
+      password: changed,
+      names,
+      master: () => ha.master(),
+      // The kill lands while a scheduled refresh is fetching (the index answers trending in 1 s):
+      // its answer must be written on the new master, not fetched again by a retry.
+      beforeKill: async (runs) => {
+        deployment.sim.setFaults({ latencyMs: 1000, paths: ['/v1/trending'] });
+        const fetching = runs.length;
+        await until(() => Promise.resolve(runs.length > fetching), 2 * PERIOD_MS, 'a scheduled refresh fetching');
+      },
     });
-    const logins = watch(async () => (await deployment.login(ADMIN.email, changed)).status === 200);
-    const misses = watch(async () => (await api(`/api/market/stats/${unknownName()}`)).status === 404);
-    await sleep(3 * PERIOD_MS);
-
-    // The kill lands while a scheduled refresh is fetching (the index answers trending in 1 s):
-    // its answer must be written on the new master, not fetched again by a retry.
-    deployment.sim.setFaults({ latencyMs: 1000, paths: ['/v1/trending'] });
-    const fetching = runs.length;
-    await until(() => Promise.resolve(runs.length > fetching), 2 * PERIOD_MS, 'a scheduled refresh fetching');
-    const master = await ha.master();
-    const killedAt = Date.now();
-    await master.stop('SIGKILL');
-    const statsBack = await until(
-      async () => (await api(`/api/market/stats/${newName()}`)).status === 200,
-      30_000,
-      'a stats miss after the failover',
-    );
-    const loginBack = await until(
-      async () => (await deployment.login(ADMIN.email, changed)).status === 200,
-      30_000,
-      'login after the failover',
-    );
-    await sleep(4 * PERIOD_MS);
-
-    clearInterval(runWatch);
-    const outcomes = await load.stop();
-    const loginAttempts = await logins.stop();
-    const missAttempts = await misses.stop();
-    const summary = summarize(outcomes, killedAt, Date.now());
-    const promoted = await ha.master();
-
-    expect(promoted.port).to.not.equal(master.port);
-    expect(summary.errors.length, 'cached reads that failed').to.equal(0);
-    expect(statsBack).to.be.below(30_000);
-    expect((await deployment.login('late@example.com', 'added just before')).status, 'a user added before the kill').to.equal(200);
-    // One scheduled run per period slot: none lost, none doubled (the slots are aligned to the period).
-    const slots = new Map<number, number>();
-    for (const at of runs) slots.set(Math.floor(at / PERIOD_MS), (slots.get(Math.floor(at / PERIOD_MS)) ?? 0) + 1);
-    const keys = [...slots.keys()].sort((a, b) => a - b);
-    const perSlot = keys.slice(1, -1).map((k) => slots.get(k) ?? 0);
-    const expected = keys.length > 2 ? keys[keys.length - 1]! - keys[0]! - 1 : 0;
-    expect(
-      perSlot.filter((n) => n !== 1),
-      `runs per slot ${JSON.stringify(perSlot)}`,
-    ).to.deep.equal([]);
-    expect(perSlot.length, 'slots with a run').to.equal(expected);
-
-    const loginOutage = outage(loginAttempts, killedAt);
-    const missOutage = outage(missAttempts, killedAt);
+    const { loginOutageMs, missOutageMs, statsBackMs, loginBackMs } = failover;
     record({
       fault: 'Sentinel failover: master SIGKILL under load (2 workers)',
-      requests: summary.sent + loginAttempts.filter((a) => a.at >= killedAt).length + missAttempts.filter((a) => a.at >= killedAt).length,
-      errors: [...loginAttempts, ...missAttempts].filter((a) => a.at >= killedAt && !a.ok).length,
-      degradedSeconds: Math.max(loginOutage, missOutage) / 1000,
+      requests: failover.requests,
+      errors: failover.errors,
+      degradedSeconds: Math.max(loginOutageMs, missOutageMs) / 1000,
       usersLost: 0,
       jobsLost: 0,
-      note: `cached reads 200 throughout; logins failed for ${(loginOutage / 1000).toFixed(1)} s and stats misses for ${(missOutage / 1000).toFixed(1)} s after the kill (Sentinel notices after 1 s, then promotes); stats back ${(statsBack / 1000).toFixed(1)} s, login ${(loginBack / 1000).toFixed(1)} s after it; ${perSlot.length} scheduled periods, one run each; the password changed and the user added just before the kill both log in`,
+      note: `cached reads 200 throughout; logins failed for ${(loginOutageMs / 1000).toFixed(1)} s and stats misses for ${(missOutageMs / 1000).toFixed(1)} s after the kill (Sentinel notices after 1 s, then promotes); stats back ${(statsBackMs / 1000).toFixed(1)} s, login ${(loginBackMs / 1000).toFixed(1)} s after it; ${failover.periods} scheduled periods, one run each; the password changed and the user added just before the kill both log in`,
     });
   });
 
@@ -140,7 +87,7 @@ describe('Redis Sentinel failover', function () {
     const back = await until(
       async () =>
         (await deployment.login(ADMIN.email, ADMIN.password)).status === 200 &&
-        (await api(`/api/market/stats/${newName()}`)).status === 200,
+        (await api(`/api/market/stats/${names.tracked()}`)).status === 200,
       30_000,
       'writes after the failover',
     );

@@ -24,6 +24,26 @@ function capturingLogger(): { logger: Logger; lines: () => { level: number; msg:
   return { logger: pino({ level: 'debug' }, sink), lines: () => lines };
 }
 
+/**
+ * Starts a web or worker entry against the Redis named in `redis` (the rest of its configuration
+ * valid, the index unreachable: the process must stop before it needs one) and expects it to
+ * refuse to start: exit 1 and `line` as its only line on stderr.
+ */
+async function expectRefusal(entry: string, redis: NodeJS.ProcessEnv, line: string): Promise<void> {
+  const result = await runTs(entry, [], {
+    env: {
+      PATH: process.env.PATH,
+      JWT_SECRET: 'x'.repeat(40),
+      INDEX_API_URL: 'http://127.0.0.1:9',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      ...redis,
+    },
+  });
+  expect(result.code).to.equal(1);
+  expect(result.stderr.trim().split('\n')).to.deep.equal([line]);
+}
+
 describe('what the service needs of each master of a Redis Cluster', function () {
   this.timeout(30_000);
   let cluster: TestRedisCluster;
@@ -37,21 +57,11 @@ describe('what the service needs of each master of a Redis Cluster', function ()
     const node = new Redis(evicting.url);
     await node.config('SET', 'maxmemory-policy', 'allkeys-lru');
     node.disconnect();
-    const result = await runTs('apps/worker/src/main.ts', [], {
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'production',
-        REDIS_CLUSTER_NODES: cluster.seeds,
-        JWT_SECRET: 'x'.repeat(40),
-        INDEX_API_URL: 'http://127.0.0.1:9',
-        PORT: '0',
-        LOG_LEVEL: 'silent',
-      },
-    });
-    expect(result.code).to.equal(1);
-    expect(result.stderr.trim().split('\n')).to.deep.equal([
+    await expectRefusal(
+      'apps/worker/src/main.ts',
+      { NODE_ENV: 'production', REDIS_CLUSTER_NODES: cluster.seeds },
       `Refusing to start: Redis maxmemory-policy is allkeys-lru: it would evict users and job state when memory is full; set it to noeviction (cluster node 127.0.0.1:${evicting.port})`,
-    ]);
+    );
   });
 });
 
@@ -66,21 +76,11 @@ describe('what the service needs of its Redis', function () {
   ] as const) {
     it(`when Redis evicts (allkeys-lru) in production, then the ${name} process refuses to run with one line`, async () => {
       redis = await startTestRedis({ args: ['--maxmemory-policy', 'allkeys-lru'] });
-      const result = await runTs(entry, [], {
-        env: {
-          PATH: process.env.PATH,
-          NODE_ENV: 'production',
-          REDIS_URL: redis.url,
-          JWT_SECRET: 'x'.repeat(40),
-          INDEX_API_URL: 'http://127.0.0.1:9',
-          PORT: '0',
-          LOG_LEVEL: 'silent',
-        },
-      });
-      expect(result.code).to.equal(1);
-      expect(result.stderr.trim().split('\n')).to.deep.equal([
+      await expectRefusal(
+        entry,
+        { NODE_ENV: 'production', REDIS_URL: redis.url },
         'Refusing to start: Redis maxmemory-policy is allkeys-lru: it would evict users and job state when memory is full; set it to noeviction',
-      ]);
+      );
     });
   }
 
@@ -93,21 +93,11 @@ describe('what the service needs of its Redis', function () {
       const client = new Redis(redis.url);
       await client.sadd(untaggedUsersKey(), 'ada@example.com');
       await client.quit();
-      const result = await runTs(entry, [], {
-        env: {
-          PATH: process.env.PATH,
-          NODE_ENV: 'development',
-          REDIS_URL: redis.url,
-          JWT_SECRET: 'x'.repeat(40),
-          INDEX_API_URL: 'http://127.0.0.1:9',
-          PORT: '0',
-          LOG_LEVEL: 'silent',
-        },
-      });
-      expect(result.code).to.equal(1);
-      expect(result.stderr.trim().split('\n')).to.deep.equal([
+      await expectRefusal(
+        entry,
+        { NODE_ENV: 'development', REDIS_URL: redis.url },
         'Refusing to start: Redis holds users under the key names of before Redis Cluster support (ms:users) and none under the new ones; copy them first: node dist/scripts/redis-migrate.js (README, Moving to Redis Cluster)',
-      ]);
+      );
     });
   }
 

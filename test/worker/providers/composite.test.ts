@@ -9,6 +9,7 @@ import { snapshotKeys } from '../../../shared/snapshot-keys.js';
 import { providerKeys } from '../../../shared/provider-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { ETH_CA, SOL_CA } from '../../../dev/provider-fixtures/elfa.js';
+import { FIXTURE_CRYPTOALICE_STATS, FIXTURE_TRENDING } from './composite-expected.js';
 import { rejection, startHarness, type Harness } from './helpers.js';
 
 const WINDOW_MS = 72 * 3_600_000;
@@ -26,13 +27,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
 
   it('when trending is read, then Elfa mentions, CoinGecko names and price changes, tracked posts of 24 h as smart money, ranked by smart money then mentions', async () => {
     const { result, spend } = await h.spend(() => h.provider.trendingTokens());
-    expect(result).to.deep.equal([
-      { token: 'SOL', name: 'Solana', mentions: 120, smartMoneyMentions: 3, priceChange24h: 3.2 },
-      { token: 'BTC', name: 'Bitcoin', mentions: 95, smartMoneyMentions: 1, priceChange24h: -1.5 },
-      { token: 'PEPE', name: 'Pepe', mentions: 80, smartMoneyMentions: 1, priceChange24h: 0 },
-      { token: 'AXL', name: 'Axelar', mentions: 40, smartMoneyMentions: 0, priceChange24h: 2.5 },
-      { token: 'NEWCOIN', name: 'NEWCOIN', mentions: 12, smartMoneyMentions: 0, priceChange24h: 0 },
-    ]);
+    expect(result).to.deep.equal(FIXTURE_TRENDING);
     expect(spend).to.deep.equal({ elfa: { calls: 1, credits: 1, posts: 0 }, coingecko: { calls: 1, credits: 1, posts: 0 } });
     expect(h.fixtures.x.requests).to.have.length(0);
   });
@@ -65,15 +60,7 @@ describe('the composite provider (Elfa + CoinGecko + X, the rest ours)', () => {
 
   it('when stats are asked in any case, then spelled as X spells it, computed over the tracked set from the held posts, and no call to any provider, the retired smart-stats least of all', async () => {
     const { result: alice, spend } = await h.spend(() => h.provider.account('cryptoalice'));
-    // Engagement (132 + 51 + 23) / 3; highest engagement and reach, influence tied: (0.4 × 0.5 + 0.35 + 0.25) × 100.
-    expect(alice).to.deep.equal({
-      username: 'CryptoAlice',
-      indexScore: 80,
-      smartMoneyRank: 1,
-      totalPosts: 3,
-      avgEngagement: 68.7,
-      topTokens: ['SOL', 'BTC', 'PEPE', 'TAIL'],
-    });
+    expect(alice).to.deep.equal(FIXTURE_CRYPTOALICE_STATS);
     expect(spend).to.deep.equal({});
     const bob = await h.provider.account('BOB_TRADES');
     expect(bob).to.deep.include({ username: 'bob_trades', indexScore: 20, smartMoneyRank: 2, totalPosts: 2, avgEngagement: 14.5 });
