@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { exportStates, type ExportKind } from '../shared/history/export-states.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../shared/durations.js';
 
 export interface ExportFile {
   kind: ExportKind;

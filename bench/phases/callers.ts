@@ -10,7 +10,7 @@ import { startTestRedis } from '../../dev/redis-server.js';
 import { DEFAULT_CALLERS } from '../../shared/callers/callers-config.js';
 import { breakoutsOf, knownAt, leaderboard, WINDOW_MS } from '../../shared/callers/figures.js';
 import { CallersRecords } from '../../shared/callers/records-reader.js';
-import { DAY_MS, HOUR_MS } from '../../shared/callers/records.js';
+import { DAY_MS, HOUR_MS } from '../../shared/durations.js';
 import type { NewsItem, TrendingToken } from '../../shared/market-types.js';
 import { createRedis } from '../../shared/redis.js';
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { got, integer, variable, type Env } from '../config-vars.js';
+import { DAY_MS, HOUR_MS } from '../durations.js';
 
 export interface CallersConfig {
   /** CALLS_QUIET_DAYS: days an account (or the trending list) must go without a token before it counts again. Default 7. */
@@ -13,9 +14,6 @@ export interface CallersConfig {
   /** CALLS_HORIZON: how long after a call its breakout still makes it a hit, in hours (`72h`). Default 72h. */
   readonly horizonMs: number;
 }
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 export const DEFAULT_CALLERS: CallersConfig = Object.freeze({ quietMs: 7 * DAY_MS, topN: 10, horizonMs: 72 * HOUR_MS });
 

@@ -2,7 +2,8 @@
  * The callers' figures as of an instant (docs/decisions.md#callers): pure functions of the recorded
  * calls and breakouts, so the live answer and `?at=` are the same computation at another instant.
  */
-import { DAY_MS, type BreakoutRecord, type CallRecord, type Subject } from './records.js';
+import { type BreakoutRecord, type CallRecord, type Subject } from './records.js';
+import { DAY_MS, MINUTE_MS } from '../durations.js';
 
 export const CALLS_WINDOWS = ['7d', '30d'] as const;
 export type CallsWindow = (typeof CALLS_WINDOWS)[number];
@@ -13,7 +14,6 @@ export type LeaderboardSort = (typeof LEADERBOARD_SORTS)[number];
 export const LEADERBOARD_MAX = 100;
 export const FIRST_CALLERS_MAX = 10;
 
-const MINUTE_MS = 60_000;
 const keyOf = (subject: Subject, id: string) => `${subject}:${id}`;
 
 /** What the service knew at an instant: the calls and breakouts recorded by then, indexed. */

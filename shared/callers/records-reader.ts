@@ -6,7 +6,8 @@
 import type { Redis } from 'ioredis';
 import { callersKeys } from '../keyspace.js';
 import { execChecked } from '../redis-results.js';
-import { DAY_MS, dayOf, decodeBreakout, decodeCall, keptAfterDayMs, type BreakoutRecord, type CallRecord } from './records.js';
+import { DAY_MS } from '../durations.js';
+import { dayOf, decodeBreakout, decodeCall, keptAfterDayMs, type BreakoutRecord, type CallRecord } from './records.js';
 
 interface Day {
   calls: CallRecord[];

@@ -2,9 +2,8 @@
  * The callers' records as the worker appends them and the API reads them (docs/decisions.md#callers):
  * one line each, tab-separated, in per-day lists (shared/keyspace.ts, `callersKeys`).
  */
+import { DAY_MS } from '../durations.js';
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
 /** The longest window the reads answer. */
 export const LONGEST_WINDOW_MS = 30 * DAY_MS;
 /** How far back `?at=` reaches with every window whole (a 30d window 7 days back). */

@@ -3,6 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { NewsItem, TrendingCa, TrendingToken, UsernameStats } from '../../shared/market-types.js';
 import { http, rawGet } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
+import { SEED_STATS_FIELDS } from '../support/seed-fields.js';
 
 interface Envelope<T> {
   data: T;
@@ -173,16 +174,7 @@ describe('market routes, through HTTP against Redis, the worker and the simulato
       expect(res.status).to.equal(200);
       const stats = res.json as UsernameStats;
       // The seed's fields, and the account's record as a caller (docs/decisions.md#callers).
-      expect(stats).to.have.all.keys(
-        'username',
-        'indexScore',
-        'smartMoneyRank',
-        'totalPosts',
-        'avgEngagement',
-        'topTokens',
-        'cachedAt',
-        'calls',
-      );
+      expect(stats).to.have.all.keys(...SEED_STATS_FIELDS, 'calls');
       expect(stats.username).to.equal(canonical);
       expect(stats.indexScore).to.be.within(0, 100);
       const again = await get(`/api/market/stats/${canonical.toLowerCase()}`);

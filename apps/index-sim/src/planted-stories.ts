@@ -4,8 +4,8 @@
 
 import { hash, pick, rngFor, type Rng } from './random.js';
 import { TOKENS } from './tokens.js';
+import { HOUR_MS } from '../../../shared/durations.js';
 
-const HOUR_MS = 3_600_000;
 /** One event in each span of this length, starting at a time within it fixed by the seed. */
 export const EVENT_EVERY_MS = 6 * HOUR_MS;
 const EVENT_LASTS_MS = HOUR_MS;

@@ -7,8 +7,8 @@
 import type { Account } from './accounts.js';
 import { hash, rngFor } from './random.js';
 import { TOKENS, type TokenInfo } from './tokens.js';
+import { HOUR_MS } from '../../../shared/durations.js';
 
-const HOUR_MS = 3_600_000;
 /** A surge starts in each such period, at a seed-chosen offset. */
 export const SURGE_EVERY_MS = 8 * HOUR_MS;
 export const SURGE_LENGTH_MS = 10 * HOUR_MS;

@@ -10,23 +10,13 @@ import type { AlertEvaluator } from '../../../apps/worker/src/alerts/evaluator.j
 import type { AlertEvent } from '../../../shared/alerts/alert-types.js';
 import { ALERT_DELIVERY_QUEUE, type DeliveryJobData } from '../../../shared/alerts/delivery-queue.js';
 import { alertKeys } from '../../../shared/keyspace.js';
-import type { NewsItem } from '../../../shared/market-types.js';
 import { stackEvaluator } from '../../support/alert-evaluator.js';
 import { http } from '../../support/http.js';
 import { ownKeys } from '../../support/redis-keys.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
+import { solPost as post } from '../../support/news-item.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
 import { runTs, seedUser, tokenFor } from '../auth/helpers.js';
-
-const post = (id: string): NewsItem => ({
-  id,
-  text: `${id} about SOL`,
-  author: 'someone',
-  authorFollowers: 5000,
-  publishedAt: '2026-12-01T00:00:00.000Z',
-  tokens: ['SOL'],
-  engagementScore: 50,
-});
 
 describe('alerts: rule writes that cannot race', () => {
   let stack: Stack;

@@ -8,10 +8,11 @@
  */
 import { expect } from 'chai';
 import { recordCalls, recordTokenBreakouts } from '../../../apps/worker/src/callers/record-calls.js';
-import { HOUR_MS } from '../../../shared/callers/records.js';
+import { HOUR_MS } from '../../../shared/durations.js';
 import type { NewsItem } from '../../../shared/market-types.js';
 import { http } from '../../support/http.js';
 import { startStack, whenReady, type Stack } from '../../support/stack.js';
+import { SEED_STATS_FIELDS } from '../../support/seed-fields.js';
 
 interface FirstCaller {
   username: string;
@@ -118,15 +119,7 @@ describe('GET /api/market/tokens/:token/callers, /api/market/callers and the sta
     const res = await http(url(`/api/market/stats/${early.author}`));
     expect(res.status).to.equal(200);
     const stats = res.json as Record<string, unknown> & { calls: { window: string; hits: number } };
-    expect(Object.keys(stats)).to.include.members([
-      'username',
-      'indexScore',
-      'smartMoneyRank',
-      'totalPosts',
-      'avgEngagement',
-      'topTokens',
-      'cachedAt',
-    ]);
+    expect(Object.keys(stats)).to.include.members([...SEED_STATS_FIELDS]);
     expect(stats.calls.window).to.equal('30d');
     expect(stats.calls.hits).to.be.at.least(1);
   });

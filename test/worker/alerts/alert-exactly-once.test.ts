@@ -15,18 +15,10 @@ import type { NewsItem } from '../../../shared/market-types.js';
 import { stackEvaluator } from '../../support/alert-evaluator.js';
 import { http } from '../../support/http.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
+import { solPost as post } from '../../support/news-item.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
 import { seedUser, tokenFor } from '../../api/auth/helpers.js';
 
-const post = (id: string): NewsItem => ({
-  id,
-  text: `${id} about SOL`,
-  author: 'someone',
-  authorFollowers: 5000,
-  publishedAt: '2026-12-01T00:00:00.000Z',
-  tokens: ['SOL'],
-  engagementScore: 50,
-});
 const snapshotOf = (posts: readonly NewsItem[], cachedAt: string) => JSON.stringify({ data: posts, cachedAt });
 
 describe('alerts: every change fires exactly once (evaluated-through record, parts)', () => {

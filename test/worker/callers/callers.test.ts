@@ -10,7 +10,7 @@ import { recordCalls, recordTokenBreakouts } from '../../../apps/worker/src/call
 import { DEFAULT_CALLERS } from '../../../shared/callers/callers-config.js';
 import { accountFigures, breakoutsOf, knownAt, leaderboard, WINDOW_MS } from '../../../shared/callers/figures.js';
 import { CallersRecords } from '../../../shared/callers/records-reader.js';
-import { DAY_MS, HOUR_MS } from '../../../shared/callers/records.js';
+import { DAY_MS, HOUR_MS } from '../../../shared/durations.js';
 import type { NewsItem, TrendingToken } from '../../../shared/market-types.js';
 import { closeRedis } from '../../../shared/redis.js';
 import { sharedRedis } from '../../support/shared-redis.js';

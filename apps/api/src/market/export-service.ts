@@ -12,13 +12,13 @@ import { EXPORT_KINDS, exportStates, type ExportedState, type ExportKind } from 
 import { keys } from '../../../../shared/keyspace.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import { HistoryQuerySchema, parseInstant } from './market-queries.js';
+import { DAY_MS } from '../../../../shared/durations.js';
 
 export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** Kind-days each user may export per hour: a 30-day export of every kind (150) and a few smaller ones. */
 export const EXPORT_BUDGET_KIND_DAYS = 400;
 export const EXPORT_BUDGET_WINDOW_SECONDS = 3600;
-const DAY_MS = 24 * 3_600_000;
 
 export const ExportQuerySchema = z.object({
   kinds: z

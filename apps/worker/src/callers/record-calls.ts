@@ -10,15 +10,8 @@ import { callersKeys } from '../../../../shared/keyspace.js';
 import type { NewsItem, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import { runScript } from '../../../../shared/redis-scripts.js';
-import {
-  DAY_MS,
-  dayOf,
-  encodeBreakout,
-  encodeCall,
-  keptAfterDayMs,
-  type CallRecord,
-  type Subject,
-} from '../../../../shared/callers/records.js';
+import { DAY_MS } from '../../../../shared/durations.js';
+import { dayOf, encodeBreakout, encodeCall, keptAfterDayMs, type CallRecord, type Subject } from '../../../../shared/callers/records.js';
 import { mentionedTokens } from '../sentiment/aggregate.js';
 import { NEWS_WINDOW_MS } from '../providers/market-provider.js';
 
