@@ -55,8 +55,9 @@ describe('GET /docs in headless Chromium (Scalar, served offline)', function () 
       (['get', 'post'] as const).flatMap((method) => (item[method] ? [{ method, summary: item[method].summary ?? '' }] : [])),
     );
     // 14, the two history routes and the stream of docs/decisions.md#d11, GET /api/auth/usage, POST /mcp,
-    // the two mindshare reads (docs/decisions.md#d20) and the alerts' seven GET and POST operations.
-    expect(operations).to.have.length(28);
+    // the two mindshare reads (docs/decisions.md#d20), the alerts' seven GET and POST operations, the two
+    // callers reads (#callers), the two stories reads (#d23), the pair list and the export.
+    expect(operations).to.have.length(34);
     for (const { method, summary } of operations) {
       const entry = page.getByText(summary, { exact: true }).first();
       await entry.waitFor({ timeout: 15_000 });

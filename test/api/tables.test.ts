@@ -8,7 +8,8 @@
  * paths (test/api/docs.test.ts).
  */
 import { expect } from 'chai';
-import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../apps/api/src/market/reads.js';
+import { MARKET_READS, READ_NAMES } from '../../apps/api/src/market/reads.js';
+import type { ReadSpec } from '../../apps/api/src/market/read-spec.js';
 import { REFRESH_JOBS, SNAPSHOTS } from '../../shared/snapshot-kinds.js';
 import { http } from '../support/http.js';
 import { pathOf } from '../support/read-paths.js';

@@ -1,4 +1,4 @@
-import type { ReadSpec } from '../../apps/api/src/market/reads.js';
+import type { ReadSpec } from '../../apps/api/src/market/read-spec.js';
 
 /** The read's path with each `:param` filled from `values` (a read with a parameter no example names fails here). */
 export function pathOf(read: ReadSpec, values: Readonly<Record<string, string>>): string {

@@ -270,9 +270,9 @@ describe('GET / (the dashboard) in headless Chromium', function () {
       expect(await cards('#board-rows')).to.equal(10);
       expect(await phone.page.locator('#cas-rows tr').count()).to.be.greaterThan(10);
       expect(await cards('#cas-rows')).to.equal(10);
-      // About 5,000 px; 13,300 with every card shown.
+      // About 6,100 px with the stories and callers panels; over 13,000 with every card shown.
       const short = await height();
-      expect(short).to.be.below(6_000);
+      expect(short).to.be.below(7_000);
       await phone.page.screenshot({ path: join(ARTIFACTS, 'dashboard-phone-board.png') });
       await phone.page.locator('#board-more').click();
       expect(await cards('#board-rows')).to.equal(20);

@@ -7,7 +7,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { expect } from 'chai';
 import type { oas31 } from 'zod-openapi';
-import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../../apps/api/src/market/reads.js';
+import { MARKET_READS, READ_NAMES } from '../../../apps/api/src/market/reads.js';
+import type { ReadSpec } from '../../../apps/api/src/market/read-spec.js';
 import { MARKET_TOOLS } from '../../../apps/api/src/mcp/tools.js';
 import { http } from '../../support/http.js';
 import { servedDocument } from '../../support/openapi-response.js';

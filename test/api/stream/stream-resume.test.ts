@@ -98,12 +98,12 @@ describe('GET /api/market/stream: a resume far behind gets the current state, no
 
   it('when a client resumes from Last-Event-ID 1, then it gets one event per topic that has any, all marked, then live', async () => {
     const client = await connect('', 1);
-    // trending, trending-cas, and the news refresh's news, sentiment and mindshare.
-    const states = await client.waitFor(5);
-    expect(states.map((e) => e.event).sort()).to.deep.equal(['mindshare', 'news', 'sentiment', 'trending', 'trending-cas']);
+    // trending, trending-cas, and the news refresh's news, sentiment, mindshare and stories.
+    const states = await client.waitFor(6);
+    expect(states.map((e) => e.event).sort()).to.deep.equal(['mindshare', 'news', 'sentiment', 'stories', 'trending', 'trending-cas']);
     for (const event of states) expect(body(event.data).gap, event.event).to.equal(true);
     const live = await refresh('trending-cas');
-    const events = await client.waitFor(6);
-    expect([events[5]!.event, Number(events[5]!.id)]).to.deep.equal(['trending-cas', live]);
+    const events = await client.waitFor(7);
+    expect([events[6]!.event, Number(events[6]!.id)]).to.deep.equal(['trending-cas', live]);
   });
 });

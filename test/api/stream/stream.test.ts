@@ -118,23 +118,23 @@ describe('GET /api/market/stream: server-sent events (docs/decisions.md#d11)', f
     const first = await connect();
     const resumeFrom = await refresh('trending');
     const ids = [await refresh('trending-cas'), await refresh('news'), await refresh('trending')];
-    // A news refresh writes news, sentiment and mindshare under one id.
-    await first.waitFor(6);
+    // A news refresh writes news, sentiment, mindshare and stories under one id.
+    await first.waitFor(7);
     const resumed = await connect('', { 'Last-Event-ID': String(resumeFrom) });
-    await resumed.waitFor(5);
-    expect(resumed.events.map((e) => e.id)).to.deep.equal([ids[0], ids[1], ids[1], ids[1], ids[2]].map(String));
-    expect(resumed.events.map((e) => e.event)).to.deep.equal(['trending-cas', 'news', 'sentiment', 'mindshare', 'trending']);
+    await resumed.waitFor(6);
+    expect(resumed.events.map((e) => e.id)).to.deep.equal([ids[0], ids[1], ids[1], ids[1], ids[1], ids[2]].map(String));
+    expect(resumed.events.map((e) => e.event)).to.deep.equal(['trending-cas', 'news', 'sentiment', 'mindshare', 'stories', 'trending']);
     const expected = first.events.filter((e) => Number(e.id) > resumeFrom).map((e) => e.data);
     expect(resumed.events.map((e) => e.data).sort()).to.deep.equal(expected.sort());
     const live = await refresh('trending');
     // A later event as the marker: anything sent twice before it has arrived by the time it does.
     const marker = await refresh('trending-cas');
-    await resumed.waitFor(7);
+    await resumed.waitFor(8);
     // Each topic's events come in order; two topics' live events may cross (on a Redis Cluster
     // their notifications reach the process from different nodes), so the pair is compared as a set.
     expect(
       resumed.events
-        .slice(5)
+        .slice(6)
         .map((e) => [e.event, e.id])
         .sort(),
     ).to.deep.equal([

@@ -1,7 +1,7 @@
 /** The callers reads in the read table (reads.ts): path, parameters, answer and document (docs/decisions.md#callers). */
 import { CallersLeaderboardSchema, TokenCallersSchema } from '../../../../shared/callers/callers-schemas.js';
 import { CallersQuerySchema, TokenCallersPathSchema, TokenCallersQuerySchema } from './callers-queries.js';
-import type { ErrorCase, ReadSpec } from './reads.js';
+import type { ErrorCase, ReadSpec } from './read-spec.js';
 
 const DEFINITION =
   'A call is a tracked account’s first post about a token (or contract address) after CALLS_QUIET_DAYS (7) without one; ' +

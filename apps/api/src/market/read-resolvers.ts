@@ -10,7 +10,7 @@ import { parseHistoryQuery, parseInstant, parseNewsQuery, parseTokenParam, parse
 import { windowedKind, type ListKind } from '../../../../shared/snapshot-kinds.js';
 import type { TrendingWindow } from '../../../../shared/trending-windows.js';
 import type { HistoryService } from './history-service.js';
-import type { ReadOf, ReadSpec, ServeKind } from './reads.js';
+import type { ReadOf, ReadSpec, ServeKind } from './read-spec.js';
 import type { ReadAnswer, Representation } from '../http/representation.js';
 import { secondsLeft, type CachedSnapshot, type SnapshotCache, type ViewOf } from './snapshot-cache.js';
 import { parseMindshareInterval, parseMindshareWindow } from './mindshare-queries.js';

@@ -12,7 +12,8 @@ import { MINDSHARE_INTERVALS, MINDSHARE_WINDOWS } from '../../../../shared/minds
 import { DEFAULT_TEXT_LIMIT, PROVIDER_TEXT_LIMITS } from '../../../../shared/provider-text.js';
 import { HISTORY_INTERVALS, NEWS_MAX_LIMIT } from '../market/market-queries.js';
 import { boundRead } from '../market/read-resolvers.js';
-import { MARKET_READS, operationIdOf, READ_NAMES, type ReadName, type ReadSpec, type ServeKind } from '../market/reads.js';
+import { MARKET_READS, READ_NAMES, type ReadName } from '../market/reads.js';
+import { operationIdOf, type ReadSpec, type ServeKind } from '../market/read-spec.js';
 import type { ApiDeps } from '../deps.js';
 import type { Representation } from '../http/representation.js';
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
-import type { ErrorCase } from '../market/reads.js';
+import type { ErrorCase } from '../market/read-spec.js';
 import { CACHE_CONTROL, ETAG, RETRY_AFTER, WWW_AUTHENTICATE } from './headers.js';
 
 export type { ErrorCase };

@@ -13,7 +13,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery, type ParsedUrlQuery } from 'node:querystring';
-import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../market/reads.js';
+import { MARKET_READS, READ_NAMES } from '../../market/reads.js';
+import type { ReadSpec } from '../../market/read-spec.js';
 import { fastCredential } from '../../auth/api-key-auth.js';
 import type { ApiDeps } from '../../deps.js';
 import { boundRead, type BoundRead, type Resolvers } from '../../market/read-resolvers.js';

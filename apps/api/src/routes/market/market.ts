@@ -1,6 +1,7 @@
 /** GET /api/market/*: the cached market reads, one Koa route per entry of the table in apps/api/src/market/reads.ts. */
 import Router from '@koa/router';
-import { MARKET_READS, READ_NAMES, type ReadSpec } from '../../market/reads.js';
+import { MARKET_READS, READ_NAMES } from '../../market/reads.js';
+import type { ReadSpec } from '../../market/read-spec.js';
 import { apiKeyOf } from '../../auth/api-key-auth.js';
 import { boundRead } from '../../market/read-resolvers.js';
 import type { ApiDeps } from '../../deps.js';
