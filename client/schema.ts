@@ -1172,10 +1172,10 @@ export interface components {
             /** Format: date-time */
             at: string;
             /**
-             * @description `retrying`: another attempt will follow; `failed`: given up.
+             * @description `retrying`: another attempt will follow; `failed`: given up; `dropped`: not sent, because the rule no longer has this URL (or the queue was over its cap).
              * @enum {string}
              */
-            outcome: "delivered" | "retrying" | "failed";
+            outcome: "delivered" | "retrying" | "failed" | "dropped";
             /** @description The receiver’s HTTP status; null when none came. */
             status: number | null;
             latencyMs: number;

@@ -16,8 +16,8 @@ export interface DeliveryAttempt {
   url: string;
   attempt: number;
   at: string;
-  /** `delivered`, `retrying` (will be tried again) or `failed` (given up). */
-  outcome: 'delivered' | 'retrying' | 'failed';
+  /** `delivered`, `retrying` (will be tried again), `failed` (given up) or `dropped` (not sent: the URL was removed from the rule, or the queue was over its cap). */
+  outcome: 'delivered' | 'retrying' | 'failed' | 'dropped';
   /** The receiver's HTTP status; null when none came (network error, timeout, refused address). */
   status: number | null;
   latencyMs: number;

@@ -50,6 +50,19 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
     const rule = await store.get(data.ruleId);
     if (!rule) return { outcome: 'dropped: rule deleted' };
     if (!rule.enabled && data.event.type === 'alert.fired') return { outcome: 'dropped: rule disabled' };
+    // A retry queued before the user changed the channel goes nowhere the rule no longer names.
+    if (!rule.channels.some((channel) => channel.url === data.url)) {
+      const notSent: AttemptResult = {
+        kind: 'failed',
+        status: null,
+        latencyMs: 0,
+        retryable: false,
+        error: 'not sent: the rule no longer has this URL',
+      };
+      await store.recordAttempt(rule.id, logEntry(data, job.attemptsMade + 1, 'dropped', notSent));
+      count.delivery('dropped');
+      return { outcome: 'dropped: url removed' };
+    }
     const now = Date.now();
     const secrets = rule.secrets.filter((s) => s.expiresAt === null || Date.parse(s.expiresAt) > now).map((s) => s.secret);
     const attempt = job.attemptsMade + 1;
