@@ -208,4 +208,22 @@ export class AlertStore {
   async recordDeliveredEvent(ruleId: string): Promise<void> {
     await this.redis.del(alertKeys.failedEvents(ruleId));
   }
+
+  /**
+   * Takes one test send from the rule's budget and its user's (both checked first, then both
+   * charged, in one script); returns 0 when taken, else the ms until the spent window ends.
+   */
+  async chargeTestBudget(userId: string, ruleId: string, budget: TestBudget): Promise<number> {
+    const keys = [alertKeys.testBudgetRule(ruleId), alertKeys.testBudgetUser(userId)];
+    const args = [budget.perRule, budget.ruleWindowMs, budget.perUser, budget.userWindowMs];
+    return Number(await runScript(this.redis, 'chargeAlertTestBudget', keys, args));
+  }
+}
+
+/** How many test sends a rule and a user may make per window. */
+export interface TestBudget {
+  perRule: number;
+  ruleWindowMs: number;
+  perUser: number;
+  userWindowMs: number;
 }
