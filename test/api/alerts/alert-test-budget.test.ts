@@ -99,7 +99,7 @@ describe('alerts: the test budget', () => {
     expect(refused.json).to.deep.equal({ error: 'Alert rule is disabled: enable it to send a test' });
   });
 
-  it('when the queue holds ALERTS_QUEUE_MAX deliveries, then a test is 503 with a clear message, and a worker delivers exactly what was accepted', async function () {
+  it('when the queue holds ALERTS_QUEUE_MAX deliveries, then a test is 503 with a clear message, /metrics shows the depth, and a worker delivers exactly what was accepted', async function () {
     this.timeout(60_000);
     // 20 (fay) + 6 (gil) waiting: 4 more fill the queue to 30.
     const rule = await createRule('gil');
@@ -115,6 +115,9 @@ describe('alerts: the test budget', () => {
     } finally {
       await queue.close();
     }
+    const metrics = (await http(`${stack.apiUrl}/metrics`)).body.toString('utf8');
+    expect(metrics).to.include('bullmq_queue_jobs{queue="alert-delivery",state="waiting"} 30');
+    expect(metrics).to.include('bullmq_queue_jobs{queue="alert-delivery",state="delayed"} 0');
     await stack.startWorkers(1);
     await eventually(() => (receiver.received.length >= 30 ? true : undefined), 30_000, '30 deliveries');
     expect(new Set(receiver.received.map((r) => r.id)).size).to.equal(30);
