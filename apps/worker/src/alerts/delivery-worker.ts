@@ -54,7 +54,11 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
   const inFlight = new Map<string, number>();
   const deliver = async (job: Job<DeliveryJobData>, token?: string): Promise<{ outcome: string }> => {
     const rule = await store.get(job.data.ruleId);
-    if (!rule) return { outcome: 'dropped: rule deleted' };
+    // The rule (or its owner, `users remove`) is gone, its log with it: counted, and the job's result says why.
+    if (!rule) {
+      count.delivery('dropped');
+      return { outcome: 'dropped: rule deleted' };
+    }
     const held = inFlight.get(rule.userId) ?? 0;
     if (held >= config.userInFlight) {
       // Back to the delayed set without counting an attempt; the jitter spreads the user's waiting jobs.
