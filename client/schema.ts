@@ -1212,10 +1212,10 @@ export interface components {
             /** Format: date-time */
             at: string;
             /**
-             * @description `retrying`: another attempt will follow; `failed`: given up.
+             * @description `retrying`: another attempt will follow; `failed`: given up; `dropped`: not sent, because the rule no longer has this URL (or the queue was over its cap).
              * @enum {string}
              */
-            outcome: "delivered" | "retrying" | "failed";
+            outcome: "delivered" | "retrying" | "failed" | "dropped";
             /** @description The receiver’s HTTP status; null when none came. */
             status: number | null;
             latencyMs: number;
@@ -2823,6 +2823,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict: "Alert rule is disabled: enable it to send a test" when the rule is disabled. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Throttled: "Test budget spent: <n> per rule per minute, <m> per user per hour" when the rule or the user has spent its test budget. */
+            429: {
+                headers: {
+                    /** @description Seconds until the spent test budget is whole again (1 to 3600). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure: "Internal server error" when anything unexpected happens (never a stack trace). */
             500: {
                 headers: {
@@ -2832,7 +2852,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second). */
+            /** @description Temporarily unavailable: "Service unavailable" when Redis is unreachable (answered within 1 second); "Alert delivery queue is full: try the test again later" when deliveries waiting or delayed are at ALERTS_QUEUE_MAX. */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying (1 to 900). */

@@ -54,6 +54,12 @@ export class PreconditionFailedError extends AppError {
   readonly status = 412;
 }
 
+/** 409: the resource's state forbids the request (an alert test for a disabled rule). */
+export class ConflictError extends AppError {
+  override readonly name = 'ConflictError';
+  readonly status = 409;
+}
+
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.ceil(seconds))) });
 
 /** 429: slow down; the client may retry after `retryAfterSeconds`. */

@@ -114,6 +114,10 @@ export const alertKeys = {
   failedEvents: (ruleId: string) => `${ALERTS()}:failed-events:${ruleId}`,
   /** One user's recent firings (stream, capped): GET /api/alerts/stream and the MCP tool read it. */
   firings: (userId: string) => `${ALERTS()}:firings:${userId}`,
+  /** Test sends of one rule in the current minute (POST /api/alerts/{id}/test); expires with the window. */
+  testBudgetRule: (ruleId: string) => `${ALERTS()}:test-budget:rule:${ruleId}`,
+  /** Test sends of one user in the current hour; expires with the window. */
+  testBudgetUser: (userId: string) => `${ALERTS()}:test-budget:user:${userId}`,
   /** Bumped by every change of any rule: a worker's parsed rules stay valid while it holds. */
   version: () => `${ALERTS()}:version`,
   /** The mentions of each trending token over the last refreshes (JSON), for the spike condition. */

@@ -22,6 +22,7 @@ const NUMBER_OF_KEYS = {
   createAlertRule: 4,
   commitAlertEvaluation: undefined,
   writeAlertRule: undefined,
+  chargeAlertTestBudget: 2,
   countMentions: 3,
   recordCalls: undefined,
   recordBreakouts: 2,

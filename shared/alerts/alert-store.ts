@@ -16,8 +16,8 @@ export interface DeliveryAttempt {
   url: string;
   attempt: number;
   at: string;
-  /** `delivered`, `retrying` (will be tried again) or `failed` (given up). */
-  outcome: 'delivered' | 'retrying' | 'failed';
+  /** `delivered`, `retrying` (will be tried again), `failed` (given up) or `dropped` (not sent: the URL was removed from the rule, or the queue was over its cap). */
+  outcome: 'delivered' | 'retrying' | 'failed' | 'dropped';
   /** The receiver's HTTP status; null when none came (network error, timeout, refused address). */
   status: number | null;
   latencyMs: number;
@@ -208,4 +208,22 @@ export class AlertStore {
   async recordDeliveredEvent(ruleId: string): Promise<void> {
     await this.redis.del(alertKeys.failedEvents(ruleId));
   }
+
+  /**
+   * Takes one test send from the rule's budget and its user's (both checked first, then both
+   * charged, in one script); returns 0 when taken, else the ms until the spent window ends.
+   */
+  async chargeTestBudget(userId: string, ruleId: string, budget: TestBudget): Promise<number> {
+    const keys = [alertKeys.testBudgetRule(ruleId), alertKeys.testBudgetUser(userId)];
+    const args = [budget.perRule, budget.ruleWindowMs, budget.perUser, budget.userWindowMs];
+    return Number(await runScript(this.redis, 'chargeAlertTestBudget', keys, args));
+  }
+}
+
+/** How many test sends a rule and a user may make per window. */
+export interface TestBudget {
+  perRule: number;
+  ruleWindowMs: number;
+  perUser: number;
+  userWindowMs: number;
 }

@@ -34,6 +34,20 @@ export interface AlertsConfig {
   /** ALERTS_SECRET_GRACE_SECONDS: after a rotation, how long the old secret still signs (both signatures are sent). Default 86400. */
   readonly secretGraceSeconds: number;
   /**
+   * ALERTS_USER_IN_FLIGHT: deliveries of one user in flight per worker process; more wait (re-delayed
+   * briefly), so one user's slow receivers hold at most this many of the ALERTS_DELIVERY_CONCURRENCY slots. Default 5.
+   */
+  readonly userInFlight: number;
+  /** ALERTS_TEST_PER_RULE_PER_MINUTE: POST /api/alerts/{id}/test calls one rule may make per minute. Default 5. */
+  readonly testsPerRulePerMinute: number;
+  /** ALERTS_TEST_PER_USER_PER_HOUR: test calls one user may make per hour, all rules together. Default 20. */
+  readonly testsPerUserPerHour: number;
+  /**
+   * ALERTS_QUEUE_MAX: deliveries waiting or delayed in the whole queue beyond which a test send is
+   * refused (503). Default 50000 (a queued test job is about 2.4 KB: some 120 MB of Redis).
+   */
+  readonly queueMax: number;
+  /**
    * WORKER_ROLES: what a worker process runs, comma-separated: `refresh` (the refresh and stats
    * queues, and alert evaluation), `delivery` (the webhook delivery queue). Default both; a
    * Procfile line `alerts: WORKER_ROLES=delivery node dist/apps/worker/src/main.js` scales
@@ -71,6 +85,10 @@ export function alertsConfig(env: Env, production: boolean): AlertsConfig {
     requestTimeoutMs: integer(env, 'ALERTS_REQUEST_TIMEOUT_MS', 10_000, 100, 60_000),
     deliveryLockMs: integer(env, 'ALERTS_DELIVERY_LOCK_MS', 30_000, 1000, 600_000),
     secretGraceSeconds: integer(env, 'ALERTS_SECRET_GRACE_SECONDS', 86_400, 0, 7 * 86_400),
+    userInFlight: integer(env, 'ALERTS_USER_IN_FLIGHT', 5, 1, 1000),
+    testsPerRulePerMinute: integer(env, 'ALERTS_TEST_PER_RULE_PER_MINUTE', 5, 1, 1000),
+    testsPerUserPerHour: integer(env, 'ALERTS_TEST_PER_USER_PER_HOUR', 20, 1, 100_000),
+    queueMax: integer(env, 'ALERTS_QUEUE_MAX', 50_000, 10, 10_000_000),
     workerRoles: roles(env),
   };
 }

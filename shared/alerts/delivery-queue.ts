@@ -65,6 +65,7 @@ export function deliveryBackoffMs(
   const exponential = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, attemptsMade - 1));
   const jitter = 1 + ((options.random ?? Math.random)() * 0.4 - 0.2);
   const wait = Math.round(Math.min(options.maxMs, exponential * jitter));
-  // Retry-After wins over the schedule (up to a day: a receiver cannot park an event forever).
-  return Math.max(wait, Math.min(options.retryAfterMs ?? 0, 86_400_000));
+  // Retry-After wins over the schedule, up to the longest wait (ALERTS_RETRY_MAX_DELAY_MS): a
+  // receiver cannot park an event beyond what the schedule itself would.
+  return Math.max(wait, Math.min(options.retryAfterMs ?? 0, options.maxMs));
 }

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { openApiDocument } from '../../apps/api/src/routes/docs/openapi.js';
 
 const ERROR_CLASSES =
-  'BadRequestError|AuthError|NotFoundError|RateLimitedError|UnavailableError|NotReadyError|MethodNotAllowedError|PreconditionFailedError';
+  'BadRequestError|AuthError|NotFoundError|RateLimitedError|UnavailableError|NotReadyError|MethodNotAllowedError|PreconditionFailedError|ConflictError';
 /**
  * `new XError('literal'`, `new XError(\`template ${...}\``, `new XError(CONSTANT`, or the error
  * handler's own `message: '...'` for an unknown error.

@@ -145,7 +145,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
   }
 
   registerAlertMetrics(metrics.registry, redis);
-  registerOpsMetrics(metrics.registry, { redis, queues: [refreshQueue, statsQueue] });
+  registerOpsMetrics(metrics.registry, { redis, queues: [refreshQueue, statsQueue, alertQueue] });
   registerProviderMetrics(metrics.registry, redis);
 
   const auth = createAuthServices(config, redis, logger);

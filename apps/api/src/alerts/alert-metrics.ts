@@ -15,7 +15,7 @@ export function registerAlertMetrics(registry: Registry, redis: Redis): void {
     ['market_alert_firings_total', 'Alert rules fired, by condition type', 'alert_firings', ['condition', 'outcome']],
     [
       'market_alert_deliveries_total',
-      'Webhook delivery attempts, by outcome (delivered, retrying, failed)',
+      'Webhook delivery attempts, by outcome (delivered, retrying, failed, dropped)',
       'alert_deliveries',
       ['outcome', 'kind'],
     ],

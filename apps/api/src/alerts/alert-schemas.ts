@@ -93,9 +93,10 @@ export const DeliveryAttemptSchema = z
     url: z.string(),
     attempt: z.int().min(1),
     at: z.iso.datetime(),
-    outcome: z
-      .enum(['delivered', 'retrying', 'failed'])
-      .meta({ description: '`retrying`: another attempt will follow; `failed`: given up.' }),
+    outcome: z.enum(['delivered', 'retrying', 'failed', 'dropped']).meta({
+      description:
+        '`retrying`: another attempt will follow; `failed`: given up; `dropped`: not sent, because the rule no longer has this URL (or the queue was over its cap).',
+    }),
     status: z.int().nullable().meta({ description: 'The receiver’s HTTP status; null when none came.' }),
     latencyMs: z.number().min(0),
     error: z.string().nullable(),

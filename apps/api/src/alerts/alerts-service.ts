@@ -7,7 +7,14 @@ import { boundedResolver } from '../../../../shared/alerts/bounded-resolver.js';
 import { AlertStore, revisionOf, type DeliveryAttempt } from '../../../../shared/alerts/alert-store.js';
 import { normalizeCondition, type StoredRule, type WebhookChannel } from '../../../../shared/alerts/alert-types.js';
 import { enqueueDeliveries, eventIdFor, type DeliveryJobData } from '../../../../shared/alerts/delivery-queue.js';
-import { BadRequestError, NotFoundError, PreconditionFailedError } from '../../../../shared/errors.js';
+import {
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  PreconditionFailedError,
+  RateLimitedError,
+  UnavailableError,
+} from '../../../../shared/errors.js';
 
 export type RuleInput = Pick<StoredRule, 'name' | 'condition' | 'channels' | 'cooldownSeconds' | 'enabled'>;
 
@@ -163,9 +170,35 @@ export class AlertsService {
     return this.options.store.recentFirings(userId, count);
   }
 
+  /**
+   * A test is sent only for an enabled rule (409), within the rule's and the user's budgets
+   * (429, Retry-After: the rest of the spent window), and while the queue is under its cap (503,
+   * Retry-After: a minute).
+   */
+  private async admitTest(rule: StoredRule): Promise<void> {
+    const { config, store, deliveries } = this.options;
+    if (!rule.enabled) throw new ConflictError('Alert rule is disabled: enable it to send a test');
+    const counts = await deliveries.getJobCounts('waiting', 'delayed');
+    if ((counts.waiting ?? 0) + (counts.delayed ?? 0) >= config.queueMax) {
+      throw new UnavailableError('Alert delivery queue is full: try the test again later', 60);
+    }
+    // Charged last: a test refused for another reason costs nothing of the budget.
+    const waitMs = await store.chargeTestBudget(rule.userId, rule.id, {
+      perRule: config.testsPerRulePerMinute,
+      ruleWindowMs: 60_000,
+      perUser: config.testsPerUserPerHour,
+      userWindowMs: 3_600_000,
+    });
+    if (waitMs > 0) {
+      const budget = `${config.testsPerRulePerMinute} per rule per minute, ${config.testsPerUserPerHour} per user per hour`;
+      throw new RateLimitedError(`Test budget spent: ${budget}`, waitMs / 1000);
+    }
+  }
+
   /** Queues an `alert.test` event to every channel of the rule; returns its id. */
   async sendTest(userId: string, ruleId: string): Promise<string> {
     const rule = await this.owned(userId, ruleId);
+    await this.admitTest(rule);
     const at = this.now();
     const eventId = eventIdFor(rule.id, `test:${at.getTime()}:${randomBytes(6).toString('hex')}`);
     const event = {

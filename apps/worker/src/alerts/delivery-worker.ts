@@ -4,10 +4,11 @@
  * against the rule, which is disabled after ALERTS_DISABLE_AFTER_FAILED_EVENTS in a row, or at
  * once when one event failed after every retry.
  */
-import { Worker, type Job, type MinimalJob } from 'bullmq';
+import { DelayedError, Worker, type Job, type MinimalJob } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { AlertsConfig } from '../../../../shared/alerts/alerts-config.js';
 import { AlertStore, type DeliveryAttempt } from '../../../../shared/alerts/alert-store.js';
+import type { StoredRule } from '../../../../shared/alerts/alert-types.js';
 import { ALERT_DELIVERY_QUEUE, deliveryBackoffMs, type DeliveryJobData } from '../../../../shared/alerts/delivery-queue.js';
 import type { Logger } from '../../../../shared/logger.js';
 import { queueBaseOptions } from '../../../../shared/queues.js';
@@ -25,6 +26,9 @@ class RetryableDeliveryError extends Error {
     super(message);
   }
 }
+
+/** How long a job of a user at its in-flight limit waits before it is tried again (plus as much jitter). */
+const USER_WAIT_MS = 250;
 
 export interface DeliveryWorkerOptions {
   /** The job store's client (rules, attempt log). */
@@ -45,11 +49,48 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
   const count = alertCounters(options.redis);
   const sender = createWebhookSender({ ...config, resolve: options.resolve });
 
-  const deliver = async (job: Job<DeliveryJobData>): Promise<{ outcome: string }> => {
+  // One user's deliveries in flight in this process: beyond config.userInFlight a job waits, so a
+  // user whose receivers answer slowly cannot hold every slot (issue 46: fairness).
+  const inFlight = new Map<string, number>();
+  const deliver = async (job: Job<DeliveryJobData>, token?: string): Promise<{ outcome: string }> => {
+    const rule = await store.get(job.data.ruleId);
+    // The rule (or its owner, `users remove`) is gone, its log with it: counted, and the job's result says why.
+    if (!rule) {
+      count.delivery('dropped');
+      return { outcome: 'dropped: rule deleted' };
+    }
+    const held = inFlight.get(rule.userId) ?? 0;
+    if (held >= config.userInFlight) {
+      // Back to the delayed set without counting an attempt; the jitter spreads the user's waiting jobs.
+      await job.moveToDelayed(Date.now() + USER_WAIT_MS + Math.floor(Math.random() * USER_WAIT_MS), token);
+      throw new DelayedError();
+    }
+    inFlight.set(rule.userId, held + 1);
+    try {
+      return await deliverFor(job, rule);
+    } finally {
+      const left = (inFlight.get(rule.userId) ?? 1) - 1;
+      if (left > 0) inFlight.set(rule.userId, left);
+      else inFlight.delete(rule.userId);
+    }
+  };
+
+  const deliverFor = async (job: Job<DeliveryJobData>, rule: StoredRule): Promise<{ outcome: string }> => {
     const { data } = job;
-    const rule = await store.get(data.ruleId);
-    if (!rule) return { outcome: 'dropped: rule deleted' };
     if (!rule.enabled && data.event.type === 'alert.fired') return { outcome: 'dropped: rule disabled' };
+    // A retry queued before the user changed the channel goes nowhere the rule no longer names.
+    if (!rule.channels.some((channel) => channel.url === data.url)) {
+      const notSent: AttemptResult = {
+        kind: 'failed',
+        status: null,
+        latencyMs: 0,
+        retryable: false,
+        error: 'not sent: the rule no longer has this URL',
+      };
+      await store.recordAttempt(rule.id, logEntry(data, job.attemptsMade + 1, 'dropped', notSent));
+      count.delivery('dropped');
+      return { outcome: 'dropped: url removed' };
+    }
     const now = Date.now();
     const secrets = rule.secrets.filter((s) => s.expiresAt === null || Date.parse(s.expiresAt) > now).map((s) => s.secret);
     const attempt = job.attemptsMade + 1;

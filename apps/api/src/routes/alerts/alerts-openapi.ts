@@ -6,8 +6,16 @@ import { z } from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import { AlertEventSchema } from '../../../../../shared/alerts/alert-types.js';
 import { declarePaths } from '../../openapi/declare.js';
-import { X_ACCEL_BUFFERING } from '../../openapi/headers.js';
-import { errorResponse, INTERNAL_ERROR, json, SERVICE_UNAVAILABLE, UNAUTHORIZED, type ErrorCase } from '../../openapi/responses.js';
+import { RETRY_AFTER, X_ACCEL_BUFFERING } from '../../openapi/headers.js';
+import {
+  errorResponse,
+  INTERNAL_ERROR,
+  json,
+  REDIS_DOWN,
+  SERVICE_UNAVAILABLE,
+  UNAUTHORIZED,
+  type ErrorCase,
+} from '../../openapi/responses.js';
 import {
   AlertFeedHeaderSchema,
   AlertIdParamsSchema,
@@ -30,6 +38,12 @@ const URL_REFUSED: ErrorCase = [
 ];
 const NOT_OBJECT: ErrorCase = ['Invalid body: expected a JSON object', 'the body is not a JSON object'];
 const INVALID_JSON: ErrorCase = ['Invalid JSON body', 'the body is malformed JSON'];
+
+/** A test budget's window is a minute (per rule) or an hour (per user). */
+const BUDGET_RETRY_AFTER = {
+  description: 'Seconds until the spent test budget is whole again (1 to 3600).',
+  schema: { type: 'integer' as const, format: 'int32', minimum: 1, maximum: 3600 },
+};
 
 const notFound = errorResponse('Not found', [['Alert not found', 'no rule of the caller has this id (another user’s rule included)']]);
 const common = { '401': UNAUTHORIZED, '500': INTERNAL_ERROR, '503': SERVICE_UNAVAILABLE };
@@ -170,7 +184,18 @@ export const ALERT_PATHS = declarePaths({
       responses: {
         '202': { description: 'Queued; GET …/deliveries shows how it went.', content: json(TestQueuedSchema) },
         '404': notFound,
+        '409': errorResponse('Conflict', [['Alert rule is disabled: enable it to send a test', 'the rule is disabled']]),
+        '429': errorResponse(
+          'Throttled',
+          [['Test budget spent: <n> per rule per minute, <m> per user per hour', 'the rule or the user has spent its test budget']],
+          { 'Retry-After': BUDGET_RETRY_AFTER },
+        ),
         ...common,
+        '503': errorResponse(
+          'Temporarily unavailable',
+          [REDIS_DOWN, ['Alert delivery queue is full: try the test again later', 'deliveries waiting or delayed are at ALERTS_QUEUE_MAX']],
+          { 'Retry-After': RETRY_AFTER },
+        ),
       },
     }),
   },
