@@ -9,7 +9,7 @@ import { ALERT_DELIVERY_QUEUE } from '../../../shared/alerts/delivery-queue.js';
 import { http, type HttpAnswer } from '../../support/http.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
-import { seedUser, tokenFor } from '../auth/helpers.js';
+import { callAs, loggedInUsers } from '../auth/helpers.js';
 
 const ENV = { ALERTS_ALLOW_LOOPBACK: 'true', ALERTS_QUEUE_MAX: '30', REFRESH_INTERVAL: '24h' };
 
@@ -22,21 +22,13 @@ describe('alerts: the test budget', () => {
   before(async () => {
     stack = await startStack({ workers: 0, env: ENV });
     receiver = await startReceiver();
-    for (const name of ['fay', 'gil']) {
-      await seedUser(stack, `${name}@example.com`, `${name} password 1`);
-      tokens[name] = await tokenFor(stack, `${name}@example.com`, `${name} password 1`);
-    }
+    Object.assign(tokens, await loggedInUsers(stack, ['fay', 'gil']));
   });
   after(async () => {
     await receiver?.close();
     await stack?.close();
   });
-  const call = async (user: string, method: string, path: string, body?: unknown) =>
-    http(`${stack.apiUrl}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${tokens[user]}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const call = (user: string, method: string, path: string, body?: unknown) => callAs(stack, tokens[user], method, path, body);
   const createRule = async (user: string) => {
     const answer = await call(user, 'POST', '/api/alerts', {
       name: 'tested',

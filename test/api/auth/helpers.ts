@@ -43,6 +43,25 @@ export async function tokenFor(stack: Stack, email: string, password: string): P
   return (res.json as { token: string }).token;
 }
 
+/** Seeds `<name>@example.com` (password `<name> password 1`) for each name and logs each in: their bearer tokens by name. */
+export async function loggedInUsers(stack: Stack, names: readonly string[]): Promise<Record<string, string>> {
+  const tokens: Record<string, string> = {};
+  for (const name of names) {
+    await seedUser(stack, `${name}@example.com`, `${name} password 1`);
+    tokens[name] = await tokenFor(stack, `${name}@example.com`, `${name} password 1`);
+  }
+  return tokens;
+}
+
+/** Calls the API with a bearer token, and a JSON body when one is given. */
+export function callAs(stack: Stack, token: string | undefined, method: string, path: string, body?: unknown): Promise<HttpAnswer> {
+  return http(`${stack.apiUrl}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
 /** Forgets every login failure, so each test starts with fresh throttle windows. */
 export async function clearThrottle(stack: Stack): Promise<void> {
   // One slot ({login}), so one DEL takes them all, on a cluster too.

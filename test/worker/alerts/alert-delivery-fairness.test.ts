@@ -5,10 +5,9 @@
  * 10 slots put the other user's event about 6 s behind.
  */
 import { expect } from 'chai';
-import { http } from '../../support/http.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
-import { seedUser, tokenFor } from '../../api/auth/helpers.js';
+import { callAs, loggedInUsers } from '../../api/auth/helpers.js';
 
 const ENV = {
   ALERTS_ALLOW_LOOPBACK: 'true',
@@ -34,22 +33,14 @@ describe('alerts: one user’s slow receivers and another user’s delivery', ()
     stack = await startStack({ workers: 1, env: ENV });
     [slow, fast] = [await startReceiver(), await startReceiver()];
     slow.answer = 'hold';
-    for (const name of ['ivy', 'jon']) {
-      await seedUser(stack, `${name}@example.com`, `${name} password 1`);
-      tokens[name] = await tokenFor(stack, `${name}@example.com`, `${name} password 1`);
-    }
+    Object.assign(tokens, await loggedInUsers(stack, ['ivy', 'jon']));
   });
   after(async () => {
     await slow?.close();
     await fast?.close();
     await stack?.close();
   });
-  const call = async (user: string, method: string, path: string, body?: unknown) =>
-    http(`${stack.apiUrl}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${tokens[user]}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const call = (user: string, method: string, path: string, body?: unknown) => callAs(stack, tokens[user], method, path, body);
   const createRule = async (user: string, urls: string[]) => {
     const answer = await call(user, 'POST', '/api/alerts', {
       name: 'fairness',
