@@ -31,6 +31,7 @@ export const CallersQuerySchema = z.object({
   }),
   minCalls: z
     .string()
+    .max(4)
     .regex(/^\d{1,4}$/)
     .optional()
     .meta({ description: 'The fewest calls an account needs to be listed: 0 to 9999. Default 3.', default: '3' }),

@@ -23,6 +23,8 @@ export const EXPORT_BUDGET_WINDOW_SECONDS = 3600;
 export const ExportQuerySchema = z.object({
   kinds: z
     .string()
+    // As many names as there are kinds, each at most 12 characters and a comma.
+    .max(EXPORT_KINDS.length * 13)
     .regex(new RegExp(`^(${EXPORT_KINDS.join('|')})(,(${EXPORT_KINDS.join('|')})){0,${EXPORT_KINDS.length - 1}}$`))
     .optional()
     .meta({ description: `Comma-separated kinds: ${EXPORT_KINDS.join(', ')}. Default all.` }),

@@ -29,16 +29,19 @@ export const PairlistQuerySchema = z.object({
     }),
   top: z
     .string()
+    .max(3)
     .regex(/^(100|[1-9][0-9]?)$/)
     .optional()
     .meta({ description: `How many pairs, 1 to ${PAIRLIST_MAX_TOP}. Default 20.` }),
   quote: z
     .string()
+    .max(20)
     .regex(SYMBOL)
     .optional()
     .meta({ description: 'The quote currency of every pair, 1-20 letters or digits. Default USDT.' }),
   exclude: z
     .string()
+    .max(2099)
     .regex(SYMBOLS)
     .optional()
     .meta({ description: 'Comma-separated tickers to leave out (BTC,ETH), by the index’s ticker or the mapped base; up to 100.' }),
