@@ -83,6 +83,19 @@ class NewsPage(Model):
     cachedAt: str
 
 
+class AccountCalls(Model):
+    """An account's record as a caller over the last 30 days."""
+
+    __schema__ = "AccountCalls"
+    window: str
+    calls: int
+    hits: int
+    pending: int
+    misses: int
+    hitRate: Optional[float]
+    medianLeadMinutes: Optional[float]
+
+
 class UsernameStats(Model):
     __schema__ = "UsernameStats"
     username: str
@@ -92,6 +105,7 @@ class UsernameStats(Model):
     avgEngagement: float
     topTokens: list[Any]
     cachedAt: str
+    calls: AccountCalls
 
 
 class SentimentRecord(Model):
