@@ -6,7 +6,7 @@
 export type Rng = () => number;
 
 /** mulberry32: tiny, fast and good enough for fake data (not for anything secret). */
-function mulberry32(state: number): Rng {
+export function mulberry32(state: number): Rng {
   let a = state >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

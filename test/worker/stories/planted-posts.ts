@@ -1,4 +1,5 @@
 /** A synthetic stream for the story engine's tests: days of chatter from many accounts, and events planted in it. */
+import { mulberry32 as rng } from '../../../apps/index-sim/src/random.js';
 import type { StoryInput } from '../../../apps/worker/src/stories/engine.js';
 
 export const HOUR = 3_600_000;
@@ -9,18 +10,6 @@ const WORDS = `market bounce support resistance candle volume dip breakout fundi
 trend range wick bulls bears green red pump dump rally slow strong weak hold buying selling waiting watching entry exit
 stop leverage spot futures whale retail macro halving miner staking yield wallet exchange fees gas layer chain node
 validator airdrop launch roadmap update community`.split(/\s+/);
-
-/** A deterministic generator (mulberry32), so a failing test fails the same way twice. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `hours` of chatter: about `perHour` posts an hour from 40 accounts, each post one of the chatter words with a number. */
 export function chatter(hours: number, perHour = 12, seed = 7): StoryInput[] {
