@@ -42,6 +42,8 @@ export interface EvaluatorOptions {
   refreshIntervalMs?: number;
   /** Counts firings by condition type (the worker's counters hash), once per type and evaluation. */
   countFiring?: (type: ConditionType, count: number) => void;
+  /** Counts deliveries dropped over the queue's or a user's cap. */
+  countDropped?: (count: number) => void;
   now?: () => number;
 }
 
@@ -176,10 +178,15 @@ export function createAlertEvaluator(options: EvaluatorOptions) {
   async function send(firings: readonly Pick<Firing, 'firingId' | 'jobs'>[]): Promise<void> {
     const eventIds = firings.map(({ firingId }) => firingId);
     const jobs = firings.flatMap(({ jobs }) => jobs);
+    let dropped = 0;
     for (let from = 0; from < jobs.length; from += SEND_CHUNK)
-      await enqueueDeliveries(options.deliveries, options.config, jobs.slice(from, from + SEND_CHUNK));
+      dropped += await enqueueDeliveries(options.deliveries, options.redis, options.config, jobs.slice(from, from + SEND_CHUNK));
     for (let from = 0; from < eventIds.length; from += SEND_CHUNK)
       await options.redis.hdel(alertKeys.outbox(), ...eventIds.slice(from, from + SEND_CHUNK));
+    if (dropped > 0) {
+      options.countDropped?.(dropped);
+      options.logger.warn({ dropped }, 'alerts: deliveries dropped over the queue’s or a user’s cap (recorded on their rules)');
+    }
   }
 
   /** Queues what a worker claimed but did not queue; an entry a live worker is still sending is younger than OUTBOX_STALE_MS. */
