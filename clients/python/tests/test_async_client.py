@@ -56,10 +56,10 @@ async def test_the_async_reads_match_the_sync_ones(stack: dict[str, Any], client
     assert stats.username.lower() == author.lower() and isinstance(stats.calls, m.AccountCalls)
     assert len(posts) == client.news(limit=1).pagination["total"]
     assert len({post.id for post in posts}) == len(posts)
-    if stories.data:
-        async with AsyncClient(stack["apiUrl"]) as anonymous:
-            detail = await anonymous.story(stories.data[0].id)
-        assert detail.data.id == stories.data[0].id and detail.data.scores
+    assert stories.data, "the simulator's posts make stories"
+    async with AsyncClient(stack["apiUrl"]) as anonymous:
+        detail = await anonymous.story(stories.data[0].id)
+    assert detail.data.id == stories.data[0].id and detail.data.scores
 
 
 @pytest.mark.asyncio
