@@ -103,6 +103,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       logger,
       refreshIntervalMs,
       countFiring: firing,
+      callers: context.callers,
     });
   }
   const deliveryConnection =
