@@ -104,6 +104,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       refreshIntervalMs,
       countFiring: firing,
       countDropped: dropped,
+      callers: context.callers,
     });
   }
   const deliveryConnection =
