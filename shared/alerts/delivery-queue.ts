@@ -76,12 +76,13 @@ export async function enqueueDeliveries(
     );
     return deliveries.length;
   }
-  const over = new Set<string>();
-  for (const [userId, jobs] of Map.groupBy(deliveries, (data) => data.userId ?? '')) {
-    if (userId === '') continue;
+  // One script per user, sent at once (a refresh firing 1,000 users' rules waits one round trip, not 1,000).
+  const admitted = [...Map.groupBy(deliveries, (data) => data.userId ?? '')].flatMap(([userId, jobs]) => {
+    if (userId === '') return [];
     const args = [config.userOutstandingMax, OUTSTANDING_TTL_SECONDS, ...jobs.flatMap((data) => [data.firedAtMs, deliveryJobId(data)])];
-    for (const id of (await runScript(redis, 'admitDeliveries', [alertKeys.outstanding(userId)], args)) as string[]) over.add(id);
-  }
+    return [runScript(redis, 'admitDeliveries', [alertKeys.outstanding(userId)], args) as Promise<string[]>];
+  });
+  const over = new Set((await Promise.all(admitted)).flat());
   const kept = deliveries.filter((data) => !over.has(deliveryJobId(data)));
   await queue.addBulk(kept.map((data) => ({ name: DELIVER_JOB, data, opts: deliveryJobOptions(config, deliveryJobId(data)) })));
   if (over.size === 0) return 0;

@@ -167,6 +167,8 @@ describe('alerts: a receiver down for 30 s', () => {
     // The default lock: nothing is killed here, and the other suites' 2 s lock can take a loaded
     // machine's slow attempt for a stalled one.
     ALERTS_DELIVERY_LOCK_MS: '30000',
+    // The retry schedule alone: a paused host (alert-delivery-caps.test.ts) would space the attempts by its pause.
+    ALERTS_HOST_PAUSE_AFTER: '1000',
   });
 
   it('when the receiver is down for 30 s then up, then the event is delivered, verified, with the same webhook-id as every failed attempt', async function () {

@@ -123,11 +123,14 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
       body: JSON.stringify(data.event),
       secrets,
     });
-    if (result.kind === 'delivered' || result.retryable) await hosts.record(data.url, result.kind === 'delivered');
     const last = attempt >= (job.opts.attempts ?? 1);
     const outcome = result.kind === 'delivered' ? 'delivered' : result.retryable && !last ? 'retrying' : 'failed';
-    // A delivered event also ends the rule's run of failed ones, in the same step.
-    await store.recordAttempt(rule.id, logEntry(data, attempt, outcome, result));
+    // A delivered event also ends the rule's run of failed ones, in the same step. The host's health
+    // counts what says the host is unwell, not a 4xx of a receiver that is up.
+    await Promise.all([
+      store.recordAttempt(rule.id, logEntry(data, attempt, outcome, result)),
+      result.kind === 'delivered' || result.retryable ? hosts.record(data.url, result.kind === 'delivered') : undefined,
+    ]);
     count.delivery(outcome, result.kind === 'delivered' ? Date.now() - data.firedAtMs : undefined);
     if (result.kind === 'delivered') return { outcome };
     if (outcome === 'retrying') throw new RetryableDeliveryError(result.error, result.retryAfterMs);
