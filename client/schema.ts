@@ -715,7 +715,7 @@ export interface components {
             enabled: boolean;
         };
         /** @description What makes the rule fire: one condition, by `type`. */
-        AlertCondition: components["schemas"]["SentimentThresholdCondition"] | components["schemas"]["SentimentLabelCondition"] | components["schemas"]["MentionsSpikeCondition"] | components["schemas"]["RankCondition"] | components["schemas"]["NewContractCondition"] | components["schemas"]["PostCondition"];
+        AlertCondition: components["schemas"]["SentimentThresholdCondition"] | components["schemas"]["SentimentLabelCondition"] | components["schemas"]["MentionsSpikeCondition"] | components["schemas"]["RankCondition"] | components["schemas"]["NewContractCondition"] | components["schemas"]["PostCondition"] | components["schemas"]["StoryCondition"] | components["schemas"]["CallerCondition"];
         /**
          * @description A token’s sentiment score crosses a threshold.
          * @example {
@@ -901,6 +901,66 @@ export interface components {
              */
             minEngagement: number;
         };
+        /**
+         * @description A new story (docs/decisions.md#d23) with at least `minAuthors` distinct tracked authors: fires once per story, at the first refresh that lists it with that many (not again while it continues).
+         * @example {
+         *       "type": "story",
+         *       "token": "SOL",
+         *       "minAuthors": 3
+         *     }
+         */
+        StoryCondition: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "story";
+            /**
+             * @description Only a story about this token (among its `tokens`); absent: any story.
+             * @example SOL
+             */
+            token?: string;
+            /**
+             * Format: int64
+             * @description The story must have at least this many distinct tracked authors. Default 3.
+             * @default 3
+             */
+            minAuthors: number;
+        };
+        /**
+         * @description An account with a good record as a caller (docs/decisions.md#callers) makes a new call: its first mention of a token or address after a quiet period. Its figures are as of the refresh before the call (the call itself not counted).
+         * @example {
+         *       "type": "caller",
+         *       "minHitRate": 0.6,
+         *       "minCalls": 5,
+         *       "notTrending": true
+         *     }
+         */
+        CallerCondition: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "caller";
+            /**
+             * @description The account’s hit rate over its last 30 days of calls, as of the call, at least this. Default 0.5.
+             * @default 0.5
+             */
+            minHitRate: number;
+            /**
+             * Format: int64
+             * @description The account made at least this many calls in those 30 days before this one. Default 3.
+             * @default 3
+             */
+            minCalls: number;
+            /** @description Only calls of a contract address on this chain; absent: any call, token or address. */
+            chain?: string;
+            /**
+             * @description Only a token not in the first CALLS_TOP_N of the 24 h trending list (an address not in trending contract addresses). Default false.
+             * @default false
+             */
+            notTrending: boolean;
+        };
         /** @description A webhook receiver. */
         WebhookChannel: {
             /** @constant */
@@ -976,7 +1036,7 @@ export interface components {
                 part: number;
                 /** @description How many events the firing is sent in: a firing with more than 20 matches is split, 20 matches a part, every part with the same `firingId` (part 1’s `webhook-id` is the firing id, part n’s is the firing id and `_n`). A receiver has every match once it has every part. */
                 parts: number;
-                /** @description What matched: tokens, addresses or posts with the values that made the condition true (at most 20 per event; the rest in the firing’s other parts). */
+                /** @description What matched: tokens, addresses, posts, stories or calls with the values that made the condition true (at most 20 per event; the rest in the firing’s other parts). A story’s `tokens` are comma-separated. */
                 matches: {
                     [key: string]: string | number | null;
                 }[];
@@ -1747,7 +1807,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description What makes the rule fire: one condition, by `type`. */
-        AlertConditionOutput: components["schemas"]["SentimentThresholdCondition"] | components["schemas"]["SentimentLabelCondition"] | components["schemas"]["MentionsSpikeConditionOutput"] | components["schemas"]["RankCondition"] | components["schemas"]["NewContractConditionOutput"] | components["schemas"]["PostConditionOutput"];
+        AlertConditionOutput: components["schemas"]["SentimentThresholdCondition"] | components["schemas"]["SentimentLabelCondition"] | components["schemas"]["MentionsSpikeConditionOutput"] | components["schemas"]["RankCondition"] | components["schemas"]["NewContractConditionOutput"] | components["schemas"]["PostConditionOutput"] | components["schemas"]["StoryConditionOutput"] | components["schemas"]["CallerConditionOutput"];
         /**
          * @description Mentions (or smart-money mentions) of a trending token rise at least `percent` % above their mean over the previous `window` refreshes.
          * @example {
@@ -1854,6 +1914,66 @@ export interface components {
              * @default 0
              */
             minEngagement: number;
+        };
+        /**
+         * @description A new story (docs/decisions.md#d23) with at least `minAuthors` distinct tracked authors: fires once per story, at the first refresh that lists it with that many (not again while it continues).
+         * @example {
+         *       "type": "story",
+         *       "token": "SOL",
+         *       "minAuthors": 3
+         *     }
+         */
+        StoryConditionOutput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "story";
+            /**
+             * @description Only a story about this token (among its `tokens`); absent: any story.
+             * @example SOL
+             */
+            token?: string;
+            /**
+             * Format: int64
+             * @description The story must have at least this many distinct tracked authors. Default 3.
+             * @default 3
+             */
+            minAuthors: number;
+        };
+        /**
+         * @description An account with a good record as a caller (docs/decisions.md#callers) makes a new call: its first mention of a token or address after a quiet period. Its figures are as of the refresh before the call (the call itself not counted).
+         * @example {
+         *       "type": "caller",
+         *       "minHitRate": 0.6,
+         *       "minCalls": 5,
+         *       "notTrending": true
+         *     }
+         */
+        CallerConditionOutput: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "caller";
+            /**
+             * @description The account’s hit rate over its last 30 days of calls, as of the call, at least this. Default 0.5.
+             * @default 0.5
+             */
+            minHitRate: number;
+            /**
+             * Format: int64
+             * @description The account made at least this many calls in those 30 days before this one. Default 3.
+             * @default 3
+             */
+            minCalls: number;
+            /** @description Only calls of a contract address on this chain; absent: any call, token or address. */
+            chain?: string;
+            /**
+             * @description Only a token not in the first CALLS_TOP_N of the 24 h trending list (an address not in trending contract addresses). Default false.
+             * @default false
+             */
+            notTrending: boolean;
         };
         /** @description A post from a tracked account. */
         NewsItemOutput: {

@@ -114,6 +114,10 @@ export const alertKeys = {
   failedEvents: (ruleId: string) => `${ALERTS()}:failed-events:${ruleId}`,
   /** One user's recent firings (stream, capped): GET /api/alerts/stream and the MCP tool read it. */
   firings: (userId: string) => `${ALERTS()}:firings:${userId}`,
+  /** One user's deliveries outstanding (sorted set: job id by when it was fired), held to ALERTS_USER_OUTSTANDING_MAX. */
+  outstanding: (userId: string) => `${ALERTS()}:outstanding:${userId}`,
+  /** A receiver host's run of failed attempts and, past ALERTS_HOST_PAUSE_AFTER, until when it is paused (hash). */
+  host: (host: string) => `${ALERTS()}:host:${host}`,
   /** Test sends of one rule in the current minute (POST /api/alerts/{id}/test); expires with the window. */
   testBudgetRule: (ruleId: string) => `${ALERTS()}:test-budget:rule:${ruleId}`,
   /** Test sends of one user in the current hour; expires with the window. */

@@ -26,6 +26,9 @@ const NUMBER_OF_KEYS = {
   countMentions: 3,
   recordCalls: undefined,
   recordBreakouts: 2,
+  admitDeliveries: 1,
+  gateHost: 1,
+  recordHostAttempt: 1,
 } as const satisfies Record<string, number | undefined>;
 
 export type ScriptName = keyof typeof NUMBER_OF_KEYS;

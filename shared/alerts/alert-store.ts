@@ -142,8 +142,8 @@ export class AlertStore {
 
   /**
    * Deletes everything of a user's alerts: each rule (checked against its revision, so a write
-   * racing this one cannot bring it back), then the user's rule set and firings stream. A rule's
-   * claims name only the rule and expire within two refresh intervals.
+   * racing this one cannot bring it back), then the user's rule set, firings stream and count of
+   * outstanding deliveries. A rule's claims name only the rule and expire within two refresh intervals.
    */
   async removeUser(userId: string): Promise<void> {
     for (let round = 0; round < WRITE_ROUNDS; round++) {
@@ -152,7 +152,8 @@ export class AlertStore {
       const outcomes = await Promise.all(rules.map((rule) => this.delete(rule)));
       if (outcomes.every((outcome) => outcome !== 'stale')) break;
     }
-    await this.redis.del(alertKeys.userRules(userId), alertKeys.firings(userId));
+    // Its queued deliveries go with its rules: the delivery worker drops a job whose rule is gone.
+    await this.redis.del(alertKeys.userRules(userId), alertKeys.firings(userId), alertKeys.outstanding(userId));
   }
 
   /** The ids of the rules indexed under each (type, subject) pair asked for, deduplicated. */

@@ -103,6 +103,42 @@ export const PostCondition = z
     examples: [{ type: 'post', account: 'cobie', token: 'SOL', minFollowers: 10_000, minEngagement: 0 }],
   });
 
+export const StoryCondition = z
+  .strictObject({
+    type: z.literal('story'),
+    token: Ticker.optional().meta({ description: 'Only a story about this token (among its `tokens`); absent: any story.' }),
+    minAuthors: wholeNumber(1, 1000, 3, 'The story must have at least this many distinct tracked authors. Default 3.'),
+  })
+  .meta({
+    id: 'StoryCondition',
+    description:
+      'A new story (docs/decisions.md#d23) with at least `minAuthors` distinct tracked authors: fires once per story, at the first refresh that lists it with that many (not again while it continues).',
+    examples: [{ type: 'story', token: 'SOL', minAuthors: 3 }],
+  });
+
+export const CallerCondition = z
+  .strictObject({
+    type: z.literal('caller'),
+    minHitRate: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.5)
+      .meta({ description: 'The account’s hit rate over its last 30 days of calls, as of the call, at least this. Default 0.5.' }),
+    minCalls: wholeNumber(1, 10_000, 3, 'The account made at least this many calls in those 30 days before this one. Default 3.'),
+    chain: Chain.optional().meta({ description: 'Only calls of a contract address on this chain; absent: any call, token or address.' }),
+    notTrending: z.boolean().default(false).meta({
+      description:
+        'Only a token not in the first CALLS_TOP_N of the 24 h trending list (an address not in trending contract addresses). Default false.',
+    }),
+  })
+  .meta({
+    id: 'CallerCondition',
+    description:
+      'An account with a good record as a caller (docs/decisions.md#callers) makes a new call: its first mention of a token or address after a quiet period. Its figures are as of the refresh before the call (the call itself not counted).',
+    examples: [{ type: 'caller', minHitRate: 0.6, minCalls: 5, notTrending: true }],
+  });
+
 export const AlertConditionSchema = z
   .discriminatedUnion('type', [
     SentimentThresholdCondition,
@@ -111,6 +147,8 @@ export const AlertConditionSchema = z
     RankCondition,
     NewContractCondition,
     PostCondition,
+    StoryCondition,
+    CallerCondition,
   ])
   .meta({ id: 'AlertCondition', description: 'What makes the rule fire: one condition, by `type`.' });
 export type AlertCondition = z.output<typeof AlertConditionSchema>;
@@ -161,8 +199,10 @@ export function indexSubject(condition: AlertCondition): string {
     case 'mentions-spike':
     case 'rank':
     case 'post':
+    case 'story':
       return condition.token ?? '*';
     case 'new-contract':
+    case 'caller':
       return condition.chain ?? '*';
   }
 }
@@ -175,8 +215,10 @@ export function normalizeCondition(condition: AlertCondition): AlertCondition {
       return { ...condition, token: normalizeTicker(condition.token) };
     case 'mentions-spike':
     case 'rank':
+    case 'story':
       return condition.token === undefined ? condition : { ...condition, token: normalizeTicker(condition.token) };
     case 'new-contract':
+    case 'caller':
       return condition.chain === undefined ? condition : { ...condition, chain: condition.chain.toLowerCase() };
     case 'post': {
       const account = condition.account === undefined ? undefined : normalizeUsername(condition.account);
@@ -210,7 +252,7 @@ export const AlertEventSchema = z
           .max(20)
           .meta({
             description:
-              'What matched: tokens, addresses or posts with the values that made the condition true (at most 20 per event; the rest in the firing’s other parts).',
+              'What matched: tokens, addresses, posts, stories or calls with the values that made the condition true (at most 20 per event; the rest in the firing’s other parts). A story’s `tokens` are comma-separated.',
           }),
       })
       .meta({ description: 'The firing.' }),

@@ -38,13 +38,24 @@ export interface AlertsConfig {
    * briefly), so one user's slow receivers hold at most this many of the ALERTS_DELIVERY_CONCURRENCY slots. Default 5.
    */
   readonly userInFlight: number;
+  /**
+   * ALERTS_USER_OUTSTANDING_MAX: deliveries one user may have outstanding (waiting, delayed or being
+   * tried); past it the oldest are dropped, each recorded on its rule's log. Default 2000 (a job is
+   * about 2.4 KB: some 5 MB of Redis per user at most).
+   */
+  readonly userOutstandingMax: number;
+  /** ALERTS_HOST_PAUSE_AFTER: failed attempts in a row (network errors, timeouts, 5xx, 408, 429) that pause a receiver host. Default 5. */
+  readonly hostPauseAfter: number;
+  /** ALERTS_HOST_PAUSE_MS: how long a paused host waits before one probe attempt is sent to it. Default 60000. */
+  readonly hostPauseMs: number;
   /** ALERTS_TEST_PER_RULE_PER_MINUTE: POST /api/alerts/{id}/test calls one rule may make per minute. Default 5. */
   readonly testsPerRulePerMinute: number;
   /** ALERTS_TEST_PER_USER_PER_HOUR: test calls one user may make per hour, all rules together. Default 20. */
   readonly testsPerUserPerHour: number;
   /**
    * ALERTS_QUEUE_MAX: deliveries waiting or delayed in the whole queue beyond which a test send is
-   * refused (503). Default 50000 (a queued test job is about 2.4 KB: some 120 MB of Redis).
+   * refused (503) and a firing's deliveries are dropped, each recorded on its rule's log. Default
+   * 50000 (a queued job is about 2.4 KB: some 120 MB of Redis).
    */
   readonly queueMax: number;
   /**
@@ -86,6 +97,9 @@ export function alertsConfig(env: Env, production: boolean): AlertsConfig {
     deliveryLockMs: integer(env, 'ALERTS_DELIVERY_LOCK_MS', 30_000, 1000, 600_000),
     secretGraceSeconds: integer(env, 'ALERTS_SECRET_GRACE_SECONDS', 86_400, 0, 7 * 86_400),
     userInFlight: integer(env, 'ALERTS_USER_IN_FLIGHT', 5, 1, 1000),
+    userOutstandingMax: integer(env, 'ALERTS_USER_OUTSTANDING_MAX', 2000, 1, 1_000_000),
+    hostPauseAfter: integer(env, 'ALERTS_HOST_PAUSE_AFTER', 5, 1, 10_000),
+    hostPauseMs: integer(env, 'ALERTS_HOST_PAUSE_MS', 60_000, 100, 24 * 3_600_000),
     testsPerRulePerMinute: integer(env, 'ALERTS_TEST_PER_RULE_PER_MINUTE', 5, 1, 1000),
     testsPerUserPerHour: integer(env, 'ALERTS_TEST_PER_USER_PER_HOUR', 20, 1, 100_000),
     queueMax: integer(env, 'ALERTS_QUEUE_MAX', 50_000, 10, 10_000_000),

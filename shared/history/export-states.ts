@@ -11,8 +11,11 @@ import type { SnapshotName } from '../snapshot-kinds.js';
 export const EXPORT_KINDS = ['trending', 'trending-cas', 'news', 'sentiment', 'mindshare'] as const satisfies readonly SnapshotName[];
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
-/** Entries read per XRANGE: a few hundred KB of trending bodies per kind at most. */
-export const EXPORT_PAGE_ENTRIES = 50;
+/**
+ * Entries read per XRANGE: a few hundred KB per kind at most. A news event of 1,000 tracked
+ * accounts is ~70 KB (200 posts a refresh), and a reply is parsed in one go, blocking the loop.
+ */
+export const EXPORT_PAGE_ENTRIES = 10;
 
 export interface ExportedState {
   kind: ExportKind;

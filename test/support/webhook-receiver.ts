@@ -29,6 +29,8 @@ export interface Receiver {
   answer: number | 'hold' | ((request: Received) => number | 'hold');
   /** Extra headers on every answer (Retry-After). */
   headers: Record<string, string>;
+  /** How long each answer is held back (ms): a slow receiver. Default 0. */
+  delayMs: number;
   stop(): Promise<void>;
   /** Listens again on the same port. */
   start(): Promise<void>;
@@ -54,6 +56,7 @@ export async function startReceiver(): Promise<Receiver> {
     secrets: [],
     answer: 200,
     headers: {},
+    delayMs: 0,
     async start() {
       server = createServer((request, response) => {
         void body(request).then((text) => {
@@ -85,7 +88,13 @@ export async function startReceiver(): Promise<Receiver> {
             held.add(() => response.destroy());
             return;
           }
-          response.writeHead(status, { 'content-type': 'text/plain', ...receiver.headers }).end('ok');
+          const send = () => response.writeHead(status, { 'content-type': 'text/plain', ...receiver.headers }).end('ok');
+          if (receiver.delayMs <= 0) return send();
+          const timer = setTimeout(send, receiver.delayMs);
+          held.add(() => {
+            clearTimeout(timer);
+            response.destroy();
+          });
         });
       });
       await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));

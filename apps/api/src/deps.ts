@@ -179,7 +179,7 @@ export async function createApiDeps(config: Config, logger: Logger): Promise<Api
     apiKeys,
     keyVerifier: new ApiKeyVerifier(apiKeys, auth.users),
     alertFeed,
-    alerts: new AlertsService({ store: new AlertStore(redis), config: config.alerts, deliveries: alertQueue }),
+    alerts: new AlertsService({ store: new AlertStore(redis), redis, config: config.alerts, deliveries: alertQueue }),
     refreshAll: forcedRefresh(redis, refreshQueue, undefined, activeRefreshJobs(config.trendingWindows)),
     async close() {
       stream.close();

@@ -94,7 +94,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     alertConnection && new Queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE, { ...queueBaseOptions(), connection: alertConnection });
   alertQueue?.on('error', (error) => logger.error({ err: error.message }, 'alert queue error'));
   if (alerts && alertQueue) {
-    const { firing } = alertCounters(redis);
+    const { firing, dropped } = alertCounters(redis);
     const refreshIntervalMs = options.refreshEveryMs ?? 30 * 60_000;
     context.alerts = createAlertEvaluator({
       redis,
@@ -103,6 +103,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       logger,
       refreshIntervalMs,
       countFiring: firing,
+      countDropped: dropped,
+      callers: context.callers,
     });
   }
   const deliveryConnection =

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+
 import httpx
 
 
@@ -38,15 +41,27 @@ class UnavailableError(ApiError):
 _BY_STATUS: dict[int, type[ApiError]] = {400: BadRequestError, 401: AuthError, 403: AuthError, 404: NotFoundError, 413: BadRequestError, 415: BadRequestError, 429: RateLimitedError}
 
 
+def _seconds(raw: str | None) -> float | None:
+    """Retry-After as seconds: a number of seconds, or an HTTP date (RFC 9110 allows both)."""
+    if raw is None:
+        return None
+    if raw.strip().isdigit():
+        return float(raw)
+    try:
+        return max(0.0, (parsedate_to_datetime(raw) - datetime.now(timezone.utc)).total_seconds())
+    except (TypeError, ValueError):
+        return None
+
+
 def raise_for_answer(response: httpx.Response) -> None:
     """Raises the typed error of a non-2xx answer; returns on 2xx and 304."""
     if response.status_code < 400:
         return
     try:
-        error = str(response.json().get("error", response.reason_phrase))
+        body = response.json()
     except ValueError:
-        error = response.reason_phrase
-    raw = response.headers.get("retry-after")
-    retry_after = float(raw) if raw is not None and raw.isdigit() else None
+        body = None
+    # A proxy's HTML page or another shape: the status line's text.
+    error = str(body["error"]) if isinstance(body, dict) and "error" in body else response.reason_phrase
     kind = _BY_STATUS.get(response.status_code, UnavailableError if response.status_code >= 500 else ApiError)
-    raise kind(response.status_code, error, retry_after)
+    raise kind(response.status_code, error, _seconds(response.headers.get("retry-after")))

@@ -161,6 +161,101 @@ class Pairlist(Model):
     cachedAt: str
 
 
+class Caller(Model):
+    __schema__ = "Caller"
+    username: str
+    followers: int
+    calls: int
+    hits: int
+    pending: int
+    misses: int
+    hitRate: Optional[float]
+    medianLeadMinutes: Optional[float]
+
+
+class CallersLeaderboard(Model):
+    __schema__ = "CallersLeaderboard"
+    window: str
+    sort: str
+    minCalls: int
+    data: list[Caller]
+    cachedAt: str
+
+
+class FirstCaller(Model):
+    __schema__ = "FirstCaller"
+    username: str
+    calledAt: str
+    leadMinutes: int
+    followers: int
+    post: dict[str, Any]
+
+
+class Breakout(Model):
+    __schema__ = "Breakout"
+    at: str
+    subject: str
+    chain: Optional[str] = None
+    callers: int
+    firstCallers: list[FirstCaller]
+
+
+class TokenCallers(Model):
+    __schema__ = "TokenCallers"
+    token: str
+    window: str
+    breakouts: list[Breakout]
+    cachedAt: str
+
+
+class Story(Model):
+    __schema__ = "Story"
+    id: str
+    parentId: Optional[str] = None
+    title: str
+    terms: list[str]
+    tokens: list[str]
+    contracts: list[str]
+    posts: int
+    postIds: list[str]
+    authors: int
+    smartAuthors: int
+    firstPoster: str
+    firstSeenAt: str
+    peakAt: str
+    lastSeenAt: str
+    status: str
+    score: float
+    scoreChange: float
+    sentiment: float
+
+
+class StoryList(Model):
+    __schema__ = "StoryList"
+    window: str
+    data: list[Story]
+    cachedAt: str
+
+
+class StoryScorePoint(Model):
+    __schema__ = "StoryScorePoint"
+    at: str
+    score: float
+
+
+class StoryWithScores(Story):
+    """StoryDetail's `data` (inline in the document, so no schema of its own): a story and its score at each refresh."""
+
+    scores: list[StoryScorePoint]
+
+
+class StoryDetail(Model):
+    __schema__ = "StoryDetail"
+    data: StoryWithScores
+    posts: list[NewsItem]
+    cachedAt: str
+
+
 class AlertRule(Model):
     __schema__ = "AlertRule"
     id: str
@@ -198,5 +293,6 @@ class TestQueued(Model):
 MODELS: tuple[type[Model], ...] = (
     LoginResponse, Me, Usage, TrendingToken, TrendingTokenList, TrendingCa, TrendingCaList, NewsItem, NewsPage,
     UsernameStats, SentimentRecord, SentimentHistory, TokenHistory, MindshareList, TokenMindshare, Pairlist,
+    Caller, CallersLeaderboard, FirstCaller, Breakout, TokenCallers, Story, StoryList, StoryScorePoint, StoryDetail,
     AlertRule, CreatedAlert, AlertList, DeliveryList, TestQueued,
 )

@@ -1,11 +1,13 @@
-"""Server-sent events: a small parser over httpx's lines, and the event type the streams yield."""
+"""Server-sent events: a parser over httpx's lines, the event type the streams yield, and where a stream resumes."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
+
+# Before the server's `retry:` hint arrives: what browsers wait.
+DEFAULT_RETRY_SECONDS = 3.0
 
 
 @dataclass(frozen=True)
@@ -17,45 +19,48 @@ class Event:
     data: Any
 
 
-class _Parser:
-    def __init__(self) -> None:
-        self.id: str | None = None
-        self.event = "message"
-        self.data: list[str] = []
+class EventReader:
+    """Turns lines into events, and remembers what a reconnection needs: the last event id and the server's `retry:`."""
+
+    def __init__(self, last_event_id: Optional[str] = None) -> None:
+        self.last_event_id = last_event_id
+        self.retry_seconds = DEFAULT_RETRY_SECONDS
+        self._restart()
+
+    def _restart(self) -> None:
+        self._id: str | None = None
+        self._event = "message"
+        self._data: list[str] = []
+
+    def headers(self) -> dict[str, str]:
+        """A (re)connection's headers: Last-Event-ID once an event had an id."""
+        return {"Accept": "text/event-stream", **({"Last-Event-ID": self.last_event_id} if self.last_event_id else {})}
+
+    def reconnected(self) -> None:
+        """A new connection: an event half read on the old one is dropped (the server sends it again)."""
+        self._restart()
 
     def feed(self, line: str) -> Event | None:
         if line == "":
-            if not self.data:
-                self.event = "message"
+            if not self._data:
+                self._event = "message"
                 return None
-            text = "\n".join(self.data)
-            event = Event(self.id, self.event, json.loads(text) if text[:1] in "{[" else text)
-            self.event, self.data = "message", []
+            text = "\n".join(self._data)
+            event = Event(self._id, self._event, json.loads(text) if text[:1] in "{[" else text)
+            if self._id:
+                self.last_event_id = self._id
+            self._event, self._data = "message", []
             return event
         if line.startswith(":"):
             return None
-        field, _, value = line.partition(":")
+        name, _, value = line.partition(":")
         value = value[1:] if value.startswith(" ") else value
-        if field == "id":
-            self.id = value
-        elif field == "event":
-            self.event = value
-        elif field == "data":
-            self.data.append(value)
+        if name == "id":
+            self._id = value or None
+        elif name == "event":
+            self._event = value
+        elif name == "data":
+            self._data.append(value)
+        elif name == "retry" and value.isdigit():
+            self.retry_seconds = int(value) / 1000
         return None
-
-
-def parse(lines: Iterator[str]) -> Iterator[Event]:
-    parser = _Parser()
-    for line in lines:
-        event = parser.feed(line)
-        if event is not None:
-            yield event
-
-
-async def aparse(lines: AsyncIterator[str]) -> AsyncIterator[Event]:
-    parser = _Parser()
-    async for line in lines:
-        event = parser.feed(line)
-        if event is not None:
-            yield event

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import http.server
 import json
 import os
@@ -17,7 +16,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from market_signals import AsyncClient, AuthError, BadRequestError, Client, NotFoundError, verify_webhook
+from market_signals import AuthError, BadRequestError, Client, NotFoundError, verify_webhook
 from market_signals.webhooks import WebhookVerificationError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -66,16 +65,6 @@ def test_each_read(client: Client) -> None:
 def test_news_pages_iterate_to_the_end(client: Client) -> None:
     total = client.news(limit=1).pagination["total"]
     assert len(list(client.iter_news(limit=50))) == total
-
-
-def test_the_async_client_answers_the_same(stack: dict[str, Any], client: Client) -> None:
-    async def read() -> Any:
-        async with AsyncClient(stack["apiUrl"]) as aclient:
-            return await aclient.trending(), [item async for item in aclient.iter_news(limit=50)]
-
-    trending, posts = asyncio.run(read())
-    assert trending == client.trending()
-    assert len(posts) == client.news(limit=1).pagination["total"]
 
 
 def test_the_pairlist(client: Client) -> None:

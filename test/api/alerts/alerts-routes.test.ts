@@ -98,6 +98,21 @@ describe('alert rules: /api/alerts', () => {
     expect((await call('POST', '/api/alerts', undefined, sentimentRule())).status).to.equal(401);
   });
 
+  it('when a story or caller rule leaves settings out, then it is stored with their defaults, its token and chain normalised', async () => {
+    const story = await call('POST', '/api/alerts', alice, sentimentRule({ condition: { type: 'story', token: '$zeta' } }));
+    expect(story.status, JSON.stringify(story.json)).to.equal(201);
+    expect((story.json as { condition: unknown }).condition).to.deep.equal({ type: 'story', token: 'ZETA', minAuthors: 3 });
+    const caller = await call('POST', '/api/alerts', alice, sentimentRule({ condition: { type: 'caller', chain: 'Solana' } }));
+    expect(caller.status, JSON.stringify(caller.json)).to.equal(201);
+    expect((caller.json as { condition: unknown }).condition).to.deep.equal({
+      type: 'caller',
+      minHitRate: 0.5,
+      minCalls: 3,
+      chain: 'solana',
+      notTrending: false,
+    });
+  });
+
   it('when a field is wrong, then 400 naming it', async () => {
     const cases: [unknown, string][] = [
       [sentimentRule({ name: '' }), 'Invalid field: name'],
@@ -115,6 +130,9 @@ describe('alert rules: /api/alerts', () => {
       [sentimentRule({ condition: { type: 'rank', top: 101 } }), 'Invalid field: condition.top'],
       [sentimentRule({ condition: { type: 'new-contract', minSmartMoneyMentions: -1 } }), 'Invalid field: condition.minSmartMoneyMentions'],
       [sentimentRule({ condition: { type: 'post', account: 'not a name' } }), 'Invalid field: condition.account'],
+      [sentimentRule({ condition: { type: 'story', minAuthors: 0 } }), 'Invalid field: condition.minAuthors'],
+      [sentimentRule({ condition: { type: 'caller', minHitRate: 1.5 } }), 'Invalid field: condition.minHitRate'],
+      [sentimentRule({ condition: { type: 'caller', notTrending: 'yes' } }), 'Invalid field: condition.notTrending'],
       [sentimentRule({ condition: { type: 'weather' } }), 'Invalid field: condition.type'],
       [sentimentRule({ channels: [] }), 'Invalid field: channels'],
       [sentimentRule({ channels: [{ type: 'email', url: RECEIVER }] }), 'Invalid field: channels.0.type'],

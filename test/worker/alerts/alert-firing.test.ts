@@ -226,7 +226,10 @@ describe('alerts: firing on the edge, once per refresh, delivered signed', () =>
     const rule = await createRule(condition);
     const claimedAt = Date.now();
     // The queue's Redis fails (or the process is killed) right after the claim: nothing reaches the queue.
-    const broken = { addBulk: () => Promise.reject(new Error('killed between claim and enqueue')) } as unknown as Queue<DeliveryJobData>;
+    const broken = {
+      getJobCounts: () => queue.getJobCounts('waiting', 'delayed'),
+      addBulk: () => Promise.reject(new Error('killed between claim and enqueue')),
+    } as unknown as Queue<DeliveryJobData>;
     const dying = stackEvaluator(stack, broken, () => claimedAt);
     const pairs = [[rule.condition.type, indexSubject(rule.condition)]] as const;
     await dying.evaluate('lost:1', new Date(claimedAt).toISOString(), on, pairs).then(

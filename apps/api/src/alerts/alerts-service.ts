@@ -1,6 +1,7 @@
 /** A user's alert rules, for the routes and the MCP tools: another user's rule is not found, never forbidden. */
 import { randomBytes } from 'node:crypto';
 import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { AlertsConfig } from '../../../../shared/alerts/alerts-config.js';
 import { urlRefusal, type Resolver } from '../../../../shared/alerts/address-policy.js';
 import { boundedResolver } from '../../../../shared/alerts/bounded-resolver.js';
@@ -42,6 +43,8 @@ export function toPublicRule(rule: StoredRule): PublicRule {
 
 export interface AlertsServiceOptions {
   store: AlertStore;
+  /** The store's client: the delivery caps are counted there (shared/alerts/delivery-queue.ts). */
+  redis: Redis;
   config: AlertsConfig;
   deliveries: Queue<DeliveryJobData>;
   resolve?: Resolver;
@@ -217,10 +220,12 @@ export class AlertsService {
     };
     await enqueueDeliveries(
       this.options.deliveries,
+      this.options.redis,
       this.options.config,
       rule.channels.map((channel, index) => ({
         eventId,
         ruleId: rule.id,
+        userId: rule.userId,
         channel: index,
         url: channel.url,
         event,

@@ -16,6 +16,8 @@ export function alertCounters(redis: Redis) {
   };
   return {
     firing: (type: string, count = 1) => add([`alert_firings|${type}|fired`, count]),
+    /** Deliveries dropped before any attempt (over the queue's or a user's cap). */
+    dropped: (count: number) => add(['alert_deliveries|dropped|webhook', count]),
     /** A delivery attempt's outcome, with the latency from firing to receiver when it was delivered. */
     delivery(outcome: string, latencyMs?: number) {
       if (latencyMs === undefined) return add([`alert_deliveries|${outcome}|webhook`, 1]);

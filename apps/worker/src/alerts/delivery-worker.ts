@@ -13,8 +13,10 @@ import { ALERT_DELIVERY_QUEUE, deliveryBackoffMs, type DeliveryJobData } from '.
 import type { Logger } from '../../../../shared/logger.js';
 import { queueBaseOptions } from '../../../../shared/queues.js';
 import type { Resolver } from '../../../../shared/alerts/address-policy.js';
+import { alertKeys } from '../../../../shared/keyspace.js';
 import { createWebhookSender, type AttemptResult } from './webhook-sender.js';
 import { alertCounters } from './alert-counters.js';
+import { hostHealth } from './host-health.js';
 
 /** A retryable failure: BullMQ tries again after deliveryBackoffMs, never sooner than the receiver's Retry-After. */
 class RetryableDeliveryError extends Error {
@@ -27,8 +29,13 @@ class RetryableDeliveryError extends Error {
   }
 }
 
-/** How long a job of a user at its in-flight limit waits before it is tried again (plus as much jitter). */
+/**
+ * How long a job of a user at its in-flight limit waits before it is tried again: doubled each time
+ * it is put back, up to USER_WAIT_MAX_MS (plus up to as much jitter), so 300 waiting jobs of one
+ * user do not spin through Redis several times a second each.
+ */
 const USER_WAIT_MS = 250;
+const USER_WAIT_MAX_MS = 4000;
 
 export interface DeliveryWorkerOptions {
   /** The job store's client (rules, attempt log). */
@@ -48,6 +55,16 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
   const store = new AlertStore(options.redis);
   const count = alertCounters(options.redis);
   const sender = createWebhookSender({ ...config, resolve: options.resolve });
+  const hosts = hostHealth(options.redis, config);
+  /** Back to the delayed set for `waitMs` (plus jitter) without counting an attempt. */
+  const putBack = async (job: Job<DeliveryJobData>, waitMs: number, token?: string): Promise<never> => {
+    await job.moveToDelayed(Date.now() + waitMs + Math.floor(Math.random() * Math.min(waitMs, USER_WAIT_MAX_MS)), token);
+    throw new DelayedError();
+  };
+  /** A job that ended for good (delivered, failed or dropped) no longer counts against its user's outstanding cap. */
+  const ended = async (job: Job<DeliveryJobData>, userId: string | undefined): Promise<void> => {
+    if (userId !== undefined) await options.redis.zrem(alertKeys.outstanding(userId), job.id ?? '');
+  };
 
   // One user's deliveries in flight in this process: beyond config.userInFlight a job waits, so a
   // user whose receivers answer slowly cannot hold every slot (issue 46: fairness).
@@ -57,17 +74,22 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
     // The rule (or its owner, `users remove`) is gone, its log with it: counted, and the job's result says why.
     if (!rule) {
       count.delivery('dropped');
+      await ended(job, job.data.userId);
       return { outcome: 'dropped: rule deleted' };
     }
     const held = inFlight.get(rule.userId) ?? 0;
     if (held >= config.userInFlight) {
-      // Back to the delayed set without counting an attempt; the jitter spreads the user's waiting jobs.
-      await job.moveToDelayed(Date.now() + USER_WAIT_MS + Math.floor(Math.random() * USER_WAIT_MS), token);
-      throw new DelayedError();
+      const putBackBefore = Math.max(0, (job.attemptsStarted ?? 1) - 1 - job.attemptsMade);
+      return putBack(job, Math.min(USER_WAIT_MAX_MS, USER_WAIT_MS * 2 ** putBackBefore), token);
     }
     inFlight.set(rule.userId, held + 1);
     try {
-      return await deliverFor(job, rule);
+      const paused = await hosts.waitMs(job.data.url);
+      if (paused > 0) return await putBack(job, paused, token);
+      // deliverFor returns only when the job ends for good; a retry throws.
+      const result = await deliverFor(job, rule);
+      await ended(job, rule.userId);
+      return result;
     } finally {
       const left = (inFlight.get(rule.userId) ?? 1) - 1;
       if (left > 0) inFlight.set(rule.userId, left);
@@ -101,6 +123,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): {
       body: JSON.stringify(data.event),
       secrets,
     });
+    if (result.kind === 'delivered' || result.retryable) await hosts.record(data.url, result.kind === 'delivered');
     const last = attempt >= (job.opts.attempts ?? 1);
     const outcome = result.kind === 'delivered' ? 'delivered' : result.retryable && !last ? 'retrying' : 'failed';
     // A delivered event also ends the rule's run of failed ones, in the same step.

@@ -33,7 +33,7 @@ export function firingOf(rule: CachedRule, firingId: string, refreshedAt: string
     const event: AlertEvent = { type: 'alert.fired', timestamp, data };
     const eventId = partEventId(firingId, part);
     events.push(event);
-    rule.urls.forEach((url, channel) => jobs.push({ eventId, ruleId: rule.id, channel, url, event, firedAtMs: at }));
+    rule.urls.forEach((url, channel) => jobs.push({ eventId, ruleId: rule.id, userId: rule.userId, channel, url, event, firedAtMs: at }));
   }
   return { rule, firingId, events, jobs };
 }

@@ -5,6 +5,7 @@
  * compares against what this one would have (docs/decisions.md D21).
  */
 import type { NewsItem, SentimentRecord, TrendingCa, TrendingToken } from '../../../../shared/market-types.js';
+import { STORY_WINDOWS, type StoriesSnapshotData, type Story } from '../../../../shared/stories.js';
 import type { ListKind } from '../../../../shared/snapshot-kinds.js';
 import type { JobContext } from '../jobs/job-context.js';
 
@@ -52,10 +53,18 @@ export async function alertsAfterNews(
   before: PreviousBodies | undefined,
   posts: readonly NewsItem[],
   sentiment: Readonly<Record<string, SentimentRecord>>,
+  stories: StoriesSnapshotData,
   cachedAt: string,
 ): Promise<void> {
   const { alerts } = context;
   if (!alerts || !before) return;
   const previous = { news: before[0] ?? null, sentiment: before[1] ?? null };
-  await guarded(context, 'news', () => alerts.afterNews(previous, posts, sentiment, cachedAt));
+  await guarded(context, 'news', () => alerts.afterNews(previous, posts, sentiment, cachedAt, storiesListed(stories)));
+}
+
+/** Every story the snapshot lists, once (the windows overlap). */
+function storiesListed(data: StoriesSnapshotData): Story[] {
+  const byId = new Map<string, Story>();
+  for (const window of STORY_WINDOWS) for (const story of data.windows[window]) byId.set(story.id, story);
+  return [...byId.values()];
 }

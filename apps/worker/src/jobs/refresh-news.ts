@@ -62,7 +62,7 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   if (!written) logger.warn({ cachedAt }, 'news: a newer refresh is already stored; this one was dropped');
   // The engine's state moves on only with a stored refresh (a dropped one would count its interval twice).
   else await redis.set(storiesKeys.state(), stories.state);
-  if (written) await alertsAfterNews(context, alertsBefore, posts, sentiment, cachedAt);
+  if (written) await alertsAfterNews(context, alertsBefore, posts, sentiment, stories.data, cachedAt);
   return { items: posts.length, tokens: Object.keys(sentiment).length };
 }
 
