@@ -16,8 +16,10 @@
  * and `--rows=<id>,...` only those reads of it (`--rows=trending,trending-key,trending-bearer`):
  * a before/after of one change in minutes instead of the whole run.
  * `--only=sentiment`: just the sentiment step against the scorer it replaced (a few minutes).
- * `--only=callers`: just the callers phase (worker CPU per refresh, Redis for 30 days, the API's read after a refresh; 1,000 accounts).
- * `--only=stories`: just the story engine's CPU per refresh at 1,000 and 10,000 posts and its bytes in Redis.
+ * `--only=callers`: just the callers phase (worker CPU per refresh, Redis for 30 days, the API's read after a refresh; 1,000 accounts),
+ *   then its two reads against cached trending on the bench's stack.
+ * `--only=stories`: just the story engine's CPU per refresh at 1,000 and 10,000 posts, its share of a news refresh and its bytes
+ *   in Redis, then its two reads against cached trending on the bench's stack.
  * `--only=alerts`: just the alerts phase (evaluation CPU at 1,000 to 100,000 rules, memory, refresh -> delivery latency).
  * `--only=cache-busting`: just the distinct-key reads against cached ones (issue 38 item 6), on the bench's stack.
  * `--only=export`: just GET /api/export over 30 days of history: the API's RSS and cached reads meanwhile (issue 49).
@@ -26,7 +28,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { judgeAlerts, measureAlerts } from './phases/alerts.js';
-import { judgeCallers, measureCallers } from './phases/callers.js';
+import { judgeAgainstTrending, measureAgainstTrending, type ReadToJudge } from './phases/against-trending.js';
+import { CALLERS_BENCH_TOKEN, judgeCallers, measureCallers } from './phases/callers.js';
 import { judgeCacheBusting, measureCacheBusting } from './phases/cache-busting.js';
 import { judgeExport, measureExport } from './phases/export.js';
 import { measureCluster } from './phases/cluster.js';
@@ -36,7 +39,7 @@ import { measureLogin } from './phases/login.js';
 import { measureMcp } from './phases/mcp.js';
 import { measureReads } from './phases/reads.js';
 import { judgeSentiment, measureSentiment } from './phases/sentiment.js';
-import { judgeStories, measureStories } from './phases/stories.js';
+import { judgeStories, measureStories, storyReads } from './phases/stories.js';
 import { measureStats } from './phases/stats.js';
 import { measureWorker, summarizeWorker } from './phases/worker.js';
 import { measureXCost } from './phases/x-cost.js';
@@ -89,14 +92,29 @@ async function main(): Promise<void> {
   const generators: LoadGenerator[] = [];
   try {
     log(`${quick ? 'quick' : 'full'} run; working files in ${workDir}`);
-    if (only === 'callers') {
-      // In this process over a private Redis, like the alerts.
-      for (const line of judgeCallers(await measureCallers(log))) log(line);
-      return;
-    }
-    if (only === 'stories') {
-      // In this process, the engine alone: nothing to compile or start.
-      for (const line of judgeStories(measureStories(log))) log(line);
+    if (only === 'callers' || only === 'stories') {
+      // The worker's side in this process (callers on the stack's Redis), then the reads against cached trending on the stack's API.
+      buildInto(join(workDir, 'build'));
+      stack = await startStack();
+      const lines: string[] = [];
+      let reads: ReadToJudge[];
+      if (only === 'callers') {
+        lines.push(...judgeCallers(await measureCallers(log, stack.redis.url)));
+        reads = [
+          { label: 'callers leaderboard, 30 days', url: '/api/market/callers?window=30d' },
+          { label: `a token's first callers (${CALLERS_BENCH_TOKEN})`, url: `/api/market/tokens/${CALLERS_BENCH_TOKEN}/callers` },
+        ];
+      } else {
+        lines.push(...judgeStories(await measureStories(log)));
+        reads = await storyReads(stack);
+      }
+      api = await startApi(stack, { name: 'api', workDir, webConcurrency: 1 });
+      const load = await LoadGenerator.start('load');
+      generators.push(load);
+      for (const verdict of judgeAgainstTrending(await measureAgainstTrending(api, load, settings, log, reads))) {
+        lines.push(`${verdict.verdict}: ${verdict.target}: ${verdict.measured}`);
+      }
+      for (const line of lines) log(line);
       return;
     }
     if (only === 'alerts') {

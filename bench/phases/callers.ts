@@ -2,11 +2,13 @@
  * Callers (issue 48): what recording calls and breakouts costs the worker per refresh, what their
  * records cost Redis over 30 days, and what the API's first read after a refresh costs (the
  * incremental load of the day lists and the join), at `accounts` tracked accounts (default 1,000)
- * posting 10 times a day about 200 tickers (Zipf-like). In this process over a private
- * redis-server. `npm run bench -- --only=callers`.
+ * posting 10 times a day about 200 tickers (Zipf-like). In this process, over the bench stack's
+ * Redis with `--only=callers` (then the API's two reads are measured against cached trending on
+ * those records: against-trending.ts), else a private redis-server. `npm run bench -- --only=callers`.
  */
 import { recordCalls, recordTokenBreakouts } from '../../apps/worker/src/callers/record-calls.js';
-import { startTestRedis } from '../../dev/redis-server.js';
+import { startTestRedis, type TestRedis } from '../../dev/redis-server.js';
+import type { Redis } from 'ioredis';
 import { DEFAULT_CALLERS } from '../../shared/callers/callers-config.js';
 import { breakoutsOf, knownAt, leaderboard, WINDOW_MS } from '../../shared/callers/figures.js';
 import { CallersRecords } from '../../shared/callers/records-reader.js';
@@ -30,10 +32,19 @@ const STEP = 30 * 60_000;
 const NEWS_WINDOW = 72 * HOUR_MS;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-export async function measureCallers(log: (line: string) => void, accounts = 1000): Promise<CallersOutcome> {
-  const server = await startTestRedis();
-  const redis = createRedis({ redisUrl: server.url, redisTlsInsecure: false }, 'worker', 'bench-callers');
+/** A ticker of the rotating top whose breakouts and first callers the token read asks for. */
+export const CALLERS_BENCH_TOKEN = 'TK8';
+
+/**
+ * On the Redis at `redisUrl` (the bench stack's, whose API then serves the records: its own
+ * `{callers}` keys from the stack's first refreshes are dropped first), or on a private one.
+ */
+export async function measureCallers(log: (line: string) => void, redisUrl?: string, accounts = 1000): Promise<CallersOutcome> {
+  const server = redisUrl === undefined ? await startTestRedis() : undefined;
+  const redis = createRedis({ redisUrl: redisUrl ?? (server as TestRedis).url, redisTlsInsecure: false }, 'worker', 'bench-callers');
   try {
+    const seeded = await callersKeysIn(redis);
+    if (seeded.length > 0) await redis.del(...seeded);
     let state = 42;
     const random = () => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const tickers = Array.from({ length: 200 }, (_, i) => `TK${i}`);
@@ -72,12 +83,7 @@ export async function measureCallers(log: (line: string) => void, accounts = 100
       await recordTokenBreakouts(redis, top(at), at, DEFAULT_CALLERS);
       await recordCalls(redis, between(at - STEP, at), at, DEFAULT_CALLERS);
     }
-    const keys: string[] = [];
-    for (let cursor = '0'; ;) {
-      const [next, found] = await redis.scan(cursor, 'MATCH', '*{callers}*', 'COUNT', 1000);
-      keys.push(...found);
-      if ((cursor = next) === '0') break;
-    }
+    const keys = await callersKeysIn(redis);
     const sizes = await Promise.all(keys.map((key) => redis.memory('USAGE', key)));
     const redisBytes = sizes.reduce<number>((sum, size) => sum + (Number(size) || 0), 0);
 
@@ -103,7 +109,7 @@ export async function measureCallers(log: (line: string) => void, accounts = 100
       const { calls, breakouts } = await reader.load(end + i);
       const known = knownAt(calls, breakouts, end + i, DEFAULT_CALLERS.horizonMs);
       leaderboard(known, WINDOW_MS['30d'], 'hitRate', 3);
-      breakoutsOf(known, 'token', 'TK8', WINDOW_MS['30d']);
+      breakoutsOf(known, 'token', CALLERS_BENCH_TOKEN, WINDOW_MS['30d']);
       const used = process.cpuUsage(cpu);
       reads.push({ cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - wall });
     }
@@ -126,7 +132,16 @@ export async function measureCallers(log: (line: string) => void, accounts = 100
     return outcome;
   } finally {
     redis.disconnect();
-    await server.stop();
+    await server?.stop();
+  }
+}
+
+async function callersKeysIn(redis: Redis): Promise<string[]> {
+  const keys: string[] = [];
+  for (let cursor = '0'; ;) {
+    const [next, found] = await redis.scan(cursor, 'MATCH', '*{callers}*', 'COUNT', 1000);
+    keys.push(...found);
+    if ((cursor = next) === '0') return keys;
   }
 }
 

@@ -48,6 +48,22 @@ describe('index simulator: data', () => {
     }
   });
 
+  it('when early accounts post, then some name a contract address hours before it first trends, and none names one already listed', async () => {
+    const { posts } = await allPosts(sim.url);
+    const { contracts } = await getOk<{ contracts: Contract[] }>(`${sim.url}/v1/trending/contracts`);
+    const seenAt = new Map(contracts.map((c) => [c.address, Date.parse(c.first_seen_at)]));
+    const calls = posts.flatMap((p) => {
+      const address = / CA: (\S+)$/.exec(p.text)?.[1];
+      return address ? [{ author: p.author.username, at: Date.parse(p.created_at), address }] : [];
+    });
+    expect(calls.length).to.be.at.least(5);
+    // Only the few early accounts make them.
+    expect(new Set(calls.map((call) => call.author)).size).to.be.within(1, 6);
+    const listedSince = calls.filter((call) => seenAt.has(call.address));
+    expect(listedSince.length).to.be.at.least(3);
+    for (const call of listedSince) expect(seenAt.get(call.address)! - call.at).to.be.within(1, 8 * 3_600_000);
+  });
+
   it('when paging posts with cursors, then exactly 1000 distinct posts of the last 3 days come back newest first', async () => {
     const { posts, pages } = await allPosts(sim.url, 'limit=300');
     expect(pages).to.equal(4);

@@ -5,7 +5,7 @@
 import { base58Encode } from './base58.js';
 import { type Rng, clamp, normal, rngFor, unit } from './random.js';
 import { MINUTE_MS } from '../../../shared/durations.js';
-import { WINDOW_MS } from './posts.js';
+import { WINDOW_MS } from './window.js';
 
 const CONTRACT_COUNT = 30;
 const SLOT_MS = WINDOW_MS / CONTRACT_COUNT;
@@ -80,4 +80,13 @@ export function trendingContracts(seed: number, now: number): WireContract[] {
     if (firstSeen(seed, slot) <= now) rows.push(contractAt(seed, slot, now));
   }
   return rows.sort((a, b) => b.smart_mentions - a.smart_mentions || b.mentions - a.mentions || a.address.localeCompare(b.address));
+}
+
+/** The address of the next contract first seen within `leadMs` after `time`, if any (what an early account names before it trends). */
+export function comingContract(seed: number, time: number, leadMs: number): string | undefined {
+  for (let slot = Math.floor(time / SLOT_MS); slot <= Math.floor((time + leadMs) / SLOT_MS); slot++) {
+    const seen = firstSeen(seed, slot);
+    if (time < seen && seen <= time + leadMs) return contractAt(seed, slot, seen).address;
+  }
+  return undefined;
 }

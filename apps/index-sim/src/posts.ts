@@ -4,14 +4,16 @@
 // posts at the top and drops the oldest, while a post that stays in the window never changes.
 
 import type { Account } from './accounts.js';
-import { WeightedPicker, clamp, hash, normal, pick, rngFor, round } from './random.js';
+import { WeightedPicker, clamp, hash, normal, pick, rngFor, round, unit } from './random.js';
 import type { Rng } from './random.js';
 import { type Mood, renderText } from './texts.js';
 import { TOKENS, type TokenInfo, tokenBySymbol } from './tokens.js';
-import { EARLY_ACTIVITY, earlyAccounts, surgeToken } from './surges.js';
+import { EARLY_ACTIVITY, EARLY_LEAD_MS, earlyAccounts, surgeToken } from './surges.js';
 import { plantedText } from './planted-stories.js';
+import { comingContract } from './contract-trends.js';
+import { WINDOW_MS } from './window.js';
 
-export const WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
+export { WINDOW_MS };
 
 export interface WirePost {
   readonly id: string;
@@ -119,7 +121,7 @@ export class PostStream {
     if (planted) tokens.splice(0, tokens.length, tokenBySymbol(planted.token) ?? main);
     const wire: WirePost = Object.freeze({
       id: id.toString(),
-      text: planted?.text ?? renderText(rng, mood, main, tokens.slice(1)),
+      text: planted?.text ?? this.withEarlyContract(author.username, slot, time, renderText(rng, mood, main, tokens.slice(1))),
       author: Object.freeze({ username: author.username, followers: author.followers }),
       created_at: new Date(time).toISOString(),
       tokens: Object.freeze(tokens.map((t) => t.symbol)),
@@ -127,7 +129,21 @@ export class PostStream {
     });
     return { wire, smartAuthor: author.smartRank <= this.smartCutoff };
   }
+
+  /**
+   * Some of an early account's posts name the contract address that will enter the trending
+   * contracts next (within EARLY_LEAD_MS): a call on an address, as a call on a ticker is. Drawn
+   * from (seed, slot) alone, so no other post's draws change.
+   */
+  private withEarlyContract(username: string, slot: number, time: number, text: string): string {
+    if (!this.early.has(username) || unit(this.seed, 'early-contract', slot) >= EARLY_CONTRACT_SHARE) return text;
+    const address = comingContract(this.seed, time, EARLY_LEAD_MS);
+    return address ? `${text} CA: ${address}` : text;
+  }
 }
+
+/** The share of an early account's posts that name the coming contract address. */
+const EARLY_CONTRACT_SHARE = 0.2;
 
 // Cursors are opaque to clients: base64url of the next slot to serve. The slot is absolute,
 // so a cursor stays valid (and never repeats or skips a post) while the clock moves on.

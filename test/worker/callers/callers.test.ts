@@ -146,4 +146,16 @@ describe('callers: calls, breakouts and hits (docs/decisions.md#callers)', () =>
     const known = await figuresAt(T0 + 20 * DAY_MS);
     expect(known.breakouts.map((b) => b.id)).to.not.include('LATE');
   });
+
+  it('when a day holds more calls than one read returns, then they are all read, and a later load adds only the new ones', async () => {
+    await recordCalls(redis, [], T0 - HOUR_MS, config); // seeds
+    const accounts = Array.from({ length: 6_001 }, (_, i) => post(`acct${i}`, T0 - 30 * 60_000, ['MANY']));
+    await recordCalls(redis, accounts, T0, config);
+    const records = new CallersRecords(redis, config.horizonMs);
+    expect((await records.load(T0)).calls).to.have.length(6_001);
+    await recordCalls(redis, [post('late', T0 + 60_000, ['MANY'])], T0 + 2 * 60_000, config);
+    const { calls } = await records.load(T0 + 2 * 60_000);
+    expect(calls).to.have.length(6_002);
+    expect(new Set(calls.map((call) => call.account)).size).to.equal(6_002);
+  });
 });

@@ -171,13 +171,14 @@ export function resolvers({ snapshots, stats, history, mindshare, callers, windo
       peek(_read, { params }) {
         const id = parseStoryId(params.id);
         const [snapshot, news] = [snapshots.peek('stories'), snapshots.peek('news')];
-        const representation = snapshot && news && snapshot.view.stories.story(id, (ids) => news.view.pages.postsWithIds(ids));
+        const representation =
+          snapshot && news && snapshot.view.stories.story(id, news.version, (ids) => news.view.pages.postsWithIds(ids));
         return snapshot && representation && answerOf(snapshot, representation);
       },
       async get(_read, { params }) {
         const id = parseStoryId(params.id);
         const [snapshot, news] = await Promise.all([snapshots.get('stories'), snapshots.get('news')]);
-        const representation = snapshot.view.stories.story(id, (ids) => news.view.pages.postsWithIds(ids));
+        const representation = snapshot.view.stories.story(id, news.version, (ids) => news.view.pages.postsWithIds(ids));
         if (!representation) throw new NotFoundError('Story not found');
         return answerOf(snapshot, representation);
       },

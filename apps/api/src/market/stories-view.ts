@@ -1,6 +1,7 @@
 /**
  * The stories snapshot prepared for serving (docs/decisions.md#d23): each window's ranked list
- * ready as an answer, a token's list built on first ask and kept, and each story by id.
+ * ready as an answer, a token's list built on first ask and kept, and each story by id (its answer
+ * kept too, until the news it quotes moves on).
  */
 import type { NewsItem, Snapshot } from '../../../../shared/market-types.js';
 import { STORY_WINDOWS, type StoriesSnapshotData, type Story, type StoryWindow } from '../../../../shared/stories.js';
@@ -14,6 +15,8 @@ export class StoriesView {
   private readonly lists: ReadonlyMap<StoryWindow, Representation>;
   private readonly byId = new Map<string, Story>();
   private readonly tokenLists = boundedCache<string, Representation>({ max: MAX_TOKEN_LISTS });
+  /** Each listed story's answer, with the news snapshot its posts came from (at most one per listed story). */
+  private readonly answers = new Map<string, { postsVersion: string; representation: Representation }>();
 
   constructor(private readonly snapshot: Snapshot<StoriesSnapshotData>) {
     const { windows } = snapshot.data;
@@ -37,11 +40,23 @@ export class StoriesView {
     return representation;
   }
 
-  /** One story with its score over time and its posts still held (newest first), or undefined. */
-  story(id: string, posts: (ids: readonly string[]) => NewsItem[]): Representation | undefined {
+  /**
+   * One story with its score over time and its posts still held (newest first), or undefined. Its
+   * answer is built once per news snapshot (`postsVersion`) and kept: built per request, its
+   * serialising and compression cost 40 cached reads.
+   */
+  story(id: string, postsVersion: string, posts: (ids: readonly string[]) => NewsItem[]): Representation | undefined {
     const story = this.byId.get(id);
     if (!story) return undefined;
+    const kept = this.answers.get(id);
+    if (kept?.postsVersion === postsVersion) return kept.representation;
     const scores = this.snapshot.data.scores[id] ?? [];
-    return Representation.json({ data: { ...story, scores }, posts: posts(story.postIds), cachedAt: this.snapshot.cachedAt });
+    const representation = Representation.json({
+      data: { ...story, scores },
+      posts: posts(story.postIds),
+      cachedAt: this.snapshot.cachedAt,
+    });
+    this.answers.set(id, { postsVersion, representation });
+    return representation;
   }
 }

@@ -41,56 +41,65 @@ const TOTAL_KEY = '\u0000total';
 
 const pairKey = (a: string, b: string) => (a < b ? `${a}\u0001${b}` : `${b}\u0001${a}`);
 
-function authorsPerKey(entries: Iterable<[string, string]>): Map<string, Set<string>> {
-  const byKey = new Map<string, Set<string>>();
-  for (const [key, author] of entries) {
-    let authors = byKey.get(key);
-    if (!authors) byKey.set(key, (authors = new Set()));
-    authors.add(author);
-  }
-  return byKey;
-}
-
-function* unitAuthors(posts: readonly PreparedPost[]): Generator<[string, string]> {
-  for (const post of posts) for (const unit of post.units) yield [unit, post.author];
-}
-
-function* pairAuthors(posts: readonly PreparedPost[], candidate: (unit: string) => boolean): Generator<[string, string]> {
+/**
+ * Distinct authors per key, counted author by author: one small set of keys per author instead of
+ * a set of authors per key (a span holds ~100,000 pair keys; their sets were most of a refresh's CPU).
+ */
+function authorsPerKey(posts: readonly PreparedPost[], keysOf: (post: PreparedPost) => Iterable<string>): Map<string, number> {
+  const byAuthor = new Map<string, PreparedPost[]>();
   for (const post of posts) {
-    // Pairs grow with the square of a post's units: a long post pairs only its first ones.
-    const units = post.units.filter(candidate).slice(0, MAX_PAIR_UNITS);
-    for (let i = 0; i < units.length; i += 1)
-      for (let j = i + 1; j < units.length; j += 1) yield [pairKey(units[i] as string, units[j] as string), post.author];
+    const authored = byAuthor.get(post.author);
+    if (authored) authored.push(post);
+    else byAuthor.set(post.author, [post]);
   }
+  const counts = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const authored of byAuthor.values()) {
+    seen.clear();
+    for (const post of authored)
+      for (const key of keysOf(post))
+        if (!seen.has(key)) {
+          seen.add(key);
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
+  }
+  return counts;
+}
+
+function* pairsOf(post: PreparedPost, candidate: (unit: string) => boolean): Generator<string> {
+  // Pairs grow with the square of a post's units: a long post pairs only its first ones.
+  const units = post.units.filter(candidate).slice(0, MAX_PAIR_UNITS);
+  for (let i = 0; i < units.length; i += 1)
+    for (let j = i + 1; j < units.length; j += 1) yield pairKey(units[i] as string, units[j] as string);
 }
 
 /** Scores the span's units and pairs, teaches the baseline the interval, and returns the groups of bursting units. */
 export function detectInterval(posts: readonly PreparedPost[], baseline: HashedBaseline, options: StoryOptions): DetectedGroup[] {
-  const units = authorsPerKey(unitAuthors(posts));
-  const candidate = (unit: string) => (units.get(unit)?.size ?? 0) >= PAIR_CANDIDATE_AUTHORS;
-  const pairs = authorsPerKey(pairAuthors(posts, candidate));
+  const units = authorsPerKey(posts, (post) => post.units);
+  const candidate = (unit: string) => (units.get(unit) ?? 0) >= PAIR_CANDIDATE_AUTHORS;
+  const pairs = authorsPerKey(posts, (post) => pairsOf(post, candidate));
 
   // A busier stream than usual lifts every word with it: counts are scored as if the stream had its usual size.
   const total = new Set(posts.map((post) => post.author)).size;
   const damp = Math.sqrt(Math.min(1, Math.max(baseline.meanOf(TOTAL_KEY), options.minAuthors) / Math.max(1, total)));
   const bursting: BurstUnit[] = [];
   for (const [unit, authors] of units) {
-    if (authors.size < options.minAuthors) continue;
-    const z = baseline.zScore(unit, authors.size * damp);
-    if (z >= options.zMin) bursting.push({ unit, authors: authors.size, z });
+    if (authors < options.minAuthors) continue;
+    const z = baseline.zScore(unit, authors * damp);
+    if (z >= options.zMin) bursting.push({ unit, authors, z });
   }
   const pairZ = new Map<string, number>();
-  for (const [key, authors] of pairs) if (authors.size >= options.minPairAuthors) pairZ.set(key, baseline.zScore(key, authors.size * damp));
+  for (const [key, authors] of pairs) if (authors >= options.minPairAuthors) pairZ.set(key, baseline.zScore(key, authors * damp));
   baseline.add(TOTAL_KEY, total);
-  for (const [key, authors] of units) baseline.add(key, authors.size);
-  for (const [key, authors] of pairs) baseline.add(key, authors.size);
+  for (const [key, authors] of units) baseline.add(key, authors);
+  for (const [key, authors] of pairs) baseline.add(key, authors);
   baseline.close();
 
   bursting.sort((a, b) => b.z - a.z || b.authors - a.authors || a.unit.localeCompare(b.unit));
   const nodes = bursting.slice(0, MAX_BURSTING);
   const groups = components(nodes, (a, b) => {
     const key = pairKey(a.unit, b.unit);
-    const shared = pairs.get(key)?.size ?? 0;
+    const shared = pairs.get(key) ?? 0;
     return (
       shared >= options.minPairAuthors &&
       shared >= options.pairShare * Math.min(a.authors, b.authors) &&
