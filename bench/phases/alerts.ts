@@ -30,6 +30,33 @@ export interface AlertsOutcome {
   rssGrowthMb: number;
   heapGrowthMb: number;
   latency: { firings: number; delivered: number; p50Ms: number; p99Ms: number; maxMs: number };
+  /** One user's 300 deliveries to a receiver holding each answer 5 s, then another user's: ms from the first slow arrival to the other's. */
+  fairness: { slowDeliveries: number; otherAfterFirstSlowMs: number | null };
+}
+
+/** A loopback receiver answering 204 after `delayMs`; `arrivals` are the times (ms) requests came in. */
+async function slowReceiver(delayMs: number): Promise<{ url: string; arrivals: number[]; close(): void }> {
+  const arrivals: number[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createServer((req, res) => {
+    arrivals.push(Date.now());
+    req.resume();
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      res.writeHead(204).end();
+    }, delayMs);
+    timers.add(timer);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    arrivals,
+    close() {
+      for (const timer of timers) clearTimeout(timer);
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 const TOKENS = Array.from({ length: 50 }, (_, i) => `TOK${i}`);
@@ -156,7 +183,32 @@ export async function measureAlerts(log: (line: string) => void): Promise<Alerts
     const deadline = Date.now() + 60_000;
     while (received.length < fired && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     const deliveryCpu = process.cpuUsage(cpuAtLanding);
-    await delivery.close();
+
+    // Fairness (issue 46): one user's 300 deliveries to a receiver that holds each answer 5 s, queued
+    // before another user's one; the other's must arrive within 5 s of the first slow one.
+    const [slow, other] = [await slowReceiver(5000), await slowReceiver(0)];
+    const fairRule = (index: number, userId: string, url: string, token: string): StoredRule => ({
+      ...rule(index, 1, url, { type: 'rank', token, top: 10 }),
+      userId,
+    });
+    await Promise.all(Array.from({ length: 300 }, (_, i) => store.create(fairRule(300_000 + i, 'slow-user', slow.url, 'FAIR'), 1_000_000)));
+    await store.create(fairRule(400_000, 'other-user', other.url, 'OTHER'), 1_000_000);
+    const entered = (token: string): RefreshFacts => ({
+      trending: { previous: current, current: [item(token, 500), ...current], window: [] },
+    });
+    await evaluator.evaluate('bench:fair-slow', new Date().toISOString(), entered('FAIR'), [['rank', 'FAIR']]);
+    await evaluator.evaluate('bench:fair-other', new Date().toISOString(), entered('OTHER'), [['rank', 'OTHER']]);
+    const fairDeadline = Date.now() + 30_000;
+    while ((other.arrivals.length === 0 || slow.arrivals.length === 0) && Date.now() < fairDeadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const fairness = {
+      slowDeliveries: 300,
+      otherAfterFirstSlowMs: other.arrivals[0] && slow.arrivals[0] ? other.arrivals[0] - slow.arrivals[0] : null,
+    };
+    log(`alerts: fairness: another user's delivery ${fairness.otherAfterFirstSlowMs ?? '(none)'} ms after the first of 300 held 5 s`);
+    slow.close();
+    other.close();
+    await delivery.close(true);
     const sorted = [...received].sort((a, b) => a - b);
     const latency = {
       firings: fired,
@@ -175,6 +227,7 @@ export async function measureAlerts(log: (line: string) => void): Promise<Alerts
       rssGrowthMb: Math.round((after.rss - before.rss) / 1e5) / 10,
       heapGrowthMb: Math.round((after.heapUsed - before.heapUsed) / 1e5) / 10,
       latency,
+      fairness,
     };
   } finally {
     receiver.close();
@@ -191,6 +244,7 @@ export function judgeAlerts(outcome: AlertsOutcome): string[] {
   return [
     `${largest.cpuMs <= 250 ? 'PASS' : 'FAIL'}: evaluation of ${largest.rules} rules <= 250 ms CPU: ${largest.cpuMs} ms (1,000 rules: ${outcome.evaluation[0]!.cpuMs} ms)`,
     `${outcome.latency.p99Ms <= 2000 && outcome.latency.delivered === outcome.latency.firings ? 'PASS' : 'FAIL'}: refresh -> first delivery p99 <= 2 s over ${outcome.latency.firings} firings (${outcome.latency.delivered} delivered): p50 ${outcome.latency.p50Ms} ms, p99 ${outcome.latency.p99Ms} ms`,
+    `${outcome.fairness.otherAfterFirstSlowMs !== null && outcome.fairness.otherAfterFirstSlowMs <= 5000 ? 'PASS' : 'FAIL'}: another user's delivery within 5 s of the first of ${outcome.fairness.slowDeliveries} held 5 s: ${outcome.fairness.otherAfterFirstSlowMs ?? 'never'} ms`,
     `${outcome.rssGrowthMb <= 100 ? 'PASS' : 'FAIL'}: worker memory growth at ${largest.rules} rules <= 100 MB: RSS +${outcome.rssGrowthMb} MB (heap +${outcome.heapGrowthMb} MB)`,
   ];
 }
