@@ -7,9 +7,9 @@
  * post): no author's posts sit on both sides of a fold, so a fold measures authors the model never
  * read, as the scorer meets them. Folds are fixed (below) and training is deterministic, so a
  * rerun prints the same figures. The first file also trains a model that scores the second ("dev").
- * With --annotated=<comments.tsv> (label<TAB>text, pos/neg), only the committed settings, and the
- * trader-lexicon combination beside them, are measured, the comments beside the folds
- * (`sentiment-blend-cv.ts`).
+ * With --annotated=<comments.tsv> (label<TAB>text, pos/neg), only the committed training settings
+ * are measured, trained with and without the comments, with the trader-lexicon combination and the
+ * money-talk path beside them, the comments beside the folds (`sentiment-blend-cv.ts`).
  * Usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>|...] [--whole] [--annotated=<comments.tsv>]
  */
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,23 +1,28 @@
 /**
  * `npm run sentiment:cv -- <train.tsv> <dev.tsv> --annotated=<comments.tsv>`: the lexicon
- * combination (`apps/worker/src/sentiment/lexicon-blend.ts`) measured beside the scorer alone,
- * plain VADER and the trader lexicon alone, on the same author-grouped folds of the tagged posts,
- * on the dev file's new authors, on the annotated comments (with a bootstrap interval: 268
- * comments) and on the repository's sets (tweets-dev, the generated posts' floor).
+ * combination (`apps/worker/src/sentiment/lexicon-blend.ts`) and the money-talk path of `score.ts`
+ * measured beside the scorer alone, plain VADER and the trader lexicon alone, in one run: on the
+ * same author-grouped folds of the tagged posts, on the dev file's new authors, on the annotated
+ * comments (with a bootstrap interval: 268 comments) and on the repository's sets (tweets-dev, the
+ * generated posts' floor and the held-out sets', counts only).
  *
- * The combination's three weights are fitted on the scorer's out-of-fold readings: for fold f, on
- * the other folds' posts as scored by models that never read them; for dev, on the train file's;
- * for the comments and the committed weights, on all of them. The comments are in no fit, except
- * in the rows marked "fitted with comments", a 10-fold cross-validation over the comments where the
- * other nine tenths join the fit, weighing as much as all the tagged posts.
+ * Two training recipes: without the comments (committed: every comment scored by a model that
+ * never read one), and with them in the stance model, where each tenth of the comments is
+ * scored by a model trained on the other nine tenths, and the folds and dev by models trained with
+ * all of them. The combination's three weights are fitted on the scorer's out-of-fold readings of
+ * the tagged posts: for fold f, on the other folds'; for dev, on the train file's; for the comments
+ * and the committed weights, on all of them.
  */
 import { evaluate, type RatedText } from './sentiment-evaluation.js';
 import { trainMarketModel, trainStanceModel, type TrainingExample } from './market-model-training.js';
-import { committedTraderLexicon, cryptoSet, heldoutSets, taggedExamples, tweetsDev } from './sentiment-data.js';
+import { commentExamples, committedTraderLexicon, cryptoSet, heldoutSets, taggedExamples, tweetsDev } from './sentiment-data.js';
 import type { MarketModel } from '../apps/worker/src/sentiment/market-model.js';
 import { LEXICON_BLEND, UNGATED, type LexiconBlend } from '../apps/worker/src/sentiment/lexicon-blend.js';
-import { MARKET_MODEL, plainVaderPolarity, scorePolarityWith } from '../apps/worker/src/sentiment/score.js';
+import { plainVaderPolarity, scorePolarityWith, type ScoreOptions } from '../apps/worker/src/sentiment/score.js';
 import { lexiconLean } from '../apps/worker/src/sentiment/trader-lexicon.js';
+
+/** The gates committed before issue 50's second round (measured beside the committed ones). */
+const GATES_BEFORE: Partial<LexiconBlend> = { weakSide: 0.2, keepStanceWords: 'all' };
 
 interface Reading {
   polarity: number;
@@ -73,11 +78,22 @@ function solve3(a: number[][], b: number[]): number[] {
   return m.map((row, i) => (row[3] ?? 0) / (row[i] ?? 1));
 }
 
-/** The committed training: the repository's posts and the tagged ones, the stance model beside, the trader lexicon. */
-function trainCommitted(repository: readonly TrainingExample[], tagged: readonly RatedText[]): MarketModel {
+/**
+ * The committed training: the repository's posts and the tagged ones, the stance model beside (with
+ * the annotated comments, where given), the trader lexicon.
+ */
+function trainCommitted(
+  repository: readonly TrainingExample[],
+  tagged: readonly RatedText[],
+  comments: readonly RatedText[] = [],
+): MarketModel {
   const examples = taggedExamples(tagged);
   const main = trainMarketModel([...repository, ...examples]);
-  return { ...main, stance: trainStanceModel(examples, [...repository]), lexicon: committedTraderLexicon() };
+  return {
+    ...main,
+    stance: trainStanceModel([...examples, ...commentExamples(comments)], [...repository]),
+    lexicon: committedTraderLexicon(),
+  };
 }
 
 /** The README's quick measure of the lexicon alone: mean lean above 0.1 bullish, a post with none of its n-grams bullish. */
@@ -91,7 +107,11 @@ const accuracy = (posts: readonly RatedText[], score: Score): number => evaluate
 
 /** 95 % percentile interval of accuracy over 2,000 resamples of the posts (a fixed generator: reruns agree). */
 function bootstrap(posts: readonly RatedText[], score: Score): string {
-  const right = posts.map((post) => (evaluate([post], score, false).accuracy === 1 ? 1 : 0));
+  return interval(posts.map((post) => accuracy([post], score)));
+}
+
+/** Mean of 0/1 rights with its bootstrap interval. */
+function interval(right: readonly number[]): string {
   let seed = 12345;
   const next = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % 2 ** 31) / 2 ** 31;
   const means: number[] = [];
@@ -115,25 +135,70 @@ export interface AnnotatedRun {
   repository: readonly TrainingExample[];
 }
 
-export function reportAnnotated({ foldPosts, train, devNewAuthors, annotated, repository }: AnnotatedRun): void {
-  const all = foldPosts.flat();
-  const models = foldPosts.map((_, f) => trainCommitted(repository, foldPosts.filter((__, g) => g !== f).flat()));
-  const reading = (model: MarketModel, post: RatedText): Reading => ({
-    polarity: scorePolarityWith(model, post.text, { blend: false }),
-    lean: lexiconLean(committedTraderLexicon(), post.text),
-    bullish: post.expected === 'positive',
-  });
-  const readings = foldPosts.map((posts, f) => posts.map((post) => reading(models[f] as MarketModel, post)));
-  const trainTexts = new Set(train.map((post) => post.text));
-  const fitted = fitBlend(readings.flat());
-  const trainFit = fitBlend(foldPosts.flatMap((posts, f) => (readings[f] ?? []).filter((_, i) => trainTexts.has(posts[i]?.text ?? ''))));
-  const devModel = trainCommitted(repository, train);
+/**
+ * The models one training recipe gives: for each fold, trained on the other folds; for dev, on the
+ * train file; for each tenth of the comments, on everything else; and on everything (the committed
+ * weights, for tweets-dev and the generated posts). Without the comments in training, every comment
+ * is scored by the model trained on all the tagged posts, which never read one.
+ */
+interface Trained {
+  folds: MarketModel[];
+  dev: MarketModel;
+  whole: MarketModel;
+  commentModel: (i: number) => MarketModel;
+}
 
-  const settings: Array<{ name: string; blend: (weights: Weights) => LexiconBlend | false }> = [
-    { name: 'scorer alone', blend: () => false },
-    { name: 'scorer + lexicon, every market post', blend: (weights) => ({ ...LEXICON_BLEND, ...UNGATED, ...weights }) },
-    { name: 'scorer + lexicon, gated (committed)', blend: (weights) => ({ ...LEXICON_BLEND, ...weights }) },
-  ];
+const COMMENT_FOLDS = 10;
+
+function trainRecipe({ foldPosts, train, annotated, repository }: AnnotatedRun, withComments: boolean): Trained {
+  const comments = withComments ? annotated : [];
+  const whole = trainCommitted(repository, foldPosts.flat(), comments);
+  const byTenth = withComments
+    ? Array.from({ length: COMMENT_FOLDS }, (_, f) =>
+        trainCommitted(
+          repository,
+          foldPosts.flat(),
+          annotated.filter((_, i) => i % COMMENT_FOLDS !== f),
+        ),
+      )
+    : [];
+  return {
+    folds: foldPosts.map((_, f) => trainCommitted(repository, foldPosts.filter((__, g) => g !== f).flat(), comments)),
+    dev: trainCommitted(repository, train, comments),
+    whole,
+    commentModel: (i) => byTenth[i % COMMENT_FOLDS] ?? whole,
+  };
+}
+
+interface Setting {
+  name: string;
+  blend: (weights: Weights) => LexiconBlend | false;
+  moneyTalk: boolean;
+}
+
+const gated = (gates: Partial<LexiconBlend>) => (weights: Weights) => ({ ...LEXICON_BLEND, ...gates, ...weights });
+const SETTINGS: readonly Setting[] = [
+  { name: 'scorer alone', blend: () => false, moneyTalk: false },
+  { name: 'scorer + lexicon, every market post', blend: gated(UNGATED), moneyTalk: false },
+  { name: 'scorer + lexicon, gated before', blend: gated(GATES_BEFORE), moneyTalk: false },
+  { name: '+ money talk to the learned layer', blend: gated(GATES_BEFORE), moneyTalk: true },
+  ...(
+    [
+      [0.4, 'none'],
+      [0.4, 'negated'],
+      [0.5, 'negated'],
+    ] as const
+  ).map(([weakSide, keepStanceWords]) => ({
+    name:
+      `+ weak side ${weakSide}, ${keepStanceWords === 'none' ? 'no' : 'negated'} stance words kept` +
+      (weakSide === LEXICON_BLEND.weakSide && keepStanceWords === LEXICON_BLEND.keepStanceWords ? ' (committed)' : ''),
+    blend: gated({ weakSide, keepStanceWords }),
+    moneyTalk: true,
+  })),
+];
+
+export function reportAnnotated(run: AnnotatedRun): void {
+  const { foldPosts, train, devNewAuthors, annotated } = run;
   const whole = (score: Score): string => {
     const generated = evaluate(cryptoSet('crypto-dev'), score, false);
     const held = heldoutSets().map((name) => evaluate(cryptoSet(name), score, false));
@@ -143,10 +208,8 @@ export function reportAnnotated({ foldPosts, train, devNewAuthors, annotated, re
       ` (held-out ${held.map((h) => h.count - h.misses.length).join('/')})`
     );
   };
-  console.log(
-    `${annotated.length} annotated comments; blend weights on all out-of-fold readings ${JSON.stringify(fitted)}, committed ${JSON.stringify({ scorer: LEXICON_BLEND.scorer, lexicon: LEXICON_BLEND.lexicon, bias: LEXICON_BLEND.bias })}`,
-  );
-  const width = 38;
+  const width = 44;
+  console.log(`${annotated.length} annotated comments (${COMMENT_FOLDS}-fold where they are in training)`);
   const baselines: Array<[string, Score]> = [
     ['plain vader', plainVaderPolarity],
     ['lexicon alone (mean lean > 0.1)', lexiconAlone],
@@ -158,31 +221,37 @@ export function reportAnnotated({ foldPosts, train, devNewAuthors, annotated, re
         `  comments ${bootstrap(annotated, score)}  ${whole(score)}`,
     );
   }
-  for (const setting of settings) {
-    const folds = foldPosts.map((posts, f) => {
-      const weights = fitBlend(readings.filter((_, g) => g !== f).flat());
-      const blend = setting.blend(weights);
-      return accuracy(posts, (text) => scorePolarityWith(models[f] as MarketModel, text, { blend }));
+  const trainTexts = new Set(train.map((post) => post.text));
+  for (const withComments of [false, true]) {
+    const trained = trainRecipe(run, withComments);
+    const reading = (model: MarketModel, post: RatedText): Reading => ({
+      polarity: scorePolarityWith(model, post.text, { blend: false }),
+      lean: lexiconLean(committedTraderLexicon(), post.text),
+      bullish: post.expected === 'positive',
     });
-    const devScore: Score = (text) => scorePolarityWith(devModel, text, { blend: setting.blend(trainFit) });
-    const committed: Score = (text) => scorePolarityWith(MARKET_MODEL, text, { blend: setting.blend(fitted) });
+    const readings = foldPosts.map((posts, f) => posts.map((post) => reading(trained.folds[f] as MarketModel, post)));
+    const fitted = fitBlend(readings.flat());
+    const trainFit = fitBlend(foldPosts.flatMap((posts, f) => (readings[f] ?? []).filter((_, i) => trainTexts.has(posts[i]?.text ?? ''))));
     console.log(
-      `${setting.name.padEnd(width)} folds ${folds.map(f3).join(' ')} mean ${f3(mean(folds))}  dev by new authors ${f3(accuracy(devNewAuthors, devScore))}` +
-        `  comments ${bootstrap(annotated, committed)}  ${whole(committed)}`,
+      `${withComments ? 'trained with the comments' : 'trained without the comments'}: blend weights on all out-of-fold readings ${JSON.stringify(fitted)}` +
+        `, committed ${JSON.stringify({ scorer: LEXICON_BLEND.scorer, lexicon: LEXICON_BLEND.lexicon, bias: LEXICON_BLEND.bias })}`,
     );
-  }
-  // The comments in the fit too: 10 folds over them, each fitted on all tagged readings and the other nine tenths.
-  const annotatedReadings = annotated.map((post) => reading(MARKET_MODEL, post));
-  for (const setting of settings.slice(1)) {
-    let right = 0;
-    for (let f = 0; f < 10; f++) {
-      const rows = [...readings.flat(), ...annotatedReadings.filter((_, i) => i % 10 !== f)];
-      const weights = fitBlend(rows, (i) => (i < all.length ? 1 : all.length / (annotated.length * 0.9)));
-      const blend = setting.blend(weights);
-      const posts = annotated.filter((_, i) => i % 10 === f);
-      right += accuracy(posts, (text) => scorePolarityWith(MARKET_MODEL, text, { blend })) * posts.length;
+    for (const setting of withComments ? SETTINGS.filter((_, i) => i === 0 || i === 3 || i >= 5) : SETTINGS) {
+      const folds = foldPosts.map((posts, f) => {
+        const blend = setting.blend(fitBlend(readings.filter((_, g) => g !== f).flat()));
+        return accuracy(posts, (text) => scorePolarityWith(trained.folds[f] as MarketModel, text, { blend, moneyTalk: setting.moneyTalk }));
+      });
+      const options = (weights: Weights): ScoreOptions => ({ blend: setting.blend(weights), moneyTalk: setting.moneyTalk });
+      const devScore: Score = (text) => scorePolarityWith(trained.dev, text, options(trainFit));
+      const wholeScore: Score = (text) => scorePolarityWith(trained.whole, text, options(fitted));
+      const commentRight = annotated.map((post, i) =>
+        accuracy([post], (text) => scorePolarityWith(trained.commentModel(i), text, options(fitted))),
+      );
+      console.log(
+        `${`${withComments ? 'w/ comments ' : ''}${setting.name}`.padEnd(width)} folds ${folds.map(f3).join(' ')} mean ${f3(mean(folds))}` +
+          `  dev by new authors ${f3(accuracy(devNewAuthors, devScore))}  comments ${interval(commentRight)}  ${whole(wholeScore)}`,
+      );
     }
-    console.log(`${`${setting.name}, fitted with comments`.padEnd(width)} comments (10-fold) ${f3(right / annotated.length)}`);
   }
 }
 

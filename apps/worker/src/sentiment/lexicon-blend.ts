@@ -10,7 +10,8 @@
  * does not know negation as the rules do: deciding every post (0.83 on the annotated comments in
  * cross-validation) turns thousands of the generated neutral and negated posts and general tweets
  * (docs/decisions.md#d2). So it decides:
- * - a side the scorer takes weakly (|s| < `weakSide`) in a post with no market stance word;
+ * - a side the scorer takes weakly (|s| < `weakSide`, 0.4), unless a market stance word in a post
+ *   holding a negator set it ("no more dumping": the lexicon reads a negator one word deep);
  * - a post the model calls neutral without conviction (neutral probability < `tornNeutral`),
  *   where the lexicon leans clearly bearish (see `bearishLean`).
  */
@@ -31,20 +32,27 @@ export interface LexiconBlend {
    */
   readonly bearishLean: number;
   readonly bullishLean: number;
-  /** Whether a side read from a market stance word is kept whatever the lexicon says. */
-  readonly keepStanceWords: boolean;
+  /**
+   * Which sides read from a market stance word are kept whatever the lexicon says: all of them, only
+   * those in a post holding a negator (the lexicon reads a negator one word deep, so "no more
+   * dumping" leans bearish to it; the rules read the negation's reach), or none.
+   */
+  readonly keepStanceWords: 'all' | 'negated' | 'none';
 }
+
+/** The market stance words a post holds: none, some, some in a post holding a negator. */
+export type StanceWords = 'none' | 'plain' | 'negated';
 
 /** Weights and gates from `npm run sentiment:cv -- <train> <dev> --annotated=<comments>` (docs/decisions.md#d2). */
 export const LEXICON_BLEND: LexiconBlend = Object.freeze({
   scorer: 0.96,
   lexicon: 1.81,
   bias: -0.09,
-  weakSide: 0.2,
+  weakSide: 0.4,
   tornNeutral: 0.7,
   bearishLean: -0.2,
   bullishLean: Infinity,
-  keepStanceWords: true,
+  keepStanceWords: 'negated',
 });
 
 /** No gate: the combination decides every market post (measured, not shipped: see above). */
@@ -53,7 +61,7 @@ export const UNGATED: Pick<LexiconBlend, 'weakSide' | 'tornNeutral' | 'bearishLe
   tornNeutral: Infinity,
   bearishLean: Infinity,
   bullishLean: -Infinity,
-  keepStanceWords: false,
+  keepStanceWords: 'none',
 });
 
 /** The combination's logit: bullish where > 0. */
@@ -70,14 +78,14 @@ export function blendedPolarity(
   polarity: number,
   probabilities: ClassProbabilities,
   lean: number | undefined,
-  stanceWord: boolean,
+  stanceWords: StanceWords,
 ): number {
   const neutral = Math.abs(polarity) < 0.05;
   if (lean === undefined) return polarity;
   if (
     neutral
       ? probabilities[1] >= blend.tornNeutral || (lean > blend.bearishLean && lean < blend.bullishLean)
-      : (blend.keepStanceWords && stanceWord) || Math.abs(polarity) >= blend.weakSide
+      : kept(blend, stanceWords) || Math.abs(polarity) >= blend.weakSide
   ) {
     return polarity;
   }
@@ -85,4 +93,9 @@ export function blendedPolarity(
   if (!neutral && Math.sign(z) === Math.sign(polarity)) return polarity;
   const margin = Math.abs(2 / (1 + Math.exp(-z)) - 1);
   return Math.round((z > 0 ? 1 : -1) * Math.max(0.05, margin) * 1e4) / 1e4;
+}
+
+function kept(blend: LexiconBlend, stanceWords: StanceWords): boolean {
+  if (blend.keepStanceWords === 'all') return stanceWords !== 'none';
+  return blend.keepStanceWords === 'negated' && stanceWords === 'negated';
 }

@@ -5,13 +5,21 @@
  * human-rated tweets 9 of 2,100 match, on the crypto sets about 9 in 10 posts.
  */
 import { CRYPTO_STANCE_WORDS } from './tables/crypto-lexicon.js';
-import { CAPITALISED_NAMES, MARKET_ACRONYMS, MARKET_JARGON_TOKENS, MARKET_WORDS } from './tables/market-words.js';
+import { CAPITALISED_NAMES, MARKET_ACRONYMS, MARKET_JARGON_TOKENS, MARKET_WORDS, MONEY_WORDS } from './tables/market-words.js';
+import { NEGATORS } from './tables/model-words.js';
 import { DEFAULT_TICKERS } from './tables/names.js';
 
 /** Cashtags, and words in capitals (tickers and market acronyms; case matters: "link", "op" are words). */
 const CASHTAG = /(?<![\w$])\$[A-Za-z][A-Za-z0-9]{0,9}\b/;
 const CAPITALISED = /\b[A-Z][A-Za-z0-9]{1,9}\b/g;
 const MARKET_WORD = new RegExp(`\\b(?:${MARKET_WORDS.join('|')})\\b`, 'i');
+
+const MONEY_WORD = new RegExp(`\\b(?:${MONEY_WORDS.join('|')})\\b`, 'i');
+
+/** Whether a text talks money or trading in everyday words (`MONEY_WORDS`), market post or not. */
+export function isMoneyTalk(text: string): boolean {
+  return MONEY_WORD.test(text);
+}
 
 export function isMarketPost(text: string): boolean {
   if (CASHTAG.test(text) || MARKET_WORD.test(text) || CAPITALISED_NAMES.test(text)) return true;
@@ -43,4 +51,10 @@ export function hasMarketStance(normalized: string): boolean {
     if (CRYPTO_STANCE_WORDS.has(word) || word.startsWith('emoji_')) return true;
   }
   return false;
+}
+
+/** `hasMarketStance`, and whether the post also holds a negator (`tables/model-words.ts`). */
+export function marketStanceWords(normalized: string): 'none' | 'plain' | 'negated' {
+  if (!hasMarketStance(normalized)) return 'none';
+  return (normalized.toLowerCase().match(/[a-z0-9']+/g) ?? []).some((word) => NEGATORS.has(word)) ? 'negated' : 'plain';
 }

@@ -6,7 +6,7 @@
  * never mutated, the library's own state is never touched.
  */
 import { CRYPTO_LEXICON, CRYPTO_NEUTRAL_WORDS, CRYPTO_STANCE_WORDS } from './tables/crypto-lexicon.js';
-import { hasMarketContext, hasMarketStance, isMarketPost } from './market-context.js';
+import { hasMarketContext, hasMarketStance, isMarketPost, isMoneyTalk, marketStanceWords } from './market-context.js';
 import modelFile from './market-model.json' with { type: 'json' };
 import { fromModelFile, predictProbabilities, type ClassProbabilities, type MarketModel, type MarketModelFile } from './market-model.js';
 import { blendedPolarity, LEXICON_BLEND, type LexiconBlend } from './lexicon-blend.js';
@@ -25,6 +25,8 @@ export interface ScoreOptions {
   tickers?: Iterable<string>;
   /** The lexicon combination for market posts (`lexicon-blend.ts`); false: the learned layer alone (for measuring). */
   blend?: LexiconBlend | false;
+  /** false: general text is VADER's alone, money talk included (for measuring; see `scorePolarityWith`). */
+  moneyTalk?: boolean;
 }
 
 function cryptoLexicon(): Map<string, number> {
@@ -65,7 +67,10 @@ export function scorePolarity(text: string, options?: ScoreOptions): number {
  * - general English (no market word, phrase or jargon after normalizing): VADER's rules with
  *   VADER's own lexicon, after the general part of `normalizePost` (questions asking for a pick,
  *   idioms), with negators read in any case ("Not a good day") as the reference Python VADER does;
- *   crypto-only rules stay out ("looks like" stays liking, "block" stays -1.0);
+ *   crypto-only rules stay out ("looks like" stays liking, "block" stays -1.0). Where VADER finds
+ *   no side in text that talks money in everyday words ("just bought another", `isMoneyTalk`),
+ *   the learned layer reads it: people discussing crypto take sides in words VADER has no
+ *   polarity for, and the layer also knows neutral news (docs/decisions.md#d2);
  * - general text holding a market word or phrase ("she'll dump me", "time to get out"): the
  *   market reading (rules, averaged with the model when it holds a stance word) decides the class,
  *   but where it agrees with plain VADER, VADER's grade is kept: its intensities are calibrated on
@@ -84,9 +89,13 @@ export function scorePolarityWith(model: MarketModel, text: string, options?: Sc
     const probabilities = predictProbabilities(model, normalized, rules, true, traderLean);
     const polarity = polarityOf(probabilities, rules);
     const blend = options?.blend ?? LEXICON_BLEND;
-    return blend === false ? polarity : blendedPolarity(blend, polarity, probabilities, traderLean, hasMarketStance(normalized));
+    return blend === false ? polarity : blendedPolarity(blend, polarity, probabilities, traderLean, marketStanceWords(normalized));
   }
-  if (!hasMarketContext(normalized)) return generalPolarity(general);
+  if (!hasMarketContext(normalized)) {
+    const polarity = generalPolarity(general);
+    if (Math.abs(polarity) >= POLARITY_THRESHOLD || options?.moneyTalk === false || !isMoneyTalk(text)) return polarity;
+    return modelPolarity(model, normalized, rulePolarity(normalized), false, lean());
+  }
   const rules = rulePolarity(normalized);
   const market = hasMarketStance(normalized) ? round4((rules + modelPolarity(model, normalized, rules, false, lean())) / 2) : rules;
   const vader = plainVaderPolarity(text);

@@ -240,3 +240,49 @@ export const MARKET_JARGON_TOKENS: ReadonlySet<string> = new Set([
   'takeprofit',
   'tvl',
 ]);
+
+/**
+ * Words of money and trading that are everyday English too ("just bought another", "I plan to
+ * invest a small amount every month", "it failed at its original purpose as a currency"): they do
+ * not make a text a market post, but where VADER finds no side in a text holding one, the learned
+ * layer reads it (`score.ts`). Regular-expression alternatives, whole words, any case.
+ */
+export const MONEY_WORDS: readonly string[] = [
+  'buy(?:s|ing)?',
+  'bought',
+  'sell(?:s|ing)?',
+  'sold',
+  'hold(?:s|ing)?',
+  'held',
+  'invest\\w*',
+  'prices?',
+  'priced',
+  'portfolios?',
+  'money',
+  'currenc(?:y|ies)',
+  'values?',
+  'valued',
+  'valuation',
+  'scam\\w*',
+  'ponzi',
+  'gambl\\w+',
+  'trad(?:e|es|ing|ers?)',
+  'profits?',
+  'loss(?:es)?',
+  'cash',
+  'fiat',
+  'banks?',
+  'markets?',
+  'stocks?',
+  'shares?',
+  'rally',
+  'crash\\w*',
+  'drop\\w*',
+  'peg',
+  'adoption',
+  'regulations?',
+  'tokens?',
+  'coins?',
+  'exchanges?',
+  'wallets?',
+];
