@@ -31,8 +31,12 @@ export interface StoriesRefresh {
 
 export async function computeStories(context: JobContext, posts: readonly NewsItem[], atMs: number): Promise<StoriesRefresh> {
   const { redis, storiesMemory: memory } = context;
-  const tokensOf = new Map(posts.map((post) => [post.id, post.tokens]));
-  const polarity = (post: PreparedPost) => context.scorePost(post.text, new Set(tokensOf.get(post.id) ?? []));
+  // Only the posts a story takes are scored: the map of tokens is built at the first.
+  let tokensOf: Map<string, readonly string[]> | undefined;
+  const polarity = (post: PreparedPost) => {
+    tokensOf ??= new Map(posts.map((item) => [item.id, item.tokens]));
+    return context.scorePost(post.text, new Set(tokensOf.get(post.id) ?? []));
+  };
   const stored = await redis.hget(storiesKeys.state(), 'version');
   // The engine runs on a copy: the one in memory stays the stored state's until this refresh is stored.
   const engine =
