@@ -3,7 +3,7 @@ import type { Logger } from '../../../../shared/logger.js';
 import type { PostScorer } from '../sentiment/aggregate.js';
 import type { MarketProvider } from '../providers/market-provider.js';
 import type { AlertEvaluator } from '../alerts/evaluator.js';
-import type { StoriesMemory } from '../stories/stories-refresh.js';
+import type { StoriesMemory } from '../stories/stories-memory.js';
 import type { CallersConfig } from '../../../../shared/callers/callers-config.js';
 
 /** What every job handler gets besides its job. */

@@ -17,12 +17,6 @@ import { storyView } from './story-view.js';
 /** A storyline is listed for a week after its last post (the longest window). */
 const KEPT_MS = STORY_WINDOW_MS['7d'];
 
-/** The engine a worker keeps between its news refreshes, and the version of the stored state it stands for. */
-export interface StoriesMemory {
-  version?: string;
-  engine?: StoryEngine;
-}
-
 export interface StoriesRefresh {
   data: StoriesSnapshotData;
   /** Stores the engine's state and keeps the engine in memory: only once the refresh is stored (a dropped one would count its interval twice). */
