@@ -176,6 +176,10 @@ export const callersKeys = {
 
 /** The stories' keys (docs/decisions.md#d23), in one slot, `{stories}`. */
 export const storiesKeys = {
-  /** The story engine's state between news refreshes (apps/worker/src/stories/engine.ts, JSON): its baselines and live storylines. */
-  state: () => `${P}:{stories}:state`,
+  /**
+   * The story engine's state between news refreshes (apps/worker/src/stories/engine.ts), a hash:
+   * `version` (new at each write), `rest` (JSON: live storylines, fingerprints), `mean` and
+   * `variance` (the baselines' bytes). A worker rereads it only when `version` is not the one it wrote.
+   */
+  state: () => `${P}:{stories}:engine`,
 } as const;

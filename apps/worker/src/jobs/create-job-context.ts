@@ -20,5 +20,6 @@ export function createJobContext(
     storyIntervalMs: DEFAULT_STORY_INTERVAL_MS,
     ...parts,
     scorePost: newsScorer(),
+    storiesMemory: {},
   };
 }

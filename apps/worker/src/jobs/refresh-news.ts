@@ -13,7 +13,6 @@ import { storeFetched } from './store-fetched.js';
 import { recordCalls } from '../callers/record-calls.js';
 import { alertsAfterNews, alertsPrevious } from '../alerts/refresh-hooks.js';
 import { computeStories } from '../stories/stories-refresh.js';
-import { storiesKeys } from '../../../../shared/keyspace.js';
 
 /**
  * The scorer a worker keeps across its news refreshes, remembering a window's worth and a fifth: a
@@ -61,7 +60,7 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   });
   if (!written) logger.warn({ cachedAt }, 'news: a newer refresh is already stored; this one was dropped');
   // The engine's state moves on only with a stored refresh (a dropped one would count its interval twice).
-  else await redis.set(storiesKeys.state(), stories.state);
+  else await stories.store();
   if (written) await alertsAfterNews(context, alertsBefore, posts, sentiment, stories.data, cachedAt);
   return { items: posts.length, tokens: Object.keys(sentiment).length };
 }

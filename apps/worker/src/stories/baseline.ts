@@ -15,9 +15,10 @@ export interface BaselineOptions {
   beta: number;
 }
 
+/** The two arrays, base64 in JSON or their bytes as they are (the worker's Redis hash). */
 export interface SerializedBaseline {
-  mean: string;
-  variance: string;
+  mean: string | Uint8Array;
+  variance: string | Uint8Array;
 }
 
 const FNV_OFFSET = 0x811c9dc5;
@@ -90,15 +91,28 @@ export class HashedBaseline {
     pending.fill(0);
   }
 
-  serialize(): SerializedBaseline {
+  serialize(): { mean: string; variance: string } {
     return { mean: base64(this.mean), variance: base64(this.variance) };
+  }
+
+  /** The arrays' bytes, not copied: valid while this baseline does not change. */
+  bytes(): { mean: Buffer; variance: Buffer } {
+    return { mean: bytesOf(this.mean), variance: bytesOf(this.variance) };
+  }
+
+  /** Takes another baseline's averages and variances (a copy to run an interval on). */
+  copyFrom(other: HashedBaseline): void {
+    this.mean.set(other.mean);
+    this.variance.set(other.variance);
   }
 }
 
-const base64 = (array: Float32Array): string => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
+const bytesOf = (array: Float32Array): Buffer => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
-function floats(encoded: string, length: number): Float32Array {
-  const bytes = Buffer.from(encoded, 'base64');
+const base64 = (array: Float32Array): string => bytesOf(array).toString('base64');
+
+function floats(encoded: string | Uint8Array, length: number): Float32Array {
+  const bytes = typeof encoded === 'string' ? Buffer.from(encoded, 'base64') : encoded;
   const array = new Float32Array(length);
   if (bytes.byteLength === length * 4) new Uint8Array(array.buffer).set(bytes);
   return array;

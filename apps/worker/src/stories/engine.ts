@@ -156,14 +156,37 @@ export class StoryEngine {
   }
 
   state(): StoriesState {
+    return { ...this.stateWithout(), baseline: this.baseline.serialize() };
+  }
+
+  /** The state apart from the baselines, and the baselines' bytes (not copied: this engine must not refresh while they are written). */
+  binaryState(): { rest: Omit<StoriesState, 'baseline'>; baseline: { mean: Buffer; variance: Buffer } } {
+    return { rest: this.stateWithout(), baseline: this.baseline.bytes() };
+  }
+
+  private stateWithout(): Omit<StoriesState, 'baseline'> {
     return {
       v: 1,
       startedMs: this.startedMs,
       closedUntil: this.closedUntil,
-      baseline: this.baseline.serialize(),
       storylines: this.storylines,
       fingerprints: [...this.fingerprints].map(([key, { id, ms }]) => [key, id, ms]),
     };
+  }
+
+  /**
+   * A copy of this engine to refresh, so that this one stays as it is until that refresh is
+   * stored (a dropped refresh must not move the state on); it keeps the posts already prepared.
+   */
+  copy(polarity: (post: PreparedPost) => number = this.polarity): StoryEngine {
+    const copy = new StoryEngine(this.options, undefined, polarity);
+    copy.baseline.copyFrom(this.baseline);
+    copy.storylines = structuredClone(this.storylines);
+    copy.startedMs = this.startedMs;
+    copy.closedUntil = this.closedUntil;
+    for (const [key, first] of this.fingerprints) copy.fingerprints.set(key, first);
+    for (const [id, post] of this.prepared) copy.prepared.set(id, post);
+    return copy;
   }
 }
 

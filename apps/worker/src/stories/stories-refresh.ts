@@ -1,12 +1,15 @@
 /**
  * The worker's side of stories (docs/decisions.md#d23): at each news refresh, the engine resumes
- * from its state in Redis, runs over the posts the refresh holds (tracked accounts only) and
- * hands back the snapshot's data and the state to keep.
+ * from its state (kept in the worker's memory, reread from Redis only when another worker stored
+ * a newer one), runs over the posts the refresh holds (tracked accounts only) and hands back the
+ * snapshot's data and a step that stores the state.
  */
+import { randomUUID } from 'node:crypto';
 import type { NewsItem } from '../../../../shared/market-types.js';
 import { storiesKeys } from '../../../../shared/keyspace.js';
 import { STORY_WINDOWS, STORY_WINDOW_MS, type StoriesSnapshotData, type Story } from '../../../../shared/stories.js';
 import type { JobContext } from '../jobs/job-context.js';
+import type { PreparedPost } from './detect.js';
 import { StoryEngine, type StoriesState } from './engine.js';
 import type { Storyline } from './storylines.js';
 import { storyView } from './story-view.js';
@@ -16,17 +19,22 @@ const KEPT_MS = STORY_WINDOW_MS['7d'];
 
 export interface StoriesRefresh {
   data: StoriesSnapshotData;
-  /** The engine's state, JSON: written once the refresh is stored. */
-  state: string;
+  /** Stores the engine's state and keeps the engine in memory: only once the refresh is stored (a dropped one would count its interval twice). */
+  store: () => Promise<void>;
 }
 
 export async function computeStories(context: JobContext, posts: readonly NewsItem[], atMs: number): Promise<StoriesRefresh> {
-  const saved = await context.redis.get(storiesKeys.state());
-  const state = saved === null ? undefined : (JSON.parse(saved) as StoriesState);
-  const tokensOf = new Map(posts.map((post) => [post.id, post.tokens]));
-  const engine = new StoryEngine({ intervalMs: context.storyIntervalMs, windowMs: KEPT_MS }, state, (post) =>
-    context.scorePost(post.text, new Set(tokensOf.get(post.id) ?? [])),
-  );
+  const { redis, storiesMemory: memory } = context;
+  // Only the posts a story takes are scored: the map of tokens is built at the first.
+  let tokensOf: Map<string, readonly string[]> | undefined;
+  const polarity = (post: PreparedPost) => {
+    tokensOf ??= new Map(posts.map((item) => [item.id, item.tokens]));
+    return context.scorePost(post.text, new Set(tokensOf.get(post.id) ?? []));
+  };
+  const stored = await redis.hget(storiesKeys.state(), 'version');
+  // The engine runs on a copy: the one in memory stays the stored state's until this refresh is stored.
+  const engine =
+    memory.engine && stored !== null && stored === memory.version ? memory.engine.copy(polarity) : await loadEngine(context, polarity);
   const inputs = posts.map((post) => ({
     id: post.id,
     author: post.author,
@@ -35,7 +43,25 @@ export async function computeStories(context: JobContext, posts: readonly NewsIt
     tokens: post.tokens,
   }));
   const lines = engine.refresh(inputs, atMs);
-  return { data: storiesData(lines, atMs), state: JSON.stringify(engine.state()) };
+  const store = async () => {
+    const version = `${atMs.toString(36)}-${randomUUID()}`;
+    const { rest, baseline } = engine.binaryState();
+    await redis.hset(storiesKeys.state(), { version, rest: JSON.stringify(rest), mean: baseline.mean, variance: baseline.variance });
+    memory.version = version;
+    memory.engine = engine;
+  };
+  return { data: storiesData(lines, atMs), store };
+}
+
+/** The engine from the stored state (none yet: a new one, which replays the posts at hand). */
+async function loadEngine(context: JobContext, polarity: (post: PreparedPost) => number): Promise<StoryEngine> {
+  const saved = await context.redis.hgetallBuffer(storiesKeys.state());
+  const { rest, mean, variance } = saved;
+  const state =
+    rest && mean && variance
+      ? { ...(JSON.parse(rest.toString()) as Omit<StoriesState, 'baseline'>), baseline: { mean, variance } }
+      : undefined;
+  return new StoryEngine({ intervalMs: context.storyIntervalMs, windowMs: KEPT_MS }, state, polarity);
 }
 
 export function storiesData(lines: readonly Storyline[], atMs: number): StoriesSnapshotData {
