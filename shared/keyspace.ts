@@ -182,4 +182,6 @@ export const storiesKeys = {
    * `variance` (the baselines' bytes). A worker rereads it only when `version` is not the one it wrote.
    */
   state: () => `${P}:{stories}:engine`,
+  /** The state's key before it was a hash (one JSON string): removed by the first write of the new one. */
+  legacyState: () => `${P}:{stories}:state`,
 } as const;

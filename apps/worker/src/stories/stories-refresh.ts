@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NewsItem } from '../../../../shared/market-types.js';
 import { storiesKeys } from '../../../../shared/keyspace.js';
+import { execChecked } from '../../../../shared/redis-results.js';
 import { STORY_WINDOWS, STORY_WINDOW_MS, type StoriesSnapshotData, type Story } from '../../../../shared/stories.js';
 import type { JobContext } from '../jobs/job-context.js';
 import type { PreparedPost } from './detect.js';
@@ -46,7 +47,12 @@ export async function computeStories(context: JobContext, posts: readonly NewsIt
   const store = async () => {
     const version = `${atMs.toString(36)}-${randomUUID()}`;
     const { rest, baseline } = engine.binaryState();
-    await redis.hset(storiesKeys.state(), { version, rest: JSON.stringify(rest), mean: baseline.mean, variance: baseline.variance });
+    await execChecked(
+      redis
+        .multi()
+        .hset(storiesKeys.state(), { version, rest: JSON.stringify(rest), mean: baseline.mean, variance: baseline.variance })
+        .unlink(storiesKeys.legacyState()),
+    );
     memory.version = version;
     memory.engine = engine;
   };
