@@ -197,7 +197,10 @@ describe('property: every route against the served /openapi.json (fast-check)', 
     const problems = validator.violations({ method: method.toUpperCase(), url, status: response.status, headers: response.headers, body });
     const where = `${method.toUpperCase()} ${url} ${JSON.stringify(generated.headers)} ${generated.body?.slice(0, 80) ?? ''}`;
     expect(problems, where).to.deep.equal([]);
-    expect(response.status, `${where}: ${body.toString('utf8').slice(0, 200)}`).to.be.below(500);
+    // A readiness probe's 503 (documented) is its answer about the process, not a failure to handle
+    // the input: on a loaded machine a check can take longer than the probe allows.
+    const probeNotReady = url.split('?')[0] === '/readyz' && response.status === 503;
+    if (!probeNotReady) expect(response.status, `${where}: ${body.toString('utf8').slice(0, 200)}`).to.be.below(500);
     if (generated.valid) expect(response.status, `${where}: a valid request`).not.to.equal(400);
     return response.status;
   }
