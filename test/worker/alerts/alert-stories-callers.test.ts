@@ -59,6 +59,8 @@ describe('alerts: a new story and a good caller’s new call, through the news r
   let stack: Stack;
   let receiver: Receiver;
   let apiToken: string;
+  /** Read once and checked: read at each look, one failed answer of /api/auth/me would read as no firings (a loaded CI run saw the firing, then none). */
+  let userId: string;
   let queue: Queue<DeliveryJobData>;
   const rules: Record<string, { id: string; secret: string }> = {};
   /** The stories each refresh listed (its 7-day window), from the event's start, every 30 minutes. */
@@ -77,8 +79,7 @@ describe('alerts: a new story and a good caller’s new call, through the news r
   };
   /** The rule's firings as its user's feed recorded them, in the evaluation's own step: complete once the refresh returned. */
   const firingsOf = async (name: string) => {
-    const { id } = (await callAs(stack, apiToken, 'GET', '/api/auth/me')).json as { id: string };
-    const entries = await stack.redis.xrange(alertKeys.firings(id), '-', '+');
+    const entries = await stack.redis.xrange(alertKeys.firings(userId), '-', '+');
     return entries
       .map(([, fields]) => JSON.parse(fields[fields.indexOf('event') + 1] ?? '{}') as AlertEvent)
       .filter((event) => event.data.ruleId === rules[name]?.id);
@@ -121,6 +122,9 @@ describe('alerts: a new story and a good caller’s new call, through the news r
     stack = await startStack({ env: { ALERTS_ALLOW_LOOPBACK: 'true', REFRESH_INTERVAL: '24h', WORKER_ROLES: 'delivery' } });
     receiver = await startReceiver();
     apiToken = (await loggedInUsers(stack, ['stella'])).stella as string;
+    const me = await callAs(stack, apiToken, 'GET', '/api/auth/me');
+    expect(me.status, JSON.stringify(me.json)).to.equal(200);
+    userId = (me.json as { id: string }).id;
     queue = stack.queue<DeliveryJobData>(ALERT_DELIVERY_QUEUE);
     // Records of two accounts, days before: Sharp called AAA, BBB and CCC (two broke out a day later:
     // 2 hits, 1 miss), dull called DDD, EEE and FFF (none did: 3 misses).
