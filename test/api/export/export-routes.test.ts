@@ -9,7 +9,8 @@ import { createIndexClient } from '../../../apps/worker/src/providers/index-clie
 import { createJobContext } from '../../../apps/worker/src/jobs/create-job-context.js';
 import { refreshNews } from '../../../apps/worker/src/jobs/refresh-news.js';
 import { refreshList } from '../../../apps/worker/src/jobs/refresh-list.js';
-import { exportStates, EXPORT_KINDS } from '../../../shared/history/export-states.js';
+import { exportStates, EXPORT_KINDS, xrangePage } from '../../../shared/history/export-states.js';
+import { historyKeys } from '../../../shared/snapshot-keys.js';
 import { createLogger } from '../../../shared/logger.js';
 import { createRedis } from '../../../shared/redis.js';
 import { http } from '../../support/http.js';
@@ -110,6 +111,30 @@ describe('GET /api/export: the stored states of a range, for backtests', functio
       return states;
     };
     expect(await read(1)).to.deep.equal(await read(1000));
+  });
+
+  it('when a page is read, then it is what XRANGE answers, and the command that read it resolves without the reply', async () => {
+    const key = historyKeys.events('news');
+    const ranges = [
+      ['-', 2],
+      ['-', 1000],
+      [`(${times.at(-1)!}-0`, 5],
+    ] as const;
+    const sent: Promise<unknown>[] = [];
+    const sendCommand = stack.redis.sendCommand.bind(stack.redis);
+    // The command's own promise is what an old-space closure of ioredis' Command keeps until a major GC.
+    stack.redis.sendCommand = (command, ...rest) => (sent.push(command.promise), sendCommand(command, ...rest));
+    const pages = [];
+    try {
+      for (const [start, count] of ranges) pages.push(await xrangePage(stack.redis, key, start, '+', count));
+    } finally {
+      stack.redis.sendCommand = sendCommand;
+    }
+    expect(await Promise.all(sent)).to.deep.equal([[], [], []]);
+    for (const [index, [start, count]] of ranges.entries()) {
+      expect(pages[index]).to.deep.equal(await stack.redis.xrange(key, start, '+', 'COUNT', count));
+    }
+    expect(pages[1]?.length).to.be.greaterThan(0);
   });
 
   it('when the credential is missing or a parameter is wrong, then 401 or 400 names it', async () => {

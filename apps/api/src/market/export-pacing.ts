@@ -46,7 +46,8 @@ export async function* pacedChunks(
   let chunk = '';
   for await (const line of lines) {
     // Never past chunkBytes by joining: a chunk of 64 KB plus a 70 KB news line is over V8's largest
-    // regular object (128 KB), and large objects wait for a major GC (a 30-day export grew RSS 120 MB).
+    // regular object (128 KB). (What grew the API's RSS over a 30-day export was not the chunks but
+    // ioredis keeping every reply until a major GC: shared/history/export-states.ts.)
     if (chunk !== '' && chunk.length + line.length > chunkBytes) {
       await pacer.take(Buffer.byteLength(chunk));
       yield chunk;
