@@ -8,8 +8,9 @@
  * read, as the scorer meets them. Folds are fixed (below) and training is deterministic, so a
  * rerun prints the same figures. The first file also trains a model that scores the second ("dev").
  * With --annotated=<comments.tsv> (label<TAB>text, pos/neg), only the committed training settings
- * are measured, trained with and without the comments, with the trader-lexicon combination and the
- * money-talk path beside them, the comments beside the folds (`sentiment-blend-cv.ts`).
+ * are measured, trained with and without the comments (`--only=` picks the recipes), with the
+ * trader-lexicon combination and the money-talk path beside them, the comments beside the folds
+ * (`sentiment-blend-cv.ts`).
  * Usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>|...] [--whole] [--annotated=<comments.tsv>]
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -205,7 +206,14 @@ console.log(
 console.log(`${'plain vader'.padEnd(width)} folds ${vaderFolds.map(f3).join(' ')}  mean ${f3(mean(vaderFolds))}`);
 
 if (annotatedPath !== undefined) {
-  reportAnnotated({ foldPosts, train, devNewAuthors, annotated: readTaggedPosts(annotatedPath), repository });
+  reportAnnotated({
+    foldPosts,
+    train,
+    devNewAuthors,
+    annotated: readTaggedPosts(annotatedPath),
+    repository,
+    ...(only === undefined ? {} : { only }),
+  });
   process.exit(0);
 }
 const chosen: readonly Candidate[] =

@@ -93,6 +93,11 @@ export interface TrainingExample {
   weight?: number;
   /** The trader lexicon's lean of the raw post (`lexiconLean`); undefined where it finds none of its n-grams. */
   lexiconLean?: number;
+  /**
+   * The example says which side, not whether it takes one (a source with no neutral class): its loss
+   * is that of its side given a side, so it never pushes a word away from neutral.
+   */
+  sidesOnly?: boolean;
 }
 
 /**
@@ -132,6 +137,7 @@ export function trainMarketModel(
   const columns = Int32Array.from(entries, ([at]) => at);
   const values = Float64Array.from(entries, ([, value]) => value);
   const labels = Int32Array.from(examples, (example) => MODEL_CLASSES.indexOf(example.label));
+  const sidesOnly = Uint8Array.from(examples, (example) => (example.sidesOnly === true && example.label !== 'neutral' ? 1 : 0));
   const totalWeight = examples.reduce((sum, example) => sum + (example.weight ?? 1), 0);
   const share = Float64Array.from(examples, (example) => (example.weight ?? 1) / totalWeight);
   const penalty = new Float64Array(index.size).fill(options.l2);
@@ -159,7 +165,9 @@ export function trainMarketModel(
         const value = values[e] ?? 0;
         for (let c = 0; c < 3; c++) z[c] = (z[c] ?? 0) + (w[f + c] ?? 0) * value;
       }
-      const p = softmax(z);
+      let p: readonly number[] = softmax(z);
+      // Side given a side: the two sides renormalized, neutral left out of the loss.
+      if (sidesOnly[i] === 1) p = [(p[0] ?? 0) / ((p[0] ?? 0) + (p[2] ?? 0)), 0, (p[2] ?? 0) / ((p[0] ?? 0) + (p[2] ?? 0))];
       for (let c = 0; c < 3; c++) {
         const error = ((p[c] ?? 0) - (labels[i] === c ? 1 : 0)) * (share[i] ?? 0);
         for (let e = from; e < to; e++) {

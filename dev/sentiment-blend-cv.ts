@@ -6,20 +6,36 @@
  * comments (with a bootstrap interval: 268 comments) and on the repository's sets (tweets-dev, the
  * generated posts' floor and the held-out sets', counts only).
  *
- * Two training recipes: without the comments (committed: every comment scored by a model that
- * never read one), and with them in the stance model, where each tenth of the comments is
- * scored by a model trained on the other nine tenths, and the folds and dev by models trained with
- * all of them. The combination's three weights are fitted on the scorer's out-of-fold readings of
- * the tagged posts: for fold f, on the other folds'; for dev, on the train file's; for the comments
- * and the committed weights, on all of them.
+ * Training recipes (`RECIPES`; `--only=<name part>` picks some): without the comments (every
+ * comment scored by a model that never read one), with them in the stance model, or in the main
+ * model as well (as ordinary examples, or side given a side: committed), where each tenth of the
+ * comments is scored by a model trained on the other nine tenths, and the folds and dev by models
+ * trained with all of them. The combination's three weights are fitted on the scorer's
+ * out-of-fold readings of the tagged posts: for fold f, on the other folds'; for dev, on the train
+ * file's; for the comments and the committed weights, on all of them. One setting also gives text
+ * without a cashtag weights of its own, fitted on the comments' out-of-fold readings (for a
+ * comment, on the other tenths'). Each model is scored as the weights file holds it (4 decimals);
+ * SENTIMENT_CV_CACHE=<dir> keeps the models there, so a rerun only scores.
  */
 import { evaluate, type RatedText } from './sentiment-evaluation.js';
-import { trainMarketModel, trainStanceModel, type TrainingExample } from './market-model-training.js';
-import { commentExamples, committedTraderLexicon, cryptoSet, heldoutSets, taggedExamples, tweetsDev } from './sentiment-data.js';
+import { toModelFile, trainMarketModel, trainStanceModel, type TrainingExample } from './market-model-training.js';
+import {
+  COMMENTS_WEIGHT,
+  commentTraining,
+  committedTraderLexicon,
+  type CommentsIn,
+  cryptoSet,
+  heldoutSets,
+  taggedExamples,
+  tweetsDev,
+} from './sentiment-data.js';
 import type { MarketModel } from '../apps/worker/src/sentiment/market-model.js';
 import { LEXICON_BLEND, UNGATED, type LexiconBlend } from '../apps/worker/src/sentiment/lexicon-blend.js';
 import { plainVaderPolarity, scorePolarityWith, type ScoreOptions } from '../apps/worker/src/sentiment/score.js';
 import { lexiconLean } from '../apps/worker/src/sentiment/trader-lexicon.js';
+import { isMarketPost } from '../apps/worker/src/sentiment/market-context.js';
+import { fromModelFile, type MarketModelFile } from '../apps/worker/src/sentiment/market-model.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 /** The gates committed before issue 50's second round (measured beside the committed ones). */
 const GATES_BEFORE: Partial<LexiconBlend> = { weakSide: 0.2, keepStanceWords: 'all' };
@@ -80,18 +96,23 @@ function solve3(a: number[][], b: number[]): number[] {
 
 /**
  * The committed training: the repository's posts and the tagged ones, the stance model beside (with
- * the annotated comments, where given), the trader lexicon.
+ * the annotated comments, where given, and in the main model too as `commentsIn` says), the trader lexicon.
  */
 function trainCommitted(
   repository: readonly TrainingExample[],
   tagged: readonly RatedText[],
   comments: readonly RatedText[] = [],
+  commentsIn: CommentsIn = 'stance',
+  commentsWeight = COMMENTS_WEIGHT,
+  taggedSidesOnly = false,
 ): MarketModel {
   const examples = taggedExamples(tagged);
-  const main = trainMarketModel([...repository, ...examples]);
+  const commented = commentTraining(comments, commentsIn, commentsWeight);
+  const mainTagged = taggedSidesOnly ? examples.map((example) => ({ ...example, sidesOnly: true })) : examples;
+  const main = trainMarketModel([...repository, ...mainTagged, ...commented.main]);
   return {
     ...main,
-    stance: trainStanceModel([...examples, ...commentExamples(comments)], [...repository]),
+    stance: trainStanceModel([...examples, ...commented.stance], [...repository]),
     lexicon: committedTraderLexicon(),
   };
 }
@@ -133,6 +154,8 @@ export interface AnnotatedRun {
   devNewAuthors: readonly RatedText[];
   annotated: readonly RatedText[];
   repository: readonly TrainingExample[];
+  /** Only the recipes whose name holds one of these (`--only=`); absent: all. */
+  only?: readonly string[];
 }
 
 /**
@@ -150,21 +173,55 @@ interface Trained {
 
 const COMMENT_FOLDS = 10;
 
-function trainRecipe({ foldPosts, train, annotated, repository }: AnnotatedRun, withComments: boolean): Trained {
-  const comments = withComments ? annotated : [];
-  const whole = trainCommitted(repository, foldPosts.flat(), comments);
-  const byTenth = withComments
-    ? Array.from({ length: COMMENT_FOLDS }, (_, f) =>
-        trainCommitted(
-          repository,
-          foldPosts.flat(),
-          annotated.filter((_, i) => i % COMMENT_FOLDS !== f),
-        ),
-      )
-    : [];
+/** A training recipe: without the comments (`commentsIn` absent), or with them where `commentsIn` says, each weighing `weight`. */
+interface Recipe {
+  name: string;
+  commentsIn?: CommentsIn;
+  weight?: number;
+  /** The tagged posts, too, side given a side in the main model. */
+  taggedSidesOnly?: boolean;
+}
+
+const RECIPES: readonly Recipe[] = [
+  { name: 'trained without the comments' },
+  { name: 'comments in the stance model', commentsIn: 'stance' },
+  { name: 'comments in both models', commentsIn: 'both' },
+  { name: 'comments in both models, sides only in the main', commentsIn: 'both, sides only' },
+  { name: 'comments x2 in both models, sides only in the main', commentsIn: 'both, sides only', weight: 2 },
+  {
+    name: 'comments in both models, tagged posts and comments sides only in the main',
+    commentsIn: 'both, sides only',
+    taggedSidesOnly: true,
+  },
+];
+
+function trainRecipe({ foldPosts, train, annotated, repository }: AnnotatedRun, recipe: Recipe): Trained {
+  const comments = recipe.commentsIn === undefined ? [] : annotated;
+  let n = 0;
+  const trainWith = (tagged: readonly RatedText[], withComments: readonly RatedText[]): MarketModel => {
+    // Each model as the weights file holds it (rounded), so a cached model (SENTIMENT_CV_CACHE=<dir>) scores the same.
+    const cache = process.env['SENTIMENT_CV_CACHE'];
+    const path = `${cache ?? ''}/${recipe.name.replace(/\W+/g, '-')}-${n++}.json`;
+    const file =
+      cache !== undefined && existsSync(path)
+        ? (JSON.parse(readFileSync(path, 'utf8')) as MarketModelFile)
+        : toModelFile(trainCommitted(repository, tagged, withComments, recipe.commentsIn, recipe.weight, recipe.taggedSidesOnly), '', 0);
+    if (cache !== undefined && !existsSync(path)) writeFileSync(path, JSON.stringify(file));
+    return { ...fromModelFile(file), lexicon: committedTraderLexicon() };
+  };
+  const whole = trainWith(foldPosts.flat(), comments);
+  const byTenth =
+    comments.length > 0
+      ? Array.from({ length: COMMENT_FOLDS }, (_, f) =>
+          trainWith(
+            foldPosts.flat(),
+            annotated.filter((_, i) => i % COMMENT_FOLDS !== f),
+          ),
+        )
+      : [];
   return {
-    folds: foldPosts.map((_, f) => trainCommitted(repository, foldPosts.filter((__, g) => g !== f).flat(), comments)),
-    dev: trainCommitted(repository, train, comments),
+    folds: foldPosts.map((_, f) => trainWith(foldPosts.filter((__, g) => g !== f).flat(), comments)),
+    dev: trainWith(train, comments),
     whole,
     commentModel: (i) => byTenth[i % COMMENT_FOLDS] ?? whole,
   };
@@ -173,7 +230,9 @@ function trainRecipe({ foldPosts, train, annotated, repository }: AnnotatedRun, 
 interface Setting {
   name: string;
   blend: (weights: Weights) => LexiconBlend | false;
-  moneyTalk: boolean;
+  moneyTalk: boolean | 'main model';
+  /** Text without a cashtag has weights of its own, fitted on the comments' out-of-fold readings (`LexiconBlend.withoutCashtag`). */
+  perSource?: boolean;
 }
 
 const gated = (gates: Partial<LexiconBlend>) => (weights: Weights) => ({ ...LEXICON_BLEND, ...gates, ...weights });
@@ -181,7 +240,7 @@ const SETTINGS: readonly Setting[] = [
   { name: 'scorer alone', blend: () => false, moneyTalk: false },
   { name: 'scorer + lexicon, every market post', blend: gated(UNGATED), moneyTalk: false },
   { name: 'scorer + lexicon, gated before', blend: gated(GATES_BEFORE), moneyTalk: false },
-  { name: '+ money talk to the learned layer', blend: gated(GATES_BEFORE), moneyTalk: true },
+  { name: '+ money talk to the learned layer', blend: gated(GATES_BEFORE), moneyTalk: 'main model' },
   ...(
     [
       [0.4, 'none'],
@@ -191,10 +250,21 @@ const SETTINGS: readonly Setting[] = [
   ).map(([weakSide, keepStanceWords]) => ({
     name:
       `+ weak side ${weakSide}, ${keepStanceWords === 'none' ? 'no' : 'negated'} stance words kept` +
-      (weakSide === LEXICON_BLEND.weakSide && keepStanceWords === LEXICON_BLEND.keepStanceWords ? ' (committed)' : ''),
+      (weakSide === LEXICON_BLEND.weakSide && keepStanceWords === LEXICON_BLEND.keepStanceWords ? ' (committed in round 2)' : ''),
     blend: gated({ weakSide, keepStanceWords }),
-    moneyTalk: true,
+    moneyTalk: 'main model' as const,
   })),
+  {
+    name: '+ weak side 0.4, own weights without a cashtag',
+    blend: gated({ weakSide: 0.4, keepStanceWords: 'negated' }),
+    moneyTalk: 'main model',
+    perSource: true,
+  },
+  {
+    name: '+ weak side 0.4, money talk read with the stance model (committed)',
+    blend: gated({ weakSide: 0.4, keepStanceWords: 'negated' }),
+    moneyTalk: true,
+  },
 ];
 
 export function reportAnnotated(run: AnnotatedRun): void {
@@ -222,8 +292,9 @@ export function reportAnnotated(run: AnnotatedRun): void {
     );
   }
   const trainTexts = new Set(train.map((post) => post.text));
-  for (const withComments of [false, true]) {
-    const trained = trainRecipe(run, withComments);
+  for (const recipe of RECIPES.filter(({ name }) => run.only === undefined || run.only.some((part) => name.includes(part)))) {
+    const withComments = recipe.commentsIn !== undefined;
+    const trained = trainRecipe(run, recipe);
     const reading = (model: MarketModel, post: RatedText): Reading => ({
       polarity: scorePolarityWith(model, post.text, { blend: false }),
       lean: lexiconLean(committedTraderLexicon(), post.text),
@@ -233,22 +304,38 @@ export function reportAnnotated(run: AnnotatedRun): void {
     const fitted = fitBlend(readings.flat());
     const trainFit = fitBlend(foldPosts.flatMap((posts, f) => (readings[f] ?? []).filter((_, i) => trainTexts.has(posts[i]?.text ?? ''))));
     console.log(
-      `${withComments ? 'trained with the comments' : 'trained without the comments'}: blend weights on all out-of-fold readings ${JSON.stringify(fitted)}` +
+      `${recipe.name}: blend weights on all out-of-fold readings ${JSON.stringify(fitted)}` +
         `, committed ${JSON.stringify({ scorer: LEXICON_BLEND.scorer, lexicon: LEXICON_BLEND.lexicon, bias: LEXICON_BLEND.bias })}`,
     );
+    // The comments' own readings, each by a model that never read it; only market posts meet the combination.
+    const commentReadings = annotated.map((post, i) => reading(trained.commentModel(i), post));
+    const commentFit = (tenth?: number): Weights =>
+      fitBlend(
+        commentReadings.filter((_, i) => isMarketPost(annotated[i]?.text ?? '') && (tenth === undefined || i % COMMENT_FOLDS !== tenth)),
+      );
+    console.log(`  weights without a cashtag, fitted on the comments: ${JSON.stringify(commentFit())}`);
     for (const setting of withComments ? SETTINGS.filter((_, i) => i === 0 || i === 3 || i >= 5) : SETTINGS) {
+      const options = (weights: Weights, tenth?: number): ScoreOptions => {
+        const blend = setting.blend(weights);
+        return {
+          blend: blend !== false && setting.perSource === true ? { ...blend, withoutCashtag: commentFit(tenth) } : blend,
+          moneyTalk: setting.moneyTalk,
+        };
+      };
       const folds = foldPosts.map((posts, f) => {
-        const blend = setting.blend(fitBlend(readings.filter((_, g) => g !== f).flat()));
-        return accuracy(posts, (text) => scorePolarityWith(trained.folds[f] as MarketModel, text, { blend, moneyTalk: setting.moneyTalk }));
+        const fold = options(fitBlend(readings.filter((_, g) => g !== f).flat()));
+        return accuracy(posts, (text) => scorePolarityWith(trained.folds[f] as MarketModel, text, fold));
       });
-      const options = (weights: Weights): ScoreOptions => ({ blend: setting.blend(weights), moneyTalk: setting.moneyTalk });
-      const devScore: Score = (text) => scorePolarityWith(trained.dev, text, options(trainFit));
-      const wholeScore: Score = (text) => scorePolarityWith(trained.whole, text, options(fitted));
+      const devOptions = options(trainFit);
+      const wholeOptions = options(fitted);
+      const tenthOptions = Array.from({ length: COMMENT_FOLDS }, (_, f) => options(fitted, f));
+      const devScore: Score = (text) => scorePolarityWith(trained.dev, text, devOptions);
+      const wholeScore: Score = (text) => scorePolarityWith(trained.whole, text, wholeOptions);
       const commentRight = annotated.map((post, i) =>
-        accuracy([post], (text) => scorePolarityWith(trained.commentModel(i), text, options(fitted))),
+        accuracy([post], (text) => scorePolarityWith(trained.commentModel(i), text, tenthOptions[i % COMMENT_FOLDS])),
       );
       console.log(
-        `${`${withComments ? 'w/ comments ' : ''}${setting.name}`.padEnd(width)} folds ${folds.map(f3).join(' ')} mean ${f3(mean(folds))}` +
+        `${`${withComments ? '  ' : ''}${setting.name}`.padEnd(width)} folds ${folds.map(f3).join(' ')} mean ${f3(mean(folds))}` +
           `  dev by new authors ${f3(accuracy(devNewAuthors, devScore))}  comments ${interval(commentRight)}  ${whole(wholeScore)}`,
       );
     }

@@ -119,16 +119,35 @@ export function taggedExamples(posts: readonly RatedText[], weight: number = TAG
 
 /**
  * How much each annotated comment weighs (classes balanced, as the tagged posts') where
- * `npm run sentiment:cv -- ... --annotated=` trains the stance model with the comments. Measured,
- * not committed: in the stance model they moved the comments by two of 268 and dev's new authors by
- * one post the other way; in the main model as well they reached the comments' target but cost a
- * held-out generated post below its floor (docs/decisions.md#d2).
+ * `npm run sentiment:train -- ... --comments=<comments.tsv>` trains with them.
  */
 export const COMMENTS_WEIGHT = 1;
 
-/** Annotated comments (`label<TAB>text`, pos/neg) as training examples, weighing `COMMENTS_WEIGHT` each on average. */
+/**
+ * Where the annotated comments train: the stance model only, or the main model as well, there
+ * either as ordinary examples (their side against neutral too) or side given a side
+ * (`TrainingExample.sidesOnly`): the comments have no neutral class (it was left out of them), so
+ * as ordinary examples they teach the main model that the words people use take a side, and
+ * neutral news ("$WIF now listed on coinbase. trading opens in phases") turned bullish
+ * (docs/decisions.md#d2).
+ */
+export type CommentsIn = 'stance' | 'both' | 'both, sides only';
+export const COMMENTS_IN: CommentsIn = 'both, sides only';
+
+/** Annotated comments (`label<TAB>text`, pos/neg) as training examples, weighing `weight` each on average. */
 export function commentExamples(posts: readonly RatedText[], weight: number = COMMENTS_WEIGHT): TrainingExample[] {
   return posts.length === 0 ? [] : taggedExamples(posts, weight);
+}
+
+/** The comments' examples for the main model (none, ordinary, or side given a side, as `commentsIn` says) and for the stance model. */
+export function commentTraining(
+  comments: readonly RatedText[],
+  commentsIn: CommentsIn = COMMENTS_IN,
+  weight: number = COMMENTS_WEIGHT,
+): { main: TrainingExample[]; stance: TrainingExample[] } {
+  const stance = commentExamples(comments, weight);
+  const main = commentsIn === 'stance' ? [] : stance.map((example) => ({ ...example, sidesOnly: commentsIn === 'both, sides only' }));
+  return { main, stance };
 }
 
 export function fileSha256(path: string): string {
@@ -146,6 +165,7 @@ export function trainingDigest(examples: readonly TrainingExample[] = trainingEx
       tagged: TAGGED_POSTS_WEIGHT,
       features: FEATURES_VERSION,
       stance: STANCE_DEFAULTS,
+      comments: { in: COMMENTS_IN, weight: COMMENTS_WEIGHT },
       lexicon: fileSha256(traderLexiconPath),
     }),
   );

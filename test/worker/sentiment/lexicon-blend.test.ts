@@ -75,5 +75,12 @@ describe('sentiment: the trader lexicon beside the learned layer', () => {
     it('when the scorer takes a side strongly, then the lexicon cannot overturn it', () => {
       expect(blendedPolarity(LEXICON_BLEND, 0.6, bullish, -0.9, 'none')).to.equal(0.6);
     });
+
+    it('when text without a cashtag has weights of its own, then they decide it, and text with one keeps the others', () => {
+      const perSource = { ...LEXICON_BLEND, withoutCashtag: { scorer: 1, lexicon: 0, bias: -1 } };
+      expect(blendedPolarity(perSource, 0.1, bullish, 0.6, 'none', false)).to.be.at.most(-0.05);
+      expect(blendedPolarity(perSource, 0.1, bullish, 0.6, 'none', true)).to.equal(0.1);
+      expect(blendedPolarity(LEXICON_BLEND, 0.1, bullish, 0.6, 'none', false)).to.equal(0.1);
+    });
   });
 });

@@ -114,6 +114,26 @@ describe('market model', () => {
     expect(classOf(1 / 3)).to.equal(0);
   });
 
+  it('when an example is side given a side, then it teaches its side but never moves its words towards or away from neutral', () => {
+    // "listed" only ever occurs in bullish examples here: as ordinary ones they pull it away from neutral too.
+    const sided = [
+      example('zorbly listed on the exchange', 'positive'),
+      example('glumph listed again', 'positive'),
+      example('glumph dumped', 'negative'),
+    ];
+    const ordinary = trainMarketModel([...TINY, ...sided], OPTIONS);
+    const sidesOnly = trainMarketModel([...TINY, ...sided.map((e) => ({ ...e, sidesOnly: true }))], OPTIONS);
+    const neutralWeight = (model: MarketModel, word: string): number => model.weights.get(word)?.[1] ?? 0;
+    expect(neutralWeight(sidesOnly, 'listed')).to.equal(0);
+    expect(neutralWeight(ordinary, 'listed')).to.be.lessThan(0);
+    const side = (model: MarketModel, word: string): number => {
+      const [negative, , positive] = model.weights.get(word) ?? [0, 0, 0];
+      return positive - negative;
+    };
+    expect(side(sidesOnly, 'zorbly')).to.be.greaterThan(0);
+    expect(side(sidesOnly, 'dumped')).to.be.lessThan(0);
+  });
+
   it('when weights go through the file format, then predictions are unchanged', () => {
     const model = trainMarketModel(TINY, { ...OPTIONS, charGrams: 4 });
     const reloaded = fromModelFile(JSON.parse(JSON.stringify(toModelFile(model, 'x', TINY.length))) as MarketModelFile);
@@ -247,12 +267,13 @@ describe('market model', () => {
     expect((modelFile as MarketModelFile).trainedOn, 'run npm run sentiment:train').to.equal(trainingDigest());
   });
 
-  it('when the weights were trained, then they name the author-tagged files they learned from, by sha256', () => {
+  it('when the weights were trained, then they name the author-tagged files (and annotated comments) they learned from, by sha256', () => {
     const { sources = [], examples } = modelFile as MarketModelFile;
-    expect(sources.length).to.be.at.least(1);
+    expect(sources.filter((source) => source.kind === undefined).length).to.be.at.least(1);
     for (const source of sources) {
       expect(source.sha256, source.file).to.match(/^[0-9a-f]{64}$/);
-      expect(source.examples, source.file).to.be.greaterThan(1000);
+      // The annotated comments are a few hundred; the tagged posts thousands.
+      expect(source.examples, source.file).to.be.greaterThan(source.kind === 'comments' ? 200 : 1000);
     }
     expect(examples).to.equal(cryptoSet('crypto-dev').length + sources.reduce((sum, source) => sum + source.examples, 0));
   });

@@ -38,6 +38,11 @@ export interface LexiconBlend {
    * dumping" leans bearish to it; the rules read the negation's reach), or none.
    */
   readonly keepStanceWords: 'all' | 'negated' | 'none';
+  /**
+   * The three weights for text without a cashtag (people's comments rather than traders' tagged
+   * calls), fitted on the annotated comments' out-of-fold readings; absent: the weights above.
+   */
+  readonly withoutCashtag?: Pick<LexiconBlend, 'scorer' | 'lexicon' | 'bias'>;
 }
 
 /** The market stance words a post holds: none, some, some in a post holding a negator. */
@@ -45,9 +50,9 @@ export type StanceWords = 'none' | 'plain' | 'negated';
 
 /** Weights and gates from `npm run sentiment:cv -- <train> <dev> --annotated=<comments>` (docs/decisions.md#d2). */
 export const LEXICON_BLEND: LexiconBlend = Object.freeze({
-  scorer: 0.96,
+  scorer: 0.95,
   lexicon: 1.81,
-  bias: -0.09,
+  bias: -0.08,
   weakSide: 0.4,
   tornNeutral: 0.7,
   bearishLean: -0.2,
@@ -64,9 +69,10 @@ export const UNGATED: Pick<LexiconBlend, 'weakSide' | 'tornNeutral' | 'bearishLe
   keepStanceWords: 'none',
 });
 
-/** The combination's logit: bullish where > 0. */
-export function blendLogit(blend: LexiconBlend, polarity: number, lean: number | undefined): number {
-  return blend.scorer * polarity + blend.lexicon * (lean ?? 0) + blend.bias;
+/** The combination's logit: bullish where > 0 (`cashtag` false: the weights for text without one, where given). */
+export function blendLogit(blend: LexiconBlend, polarity: number, lean: number | undefined, cashtag = true): number {
+  const weights = cashtag ? blend : (blend.withoutCashtag ?? blend);
+  return weights.scorer * polarity + weights.lexicon * (lean ?? 0) + weights.bias;
 }
 
 /**
@@ -79,6 +85,7 @@ export function blendedPolarity(
   probabilities: ClassProbabilities,
   lean: number | undefined,
   stanceWords: StanceWords,
+  cashtag = true,
 ): number {
   const neutral = Math.abs(polarity) < 0.05;
   if (lean === undefined) return polarity;
@@ -89,7 +96,7 @@ export function blendedPolarity(
   ) {
     return polarity;
   }
-  const z = blendLogit(blend, polarity, lean);
+  const z = blendLogit(blend, polarity, lean, cashtag);
   if (!neutral && Math.sign(z) === Math.sign(polarity)) return polarity;
   const margin = Math.abs(2 / (1 + Math.exp(-z)) - 1);
   return Math.round((z > 0 ? 1 : -1) * Math.max(0.05, margin) * 1e4) / 1e4;

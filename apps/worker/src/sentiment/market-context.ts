@@ -21,6 +21,11 @@ export function isMoneyTalk(text: string): boolean {
   return MONEY_WORD.test(text);
 }
 
+/** Whether a text holds a cashtag ("$ETH"), as traders' tagged calls do and people's comments mostly do not. */
+export function hasCashtag(text: string): boolean {
+  return CASHTAG.test(text);
+}
+
 export function isMarketPost(text: string): boolean {
   if (CASHTAG.test(text) || MARKET_WORD.test(text) || CAPITALISED_NAMES.test(text)) return true;
   for (const [word] of text.matchAll(CAPITALISED)) {

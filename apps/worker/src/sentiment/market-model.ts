@@ -27,6 +27,8 @@ export interface TrainingSource {
   /** sha256 of the file's bytes. */
   sha256: string;
   examples: number;
+  /** 'comments': comments people wrote, labelled by annotators; absent: posts tagged by their own authors. */
+  kind?: 'comments';
 }
 
 /** The committed file: feature names and, for each, three weights in class order. */

@@ -6,7 +6,7 @@
  * never mutated, the library's own state is never touched.
  */
 import { CRYPTO_LEXICON, CRYPTO_NEUTRAL_WORDS, CRYPTO_STANCE_WORDS } from './tables/crypto-lexicon.js';
-import { hasMarketContext, hasMarketStance, isMarketPost, isMoneyTalk, marketStanceWords } from './market-context.js';
+import { hasCashtag, hasMarketContext, hasMarketStance, isMarketPost, isMoneyTalk, marketStanceWords } from './market-context.js';
 import modelFile from './market-model.json' with { type: 'json' };
 import { fromModelFile, predictProbabilities, type ClassProbabilities, type MarketModel, type MarketModelFile } from './market-model.js';
 import { blendedPolarity, LEXICON_BLEND, type LexiconBlend } from './lexicon-blend.js';
@@ -25,8 +25,11 @@ export interface ScoreOptions {
   tickers?: Iterable<string>;
   /** The lexicon combination for market posts (`lexicon-blend.ts`); false: the learned layer alone (for measuring). */
   blend?: LexiconBlend | false;
-  /** false: general text is VADER's alone, money talk included (for measuring; see `scorePolarityWith`). */
-  moneyTalk?: boolean;
+  /**
+   * false: general text is VADER's alone, money talk included; 'main model': money talk read by the
+   * main model alone, without the stance model (issue 50's round 2). For measuring: see `scorePolarityWith`.
+   */
+  moneyTalk?: boolean | 'main model';
 }
 
 function cryptoLexicon(): Map<string, number> {
@@ -89,12 +92,22 @@ export function scorePolarityWith(model: MarketModel, text: string, options?: Sc
     const probabilities = predictProbabilities(model, normalized, rules, true, traderLean);
     const polarity = polarityOf(probabilities, rules);
     const blend = options?.blend ?? LEXICON_BLEND;
-    return blend === false ? polarity : blendedPolarity(blend, polarity, probabilities, traderLean, marketStanceWords(normalized));
+    return blend === false
+      ? polarity
+      : blendedPolarity(
+          blend,
+          polarity,
+          probabilities,
+          traderLean,
+          marketStanceWords(normalized),
+          // Only where text without a cashtag has weights of its own (measured, not shipped) is it looked for.
+          blend.withoutCashtag === undefined || hasCashtag(text),
+        );
   }
   if (!hasMarketContext(normalized)) {
     const polarity = generalPolarity(general);
     if (Math.abs(polarity) >= POLARITY_THRESHOLD || options?.moneyTalk === false || !isMoneyTalk(text)) return polarity;
-    return modelPolarity(model, normalized, rulePolarity(normalized), false, lean());
+    return modelPolarity(model, normalized, rulePolarity(normalized), options?.moneyTalk !== 'main model', lean());
   }
   const rules = rulePolarity(normalized);
   const market = hasMarketStance(normalized) ? round4((rules + modelPolarity(model, normalized, rules, false, lean())) / 2) : rules;
