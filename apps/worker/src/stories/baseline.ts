@@ -51,31 +51,46 @@ export class HashedBaseline {
     this.pending = new Float32Array(options.buckets);
   }
 
-  private bucketsOf(key: string): [number, number] {
+  /** The key's two buckets: the same key has the same buckets for the table's life (the engine keeps them per unit and pair). */
+  bucketsOf(key: string): [number, number] {
     return [hash(key, 0) & this.mask, hash(key, 0x9e3779b9) & this.mask];
   }
 
   /** The key's bucket least shared with other keys: the one with the lower average (as a count-min sketch reads). */
-  private cleanest(key: string): number {
-    const [a, b] = this.bucketsOf(key);
+  private cleanest(a: number, b: number): number {
     return (this.mean[a] as number) <= (this.mean[b] as number) ? a : b;
   }
 
   /** How unusual `count` is for `key`, against the baseline before this interval. */
   zScore(key: string, count: number): number {
-    const bucket = this.cleanest(key);
+    const [a, b] = this.bucketsOf(key);
+    return this.zScoreAt(a, b, count);
+  }
+
+  /** `zScore` for the key in buckets `a` and `b`. */
+  zScoreAt(a: number, b: number, count: number): number {
+    const bucket = this.cleanest(a, b);
     const { beta } = this.options;
     return (count - Math.max(this.mean[bucket] as number, beta)) / (Math.sqrt(this.variance[bucket] as number) + beta);
   }
 
   /** The key's moving average (the lower of its buckets'). */
   meanOf(key: string): number {
-    return this.mean[this.cleanest(key)] as number;
+    const [a, b] = this.bucketsOf(key);
+    return this.mean[this.cleanest(a, b)] as number;
   }
 
   /** Adds one key's count to the interval being closed. */
   add(key: string, count: number): void {
-    for (const bucket of this.bucketsOf(key)) this.pending[bucket] = (this.pending[bucket] as number) + count;
+    const [a, b] = this.bucketsOf(key);
+    this.addAt(a, b, count);
+  }
+
+  /** `add` for the key in buckets `a` and `b` (both the same: twice to it). */
+  addAt(a: number, b: number, count: number): void {
+    const { pending } = this;
+    pending[a] = (pending[a] as number) + count;
+    pending[b] = (pending[b] as number) + count;
   }
 
   /** Ends the interval: every bucket's average and variance move towards its count (zero for most). */

@@ -15,6 +15,8 @@ export interface PreparedPost {
   units: readonly string[];
   tokens: readonly string[];
   contracts: readonly string[];
+  /** Its units' numbers in a `UnitIndex` (that index's generation): set at its first interval, kept while the index is. */
+  numbered?: { generation: number; ids: Int32Array };
 }
 
 export interface BurstUnit {
@@ -35,159 +37,291 @@ const PAIR_CANDIDATE_AUTHORS = 2;
 const MAX_PAIR_UNITS = 16;
 /** Bursting units considered per interval, strongest first: bounds the graph. */
 const MAX_BURSTING = 300;
+/** A unit index starts again past this many units (a week's vocabulary would grow without end). */
+const MAX_INDEXED_UNITS = 1 << 16;
+/** The pairs' table starts again past this many pairs (or twice an interval's, if more). */
+const MAX_INDEXED_PAIRS = 1 << 17;
 
 /** The baseline's key for the span's distinct authors overall (no unit can be spelled so). */
 const TOTAL_KEY = '\u0000total';
 
 const pairKey = (a: string, b: string) => (a < b ? `${a}\u0001${b}` : `${b}\u0001${a}`);
 
+let generations = 0;
+
+/** A pair's fields in its slot of `PairTable.slots`. */
+const [LO, HI, BUCKET_A, BUCKET_B, SEEN, LAST, AUTHORS, STRIDE] = [0, 1, 2, 3, 4, 5, 6, 8];
+
 /**
- * Distinct authors per pair of unit numbers, in an open-addressing table over typed arrays: each
- * slot remembers the last author counted, so an author's repeats cost one probe and no set. (A
- * span holds ~100,000 pairs; their string keys, then a Map of numbers, were most of a refresh's CPU.)
+ * Pairs of unit numbers, in an open-addressing table over typed arrays, kept from interval to
+ * interval with each pair's buckets in the baseline: a span shares most of its pairs with the
+ * interval before, and building and hashing their strings (~60,000 at 10,000 posts) was most of a
+ * refresh's CPU. An interval's distinct authors per pair are counted in it too: each slot
+ * remembers the interval (`seen`) and the last author counted, so an author's repeats cost one
+ * probe and no set.
  */
 class PairTable {
-  readonly lo: Int32Array;
-  readonly hi: Int32Array;
-  readonly authors: Int32Array;
-  private readonly last: Int32Array;
-  private readonly mask: number;
+  /** Per slot, side by side (one cache line): the pair (lo < hi; lo -1: empty), its two buckets in the baseline (-1 until needed), its interval, last author and authors. */
+  private slots = new Int32Array(0);
+  /** This interval's slots, in the order first counted. */
+  touched = new Int32Array(0);
+  touchedCount = 0;
+  private entries = 0;
+  private mask = 0;
+  private interval = 0;
 
-  constructor(pairs: number) {
-    let size = 1024;
-    while (size < pairs * 2) size *= 2;
-    this.mask = size - 1;
-    this.lo = new Int32Array(size).fill(-1);
-    this.hi = new Int32Array(size);
-    this.authors = new Int32Array(size);
-    this.last = new Int32Array(size).fill(-1);
+  /** Starts an interval of at most `pairs` distinct pairs: grows the table for them, or starts it again if it has grown too large. */
+  begin(pairs: number): void {
+    this.interval += 1;
+    this.touchedCount = 0;
+    if (this.touched.length < pairs) this.touched = new Int32Array(pairs);
+    const needed = this.entries + pairs;
+    if (needed > Math.max(MAX_INDEXED_PAIRS, 2 * pairs)) this.resize(pairs, false);
+    else if (needed * 2 > this.mask + 1 || this.slots.length === 0) this.resize(needed, true);
   }
 
-  /** The slot of the pair (a < b): its own, or the empty one it would take. */
-  slot(a: number, b: number): number {
-    const { lo, hi, mask } = this;
-    let i = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) & mask;
-    while (lo[i] !== -1 && (lo[i] !== a || hi[i] !== b)) i = (i + 1) & mask;
+  private resize(pairs: number, keep: boolean): void {
+    let size = 1024;
+    while (size < pairs * 2) size *= 2;
+    const old = this.slots;
+    this.mask = size - 1;
+    this.slots = new Int32Array(size * STRIDE);
+    for (let i = 0; i < this.slots.length; i += STRIDE) this.slots[i + LO] = -1;
+    this.entries = 0;
+    if (!keep) return;
+    for (let at = 0; at < old.length; at += STRIDE) {
+      const lo = old[at + LO] as number;
+      if (lo === -1) continue;
+      const i = this.slot(lo, old[at + HI] as number);
+      this.slots.set(old.subarray(at, at + STRIDE), i);
+      this.slots[i + SEEN] = 0;
+      this.entries += 1;
+    }
+  }
+
+  /** The offset of the pair (a < b) in `slots`: its own, or the empty one it would take. */
+  private slot(a: number, b: number): number {
+    const { slots, mask } = this;
+    let i = ((Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) & mask) * STRIDE;
+    while (slots[i + LO] !== -1 && (slots[i + LO] !== a || slots[i + HI] !== b)) i = (i + STRIDE) & (mask * STRIDE + STRIDE - 1);
     return i;
   }
 
   count(a: number, b: number, author: number): void {
+    const { slots } = this;
     const i = a < b ? this.slot(a, b) : this.slot(b, a);
-    if (this.lo[i] === -1) [this.lo[i], this.hi[i]] = a < b ? [a, b] : [b, a];
-    if (this.last[i] === author) return;
-    this.last[i] = author;
-    this.authors[i] = (this.authors[i] as number) + 1;
+    if (slots[i + LO] === -1) {
+      slots[i + LO] = a < b ? a : b;
+      slots[i + HI] = a < b ? b : a;
+      slots[i + BUCKET_A] = -1;
+      this.entries += 1;
+    }
+    if (slots[i + SEEN] !== this.interval) {
+      slots[i + SEEN] = this.interval;
+      slots[i + AUTHORS] = 0;
+      slots[i + LAST] = -1;
+      this.touched[this.touchedCount] = i;
+      this.touchedCount += 1;
+    }
+    if (slots[i + LAST] === author) return;
+    slots[i + LAST] = author;
+    slots[i + AUTHORS] = (slots[i + AUTHORS] as number) + 1;
   }
 
-  /** The pair's slot, or -1 when no author wrote both. */
+  /** The pair's offset, or -1 when no author wrote both in this interval. */
   find(a: number, b: number): number {
     const i = a < b ? this.slot(a, b) : this.slot(b, a);
-    return this.lo[i] === -1 ? -1 : i;
+    return this.slots[i + LO] === -1 || this.slots[i + SEEN] !== this.interval ? -1 : i;
+  }
+
+  /** The pair at `slot` (an offset from `touched` or `find`): its units, buckets and authors in this interval. */
+  lo = (slot: number) => this.slots[slot + LO] as number;
+  hi = (slot: number) => this.slots[slot + HI] as number;
+  bucketA = (slot: number) => this.slots[slot + BUCKET_A] as number;
+  bucketB = (slot: number) => this.slots[slot + BUCKET_B] as number;
+  authors = (slot: number) => this.slots[slot + AUTHORS] as number;
+
+  setBuckets(slot: number, [a, b]: [number, number]): void {
+    this.slots[slot + BUCKET_A] = a;
+    this.slots[slot + BUCKET_B] = b;
   }
 }
 
-/** The span's distinct authors per unit (by its number, its index in `names`) and per pair of a post's candidate units. */
-interface SpanCounts {
-  names: string[];
-  ids: Map<string, number>;
-  unitAuthors: Int32Array;
-  pairs: PairTable;
+/**
+ * Numbers for units, and their buckets in the baseline, kept by the engine from interval to
+ * interval (and shared with its copies: the same unit or pair always has the same buckets, so
+ * what one engine adds changes nothing another counts). It starts again, numbers and pairs,
+ * when it holds more than `MAX_INDEXED_UNITS` units.
+ */
+export class UnitIndex {
+  names: string[] = [];
+  private ids = new Map<string, number>();
+  private bucketA = new Int32Array(1024);
+  private bucketB = new Int32Array(1024);
+  pairs = new PairTable();
+  generation = (generations += 1);
+
+  get size(): number {
+    return this.names.length;
+  }
+
+  /** Starts again if it has grown too large: to call before an interval, never during one. */
+  trim(): void {
+    if (this.names.length <= MAX_INDEXED_UNITS) return;
+    this.names = [];
+    this.ids = new Map();
+    this.pairs = new PairTable();
+    this.generation = generations += 1;
+  }
+
+  idOf(unit: string, baseline: HashedBaseline): number {
+    let id = this.ids.get(unit);
+    if (id === undefined) {
+      id = this.names.length;
+      this.ids.set(unit, id);
+      this.names.push(unit);
+      if (id >= this.bucketA.length) {
+        const [a, b] = [new Int32Array(this.bucketA.length * 2), new Int32Array(this.bucketA.length * 2)];
+        a.set(this.bucketA);
+        b.set(this.bucketB);
+        [this.bucketA, this.bucketB] = [a, b];
+      }
+      [this.bucketA[id], this.bucketB[id]] = baseline.bucketsOf(unit);
+    }
+    return id;
+  }
+
+  /** The post's unit numbers, numbered at its first interval in this index. */
+  idsOf(post: PreparedPost, baseline: HashedBaseline): Int32Array {
+    if (post.numbered?.generation === this.generation) return post.numbered.ids;
+    const ids = Int32Array.from(post.units, (unit) => this.idOf(unit, baseline));
+    post.numbered = { generation: this.generation, ids };
+    return ids;
+  }
+
+  bucketsOfUnit(id: number): [number, number] {
+    return [this.bucketA[id] as number, this.bucketB[id] as number];
+  }
+
+  /** The buckets of the pair in `slot`, hashed from its string at the first interval that has it. */
+  pairBuckets(slot: number, baseline: HashedBaseline): void {
+    const { pairs } = this;
+    if (pairs.bucketA(slot) !== -1) return;
+    pairs.setBuckets(slot, baseline.bucketsOf(pairKey(this.names[pairs.lo(slot)] as string, this.names[pairs.hi(slot)] as string)));
+  }
 }
 
-function countSpan(posts: readonly PreparedPost[]): SpanCounts {
-  const ids = new Map<string, number>();
-  const names: string[] = [];
-  const byAuthor = new Map<string, number[][]>();
+/** The span's distinct authors per unit (by its number in the index) and per pair of a post's candidate units (in the index's pairs). */
+interface SpanCounts {
+  unitAuthors: Int32Array;
+  /** The span's units, in the order first counted. */
+  spanUnits: number[];
+}
+
+function countSpan(posts: readonly PreparedPost[], index: UnitIndex, baseline: HashedBaseline): SpanCounts {
+  const byAuthor = new Map<string, Int32Array[]>();
   for (const post of posts) {
-    const unitIds = post.units.map((unit) => {
-      let id = ids.get(unit);
-      if (id === undefined) {
-        id = names.length;
-        ids.set(unit, id);
-        names.push(unit);
-      }
-      return id;
-    });
+    const unitIds = index.idsOf(post, baseline);
     const authored = byAuthor.get(post.author);
     if (authored) authored.push(unitIds);
     else byAuthor.set(post.author, [unitIds]);
   }
   const authored = [...byAuthor.values()];
-  const unitAuthors = new Int32Array(names.length);
-  const lastAuthor = new Int32Array(names.length).fill(-1);
+  const unitAuthors = new Int32Array(index.size);
+  const lastAuthor = new Int32Array(index.size).fill(-1);
+  const spanUnits: number[] = [];
   authored.forEach((unitLists, author) => {
     for (const unitIds of unitLists)
       for (const id of unitIds)
         if (lastAuthor[id] !== author) {
           lastAuthor[id] = author;
+          if (unitAuthors[id] === 0) spanUnits.push(id);
           unitAuthors[id] = (unitAuthors[id] as number) + 1;
         }
   });
   // Pairs grow with the square of a post's units: a long post pairs only its first candidates.
+  let pairCount = 0;
   const candidatesOf = authored.map((unitLists) =>
-    unitLists.map((unitIds) => unitIds.filter((id) => (unitAuthors[id] as number) >= PAIR_CANDIDATE_AUTHORS).slice(0, MAX_PAIR_UNITS)),
+    unitLists.map((unitIds) => {
+      const candidates: number[] = [];
+      for (let k = 0; k < unitIds.length && candidates.length < MAX_PAIR_UNITS; k += 1) {
+        const id = unitIds[k] as number;
+        if ((unitAuthors[id] as number) >= PAIR_CANDIDATE_AUTHORS) candidates.push(id);
+      }
+      pairCount += (candidates.length * (candidates.length - 1)) / 2;
+      return candidates;
+    }),
   );
-  const pairCount = candidatesOf.flat().reduce((sum, candidates) => sum + (candidates.length * (candidates.length - 1)) / 2, 0);
-  const pairs = new PairTable(pairCount);
+  const { pairs } = index;
+  pairs.begin(pairCount);
   candidatesOf.forEach((lists, author) => {
     for (const candidates of lists)
       for (let i = 0; i < candidates.length; i += 1)
         for (let j = i + 1; j < candidates.length; j += 1) pairs.count(candidates[i] as number, candidates[j] as number, author);
   });
-  return { names, ids, unitAuthors, pairs };
+  return { unitAuthors, spanUnits };
 }
 
 /** Scores the span's units and pairs, teaches the baseline the interval, and returns the groups of bursting units. */
-export function detectInterval(posts: readonly PreparedPost[], baseline: HashedBaseline, options: StoryOptions): DetectedGroup[] {
-  const { names, ids, unitAuthors, pairs } = countSpan(posts);
+export function detectInterval(
+  posts: readonly PreparedPost[],
+  baseline: HashedBaseline,
+  options: StoryOptions,
+  index: UnitIndex = new UnitIndex(),
+): DetectedGroup[] {
+  index.trim();
+  const { unitAuthors, spanUnits } = countSpan(posts, index, baseline);
+  const { pairs, names } = index;
 
   // A busier stream than usual lifts every word with it: counts are scored as if the stream had its usual size.
   const total = new Set(posts.map((post) => post.author)).size;
   const damp = Math.sqrt(Math.min(1, Math.max(baseline.meanOf(TOTAL_KEY), options.minAuthors) / Math.max(1, total)));
-  const bursting: BurstUnit[] = [];
-  for (let id = 0; id < names.length; id += 1) {
+  const bursting: { unit: BurstUnit; id: number }[] = [];
+  for (const id of spanUnits) {
     const authors = unitAuthors[id] as number;
     if (authors < options.minAuthors) continue;
-    const unit = names[id] as string;
-    const z = baseline.zScore(unit, authors * damp);
-    if (z >= options.zMin) bursting.push({ unit, authors, z });
+    const [a, b] = index.bucketsOfUnit(id);
+    const z = baseline.zScoreAt(a, b, authors * damp);
+    if (z >= options.zMin) bursting.push({ unit: { unit: names[id] as string, authors, z }, id });
   }
-  const pairZ = new Float64Array(pairs.lo.length);
+  bursting.sort((a, b) => b.unit.z - a.unit.z || b.unit.authors - a.unit.authors || a.unit.unit.localeCompare(b.unit.unit));
+  const nodes = bursting.slice(0, MAX_BURSTING);
+  // The z-scores read the baseline before this interval: `add` only gathers the interval's counts until `close`.
+  const groups = components(
+    nodes.map((node) => node.unit),
+    (i, j) => {
+      const [a, b] = [nodes[i] as (typeof nodes)[number], nodes[j] as (typeof nodes)[number]];
+      const slot = pairs.find(a.id, b.id);
+      if (slot === -1) return false;
+      const shared = pairs.authors(slot);
+      if (shared < options.minPairAuthors || shared < options.pairShare * Math.min(a.unit.authors, b.unit.authors)) return false;
+      index.pairBuckets(slot, baseline);
+      return baseline.zScoreAt(pairs.bucketA(slot), pairs.bucketB(slot), shared * damp) >= options.zMin;
+    },
+  );
+
   baseline.add(TOTAL_KEY, total);
-  for (let id = 0; id < names.length; id += 1) baseline.add(names[id] as string, unitAuthors[id] as number);
-  for (let slot = 0; slot < pairs.lo.length; slot += 1) {
-    if (pairs.lo[slot] === -1) continue;
-    const key = pairKey(names[pairs.lo[slot] as number] as string, names[pairs.hi[slot] as number] as string);
-    const authors = pairs.authors[slot] as number;
-    // The z-scores read the baseline before this interval: `add` only gathers the interval's counts until `close`.
-    if (authors >= options.minPairAuthors) pairZ[slot] = baseline.zScore(key, authors * damp);
-    baseline.add(key, authors);
+  for (const id of spanUnits) {
+    const [a, b] = index.bucketsOfUnit(id);
+    baseline.addAt(a, b, unitAuthors[id] as number);
+  }
+  for (let k = 0; k < pairs.touchedCount; k += 1) {
+    const slot = pairs.touched[k] as number;
+    index.pairBuckets(slot, baseline);
+    baseline.addAt(pairs.bucketA(slot), pairs.bucketB(slot), pairs.authors(slot));
   }
   baseline.close();
-
-  bursting.sort((a, b) => b.z - a.z || b.authors - a.authors || a.unit.localeCompare(b.unit));
-  const nodes = bursting.slice(0, MAX_BURSTING);
-  const groups = components(nodes, (a, b) => {
-    const slot = pairs.find(ids.get(a.unit) as number, ids.get(b.unit) as number);
-    const shared = slot === -1 ? 0 : (pairs.authors[slot] as number);
-    return (
-      shared >= options.minPairAuthors &&
-      shared >= options.pairShare * Math.min(a.authors, b.authors) &&
-      (slot === -1 ? 0 : (pairZ[slot] as number)) >= options.zMin
-    );
-  });
   return assignPosts(groups, posts, options);
 }
 
 /** Union-find over the bursting units; groups in the order of their strongest unit. */
-function components(nodes: readonly BurstUnit[], linked: (a: BurstUnit, b: BurstUnit) => boolean): BurstUnit[][] {
+function components(nodes: readonly BurstUnit[], linked: (i: number, j: number) => boolean): BurstUnit[][] {
   const parent = nodes.map((_, i) => i);
   const root = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i] as number] as number;
     return i;
   };
-  for (let i = 0; i < nodes.length; i += 1)
-    for (let j = i + 1; j < nodes.length; j += 1) if (linked(nodes[i] as BurstUnit, nodes[j] as BurstUnit)) parent[root(j)] = root(i);
+  for (let i = 0; i < nodes.length; i += 1) for (let j = i + 1; j < nodes.length; j += 1) if (linked(i, j)) parent[root(j)] = root(i);
   const groups = new Map<number, BurstUnit[]>();
   nodes.forEach((node, i) => {
     const key = root(i);

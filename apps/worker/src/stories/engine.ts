@@ -5,7 +5,7 @@
  * the baselines (SigniTrend), groups the bursting units, and links the groups to storylines.
  */
 import { HashedBaseline, type SerializedBaseline } from './baseline.js';
-import { detectInterval, type PreparedPost } from './detect.js';
+import { detectInterval, UnitIndex, type PreparedPost } from './detect.js';
 import { DEFAULT_STORY_OPTIONS, type StoryOptions } from './options.js';
 import { linkGroups, type Storyline } from './storylines.js';
 import { fingerprintOf, isMarkedRepost, unitsOf } from './units.js';
@@ -48,6 +48,8 @@ export class StoryEngine {
   private closedUntil: number;
   private readonly fingerprints: Map<string, { id: string; ms: number }>;
   private readonly prepared = new Map<string, Prepared>();
+  /** Units' and pairs' numbers and buckets: a cache, shared with this engine's copies. */
+  private index = new UnitIndex();
 
   constructor(
     options: Partial<StoryOptions> = {},
@@ -97,7 +99,7 @@ export class StoryEngine {
 
   private closeInterval(span: readonly Prepared[], end: number): void {
     const counted = span.filter((post) => !this.isDuplicate(post));
-    const groups = detectInterval(counted, this.baseline, this.options);
+    const groups = detectInterval(counted, this.baseline, this.options, this.index);
     if (end < this.startedMs + QUIET_INTERVALS * this.options.intervalMs) return;
     const assigned = new Map<string, string>();
     for (const line of this.storylines) for (const id of line.postIds) assigned.set(id, line.id);
@@ -123,6 +125,7 @@ export class StoryEngine {
       units,
       tokens,
       contracts,
+      numbered: undefined,
       duplicate: false,
     };
     prepared.duplicate = isMarkedRepost(post.text) || this.seenBefore(prepared, fingerprintOf(words));
@@ -184,6 +187,7 @@ export class StoryEngine {
     copy.storylines = structuredClone(this.storylines);
     copy.startedMs = this.startedMs;
     copy.closedUntil = this.closedUntil;
+    copy.index = this.index;
     for (const [key, first] of this.fingerprints) copy.fingerprints.set(key, first);
     for (const [id, post] of this.prepared) copy.prepared.set(id, post);
     return copy;
