@@ -39,8 +39,8 @@ const MAX_PAIR_UNITS = 16;
 const MAX_BURSTING = 300;
 /** A unit index starts again past this many units (a week's vocabulary would grow without end). */
 const MAX_INDEXED_UNITS = 1 << 16;
-/** The pairs' table starts again past this many pairs (or twice an interval's, if more). */
-const MAX_INDEXED_PAIRS = 1 << 17;
+/** The pairs' table starts again past this many pairs (a span at 10,000 posts has ~28,000, ~4,000 of them new each interval; at most 2^18 slots of 32 bytes). */
+const MAX_INDEXED_PAIRS = 1 << 16;
 
 /** The baseline's key for the span's distinct authors overall (no unit can be spelled so). */
 const TOTAL_KEY = '\u0000total';
@@ -70,32 +70,31 @@ class PairTable {
   private mask = 0;
   private interval = 0;
 
-  /** Starts an interval of at most `pairs` distinct pairs: grows the table for them, or starts it again if it has grown too large. */
+  /** Starts an interval of at most `pairs` distinct pairs; starts the table again if it holds too many. */
   begin(pairs: number): void {
     this.interval += 1;
     this.touchedCount = 0;
     if (this.touched.length < pairs) this.touched = new Int32Array(pairs);
-    const needed = this.entries + pairs;
-    if (needed > Math.max(MAX_INDEXED_PAIRS, 2 * pairs)) this.resize(pairs, false);
-    else if (needed * 2 > this.mask + 1 || this.slots.length === 0) this.resize(needed, true);
+    if (this.entries > MAX_INDEXED_PAIRS || this.slots.length === 0) this.resize(1024);
   }
 
-  private resize(pairs: number, keep: boolean): void {
-    let size = 1024;
-    while (size < pairs * 2) size *= 2;
+  /** A table of `size` slots (a power of two) with the pairs it held, this interval's slots moved with them. */
+  private resize(size: number): void {
     const old = this.slots;
     this.mask = size - 1;
     this.slots = new Int32Array(size * STRIDE);
     for (let i = 0; i < this.slots.length; i += STRIDE) this.slots[i + LO] = -1;
     this.entries = 0;
-    if (!keep) return;
+    if (old.length / STRIDE > size) return;
     for (let at = 0; at < old.length; at += STRIDE) {
       const lo = old[at + LO] as number;
       if (lo === -1) continue;
-      const i = this.slot(lo, old[at + HI] as number);
-      this.slots.set(old.subarray(at, at + STRIDE), i);
-      this.slots[i + SEEN] = 0;
+      this.slots.set(old.subarray(at, at + STRIDE), this.slot(lo, old[at + HI] as number));
       this.entries += 1;
+    }
+    for (let k = 0; k < this.touchedCount; k += 1) {
+      const at = this.touched[k] as number;
+      this.touched[k] = this.slot(old[at + LO] as number, old[at + HI] as number);
     }
   }
 
@@ -111,6 +110,11 @@ class PairTable {
     const { slots } = this;
     const i = a < b ? this.slot(a, b) : this.slot(b, a);
     if (slots[i + LO] === -1) {
+      if ((this.entries + 1) * 2 > this.mask + 1) {
+        this.resize((this.mask + 1) * 2);
+        this.count(a, b, author);
+        return;
+      }
       slots[i + LO] = a < b ? a : b;
       slots[i + HI] = a < b ? b : a;
       slots[i + BUCKET_A] = -1;

@@ -40,7 +40,7 @@ export async function computeStories(context: JobContext, posts: readonly NewsIt
     id: post.id,
     author: post.author,
     text: post.text,
-    publishedMs: Date.parse(post.publishedAt),
+    publishedMs: isoMs(post.publishedAt),
     tokens: post.tokens,
   }));
   const lines = engine.refresh(inputs, atMs);
@@ -57,6 +57,45 @@ export async function computeStories(context: JobContext, posts: readonly NewsIt
     memory.engine = engine;
   };
   return { data: storiesData(lines, atMs), store };
+}
+
+/** `toISOString`'s shape: per character, its code, or -1 for a digit. */
+const ISO_SHAPE = Int32Array.from('0000-00-00T00:00:00.000Z', (char) => (char === '0' ? -1 : char.charCodeAt(0)));
+
+function isoShaped(text: string): boolean {
+  if (text.length !== ISO_SHAPE.length) return false;
+  for (let i = 0; i < ISO_SHAPE.length; i += 1) {
+    const code = text.charCodeAt(i);
+    const shape = ISO_SHAPE[i] as number;
+    if (shape === -1 ? code < 48 || code > 57 : code !== shape) return false;
+  }
+  return true;
+}
+
+/** Two digits of `text` at `at`. */
+const two = (text: string, at: number) => (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
+
+/**
+ * `Date.parse` of a post's time, by arithmetic when it is as `toISOString` writes it (a news
+ * refresh parses 10,000; Date.parse took 2.5 ms of them); anything else, or a day past the 28th,
+ * by `Date.parse` itself.
+ */
+export function isoMs(text: string): number {
+  if (!isoShaped(text)) return Date.parse(text);
+  const year = two(text, 0) * 100 + two(text, 2);
+  const month = two(text, 5);
+  const day = two(text, 8);
+  const hour = two(text, 11);
+  const minute = two(text, 14);
+  const second = two(text, 17);
+  if (month < 1 || month > 12 || day < 1 || day > 28 || hour > 23 || minute > 59 || second > 59) return Date.parse(text);
+  // Days since 1970 of a proleptic Gregorian date, years counted from March (Hinnant's days_from_civil).
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const days = era * 146_097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719_468;
+  return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + two(text, 20) * 10 + text.charCodeAt(22) - 48;
 }
 
 /** The engine from the stored state (none yet: a new one, which replays the posts at hand). */
