@@ -36,16 +36,26 @@ function hash(key: string, seed: number): number {
 }
 
 export class HashedBaseline {
-  readonly mean: Float32Array;
-  readonly variance: Float32Array;
+  /** The averages and variances; a copy shares them with its original until its first `close`. */
+  mean: Float32Array;
+  variance: Float32Array;
   private readonly mask: number;
-  private readonly pending: Float32Array;
+  /** The interval's counts, all zero between intervals (so a copy shares them too). */
+  private pending: Float32Array;
+  /** Whether `mean` and `variance` are another baseline's: `close` then writes new arrays. */
+  private shared = false;
 
+  /** From the saved arrays, or sharing another baseline's (a copy to run an interval on: its first `close` writes its own). */
   constructor(
     private readonly options: BaselineOptions,
-    saved?: SerializedBaseline,
+    saved?: SerializedBaseline | HashedBaseline,
   ) {
     this.mask = options.buckets - 1;
+    if (saved instanceof HashedBaseline) {
+      // Whichever of the two closes an interval first writes new arrays: neither sees the other's.
+      [this.mean, this.variance, this.pending, this.shared, saved.shared] = [saved.mean, saved.variance, saved.pending, true, true];
+      return;
+    }
     this.mean = saved ? floats(saved.mean, options.buckets) : new Float32Array(options.buckets);
     this.variance = saved ? floats(saved.variance, options.buckets) : new Float32Array(options.buckets);
     this.pending = new Float32Array(options.buckets);
@@ -97,12 +107,18 @@ export class HashedBaseline {
   close(): void {
     const { alpha } = this.options;
     const { mean, variance, pending } = this;
+    // Shared arrays stay as they are (the baseline copied from is as stored); the new ones start as zeros.
+    const [nextMean, nextVariance] = this.shared ? [new Float32Array(mean.length), new Float32Array(variance.length)] : [mean, variance];
     for (let i = 0; i < mean.length; i += 1) {
       const delta = (pending[i] as number) - (mean[i] as number);
-      if (delta === 0 && variance[i] === 0) continue;
-      mean[i] = (mean[i] as number) + alpha * delta;
-      variance[i] = (1 - alpha) * ((variance[i] as number) + alpha * delta * delta);
+      if (delta === 0 && variance[i] === 0) {
+        nextMean[i] = mean[i] as number;
+        continue;
+      }
+      nextMean[i] = (mean[i] as number) + alpha * delta;
+      nextVariance[i] = (1 - alpha) * ((variance[i] as number) + alpha * delta * delta);
     }
+    [this.mean, this.variance, this.shared] = [nextMean, nextVariance, false];
     pending.fill(0);
   }
 
@@ -113,12 +129,6 @@ export class HashedBaseline {
   /** The arrays' bytes, not copied: valid while this baseline does not change. */
   bytes(): { mean: Buffer; variance: Buffer } {
     return { mean: bytesOf(this.mean), variance: bytesOf(this.variance) };
-  }
-
-  /** Takes another baseline's averages and variances (a copy to run an interval on). */
-  copyFrom(other: HashedBaseline): void {
-    this.mean.set(other.mean);
-    this.variance.set(other.variance);
   }
 }
 

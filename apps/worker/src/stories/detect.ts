@@ -39,7 +39,7 @@ const MAX_PAIR_UNITS = 16;
 const MAX_BURSTING = 300;
 /** A unit index starts again past this many units (a week's vocabulary would grow without end). */
 const MAX_INDEXED_UNITS = 1 << 16;
-/** The pairs' table starts again past this many pairs (a span at 10,000 posts has ~28,000, ~4,000 of them new each interval; at most 2^18 slots of 32 bytes). */
+/** The pairs' table keeps only the last interval's past this many pairs (a span at 10,000 posts has ~28,000, ~4,000 of them new each interval; at most 2^18 slots of 32 bytes). */
 const MAX_INDEXED_PAIRS = 1 << 16;
 
 /** The baseline's key for the span's distinct authors overall (no unit can be spelled so). */
@@ -70,25 +70,28 @@ class PairTable {
   private mask = 0;
   private interval = 0;
 
-  /** Starts an interval of at most `pairs` distinct pairs; starts the table again if it holds too many. */
+  /**
+   * Starts an interval of at most `pairs` distinct pairs. Past `MAX_INDEXED_PAIRS`, the table
+   * keeps only the last interval's pairs (most of the next span's: ~4,000 of ~28,000 are new).
+   */
   begin(pairs: number): void {
-    this.interval += 1;
-    this.touchedCount = 0;
     if (this.touched.length < pairs) this.touched = new Int32Array(pairs);
-    if (this.entries > MAX_INDEXED_PAIRS || this.slots.length === 0) this.resize(1024);
+    this.touchedCount = 0;
+    if (this.slots.length === 0) this.resize(1024, 0);
+    else if (this.entries > MAX_INDEXED_PAIRS) this.resize(this.mask + 1, this.interval);
+    this.interval += 1;
   }
 
-  /** A table of `size` slots (a power of two) with the pairs it held, this interval's slots moved with them. */
-  private resize(size: number): void {
+  /** A table of `size` slots (a power of two) with the pairs it held since interval `since`, this interval's slots moved with them. */
+  private resize(size: number, since: number): void {
     const old = this.slots;
     this.mask = size - 1;
     this.slots = new Int32Array(size * STRIDE);
     for (let i = 0; i < this.slots.length; i += STRIDE) this.slots[i + LO] = -1;
     this.entries = 0;
-    if (old.length / STRIDE > size) return;
     for (let at = 0; at < old.length; at += STRIDE) {
       const lo = old[at + LO] as number;
-      if (lo === -1) continue;
+      if (lo === -1 || (old[at + SEEN] as number) < since) continue;
       this.slots.set(old.subarray(at, at + STRIDE), this.slot(lo, old[at + HI] as number));
       this.entries += 1;
     }
@@ -111,7 +114,7 @@ class PairTable {
     const i = a < b ? this.slot(a, b) : this.slot(b, a);
     if (slots[i + LO] === -1) {
       if ((this.entries + 1) * 2 > this.mask + 1) {
-        this.resize((this.mask + 1) * 2);
+        this.resize((this.mask + 1) * 2, 0);
         this.count(a, b, author);
         return;
       }

@@ -55,10 +55,12 @@ export class StoryEngine {
     options: Partial<StoryOptions> = {},
     state?: StoriesState,
     private readonly polarity: (post: PreparedPost) => number = () => 0,
+    /** For `copy`: the baseline to share. */
+    sharing?: HashedBaseline,
   ) {
     this.options = { ...DEFAULT_STORY_OPTIONS, ...options };
     const usable = state?.v === 1 ? state : undefined;
-    this.baseline = new HashedBaseline(this.options, usable?.baseline);
+    this.baseline = new HashedBaseline(this.options, sharing ?? usable?.baseline);
     this.storylines = usable?.storylines ?? [];
     this.startedMs = usable?.startedMs ?? 0;
     this.closedUntil = usable?.closedUntil ?? 0;
@@ -67,6 +69,17 @@ export class StoryEngine {
 
   get lines(): readonly Storyline[] {
     return this.storylines;
+  }
+
+  /**
+   * The time at or before which a refresh up to `nowMs` reads no post (those before its span), or
+   * undefined when it reads them all: a first refresh, or one after a longer gap than `warmupIntervals`.
+   */
+  readsAfter(nowMs: number): number | undefined {
+    const { intervalMs, spanIntervals, warmupIntervals } = this.options;
+    const lastEnd = Math.floor(nowMs / intervalMs) * intervalMs;
+    if (this.closedUntil === 0 || lastEnd - this.closedUntil > warmupIntervals * intervalMs) return undefined;
+    return this.closedUntil - intervalMs * spanIntervals;
   }
 
   /** Closes the whole intervals up to `nowMs` over `posts` (any order; those already seen are recognised by id). */
@@ -182,8 +195,7 @@ export class StoryEngine {
    * stored (a dropped refresh must not move the state on); it keeps the posts already prepared.
    */
   copy(polarity: (post: PreparedPost) => number = this.polarity): StoryEngine {
-    const copy = new StoryEngine(this.options, undefined, polarity);
-    copy.baseline.copyFrom(this.baseline);
+    const copy = new StoryEngine(this.options, undefined, polarity, this.baseline);
     copy.storylines = structuredClone(this.storylines);
     copy.startedMs = this.startedMs;
     copy.closedUntil = this.closedUntil;

@@ -11,7 +11,7 @@ import { execChecked } from '../../../../shared/redis-results.js';
 import { STORY_WINDOWS, STORY_WINDOW_MS, type StoriesSnapshotData, type Story } from '../../../../shared/stories.js';
 import type { JobContext } from '../jobs/job-context.js';
 import type { PreparedPost } from './detect.js';
-import { StoryEngine, type StoriesState } from './engine.js';
+import { StoryEngine, type StoriesState, type StoryInput } from './engine.js';
 import type { Storyline } from './storylines.js';
 import { storyView } from './story-view.js';
 
@@ -36,13 +36,14 @@ export async function computeStories(context: JobContext, posts: readonly NewsIt
   // The engine runs on a copy: the one in memory stays the stored state's until this refresh is stored.
   const engine =
     memory.engine && stored !== null && stored === memory.version ? memory.engine.copy(polarity) : await loadEngine(context, polarity);
-  const inputs = posts.map((post) => ({
-    id: post.id,
-    author: post.author,
-    text: post.text,
-    publishedMs: isoMs(post.publishedAt),
-    tokens: post.tokens,
-  }));
+  // Posts before the engine's span are not read: times as toISOString writes them compare as their text does, so most are left out unparsed.
+  const after = engine.readsAfter(atMs);
+  const afterText = after === undefined ? undefined : [new Date(after).toISOString()].find(isoShaped);
+  const inputs: StoryInput[] = [];
+  for (const post of posts) {
+    if (afterText !== undefined && post.publishedAt <= afterText && isoShaped(post.publishedAt)) continue;
+    inputs.push({ id: post.id, author: post.author, text: post.text, publishedMs: Date.parse(post.publishedAt), tokens: post.tokens });
+  }
   const lines = engine.refresh(inputs, atMs);
   const store = async () => {
     const version = `${atMs.toString(36)}-${randomUUID()}`;
@@ -62,7 +63,8 @@ export async function computeStories(context: JobContext, posts: readonly NewsIt
 /** `toISOString`'s shape: per character, its code, or -1 for a digit. */
 const ISO_SHAPE = Int32Array.from('0000-00-00T00:00:00.000Z', (char) => (char === '0' ? -1 : char.charCodeAt(0)));
 
-function isoShaped(text: string): boolean {
+/** Whether the text is a time as `toISOString` writes it (years 0 to 9999). */
+export function isoShaped(text: string): boolean {
   if (text.length !== ISO_SHAPE.length) return false;
   for (let i = 0; i < ISO_SHAPE.length; i += 1) {
     const code = text.charCodeAt(i);
@@ -70,32 +72,6 @@ function isoShaped(text: string): boolean {
     if (shape === -1 ? code < 48 || code > 57 : code !== shape) return false;
   }
   return true;
-}
-
-/** Two digits of `text` at `at`. */
-const two = (text: string, at: number) => (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
-
-/**
- * `Date.parse` of a post's time, by arithmetic when it is as `toISOString` writes it (a news
- * refresh parses 10,000; Date.parse took 2.5 ms of them); anything else, or a day past the 28th,
- * by `Date.parse` itself.
- */
-export function isoMs(text: string): number {
-  if (!isoShaped(text)) return Date.parse(text);
-  const year = two(text, 0) * 100 + two(text, 2);
-  const month = two(text, 5);
-  const day = two(text, 8);
-  const hour = two(text, 11);
-  const minute = two(text, 14);
-  const second = two(text, 17);
-  if (month < 1 || month > 12 || day < 1 || day > 28 || hour > 23 || minute > 59 || second > 59) return Date.parse(text);
-  // Days since 1970 of a proleptic Gregorian date, years counted from March (Hinnant's days_from_civil).
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const days = era * 146_097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719_468;
-  return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + two(text, 20) * 10 + text.charCodeAt(22) - 48;
 }
 
 /** The engine from the stored state (none yet: a new one, which replays the posts at hand). */
