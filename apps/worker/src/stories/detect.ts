@@ -39,8 +39,8 @@ const MAX_PAIR_UNITS = 16;
 const MAX_BURSTING = 300;
 /** A unit index starts again past this many units (a week's vocabulary would grow without end). */
 const MAX_INDEXED_UNITS = 1 << 16;
-/** The pairs' table keeps only the last interval's past this many pairs (a span at 10,000 posts has ~28,000, ~4,000 of them new each interval; at most 2^18 slots of 32 bytes). */
-const MAX_INDEXED_PAIRS = 1 << 16;
+/** The pairs' table keeps at least this many pairs before it may keep only the last interval's. */
+const MIN_KEPT_PAIRS = 1 << 14;
 
 /** The baseline's key for the span's distinct authors overall (no unit can be spelled so). */
 const TOTAL_KEY = '\u0000total';
@@ -49,108 +49,122 @@ const pairKey = (a: string, b: string) => (a < b ? `${a}\u0001${b}` : `${b}\u000
 
 let generations = 0;
 
-/** A pair's fields in its slot of `PairTable.slots`. */
-const [LO, HI, BUCKET_A, BUCKET_B, SEEN, LAST, AUTHORS, STRIDE] = [0, 1, 2, 3, 4, 5, 6, 8];
-
 /**
  * Pairs of unit numbers, in an open-addressing table over typed arrays, kept from interval to
  * interval with each pair's buckets in the baseline: a span shares most of its pairs with the
- * interval before, and building and hashing their strings (~60,000 at 10,000 posts) was most of a
+ * interval before, and building and hashing their strings (~28,000 at 10,000 posts) was most of a
  * refresh's CPU. An interval's distinct authors per pair are counted in it too: each slot
- * remembers the interval (`seen`) and the last author counted, so an author's repeats cost one
- * probe and no set.
+ * remembers the last author counted, so an author's repeats cost one probe and no set. What the
+ * count touches lies side by side (16 bytes a slot), the buckets apart.
  */
 class PairTable {
-  /** Per slot, side by side (one cache line): the pair (lo < hi; lo -1: empty), its two buckets in the baseline (-1 until needed), its interval, last author and authors. */
-  private slots = new Int32Array(0);
+  /** Per slot: the pair (lo < hi; lo -1: empty), the last author counted (-1: none) and the interval's authors. */
+  private counts = new Int32Array(0);
+  /** Per slot: the pair's two buckets in the baseline (-1: not hashed yet). */
+  private buckets = new Int32Array(0);
   /** This interval's slots, in the order first counted. */
   touched = new Int32Array(0);
   touchedCount = 0;
   private entries = 0;
-  private mask = 0;
-  private interval = 0;
+  private mask = -1;
 
   /**
-   * Starts an interval of at most `pairs` distinct pairs. Past `MAX_INDEXED_PAIRS`, the table
-   * keeps only the last interval's pairs (most of the next span's: ~4,000 of ~28,000 are new).
+   * Starts an interval of at most `pairs` distinct pairs: the last interval's counts go back to
+   * zero, or, past half as many pairs again as it had, the table keeps only its pairs (most of the
+   * next span's: ~4,000 of ~28,000 are new each interval at 10,000 posts).
    */
   begin(pairs: number): void {
-    if (this.touched.length < pairs) this.touched = new Int32Array(pairs);
+    if (this.mask === -1) this.rebuild(1024, 0);
+    else if (this.entries > Math.max(MIN_KEPT_PAIRS, 1.5 * this.touchedCount)) {
+      let size = 1024;
+      while (size < this.touchedCount * 4) size *= 2;
+      this.rebuild(size, 0);
+    } else
+      for (let k = 0; k < this.touchedCount; k += 1) {
+        const at = (this.touched[k] as number) * 4;
+        this.counts[at + 2] = -1;
+        this.counts[at + 3] = 0;
+      }
     this.touchedCount = 0;
-    if (this.slots.length === 0) this.resize(1024, 0);
-    else if (this.entries > MAX_INDEXED_PAIRS) this.resize(this.mask + 1, this.interval);
-    this.interval += 1;
+    if (this.touched.length < pairs) this.touched = new Int32Array(pairs);
   }
 
-  /** A table of `size` slots (a power of two) with the pairs it held since interval `since`, this interval's slots moved with them. */
-  private resize(size: number, since: number): void {
-    const old = this.slots;
+  /**
+   * A table of `size` slots (a power of two) with the touched pairs (all the pairs, when `all`
+   * is 1), their counts moved with them only then: growing within an interval keeps everything.
+   */
+  private rebuild(size: number, all: 0 | 1): void {
+    const [counts, buckets] = [this.counts, this.buckets];
     this.mask = size - 1;
-    this.slots = new Int32Array(size * STRIDE);
-    for (let i = 0; i < this.slots.length; i += STRIDE) this.slots[i + LO] = -1;
+    this.counts = new Int32Array(size * 4);
+    this.buckets = new Int32Array(size * 2);
+    for (let i = 0; i < size; i += 1) [this.counts[i * 4], this.counts[i * 4 + 2]] = [-1, -1];
     this.entries = 0;
-    for (let at = 0; at < old.length; at += STRIDE) {
-      const lo = old[at + LO] as number;
-      if (lo === -1 || (old[at + SEEN] as number) < since) continue;
-      this.slots.set(old.subarray(at, at + STRIDE), this.slot(lo, old[at + HI] as number));
+    const move = (from: number, withCounts: boolean): number => {
+      const i = this.slot(counts[from * 4] as number, counts[from * 4 + 1] as number);
+      this.counts.set(counts.subarray(from * 4, from * 4 + (withCounts ? 4 : 2)), i * 4);
+      this.buckets.set(buckets.subarray(from * 2, from * 2 + 2), i * 2);
       this.entries += 1;
-    }
-    for (let k = 0; k < this.touchedCount; k += 1) {
-      const at = this.touched[k] as number;
-      this.touched[k] = this.slot(old[at + LO] as number, old[at + HI] as number);
-    }
+      return i;
+    };
+    if (all === 1) {
+      for (let from = 0; from < counts.length / 4; from += 1) if (counts[from * 4] !== -1) move(from, true);
+      for (let k = 0; k < this.touchedCount; k += 1) {
+        const from = this.touched[k] as number;
+        this.touched[k] = this.slot(counts[from * 4] as number, counts[from * 4 + 1] as number);
+      }
+    } else for (let k = 0; k < this.touchedCount; k += 1) move(this.touched[k] as number, false);
   }
 
-  /** The offset of the pair (a < b) in `slots`: its own, or the empty one it would take. */
+  /** The slot of the pair (a < b): its own, or the empty one it would take. */
   private slot(a: number, b: number): number {
-    const { slots, mask } = this;
-    let i = ((Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) & mask) * STRIDE;
-    while (slots[i + LO] !== -1 && (slots[i + LO] !== a || slots[i + HI] !== b)) i = (i + STRIDE) & (mask * STRIDE + STRIDE - 1);
+    const { counts, mask } = this;
+    let i = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca6b)) & mask;
+    while (counts[i * 4] !== -1 && (counts[i * 4] !== a || counts[i * 4 + 1] !== b)) i = (i + 1) & mask;
     return i;
   }
 
   count(a: number, b: number, author: number): void {
-    const { slots } = this;
-    const i = a < b ? this.slot(a, b) : this.slot(b, a);
-    if (slots[i + LO] === -1) {
+    const lo = a < b ? a : b;
+    const hi = a < b ? b : a;
+    let i = this.slot(lo, hi);
+    let at = i * 4;
+    if (this.counts[at] === -1) {
       if ((this.entries + 1) * 2 > this.mask + 1) {
-        this.resize((this.mask + 1) * 2, 0);
-        this.count(a, b, author);
-        return;
+        this.rebuild((this.mask + 1) * 2, 1);
+        i = this.slot(lo, hi);
+        at = i * 4;
       }
-      slots[i + LO] = a < b ? a : b;
-      slots[i + HI] = a < b ? b : a;
-      slots[i + BUCKET_A] = -1;
+      [this.counts[at], this.counts[at + 1]] = [lo, hi];
+      this.buckets[i * 2] = -1;
       this.entries += 1;
     }
-    if (slots[i + SEEN] !== this.interval) {
-      slots[i + SEEN] = this.interval;
-      slots[i + AUTHORS] = 0;
-      slots[i + LAST] = -1;
+    const { counts } = this;
+    if (counts[at + 2] === author) return;
+    if (counts[at + 3] === 0) {
       this.touched[this.touchedCount] = i;
       this.touchedCount += 1;
     }
-    if (slots[i + LAST] === author) return;
-    slots[i + LAST] = author;
-    slots[i + AUTHORS] = (slots[i + AUTHORS] as number) + 1;
+    counts[at + 2] = author;
+    counts[at + 3] = (counts[at + 3] as number) + 1;
   }
 
-  /** The pair's offset, or -1 when no author wrote both in this interval. */
+  /** The pair's slot, or -1 when no author wrote both in this interval. */
   find(a: number, b: number): number {
     const i = a < b ? this.slot(a, b) : this.slot(b, a);
-    return this.slots[i + LO] === -1 || this.slots[i + SEEN] !== this.interval ? -1 : i;
+    return this.counts[i * 4] === -1 || this.counts[i * 4 + 3] === 0 ? -1 : i;
   }
 
-  /** The pair at `slot` (an offset from `touched` or `find`): its units, buckets and authors in this interval. */
-  lo = (slot: number) => this.slots[slot + LO] as number;
-  hi = (slot: number) => this.slots[slot + HI] as number;
-  bucketA = (slot: number) => this.slots[slot + BUCKET_A] as number;
-  bucketB = (slot: number) => this.slots[slot + BUCKET_B] as number;
-  authors = (slot: number) => this.slots[slot + AUTHORS] as number;
+  /** The pair in `slot` (from `touched` or `find`): its units, buckets and authors in this interval. */
+  lo = (slot: number) => this.counts[slot * 4] as number;
+  hi = (slot: number) => this.counts[slot * 4 + 1] as number;
+  authors = (slot: number) => this.counts[slot * 4 + 3] as number;
+  bucketA = (slot: number) => this.buckets[slot * 2] as number;
+  bucketB = (slot: number) => this.buckets[slot * 2 + 1] as number;
 
   setBuckets(slot: number, [a, b]: [number, number]): void {
-    this.slots[slot + BUCKET_A] = a;
-    this.slots[slot + BUCKET_B] = b;
+    this.buckets[slot * 2] = a;
+    this.buckets[slot * 2 + 1] = b;
   }
 }
 

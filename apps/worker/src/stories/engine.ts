@@ -36,6 +36,12 @@ export const QUIET_INTERVALS = 48;
 /** A fingerprint shared by two authors marks a repost only when it has this many words ("watching" is not a repost). */
 const REPOST_MIN_WORDS = 5;
 
+/** The first post that had a fingerprint, and when. */
+interface Fingerprint {
+  id: string;
+  ms: number;
+}
+
 interface Prepared extends PreparedPost {
   duplicate: boolean;
 }
@@ -46,7 +52,16 @@ export class StoryEngine {
   private storylines: Storyline[];
   private startedMs: number;
   private closedUntil: number;
-  private readonly fingerprints: Map<string, { id: string; ms: number }>;
+  /**
+   * Shared with this engine's last copy until one of them is used again: the copy journals what
+   * it changes, and this engine, used again, takes the map back as it was (copying 10,000 entries
+   * a refresh was a tenth of the engine's CPU).
+   */
+  private fingerprints: Map<string, Fingerprint>;
+  /** What this engine changed in a map it shares with the engine it was copied from: each key and its entry before. */
+  private journal: [string, Fingerprint | undefined][] | undefined;
+  /** The copy this engine's map is lent to. */
+  private lentTo: StoryEngine | undefined;
   private readonly prepared = new Map<string, Prepared>();
   /** Units' and pairs' numbers and buckets: a cache, shared with this engine's copies. */
   private index = new UnitIndex();
@@ -82,6 +97,37 @@ export class StoryEngine {
     return this.closedUntil - intervalMs * spanIntervals;
   }
 
+  /** Takes the map of fingerprints back, as it was, from the copy it is lent to (unless that copy gave it back): that copy keeps its own. */
+  private reclaim(): void {
+    const borrower = this.lentTo;
+    this.lentTo = undefined;
+    if (borrower?.journal !== undefined) borrower.giveBack();
+  }
+
+  /** Keeps its own map of fingerprints (a copy of the shared one) and undoes its changes in the shared one. */
+  private giveBack(): void {
+    this.reclaim();
+    const shared = this.fingerprints;
+    const journal = this.journal ?? [];
+    this.fingerprints = new Map(shared);
+    this.journal = undefined;
+    for (let k = journal.length - 1; k >= 0; k -= 1) {
+      const [key, before] = journal[k] as [string, Fingerprint | undefined];
+      if (before === undefined) shared.delete(key);
+      else shared.set(key, before);
+    }
+  }
+
+  private setFingerprint(key: string, value: Fingerprint | undefined): void {
+    if (this.journal) {
+      // A copy refreshed again and again stops journaling once its journal is longer than the map.
+      if (this.journal.length > this.fingerprints.size + 1024) this.giveBack();
+      else this.journal.push([key, this.fingerprints.get(key)]);
+    }
+    if (value === undefined) this.fingerprints.delete(key);
+    else this.fingerprints.set(key, value);
+  }
+
   /** Closes the whole intervals up to `nowMs` over `posts` (any order; those already seen are recognised by id). */
   refresh(posts: readonly StoryInput[], nowMs: number): readonly Storyline[] {
     const { intervalMs, spanIntervals, warmupIntervals } = this.options;
@@ -94,6 +140,7 @@ export class StoryEngine {
       if (this.startedMs === 0) this.startedMs = this.closedUntil;
     }
     if (this.closedUntil >= lastEnd) return this.storylines;
+    this.reclaim();
     const fresh = posts
       .filter((post) => post.publishedMs > this.closedUntil - spanMs && post.publishedMs <= lastEnd)
       .map((post) => this.prepare(post));
@@ -159,7 +206,7 @@ export class StoryEngine {
     for (const key of keys) {
       const first = this.fingerprints.get(key);
       if (first && first.id !== post.id && first.ms <= post.publishedMs) duplicate = true;
-      else if (!first || first.ms > post.publishedMs) this.fingerprints.set(key, { id: post.id, ms: post.publishedMs });
+      else if (!first || first.ms > post.publishedMs) this.setFingerprint(key, { id: post.id, ms: post.publishedMs });
     }
     return duplicate;
   }
@@ -168,7 +215,9 @@ export class StoryEngine {
   private forget(nowMs: number): void {
     const spanStart = nowMs - this.options.intervalMs * this.options.spanIntervals;
     for (const [id, post] of this.prepared) if (post.publishedMs <= spanStart) this.prepared.delete(id);
-    for (const [key, { ms }] of this.fingerprints) if (ms < nowMs - this.options.windowMs) this.fingerprints.delete(key);
+    const old: string[] = [];
+    for (const [key, { ms }] of this.fingerprints) if (ms < nowMs - this.options.windowMs) old.push(key);
+    for (const key of old) this.setFingerprint(key, undefined);
   }
 
   state(): StoriesState {
@@ -181,6 +230,7 @@ export class StoryEngine {
   }
 
   private stateWithout(): Omit<StoriesState, 'baseline'> {
+    this.reclaim();
     return {
       v: 1,
       startedMs: this.startedMs,
@@ -200,7 +250,8 @@ export class StoryEngine {
     copy.startedMs = this.startedMs;
     copy.closedUntil = this.closedUntil;
     copy.index = this.index;
-    for (const [key, first] of this.fingerprints) copy.fingerprints.set(key, first);
+    this.reclaim();
+    [copy.fingerprints, copy.journal, this.lentTo] = [this.fingerprints, [], copy];
     for (const [id, post] of this.prepared) copy.prepared.set(id, post);
     return copy;
   }

@@ -26,10 +26,15 @@ export interface StoriesRefresh {
 
 export async function computeStories(context: JobContext, posts: readonly NewsItem[], atMs: number): Promise<StoriesRefresh> {
   const { redis, storiesMemory: memory } = context;
-  // Only the posts a story takes are scored: the map of tokens is built at the first.
-  let tokensOf: Map<string, readonly string[]> | undefined;
+  // Only the posts a story takes are scored, all among those the engine reads: the map of their tokens is built at the first.
+  const inputs: StoryInput[] = [];
+  let tokensOf: Map<string, readonly string[] | undefined> | undefined;
   const polarity = (post: PreparedPost) => {
-    tokensOf ??= new Map(posts.map((item) => [item.id, item.tokens]));
+    if (!tokensOf) {
+      const read = new Map<string, readonly string[] | undefined>(inputs.map((input) => [input.id, undefined]));
+      for (const item of posts) if (read.has(item.id)) read.set(item.id, item.tokens);
+      tokensOf = read;
+    }
     return context.scorePost(post.text, new Set(tokensOf.get(post.id) ?? []));
   };
   const stored = await redis.hget(storiesKeys.state(), 'version');
@@ -39,7 +44,6 @@ export async function computeStories(context: JobContext, posts: readonly NewsIt
   // Posts before the engine's span are not read: times as toISOString writes them compare as their text does, so most are left out unparsed.
   const after = engine.readsAfter(atMs);
   const afterText = after === undefined ? undefined : [new Date(after).toISOString()].find(isoShaped);
-  const inputs: StoryInput[] = [];
   for (const post of posts) {
     if (afterText !== undefined && post.publishedAt <= afterText && isoShaped(post.publishedAt)) continue;
     inputs.push({ id: post.id, author: post.author, text: post.text, publishedMs: Date.parse(post.publishedAt), tokens: post.tokens });
