@@ -67,11 +67,13 @@ class PairTable {
   touchedCount = 0;
   private entries = 0;
   private mask = -1;
+  /** Whether an interval's counts are not all taken yet (one that threw before it took them: the next sets them to zero). */
+  private counting = false;
 
   /**
-   * Starts an interval of at most `pairs` distinct pairs: the last interval's counts go back to
-   * zero, or, past half as many pairs again as it had, the table keeps only its pairs (most of the
-   * next span's: ~4,000 of ~28,000 are new each interval at 10,000 posts).
+   * Starts an interval of at most `pairs` distinct pairs (the last interval's counts went back to
+   * zero as they were taken); past half as many pairs again as the last interval had, the table
+   * keeps only its pairs (most of the next span's: ~4,000 of ~28,000 are new each interval at 10,000 posts).
    */
   begin(pairs: number): void {
     if (this.mask === -1) this.rebuild(1024, 0);
@@ -79,12 +81,8 @@ class PairTable {
       let size = 1024;
       while (size < this.touchedCount * 4) size *= 2;
       this.rebuild(size, 0);
-    } else
-      for (let k = 0; k < this.touchedCount; k += 1) {
-        const at = (this.touched[k] as number) * 4;
-        this.counts[at + 2] = -1;
-        this.counts[at + 3] = 0;
-      }
+    } else if (this.counting) for (let k = 0; k < this.touchedCount; k += 1) this.take(this.touched[k] as number);
+    this.counting = true;
     this.touchedCount = 0;
     if (this.touched.length < pairs) this.touched = new Int32Array(pairs);
   }
@@ -161,6 +159,19 @@ class PairTable {
   authors = (slot: number) => this.counts[slot * 4 + 3] as number;
   bucketA = (slot: number) => this.buckets[slot * 2] as number;
   bucketB = (slot: number) => this.buckets[slot * 2 + 1] as number;
+
+  /** Every count of the interval taken. */
+  finish(): void {
+    this.counting = false;
+  }
+
+  /** The pair's authors in this interval, its count then back to zero for the next (so no more `find` in this one). */
+  take(slot: number): number {
+    const authors = this.counts[slot * 4 + 3] as number;
+    this.counts[slot * 4 + 2] = -1;
+    this.counts[slot * 4 + 3] = 0;
+    return authors;
+  }
 
   setBuckets(slot: number, [a, b]: [number, number]): void {
     this.buckets[slot * 2] = a;
@@ -329,8 +340,9 @@ export function detectInterval(
   for (let k = 0; k < pairs.touchedCount; k += 1) {
     const slot = pairs.touched[k] as number;
     index.pairBuckets(slot, baseline);
-    baseline.addAt(pairs.bucketA(slot), pairs.bucketB(slot), pairs.authors(slot));
+    baseline.addAt(pairs.bucketA(slot), pairs.bucketB(slot), pairs.take(slot));
   }
+  pairs.finish();
   baseline.close();
   return assignPosts(groups, posts, options);
 }
