@@ -71,4 +71,34 @@ describe('story engine (bursts of distinct authors, grouped, linked across refre
     expect(before.map((story) => story.id)).to.have.length(1);
     expect(after.map((story) => story.id)).to.deep.equal(before.map((story) => story.id));
   });
+
+  it('when a copy refreshes and is dropped, then the engine it was copied from is as it was, and its next copy refreshes as if the first had not been', () => {
+    // The fingerprints as a set: a fingerprint the dropped copy forgot comes back last in the map's order.
+    const stateOf = (engine: StoryEngine) => {
+      const state = engine.state();
+      return JSON.stringify({ ...state, fingerprints: state.fingerprints.map((entry) => JSON.stringify(entry)).sort() });
+    };
+    const hack = event('hack', authors('witness', 8), HACK_TEXTS, eventAt);
+    const posts = [...background, ...hack];
+    const engine = new StoryEngine();
+    run(engine, posts, START + HOUR, eventAt);
+    const kept = stateOf(engine);
+    const saved = JSON.parse(JSON.stringify(engine.state())) as ReturnType<StoryEngine['state']>;
+    // Two copies dropped in turn (the second a copy of the first), each after refreshes that add and forget fingerprints.
+    const dropped = engine.copy();
+    run(dropped, posts, eventAt + STEP, eventAt + 2 * HOUR);
+    run(dropped.copy(), posts, eventAt + 2 * HOUR + STEP, eventAt + 3 * HOUR);
+    const droppedState = stateOf(dropped);
+    expect(stateOf(engine)).to.equal(kept);
+    // The dropped copy keeps what it did.
+    expect(stateOf(dropped)).to.equal(droppedState);
+    const copy = engine.copy();
+    const replayed = new StoryEngine({}, saved);
+    for (let now = eventAt + STEP; now <= eventAt + 2 * HOUR; now += STEP) {
+      const visible = posts.filter((post) => post.publishedMs <= now);
+      expect(JSON.stringify(copy.refresh(visible, now))).to.equal(JSON.stringify(replayed.refresh(visible, now)));
+    }
+    expect(stateOf(copy)).to.equal(stateOf(replayed));
+    expect(stateOf(engine)).to.equal(kept);
+  });
 });

@@ -36,58 +36,89 @@ function hash(key: string, seed: number): number {
 }
 
 export class HashedBaseline {
-  readonly mean: Float32Array;
-  readonly variance: Float32Array;
+  /** The averages and variances; a copy shares them with its original until its first `close`. */
+  mean: Float32Array;
+  variance: Float32Array;
   private readonly mask: number;
-  private readonly pending: Float32Array;
+  /** The interval's counts, all zero between intervals (so a copy shares them too). */
+  private pending: Float32Array;
+  /** Whether `mean` and `variance` are another baseline's: `close` then writes new arrays. */
+  private shared = false;
 
+  /** From the saved arrays, or sharing another baseline's (a copy to run an interval on: its first `close` writes its own). */
   constructor(
     private readonly options: BaselineOptions,
-    saved?: SerializedBaseline,
+    saved?: SerializedBaseline | HashedBaseline,
   ) {
     this.mask = options.buckets - 1;
+    if (saved instanceof HashedBaseline) {
+      // Whichever of the two closes an interval first writes new arrays: neither sees the other's.
+      [this.mean, this.variance, this.pending, this.shared, saved.shared] = [saved.mean, saved.variance, saved.pending, true, true];
+      return;
+    }
     this.mean = saved ? floats(saved.mean, options.buckets) : new Float32Array(options.buckets);
     this.variance = saved ? floats(saved.variance, options.buckets) : new Float32Array(options.buckets);
     this.pending = new Float32Array(options.buckets);
   }
 
-  private bucketsOf(key: string): [number, number] {
+  /** The key's two buckets: the same key has the same buckets for the table's life (the engine keeps them per unit and pair). */
+  bucketsOf(key: string): [number, number] {
     return [hash(key, 0) & this.mask, hash(key, 0x9e3779b9) & this.mask];
   }
 
   /** The key's bucket least shared with other keys: the one with the lower average (as a count-min sketch reads). */
-  private cleanest(key: string): number {
-    const [a, b] = this.bucketsOf(key);
+  private cleanest(a: number, b: number): number {
     return (this.mean[a] as number) <= (this.mean[b] as number) ? a : b;
   }
 
   /** How unusual `count` is for `key`, against the baseline before this interval. */
   zScore(key: string, count: number): number {
-    const bucket = this.cleanest(key);
+    const [a, b] = this.bucketsOf(key);
+    return this.zScoreAt(a, b, count);
+  }
+
+  /** `zScore` for the key in buckets `a` and `b`. */
+  zScoreAt(a: number, b: number, count: number): number {
+    const bucket = this.cleanest(a, b);
     const { beta } = this.options;
     return (count - Math.max(this.mean[bucket] as number, beta)) / (Math.sqrt(this.variance[bucket] as number) + beta);
   }
 
   /** The key's moving average (the lower of its buckets'). */
   meanOf(key: string): number {
-    return this.mean[this.cleanest(key)] as number;
+    const [a, b] = this.bucketsOf(key);
+    return this.mean[this.cleanest(a, b)] as number;
   }
 
   /** Adds one key's count to the interval being closed. */
   add(key: string, count: number): void {
-    for (const bucket of this.bucketsOf(key)) this.pending[bucket] = (this.pending[bucket] as number) + count;
+    const [a, b] = this.bucketsOf(key);
+    this.addAt(a, b, count);
+  }
+
+  /** `add` for the key in buckets `a` and `b` (both the same: twice to it). */
+  addAt(a: number, b: number, count: number): void {
+    const { pending } = this;
+    pending[a] = (pending[a] as number) + count;
+    pending[b] = (pending[b] as number) + count;
   }
 
   /** Ends the interval: every bucket's average and variance move towards its count (zero for most). */
   close(): void {
     const { alpha } = this.options;
     const { mean, variance, pending } = this;
+    // Shared arrays stay as they are (the baseline copied from is as stored); the new ones start as zeros.
+    const [nextMean, nextVariance] = this.shared ? [new Float32Array(mean.length), new Float32Array(variance.length)] : [mean, variance];
     for (let i = 0; i < mean.length; i += 1) {
       const delta = (pending[i] as number) - (mean[i] as number);
-      if (delta === 0 && variance[i] === 0) continue;
-      mean[i] = (mean[i] as number) + alpha * delta;
-      variance[i] = (1 - alpha) * ((variance[i] as number) + alpha * delta * delta);
+      if (delta === 0 && variance[i] === 0) {
+        nextMean[i] = mean[i] as number;
+        continue;
+      }
+      nextMean[i] = (mean[i] as number) + alpha * delta;
+      nextVariance[i] = (1 - alpha) * ((variance[i] as number) + alpha * delta * delta);
     }
+    [this.mean, this.variance, this.shared] = [nextMean, nextVariance, false];
     pending.fill(0);
   }
 
@@ -98,12 +129,6 @@ export class HashedBaseline {
   /** The arrays' bytes, not copied: valid while this baseline does not change. */
   bytes(): { mean: Buffer; variance: Buffer } {
     return { mean: bytesOf(this.mean), variance: bytesOf(this.variance) };
-  }
-
-  /** Takes another baseline's averages and variances (a copy to run an interval on). */
-  copyFrom(other: HashedBaseline): void {
-    this.mean.set(other.mean);
-    this.variance.set(other.variance);
   }
 }
 

@@ -5,7 +5,7 @@
  * the baselines (SigniTrend), groups the bursting units, and links the groups to storylines.
  */
 import { HashedBaseline, type SerializedBaseline } from './baseline.js';
-import { detectInterval, type PreparedPost } from './detect.js';
+import { detectInterval, UnitIndex, type PreparedPost } from './detect.js';
 import { DEFAULT_STORY_OPTIONS, type StoryOptions } from './options.js';
 import { linkGroups, type Storyline } from './storylines.js';
 import { fingerprintOf, isMarkedRepost, unitsOf } from './units.js';
@@ -36,6 +36,12 @@ export const QUIET_INTERVALS = 48;
 /** A fingerprint shared by two authors marks a repost only when it has this many words ("watching" is not a repost). */
 const REPOST_MIN_WORDS = 5;
 
+/** The first post that had a fingerprint, and when. */
+interface Fingerprint {
+  id: string;
+  ms: number;
+}
+
 interface Prepared extends PreparedPost {
   duplicate: boolean;
 }
@@ -46,17 +52,30 @@ export class StoryEngine {
   private storylines: Storyline[];
   private startedMs: number;
   private closedUntil: number;
-  private readonly fingerprints: Map<string, { id: string; ms: number }>;
+  /**
+   * Shared with this engine's last copy until one of them is used again: the copy journals what
+   * it changes, and this engine, used again, takes the map back as it was (copying 10,000 entries
+   * a refresh was a tenth of the engine's CPU).
+   */
+  private fingerprints: Map<string, Fingerprint>;
+  /** What this engine changed in a map it shares with the engine it was copied from: each key and its entry before. */
+  private journal: [string, Fingerprint | undefined][] | undefined;
+  /** The copy this engine's map is lent to. */
+  private lentTo: StoryEngine | undefined;
   private readonly prepared = new Map<string, Prepared>();
+  /** Units' and pairs' numbers and buckets: a cache, shared with this engine's copies. */
+  private index = new UnitIndex();
 
   constructor(
     options: Partial<StoryOptions> = {},
     state?: StoriesState,
     private readonly polarity: (post: PreparedPost) => number = () => 0,
+    /** For `copy`: the baseline to share. */
+    sharing?: HashedBaseline,
   ) {
     this.options = { ...DEFAULT_STORY_OPTIONS, ...options };
     const usable = state?.v === 1 ? state : undefined;
-    this.baseline = new HashedBaseline(this.options, usable?.baseline);
+    this.baseline = new HashedBaseline(this.options, sharing ?? usable?.baseline);
     this.storylines = usable?.storylines ?? [];
     this.startedMs = usable?.startedMs ?? 0;
     this.closedUntil = usable?.closedUntil ?? 0;
@@ -65,6 +84,48 @@ export class StoryEngine {
 
   get lines(): readonly Storyline[] {
     return this.storylines;
+  }
+
+  /**
+   * The time at or before which a refresh up to `nowMs` reads no post (those before its span), or
+   * undefined when it reads them all: a first refresh, or one after a longer gap than `warmupIntervals`.
+   */
+  readsAfter(nowMs: number): number | undefined {
+    const { intervalMs, spanIntervals, warmupIntervals } = this.options;
+    const lastEnd = Math.floor(nowMs / intervalMs) * intervalMs;
+    if (this.closedUntil === 0 || lastEnd - this.closedUntil > warmupIntervals * intervalMs) return undefined;
+    return this.closedUntil - intervalMs * spanIntervals;
+  }
+
+  /** Takes the map of fingerprints back, as it was, from the copy it is lent to (unless that copy gave it back): that copy keeps its own. */
+  private reclaim(): void {
+    const borrower = this.lentTo;
+    this.lentTo = undefined;
+    if (borrower?.journal !== undefined) borrower.giveBack();
+  }
+
+  /** Keeps its own map of fingerprints (a copy of the shared one) and undoes its changes in the shared one. */
+  private giveBack(): void {
+    this.reclaim();
+    const shared = this.fingerprints;
+    const journal = this.journal ?? [];
+    this.fingerprints = new Map(shared);
+    this.journal = undefined;
+    for (let k = journal.length - 1; k >= 0; k -= 1) {
+      const [key, before] = journal[k] as [string, Fingerprint | undefined];
+      if (before === undefined) shared.delete(key);
+      else shared.set(key, before);
+    }
+  }
+
+  private setFingerprint(key: string, value: Fingerprint | undefined): void {
+    if (this.journal) {
+      // A copy refreshed again and again stops journaling once its journal is longer than the map.
+      if (this.journal.length > this.fingerprints.size + 1024) this.giveBack();
+      else this.journal.push([key, this.fingerprints.get(key)]);
+    }
+    if (value === undefined) this.fingerprints.delete(key);
+    else this.fingerprints.set(key, value);
   }
 
   /** Closes the whole intervals up to `nowMs` over `posts` (any order; those already seen are recognised by id). */
@@ -79,6 +140,7 @@ export class StoryEngine {
       if (this.startedMs === 0) this.startedMs = this.closedUntil;
     }
     if (this.closedUntil >= lastEnd) return this.storylines;
+    this.reclaim();
     const fresh = posts
       .filter((post) => post.publishedMs > this.closedUntil - spanMs && post.publishedMs <= lastEnd)
       .map((post) => this.prepare(post));
@@ -97,7 +159,7 @@ export class StoryEngine {
 
   private closeInterval(span: readonly Prepared[], end: number): void {
     const counted = span.filter((post) => !this.isDuplicate(post));
-    const groups = detectInterval(counted, this.baseline, this.options);
+    const groups = detectInterval(counted, this.baseline, this.options, this.index);
     if (end < this.startedMs + QUIET_INTERVALS * this.options.intervalMs) return;
     const assigned = new Map<string, string>();
     for (const line of this.storylines) for (const id of line.postIds) assigned.set(id, line.id);
@@ -123,6 +185,7 @@ export class StoryEngine {
       units,
       tokens,
       contracts,
+      numbered: undefined,
       duplicate: false,
     };
     prepared.duplicate = isMarkedRepost(post.text) || this.seenBefore(prepared, fingerprintOf(words));
@@ -143,7 +206,7 @@ export class StoryEngine {
     for (const key of keys) {
       const first = this.fingerprints.get(key);
       if (first && first.id !== post.id && first.ms <= post.publishedMs) duplicate = true;
-      else if (!first || first.ms > post.publishedMs) this.fingerprints.set(key, { id: post.id, ms: post.publishedMs });
+      else if (!first || first.ms > post.publishedMs) this.setFingerprint(key, { id: post.id, ms: post.publishedMs });
     }
     return duplicate;
   }
@@ -152,7 +215,9 @@ export class StoryEngine {
   private forget(nowMs: number): void {
     const spanStart = nowMs - this.options.intervalMs * this.options.spanIntervals;
     for (const [id, post] of this.prepared) if (post.publishedMs <= spanStart) this.prepared.delete(id);
-    for (const [key, { ms }] of this.fingerprints) if (ms < nowMs - this.options.windowMs) this.fingerprints.delete(key);
+    const old: string[] = [];
+    for (const [key, { ms }] of this.fingerprints) if (ms < nowMs - this.options.windowMs) old.push(key);
+    for (const key of old) this.setFingerprint(key, undefined);
   }
 
   state(): StoriesState {
@@ -165,6 +230,7 @@ export class StoryEngine {
   }
 
   private stateWithout(): Omit<StoriesState, 'baseline'> {
+    this.reclaim();
     return {
       v: 1,
       startedMs: this.startedMs,
@@ -179,12 +245,13 @@ export class StoryEngine {
    * stored (a dropped refresh must not move the state on); it keeps the posts already prepared.
    */
   copy(polarity: (post: PreparedPost) => number = this.polarity): StoryEngine {
-    const copy = new StoryEngine(this.options, undefined, polarity);
-    copy.baseline.copyFrom(this.baseline);
+    const copy = new StoryEngine(this.options, undefined, polarity, this.baseline);
     copy.storylines = structuredClone(this.storylines);
     copy.startedMs = this.startedMs;
     copy.closedUntil = this.closedUntil;
-    for (const [key, first] of this.fingerprints) copy.fingerprints.set(key, first);
+    copy.index = this.index;
+    this.reclaim();
+    [copy.fingerprints, copy.journal, this.lentTo] = [this.fingerprints, [], copy];
     for (const [id, post] of this.prepared) copy.prepared.set(id, post);
     return copy;
   }

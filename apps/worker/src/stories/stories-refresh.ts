@@ -11,7 +11,7 @@ import { execChecked } from '../../../../shared/redis-results.js';
 import { STORY_WINDOWS, STORY_WINDOW_MS, type StoriesSnapshotData, type Story } from '../../../../shared/stories.js';
 import type { JobContext } from '../jobs/job-context.js';
 import type { PreparedPost } from './detect.js';
-import { StoryEngine, type StoriesState } from './engine.js';
+import { StoryEngine, type StoriesState, type StoryInput } from './engine.js';
 import type { Storyline } from './storylines.js';
 import { storyView } from './story-view.js';
 
@@ -26,23 +26,28 @@ export interface StoriesRefresh {
 
 export async function computeStories(context: JobContext, posts: readonly NewsItem[], atMs: number): Promise<StoriesRefresh> {
   const { redis, storiesMemory: memory } = context;
-  // Only the posts a story takes are scored: the map of tokens is built at the first.
-  let tokensOf: Map<string, readonly string[]> | undefined;
+  // Only the posts a story takes are scored, all among those the engine reads: the map of their tokens is built at the first.
+  const inputs: StoryInput[] = [];
+  let tokensOf: Map<string, readonly string[] | undefined> | undefined;
   const polarity = (post: PreparedPost) => {
-    tokensOf ??= new Map(posts.map((item) => [item.id, item.tokens]));
+    if (!tokensOf) {
+      const read = new Map<string, readonly string[] | undefined>(inputs.map((input) => [input.id, undefined]));
+      for (const item of posts) if (read.has(item.id)) read.set(item.id, item.tokens);
+      tokensOf = read;
+    }
     return context.scorePost(post.text, new Set(tokensOf.get(post.id) ?? []));
   };
   const stored = await redis.hget(storiesKeys.state(), 'version');
   // The engine runs on a copy: the one in memory stays the stored state's until this refresh is stored.
   const engine =
     memory.engine && stored !== null && stored === memory.version ? memory.engine.copy(polarity) : await loadEngine(context, polarity);
-  const inputs = posts.map((post) => ({
-    id: post.id,
-    author: post.author,
-    text: post.text,
-    publishedMs: Date.parse(post.publishedAt),
-    tokens: post.tokens,
-  }));
+  // Posts before the engine's span are not read: times as toISOString writes them compare as their text does, so most are left out unparsed.
+  const after = engine.readsAfter(atMs);
+  const afterText = after === undefined ? undefined : [new Date(after).toISOString()].find(isoShaped);
+  for (const post of posts) {
+    if (afterText !== undefined && post.publishedAt <= afterText && isoShaped(post.publishedAt)) continue;
+    inputs.push({ id: post.id, author: post.author, text: post.text, publishedMs: Date.parse(post.publishedAt), tokens: post.tokens });
+  }
   const lines = engine.refresh(inputs, atMs);
   const store = async () => {
     const version = `${atMs.toString(36)}-${randomUUID()}`;
@@ -57,6 +62,20 @@ export async function computeStories(context: JobContext, posts: readonly NewsIt
     memory.engine = engine;
   };
   return { data: storiesData(lines, atMs), store };
+}
+
+/** `toISOString`'s shape: per character, its code, or -1 for a digit. */
+const ISO_SHAPE = Int32Array.from('0000-00-00T00:00:00.000Z', (char) => (char === '0' ? -1 : char.charCodeAt(0)));
+
+/** Whether the text is a time as `toISOString` writes it (years 0 to 9999). */
+export function isoShaped(text: string): boolean {
+  if (text.length !== ISO_SHAPE.length) return false;
+  for (let i = 0; i < ISO_SHAPE.length; i += 1) {
+    const code = text.charCodeAt(i);
+    const shape = ISO_SHAPE[i] as number;
+    if (shape === -1 ? code < 48 || code > 57 : code !== shape) return false;
+  }
+  return true;
 }
 
 /** The engine from the stored state (none yet: a new one, which replays the posts at hand). */
