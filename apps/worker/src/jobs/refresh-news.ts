@@ -33,12 +33,14 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   const alertsBefore = await alertsPrevious(context, 'news');
 
   const sentiment: Record<string, SentimentRecord> = {};
-  for (const [token, summary] of summarizeSentiment(posts, context.scorePost)) sentiment[token] = { ...summary, cachedAt };
+  // Each post's polarity as the records took it: the story engine reuses it rather than scoring the post again.
+  const scored = new Map<NewsItem, number>();
+  for (const [token, summary] of summarizeSentiment(posts, context.scorePost, scored)) sentiment[token] = { ...summary, cachedAt };
 
   const mindshare = await refreshMindshare(context, posts, at.getTime());
   // Before the snapshots land: a read prompted by them finds the calls they brought.
   await storeFetched(() => recordCalls(redis, posts, at.getTime(), context.callers));
-  const stories = await computeStories(context, posts, at.getTime());
+  const stories = await computeStories(context, posts, at.getTime(), scored);
   const snapshots = [
     { name: 'news', body: JSON.stringify({ data: posts, cachedAt }), version: cachedAt },
     { name: 'sentiment', body: JSON.stringify({ data: sentiment, cachedAt }), version: cachedAt },

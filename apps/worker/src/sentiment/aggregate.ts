@@ -100,14 +100,28 @@ export function memoizedScorer(capacity: number, score: PostScorer = scorePost):
   };
 }
 
-/** Keyed by upper-case token; tokens no post mentions are absent. */
-export function summarizeSentiment(posts: readonly ScoredPost[], score: PostScorer = scorePost): Map<string, TokenSentiment> {
+/** A post's polarity as the sentiment records take it: its text scored with its mentions as its tickers. */
+export function postPolarity(post: Pick<ScoredPost, 'text' | 'tokens'>, score: PostScorer = scorePost): number {
+  return score(post.text, new Set(mentionedTokens(post)));
+}
+
+/**
+ * Keyed by upper-case token; tokens no post mentions are absent. `scored`, when given, receives
+ * each post's polarity as the records took it (`postPolarity`), for the steps after (the story
+ * engine) to reuse; posts that mention no token are not scored.
+ */
+export function summarizeSentiment<Post extends ScoredPost>(
+  posts: readonly Post[],
+  score: PostScorer = scorePost,
+  scored?: Map<Post, number>,
+): Map<string, TokenSentiment> {
   const tallies = new Map<string, Tally>();
   for (const post of posts) {
     const tokens = new Set(mentionedTokens(post));
     if (tokens.size === 0) continue;
     // The post's own tickers are neutral words here even when they are English ("$WIN", "SAFE").
     const polarity = score(post.text, tokens);
+    scored?.set(post, polarity);
     const weight = engagementWeight(post.engagementScore);
     const polarityKind = polarityClass(polarity);
     for (const token of tokens) {

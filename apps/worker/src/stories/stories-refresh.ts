@@ -10,6 +10,7 @@ import { storiesKeys } from '../../../../shared/keyspace.js';
 import { execChecked } from '../../../../shared/redis-results.js';
 import { STORY_WINDOWS, STORY_WINDOW_MS, type StoriesSnapshotData, type Story } from '../../../../shared/stories.js';
 import type { JobContext } from '../jobs/job-context.js';
+import { postPolarity } from '../sentiment/aggregate.js';
 import type { PreparedPost } from './detect.js';
 import { StoryEngine, type StoriesState, type StoryInput } from './engine.js';
 import type { Storyline } from './storylines.js';
@@ -24,18 +25,29 @@ export interface StoriesRefresh {
   store: () => Promise<void>;
 }
 
-export async function computeStories(context: JobContext, posts: readonly NewsItem[], atMs: number): Promise<StoriesRefresh> {
+/**
+ * `scored`: the posts' polarities as this refresh's sentiment records took them (`summarizeSentiment`),
+ * reused for a story's sentiment; a post not among them (one that mentions no token) is scored here, the same way.
+ */
+export async function computeStories(
+  context: JobContext,
+  posts: readonly NewsItem[],
+  atMs: number,
+  scored: ReadonlyMap<NewsItem, number> = new Map(),
+): Promise<StoriesRefresh> {
   const { redis, storiesMemory: memory } = context;
-  // Only the posts a story takes are scored, all among those the engine reads: the map of their tokens is built at the first.
+  // Only the posts a story takes need a polarity, all among those the engine reads: the map of their items is built at the first.
   const inputs: StoryInput[] = [];
-  let tokensOf: Map<string, readonly string[] | undefined> | undefined;
+  let itemOf: Map<string, NewsItem | undefined> | undefined;
   const polarity = (post: PreparedPost) => {
-    if (!tokensOf) {
-      const read = new Map<string, readonly string[] | undefined>(inputs.map((input) => [input.id, undefined]));
-      for (const item of posts) if (read.has(item.id)) read.set(item.id, item.tokens);
-      tokensOf = read;
+    if (!itemOf) {
+      const read = new Map<string, NewsItem | undefined>(inputs.map((input) => [input.id, undefined]));
+      for (const item of posts) if (read.has(item.id)) read.set(item.id, item);
+      itemOf = read;
     }
-    return context.scorePost(post.text, new Set(tokensOf.get(post.id) ?? []));
+    const item = itemOf.get(post.id);
+    const known = item === undefined ? undefined : scored.get(item);
+    return known ?? postPolarity({ text: post.text, tokens: item?.tokens ?? [] }, context.scorePost);
   };
   const stored = await redis.hget(storiesKeys.state(), 'version');
   // The engine runs on a copy: the one in memory stays the stored state's until this refresh is stored.
