@@ -12,11 +12,15 @@ import { execChecked } from '../redis-results.js';
 import { DAY_MS } from '../durations.js';
 import { dayOf, decodeBreakout, decodeCall, keptAfterDayMs, type BreakoutRecord, type CallRecord } from './records.js';
 
+/** What is held of one day list: its records, and how many of its lines they came from. */
+interface Held<T> {
+  records: T[];
+  lines: number;
+}
+
 interface Day {
-  calls: CallRecord[];
-  callLines: number;
-  breakouts: BreakoutRecord[];
-  breakoutLines: number;
+  calls: Held<CallRecord>;
+  breakouts: Held<BreakoutRecord>;
 }
 
 export interface HeldRecords {
@@ -48,30 +52,26 @@ export class CallersRecords {
       wanted.reduce((p, day) => p.llen(callersKeys.calls(day)).llen(callersKeys.breakouts(day)), this.redis.pipeline()),
     )) as number[];
     for (const [index, day] of wanted.entries()) {
-      const entry = this.days.get(day) ?? { calls: [], callLines: 0, breakouts: [], breakoutLines: 0 };
+      const entry = this.days.get(day) ?? { calls: { records: [], lines: 0 }, breakouts: { records: [], lines: 0 } };
       this.days.set(day, entry);
-      const [calls, breakouts] = [lengths[2 * index] ?? 0, lengths[2 * index + 1] ?? 0];
-      if (entry.callLines > calls) Object.assign(entry, { calls: [], callLines: 0 });
-      if (entry.breakoutLines > breakouts) Object.assign(entry, { breakouts: [], breakoutLines: 0 });
-      while (entry.callLines < calls) {
-        const from = entry.callLines;
-        const lines = await this.redis.lrange(callersKeys.calls(day), from, Math.min(calls, from + LINES_PER_READ) - 1);
-        if (lines.length === 0) break;
-        // Another load read these meanwhile: it appended them.
-        if (entry.callLines !== from) continue;
-        entry.calls.push(...lines.flatMap((line) => decodeCall(line) ?? []));
-        entry.callLines += lines.length;
-      }
-      while (entry.breakoutLines < breakouts) {
-        const from = entry.breakoutLines;
-        const lines = await this.redis.lrange(callersKeys.breakouts(day), from, Math.min(breakouts, from + LINES_PER_READ) - 1);
-        if (lines.length === 0) break;
-        if (entry.breakoutLines !== from) continue;
-        entry.breakouts.push(...lines.flatMap((line) => decodeBreakout(line) ?? []));
-        entry.breakoutLines += lines.length;
-      }
+      await this.readOn(callersKeys.calls(day), lengths[2 * index] ?? 0, entry.calls, decodeCall);
+      await this.readOn(callersKeys.breakouts(day), lengths[2 * index + 1] ?? 0, entry.breakouts, decodeBreakout);
     }
     const kept = [...this.days.values()];
-    return { calls: kept.flatMap((day) => day.calls), breakouts: kept.flatMap((day) => day.breakouts), sinceMs: first };
+    return { calls: kept.flatMap((day) => day.calls.records), breakouts: kept.flatMap((day) => day.breakouts.records), sinceMs: first };
+  }
+
+  /** Appends the list's lines past those held, up to `length`, in parts; a list shorter than held is read again whole. */
+  private async readOn<T>(key: string, length: number, held: Held<T>, decode: (line: string) => T | undefined): Promise<void> {
+    if (held.lines > length) Object.assign(held, { records: [], lines: 0 });
+    while (held.lines < length) {
+      const from = held.lines;
+      const lines = await this.redis.lrange(key, from, Math.min(length, from + LINES_PER_READ) - 1);
+      if (lines.length === 0) break;
+      // Another load read these meanwhile: it appended them.
+      if (held.lines !== from) continue;
+      held.records.push(...lines.flatMap((line) => decode(line) ?? []));
+      held.lines += lines.length;
+    }
   }
 }
