@@ -24,15 +24,38 @@ export interface SerializedBaseline {
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-function hash(key: string, seed: number): number {
-  let h = (FNV_OFFSET ^ seed) >>> 0;
-  for (let i = 0; i < key.length; i += 1) {
-    h ^= key.charCodeAt(i);
-    h = Math.imul(h, FNV_PRIME);
-  }
+/** The second hash's start: FNV's offset with another seed. */
+const SECOND_OFFSET = (FNV_OFFSET ^ 0x9e3779b9) >>> 0;
+
+/** FNV-1a's last mix, so that close keys spread over the table. */
+function finish(h: number): number {
   h ^= h >>> 15;
   h = Math.imul(h, 0x2c1b3c6d);
   return (h ^ (h >>> 12)) >>> 0;
+}
+
+/**
+ * The key's two hashes (FNV-1a from two seeds), both in one pass; a pair is hashed as the text
+ * `first\u0001second` would be, without building it (new pairs are thousands a refresh).
+ */
+function hashes(first: string, second: string | undefined): [number, number] {
+  let h = FNV_OFFSET;
+  let g = SECOND_OFFSET;
+  for (let i = 0; i < first.length; i += 1) {
+    const code = first.charCodeAt(i);
+    h = Math.imul(h ^ code, FNV_PRIME);
+    g = Math.imul(g ^ code, FNV_PRIME);
+  }
+  if (second !== undefined) {
+    h = Math.imul(h ^ 1, FNV_PRIME);
+    g = Math.imul(g ^ 1, FNV_PRIME);
+    for (let i = 0; i < second.length; i += 1) {
+      const code = second.charCodeAt(i);
+      h = Math.imul(h ^ code, FNV_PRIME);
+      g = Math.imul(g ^ code, FNV_PRIME);
+    }
+  }
+  return [finish(h), finish(g)];
 }
 
 export class HashedBaseline {
@@ -61,9 +84,13 @@ export class HashedBaseline {
     this.pending = new Float32Array(options.buckets);
   }
 
-  /** The key's two buckets: the same key has the same buckets for the table's life (the engine keeps them per unit and pair). */
-  bucketsOf(key: string): [number, number] {
-    return [hash(key, 0) & this.mask, hash(key, 0x9e3779b9) & this.mask];
+  /**
+   * The key's two buckets, or the pair's (`first` sorts before `second`): the same key has the same
+   * buckets for the table's life (the engine keeps them per unit and pair).
+   */
+  bucketsOf(first: string, second?: string): [number, number] {
+    const [h, g] = hashes(first, second);
+    return [h & this.mask, g & this.mask];
   }
 
   /** The key's bucket least shared with other keys: the one with the lower average (as a count-min sketch reads). */

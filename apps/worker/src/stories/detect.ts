@@ -45,8 +45,6 @@ const MIN_KEPT_PAIRS = 1 << 14;
 /** The baseline's key for the span's distinct authors overall (no unit can be spelled so). */
 const TOTAL_KEY = '\u0000total';
 
-const pairKey = (a: string, b: string) => (a < b ? `${a}\u0001${b}` : `${b}\u0001${a}`);
-
 let generations = 0;
 
 /** An empty slot: no pair (lo -1), no author counted yet (-1), no authors. */
@@ -261,7 +259,8 @@ export class UnitIndex {
   pairBuckets(slot: number, baseline: HashedBaseline): void {
     const { pairs } = this;
     if (pairs.bucketA(slot) !== -1) return;
-    pairs.setBuckets(slot, baseline.bucketsOf(pairKey(this.names[pairs.lo(slot)] as string, this.names[pairs.hi(slot)] as string)));
+    const [a, b] = [this.names[pairs.lo(slot)] as string, this.names[pairs.hi(slot)] as string];
+    pairs.setBuckets(slot, a < b ? baseline.bucketsOf(a, b) : baseline.bucketsOf(b, a));
   }
 }
 

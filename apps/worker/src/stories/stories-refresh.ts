@@ -26,6 +26,7 @@ export interface StoriesRefresh {
 }
 
 /**
+ * `posts`: newest first, as refreshNews sorts them (by `publishedAt`, as toISOString writes it).
  * `scored`: the posts' polarities as this refresh's sentiment records took them (`summarizeSentiment`),
  * reused for a story's sentiment; a post not among them (one that mentions no token) is scored here, the same way.
  */
@@ -53,11 +54,12 @@ export async function computeStories(
   // The engine runs on a copy: the one in memory stays the stored state's until this refresh is stored.
   const engine =
     memory.engine && stored !== null && stored === memory.version ? memory.engine.copy(polarity) : await loadEngine(context, polarity);
-  // Posts before the engine's span are not read: times as toISOString writes them compare as their text does, so most are left out unparsed.
+  // Posts before the engine's span are not read: times as toISOString writes them compare as their text does, and the
+  // posts come newest first, so the first before the span ends the loop (most posts are left out unread).
   const after = engine.readsAfter(atMs);
   const afterText = after === undefined ? undefined : [new Date(after).toISOString()].find(isoShaped);
   for (const post of posts) {
-    if (afterText !== undefined && post.publishedAt <= afterText && isoShaped(post.publishedAt)) continue;
+    if (afterText !== undefined && post.publishedAt <= afterText && isoShaped(post.publishedAt)) break;
     inputs.push({ id: post.id, author: post.author, text: post.text, publishedMs: Date.parse(post.publishedAt), tokens: post.tokens });
   }
   const lines = engine.refresh(inputs, atMs);
