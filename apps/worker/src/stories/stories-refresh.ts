@@ -37,15 +37,12 @@ export async function computeStories(
   scored: ReadonlyMap<NewsItem, number> = new Map(),
 ): Promise<StoriesRefresh> {
   const { redis, storiesMemory: memory } = context;
-  // Only the posts a story takes need a polarity, all among those the engine reads: the map of their items is built at the first.
+  // Only the posts a story takes need a polarity, all among those the engine reads (the first `inputs.length`
+  // posts): the map of their items is built at the first.
   const inputs: StoryInput[] = [];
-  let itemOf: Map<string, NewsItem | undefined> | undefined;
+  let itemOf: Map<string, NewsItem> | undefined;
   const polarity = (post: PreparedPost) => {
-    if (!itemOf) {
-      const read = new Map<string, NewsItem | undefined>(inputs.map((input) => [input.id, undefined]));
-      for (const item of posts) if (read.has(item.id)) read.set(item.id, item);
-      itemOf = read;
-    }
+    itemOf ??= new Map(posts.slice(0, inputs.length).map((item) => [item.id, item]));
     const item = itemOf.get(post.id);
     const known = item === undefined ? undefined : scored.get(item);
     return known ?? postPolarity({ text: post.text, tokens: item?.tokens ?? [] }, context.scorePost);
