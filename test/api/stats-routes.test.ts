@@ -21,7 +21,9 @@ describe('GET /api/market/stats/:username (single flight, memory copy)', () => {
 
   it('when 200 clients ask at once for an uncached username, then one lookup and one re-read in all, one upstream call and 200 identical 200s', async () => {
     const username = stack.sim.trackedUsernames()[5]!;
-    stack.sim.setFaults({ latencyMs: 300, paths: ['/v1/accounts/'] });
+    // The upstream answers slowly enough that all 200 requests arrive while the flight waits, even on a
+    // loaded machine: one arriving over 1 s after the re-read would rightly read Redis again (300 ms once gave 3 lookups).
+    stack.sim.setFaults({ latencyMs: 1500, paths: ['/v1/accounts/'] });
     stack.sim.resetStats();
     const lookups = await watchLookups(stack.redis, username.toLowerCase());
     const answers = await Promise.all(Array.from({ length: 200 }, () => http(`${stack.apiUrl}/api/market/stats/${username}`)));
