@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { claimAttempt } from '../../apps/worker/src/refresh-outcomes.js';
+import { claimAttempt, refreshOutcomes } from '../../apps/worker/src/refresh-outcomes.js';
 import { keys } from '../../shared/keyspace.js';
+import { queueBaseOptions } from '../../shared/queues.js';
 import { pino } from 'pino';
 import { startTestRedis, type TestRedis } from '../support/redis-server.js';
 import { sharedRedis } from '../support/shared-redis.js';
@@ -60,6 +62,65 @@ describe('a refresh run claims its attempt before it fetches (apps/worker/src/re
         expect(await fromReplica.exists('job-started', keys.refreshClaim('repeat:trending:2000', 1))).to.equal(2);
       } finally {
         fromReplica.disconnect();
+      }
+    });
+  });
+
+  describe("when BullMQ cannot record a job's completion after its run stored the refresh", () => {
+    let server: TestRedis;
+    let admin: Redis;
+    const connections: Redis[] = [];
+
+    before(async () => {
+      server = await startTestRedis();
+      admin = new Redis(server.url);
+      // BullMQ's connections log in as a user of their own, so its writes can be refused while ours are not.
+      await admin.call('ACL', 'SETUSER', 'bull', 'on', '>bull-password', '~*', '&*', '+@all');
+    });
+    after(async () => {
+      for (const connection of connections) connection.disconnect();
+      admin.disconnect();
+      await server.stop();
+    });
+
+    it('then BullMQ runs the job again and that run ends without fetching', async () => {
+      const bullmq = () => {
+        const connection = new Redis(`redis://bull:bull-password@127.0.0.1:${server.port}`, { maxRetriesPerRequest: null });
+        connections.push(connection);
+        return connection;
+      };
+      const withOutcome = refreshOutcomes({ redis: admin, logger, count: () => {}, firstBackoffMs: 1000, intervalMs: () => 60_000 });
+      let fetches = 0;
+      const refused: string[] = [];
+      const queue = new Queue('refresh', { ...queueBaseOptions(), connection: bullmq() });
+      const worker = new Worker(
+        'refresh',
+        (job: Job) =>
+          withOutcome(job, async () => {
+            fetches += 1;
+            // The refresh is stored; then Redis refuses BullMQ's writes, as a Cluster does through a failover.
+            if (fetches === 1) await admin.call('ACL', 'SETUSER', 'bull', '-@write');
+            return { items: 1 };
+          }),
+        { ...queueBaseOptions(), connection: bullmq(), lockDuration: 1000, stalledInterval: 500 },
+      );
+      worker.on('error', (error) => {
+        refused.push(error.message);
+        void admin.call('ACL', 'SETUSER', 'bull', '+@write');
+      });
+      try {
+        const job = await queue.add('refresh-trending', {}, { attempts: 3, backoff: { type: 'fixed', delay: 100 } });
+        const result = await new Promise<unknown>((resolve) =>
+          worker.on('completed', (done, value) => {
+            if (done.id === job.id) resolve(value);
+          }),
+        );
+        expect(refused.join('\n'), "BullMQ's completion was refused").to.match(/can't run this command/);
+        expect(result).to.deep.equal({ skipped: 'stored already' });
+        expect(fetches, 'upstream calls').to.equal(1);
+      } finally {
+        await worker.close();
+        await queue.close();
       }
     });
   });

@@ -13,6 +13,7 @@ import { REFRESH_JOBS, type RefreshJobName } from '../../../shared/queues.js';
 import { waitForReplicas } from '../../../shared/redis.js';
 import { clearRefreshBackoff, recordRefreshFailure } from '../../../shared/refresh-backoff.js';
 import type { CountFn } from './counters.js';
+import { storeFetched } from './jobs/store-fetched.js';
 
 export interface RefreshOutcomeOptions {
   redis: Redis;
@@ -26,21 +27,30 @@ export interface RefreshOutcomeOptions {
 
 const isRefreshJob = (name: string): name is RefreshJobName => (REFRESH_JOBS as readonly string[]).includes(name);
 
-/** What a refresh run handed out twice returns (claimAttempt): it did not fetch. */
+/** What a refresh run handed out again returns (claimAttempt, markStored): it did not fetch. */
 export interface RunSkipped {
-  skipped: 'handed out twice';
+  skipped: 'handed out twice' | 'stored already';
 }
 
 /**
  * Runs a job; when it is a refresh, claims its attempt first (claimAttempt), counts it and keeps
- * its backoff. Rethrows what `run` threw.
+ * its backoff. A job whose run stored its refresh is never run again (markStored). Rethrows what
+ * `run` threw.
  */
 export function refreshOutcomes(options: RefreshOutcomeOptions): <T>(job: Job, run: () => Promise<T>) => Promise<T | RunSkipped> {
   const { redis, logger, count } = options;
   return async (job, run) => {
     const name = job.name;
     if (!isRefreshJob(name)) return run();
-    if (!(await claimAttempt(redis, job, 2 * options.intervalMs(name), logger))) return { skipped: 'handed out twice' };
+    const ttlMs = 2 * options.intervalMs(name);
+    if ((await redis.exists(keys.refreshStored(String(job.id)))) === 1) {
+      logger.warn(
+        { job: name, id: job.id, attempt: job.attemptsStarted },
+        `${name}: this run already stored its refresh; not fetching again`,
+      );
+      return { skipped: 'stored already' };
+    }
+    if (!(await claimAttempt(redis, job, ttlMs, logger))) return { skipped: 'handed out twice' };
     let result;
     try {
       result = await run();
@@ -59,10 +69,25 @@ export function refreshOutcomes(options: RefreshOutcomeOptions): <T>(job: Job, r
       }
       throw error;
     }
+    await markStored(redis, job, ttlMs, logger);
     count('refresh', name, 'ok');
     await clearRefreshBackoff(redis, name).catch(() => {});
     return result;
   };
+}
+
+/**
+ * Marks a job's refresh stored, before BullMQ is told the job completed. Telling it is a write
+ * that can fail on its own: a Cluster failover answers CLUSTERDOWN for longer than the client
+ * retries. BullMQ then fails the job, or leaves it to stall, and runs it again as a new attempt,
+ * which claimAttempt lets fetch: a second paid call, and a second run in one period. The mark
+ * stops that run before it fetches. Retried while Redis is away (storeFetched); a mark still
+ * refused after that is logged, and the job completes unmarked rather than failing and fetching again.
+ */
+async function markStored(redis: Redis, job: Pick<Job, 'id' | 'name'>, ttlMs: number, logger: Logger): Promise<void> {
+  await storeFetched(() => redis.set(keys.refreshStored(String(job.id)), '1', 'PX', ttlMs)).catch((error: unknown) =>
+    logger.warn({ job: job.name, err: error instanceof Error ? error.message : String(error) }, 'refresh not marked stored'),
+  );
 }
 
 /** How long the replicas may take to confirm before the run goes ahead anyway. */
