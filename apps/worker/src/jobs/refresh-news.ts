@@ -40,7 +40,8 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   const mindshare = await refreshMindshare(context, posts, at.getTime());
   // Before the snapshots land: a read prompted by them finds the calls they brought.
   await storeFetched(() => recordCalls(redis, posts, at.getTime(), context.callers));
-  const stories = await computeStories(context, posts, at.getTime(), scored);
+  // Its Redis reads come before the engine runs: a retry after a Redis failure repeats the reads, not the upstream call.
+  const stories = await storeFetched(() => computeStories(context, posts, at.getTime(), scored));
   const snapshots = [
     { name: 'news', body: JSON.stringify({ data: posts, cachedAt }), version: cachedAt },
     { name: 'sentiment', body: JSON.stringify({ data: sentiment, cachedAt }), version: cachedAt },
@@ -62,7 +63,11 @@ export async function refreshNews(context: JobContext): Promise<{ items: number;
   });
   if (!written) logger.warn({ cachedAt }, 'news: a newer refresh is already stored; this one was dropped');
   // The engine's state moves on only with a stored refresh (a dropped one would count its interval twice).
-  else await stories.store();
+  // Not stored in time, the refresh stands and the next one reads on from the state before: no second fetch for it.
+  else
+    await storeFetched(stories.store).catch((error: unknown) =>
+      logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'stories: engine state not stored'),
+    );
   if (written) await alertsAfterNews(context, alertsBefore, posts, sentiment, stories.data, cachedAt);
   return { items: posts.length, tokens: Object.keys(sentiment).length };
 }
@@ -75,7 +80,7 @@ async function refreshMindshare(
 ): Promise<MindshareLists> {
   if (historyMs <= 0) return mindshareLists({ hour: new Map(), day: new Map() }, nowMs);
   await storeFetched(() => countMentions(redis, posts, scorePost, nowMs, historyMs));
-  return mindshareLists(await readBuckets(redis, nowMs, historyMs), nowMs);
+  return mindshareLists(await storeFetched(() => readBuckets(redis, nowMs, historyMs)), nowMs);
 }
 
 /** The mindshare topic's event: each window's top ten (the whole lists are the snapshot; the stream stays small). */
