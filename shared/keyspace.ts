@@ -81,8 +81,8 @@ export const keys = {
    * in BullMQ's slot, so that a WAIT after it covers the job's start on the same master.
    */
   refreshClaim: (jobId: string, attempt: number) => `${P}:${queuePrefix()}:refresh-claim:${jobId}:${attempt}`,
-  /** A refresh job whose run stored its refresh: no later attempt of it fetches (apps/worker/src/refresh-outcomes.ts). */
-  refreshStored: (jobId: string) => `${P}:${queuePrefix()}:refresh-stored:${jobId}`,
+  /** A job (a refresh or a stats lookup) whose run stored what it fetched: no later attempt of it fetches (apps/worker/src/refresh-outcomes.ts). */
+  jobStored: (queue: string, jobId: string) => `${P}:${queuePrefix()}:job-stored:${queue}:${jobId}`,
   /** Counters the worker keeps for the API's /metrics (workers have no port to scrape): hash field -> count. */
   workerCounters: () => `${P}:metrics:worker`,
 } as const;

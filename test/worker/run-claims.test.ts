@@ -66,7 +66,7 @@ describe('a refresh run claims its attempt before it fetches (apps/worker/src/re
     });
   });
 
-  describe("when BullMQ cannot record a job's completion after its run stored the refresh", () => {
+  describe("when BullMQ cannot record a job's completion after its run stored what it fetched", () => {
     let server: TestRedis;
     let admin: Redis;
     const connections: Redis[] = [];
@@ -83,45 +83,47 @@ describe('a refresh run claims its attempt before it fetches (apps/worker/src/re
       await server.stop();
     });
 
-    it('then BullMQ runs the job again and that run ends without fetching', async () => {
-      const bullmq = () => {
-        const connection = new Redis(`redis://bull:bull-password@127.0.0.1:${server.port}`, { maxRetriesPerRequest: null });
-        connections.push(connection);
-        return connection;
-      };
-      const withOutcome = refreshOutcomes({ redis: admin, logger, count: () => {}, firstBackoffMs: 1000, intervalMs: () => 60_000 });
-      let fetches = 0;
-      const refused: string[] = [];
-      const queue = new Queue('refresh', { ...queueBaseOptions(), connection: bullmq() });
-      const worker = new Worker(
-        'refresh',
-        (job: Job) =>
-          withOutcome(job, async () => {
-            fetches += 1;
-            // The refresh is stored; then Redis refuses BullMQ's writes, as a Cluster does through a failover.
-            if (fetches === 1) await admin.call('ACL', 'SETUSER', 'bull', '-@write');
-            return { items: 1 };
-          }),
-        { ...queueBaseOptions(), connection: bullmq(), lockDuration: 1000, stalledInterval: 500 },
-      );
-      worker.on('error', (error) => {
-        refused.push(error.message);
-        void admin.call('ACL', 'SETUSER', 'bull', '+@write');
-      });
-      try {
-        const job = await queue.add('refresh-trending', {}, { attempts: 3, backoff: { type: 'fixed', delay: 100 } });
-        const result = await new Promise<unknown>((resolve) =>
-          worker.on('completed', (done, value) => {
-            if (done.id === job.id) resolve(value);
-          }),
+    for (const name of ['refresh-trending', 'fetch-stats']) {
+      it(`then BullMQ runs the job again and that run ends without fetching (${name})`, async () => {
+        const bullmq = () => {
+          const connection = new Redis(`redis://bull:bull-password@127.0.0.1:${server.port}`, { maxRetriesPerRequest: null });
+          connections.push(connection);
+          return connection;
+        };
+        const withOutcome = refreshOutcomes({ redis: admin, logger, count: () => {}, firstBackoffMs: 1000, intervalMs: () => 60_000 });
+        let fetches = 0;
+        const refused: string[] = [];
+        const queue = new Queue(name, { ...queueBaseOptions(), connection: bullmq() });
+        const worker = new Worker(
+          name,
+          (job: Job) =>
+            withOutcome(job, async () => {
+              fetches += 1;
+              // The refresh is stored; then Redis refuses BullMQ's writes, as a Cluster does through a failover.
+              if (fetches === 1) await admin.call('ACL', 'SETUSER', 'bull', '-@write');
+              return { items: 1 };
+            }),
+          { ...queueBaseOptions(), connection: bullmq(), lockDuration: 1000, stalledInterval: 500 },
         );
-        expect(refused.join('\n'), "BullMQ's completion was refused").to.match(/can't run this command/);
-        expect(result).to.deep.equal({ skipped: 'stored already' });
-        expect(fetches, 'upstream calls').to.equal(1);
-      } finally {
-        await worker.close();
-        await queue.close();
-      }
-    });
+        worker.on('error', (error) => {
+          refused.push(error.message);
+          void admin.call('ACL', 'SETUSER', 'bull', '+@write');
+        });
+        try {
+          const job = await queue.add(name, {}, { attempts: 3, backoff: { type: 'fixed', delay: 100 } });
+          const result = await new Promise<unknown>((resolve) =>
+            worker.on('completed', (done, value) => {
+              if (done.id === job.id) resolve(value);
+            }),
+          );
+          expect(refused.join('\n'), "BullMQ's completion was refused").to.match(/can't run this command/);
+          expect(result).to.deep.equal({ skipped: 'stored already' });
+          expect(fetches, 'upstream calls').to.equal(1);
+        } finally {
+          await worker.close();
+          await queue.close();
+        }
+      });
+    }
   });
 });

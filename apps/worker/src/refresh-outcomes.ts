@@ -32,24 +32,28 @@ export interface RunSkipped {
   skipped: 'handed out twice' | 'stored already';
 }
 
+/** How long a stats lookup stays marked stored: its retry or takeover comes within seconds (its lock is 5 s). */
+const LOOKUP_STORED_MS = 10 * 60_000;
+
 /**
- * Runs a job; when it is a refresh, claims its attempt first (claimAttempt), counts it and keeps
- * its backoff. A job whose run stored its refresh is never run again (markStored). Rethrows what
+ * Runs a job; a job whose run stored what it fetched is never run again (markStored). When it is a
+ * refresh, claims its attempt first (claimAttempt), counts it and keeps its backoff. Rethrows what
  * `run` threw.
  */
 export function refreshOutcomes(options: RefreshOutcomeOptions): <T>(job: Job, run: () => Promise<T>) => Promise<T | RunSkipped> {
   const { redis, logger, count } = options;
   return async (job, run) => {
     const name = job.name;
-    if (!isRefreshJob(name)) return run();
-    const ttlMs = 2 * options.intervalMs(name);
-    if ((await redis.exists(keys.refreshStored(String(job.id)))) === 1) {
-      logger.warn(
-        { job: name, id: job.id, attempt: job.attemptsStarted },
-        `${name}: this run already stored its refresh; not fetching again`,
-      );
+    if ((await redis.exists(keys.jobStored(job.queueName, String(job.id)))) === 1) {
+      logger.warn({ job: name, id: job.id, attempt: job.attemptsStarted }, `${name}: this job already stored its run; not fetching again`);
       return { skipped: 'stored already' };
     }
+    if (!isRefreshJob(name)) {
+      const result = await run();
+      await markStored(redis, job, LOOKUP_STORED_MS, logger);
+      return result;
+    }
+    const ttlMs = 2 * options.intervalMs(name);
     if (!(await claimAttempt(redis, job, ttlMs, logger))) return { skipped: 'handed out twice' };
     let result;
     try {
@@ -77,16 +81,16 @@ export function refreshOutcomes(options: RefreshOutcomeOptions): <T>(job: Job, r
 }
 
 /**
- * Marks a job's refresh stored, before BullMQ is told the job completed. Telling it is a write
+ * Marks a job's run stored, before BullMQ is told the job completed. Telling it is a write
  * that can fail on its own: a Cluster failover answers CLUSTERDOWN for longer than the client
  * retries. BullMQ then fails the job, or leaves it to stall, and runs it again as a new attempt,
- * which claimAttempt lets fetch: a second paid call, and a second run in one period. The mark
+ * which would fetch: a second paid call, and for a refresh a second run in one period. The mark
  * stops that run before it fetches. Retried while Redis is away (storeFetched); a mark still
  * refused after that is logged, and the job completes unmarked rather than failing and fetching again.
  */
-async function markStored(redis: Redis, job: Pick<Job, 'id' | 'name'>, ttlMs: number, logger: Logger): Promise<void> {
-  await storeFetched(() => redis.set(keys.refreshStored(String(job.id)), '1', 'PX', ttlMs)).catch((error: unknown) =>
-    logger.warn({ job: job.name, err: error instanceof Error ? error.message : String(error) }, 'refresh not marked stored'),
+async function markStored(redis: Redis, job: Pick<Job, 'id' | 'name' | 'queueName'>, ttlMs: number, logger: Logger): Promise<void> {
+  await storeFetched(() => redis.set(keys.jobStored(job.queueName, String(job.id)), '1', 'PX', ttlMs)).catch((error: unknown) =>
+    logger.warn({ job: job.name, err: error instanceof Error ? error.message : String(error) }, 'job not marked stored'),
   );
 }
 
