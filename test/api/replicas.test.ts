@@ -26,15 +26,19 @@ type Read = (typeof READS)[number];
 interface Served {
   etag: string;
   cachedAt: string;
-  /** When the response had fully arrived (ms since epoch). */
+  /**
+   * When the request was sent (ms since epoch). What a replica serves is the copy it held when the
+   * request came: the answer's own latency under a loaded machine is not the refresh's delay.
+   */
   at: number;
 }
 
 async function read(api: ApiProcess, path: Read): Promise<Served> {
+  const at = Date.now();
   const response = await http(`${api.url}${path}`);
   const body = response.json as { cachedAt: string };
   if (response.status !== 200) throw new Error(`${api.name} ${path}: ${response.status}`);
-  return { etag: response.headers.get('etag') ?? '', cachedAt: body.cachedAt, at: Date.now() };
+  return { etag: response.headers.get('etag') ?? '', cachedAt: body.cachedAt, at };
 }
 
 /** Every read from every API, as "api path" -> what it served. */
