@@ -13,7 +13,7 @@ import { AlertStore } from '../../shared/alerts/alert-store.js';
 import { http } from '../support/http.js';
 import { eventually, startStack, type Stack } from '../support/stack.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
-import { runTs, seedUser, tokenFor } from '../api/auth/helpers.js';
+import { runBuilt, seedUser, tokenFor } from '../api/auth/helpers.js';
 
 describe('users export / import carry the alert rules and their secrets', function () {
   this.timeout(60_000);
@@ -33,7 +33,7 @@ describe('users export / import carry the alert rules and their secrets', functi
   });
 
   const users = (args: string[], input?: string) =>
-    runTs('scripts/users.ts', args, {
+    runBuilt('scripts/users.ts', args, {
       // As the stack: its receivers are on loopback (import checks every webhook URL).
       env: { ...process.env, NODE_ENV: 'test', ...stack.redisEnv, ALERTS_ALLOW_LOOPBACK: 'true' },
       ...(input === undefined ? {} : { input }),

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { AlertStore } from '../../shared/alerts/alert-store.js';
 import type { StoredRule } from '../../shared/alerts/alert-types.js';
 import { startStack, type Stack } from '../support/stack.js';
-import { runTs } from '../api/auth/helpers.js';
+import { runBuilt } from '../api/auth/helpers.js';
 
 const rule = (id: string, url: string): StoredRule => ({
   id,
@@ -37,7 +37,7 @@ describe('users import: every webhook URL checked', () => {
     ]
       .map((line) => JSON.stringify(line))
       .join('\n');
-    const imported = await runTs('scripts/users.ts', ['import'], {
+    const imported = await runBuilt('scripts/users.ts', ['import'], {
       env: { ...process.env, NODE_ENV: 'test', ...stack.redisEnv, ALERTS_ALLOW_LOOPBACK: 'true' },
       input: `${lines}\n`,
     });

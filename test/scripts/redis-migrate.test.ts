@@ -10,7 +10,7 @@ import { generateApiKey, hashApiKey } from '../../apps/api/src/auth/api-key-form
 import { ApiKeyStore } from '../../apps/api/src/auth/api-keys.js';
 import { UserStore } from '../../apps/api/src/auth/users.js';
 import { keys } from '../../shared/keyspace.js';
-import { runTs, tokenFor } from '../api/auth/helpers.js';
+import { runBuilt, tokenFor } from '../api/auth/helpers.js';
 import { http } from '../support/http.js';
 import { startTestRedis, startTestRedisCluster, type TestRedis, type TestRedisCluster } from '../support/redis-server.js';
 import { startStack, type Stack } from '../support/stack.js';
@@ -64,7 +64,7 @@ describe('npm run redis:migrate (single node, old key names -> Redis Cluster)', 
   });
 
   const migrate = (...extra: string[]) =>
-    runTs('scripts/redis-migrate.ts', ['--from', old.url, '--to-cluster', cluster.seeds, ...extra], {
+    runBuilt('scripts/redis-migrate.ts', ['--from', old.url, '--to-cluster', cluster.seeds, ...extra], {
       env: childEnv({ NODE_ENV: 'test' }),
     });
 
@@ -99,7 +99,7 @@ describe('npm run redis:migrate (single node, old key names -> Redis Cluster)', 
   });
 
   it('when --from is missing, then exit 1 with one line', async () => {
-    const run = await runTs('scripts/redis-migrate.ts', ['--to-cluster', cluster.seeds], { env: childEnv({ NODE_ENV: 'test' }) });
+    const run = await runBuilt('scripts/redis-migrate.ts', ['--to-cluster', cluster.seeds], { env: childEnv({ NODE_ENV: 'test' }) });
     expect(run.code).to.equal(1);
     expect(run.stderr).to.match(/^redis:migrate: --from <redis-url> is required; usage: .*\n$/);
   });
@@ -141,7 +141,7 @@ describe('npm run redis:migrate run twice: what changed between the runs (issue 
     }
   }
   const migrate = (...extra: string[]) =>
-    runTs('scripts/redis-migrate.ts', ['--from', old.url, '--to', target.url, ...extra], { env: childEnv({ NODE_ENV: 'test' }) });
+    runBuilt('scripts/redis-migrate.ts', ['--from', old.url, '--to', target.url, ...extra], { env: childEnv({ NODE_ENV: 'test' }) });
 
   beforeEach(async () => {
     [old, target] = await Promise.all([startTestRedis(), startTestRedis()]);

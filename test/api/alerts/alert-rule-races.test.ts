@@ -16,7 +16,7 @@ import { ownKeys } from '../../support/redis-keys.js';
 import { eventually, startStack, type Stack } from '../../support/stack.js';
 import { solPost as post } from '../../support/news-item.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
-import { runTs, seedUser, tokenFor } from '../auth/helpers.js';
+import { runBuilt, seedUser, tokenFor } from '../auth/helpers.js';
 
 describe('alerts: rule writes that cannot race', () => {
   let stack: Stack;
@@ -111,7 +111,7 @@ describe('alerts: rule writes that cannot race', () => {
     const before = await refreshAndCollect(true);
     expect(before.ruleIds.filter((id) => ids.includes(id))).to.have.length(5);
     expect(await stack.redis.exists(alertKeys.firings(user.id))).to.equal(1);
-    const removed = await runTs('scripts/users.ts', ['remove', 'tara@example.com'], {
+    const removed = await runBuilt('scripts/users.ts', ['remove', 'tara@example.com'], {
       env: { ...process.env, NODE_ENV: 'test', ...stack.redisEnv },
     });
     expect(removed.code, removed.stderr).to.equal(0);

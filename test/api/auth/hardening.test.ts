@@ -11,7 +11,7 @@ import { addressFailuresKey, emailFailuresKey } from '../../../apps/api/src/auth
 import { keys } from '../../../shared/keyspace.js';
 import { http, type HttpAnswer } from '../../support/http.js';
 import { startStack, type Stack } from '../../support/stack.js';
-import { clearThrottle, postLogin, runTs, seedUser, tokenFor } from './helpers.js';
+import { clearThrottle, postLogin, runBuilt, seedUser, tokenFor } from './helpers.js';
 
 const password = 'the right password';
 
@@ -129,7 +129,7 @@ describe('token revocation and lifetime bounds', function () {
     expect((await me(old)).status).to.equal(200);
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', ...stack.redisEnv };
     delete env.JWT_SECRET;
-    const changed = await runTs('scripts/users.ts', ['passwd', 'grace@example.com'], { env, input: 'a completely new password\n' });
+    const changed = await runBuilt('scripts/users.ts', ['passwd', 'grace@example.com'], { env, input: 'a completely new password\n' });
     expect(changed.code, changed.stderr).to.equal(0);
 
     const refused = await me(old);

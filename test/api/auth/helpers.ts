@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from '../../support/build.js';
 import type { Role } from '../../../apps/api/src/auth/types.js';
 import { UserStore, type UserRecord } from '../../../apps/api/src/auth/users.js';
 import { ownKeys } from '../../support/redis-keys.js';
@@ -98,6 +99,15 @@ export function runProcess(
     child.once('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.input ?? '');
   });
+}
+
+/**
+ * Runs a script of the build (`dist/`, built once per run: test/support/build.ts), as the image runs
+ * it: no TypeScript loader to start in each of the many children a test spawns.
+ */
+export function runBuilt(script: string, args: string[], options: { env: NodeJS.ProcessEnv; input?: string }): Promise<ProcessResult> {
+  ensureBuilt();
+  return runProcess(process.execPath, [join(ROOT, 'dist', script.replace(/\.ts$/, '.js')), ...args], options);
 }
 
 /** Runs a TypeScript entry point as `npx tsx` would (node with the tsx loader), stdin piped. */

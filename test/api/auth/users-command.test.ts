@@ -3,7 +3,7 @@ import { UserStore } from '../../../apps/api/src/auth/users.js';
 import { keys } from '../../../shared/keyspace.js';
 import { http } from '../../support/http.js';
 import { startStack, type Stack } from '../../support/stack.js';
-import { clearThrottle, postLogin, runProcess, runTs, tokenFor, type ProcessResult } from './helpers.js';
+import { clearThrottle, postLogin, runBuilt, runProcess, runTs, tokenFor, type ProcessResult } from './helpers.js';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,10 @@ describe('npm run users (scripts/users.ts), as a child process against Redis', f
   this.timeout(30_000);
   let stack: Stack;
   const users = (args: string[], input?: string): Promise<ProcessResult> =>
-    runTs('scripts/users.ts', args, { env: childEnv({ NODE_ENV: 'test', ...stack.redisEnv }), ...(input === undefined ? {} : { input }) });
+    runBuilt('scripts/users.ts', args, {
+      env: childEnv({ NODE_ENV: 'test', ...stack.redisEnv }),
+      ...(input === undefined ? {} : { input }),
+    });
   const expectRefused = (result: ProcessResult, message: RegExp) => {
     expect(result.code, result.stderr).to.equal(1);
     expect(result.stderr.trim().split('\n'), 'one line').to.have.length(1);
