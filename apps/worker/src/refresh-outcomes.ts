@@ -27,7 +27,7 @@ export interface RefreshOutcomeOptions {
 
 const isRefreshJob = (name: string): name is RefreshJobName => (REFRESH_JOBS as readonly string[]).includes(name);
 
-/** What a refresh run handed out again returns (claimAttempt, markStored): it did not fetch. */
+/** What a run handed out again returns (claimAttempt, markStored): it did not fetch. */
 export interface RunSkipped {
   skipped: 'handed out twice' | 'stored already';
 }
@@ -44,7 +44,8 @@ export function refreshOutcomes(options: RefreshOutcomeOptions): <T>(job: Job, r
   const { redis, logger, count } = options;
   return async (job, run) => {
     const name = job.name;
-    if ((await redis.exists(keys.jobStored(job.queueName, String(job.id)))) === 1) {
+    // Only a job handed out before can have stored a run: a first hand-out (every lookup but a retried one) skips the read.
+    if (job.attemptsStarted > 1 && (await redis.exists(keys.jobStored(job.queueName, String(job.id)))) === 1) {
       logger.warn({ job: name, id: job.id, attempt: job.attemptsStarted }, `${name}: this job already stored its run; not fetching again`);
       return { skipped: 'stored already' };
     }
