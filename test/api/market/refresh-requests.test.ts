@@ -34,13 +34,21 @@ async function poll(url: string): Promise<Poll> {
   return { answers };
 }
 
-/** Every answer was 503 Data temporarily unavailable; each held one's Retry-After points at the same end of the hold. */
-function expectHeldAnswers({ answers }: Poll): void {
-  expect(answers.length).to.be.greaterThan(20);
-  for (const { res } of answers) {
+/**
+ * Every answer was a 503 with Retry-After, Data temporarily unavailable; each held one's Retry-After
+ * points at the same end of the hold. One in ten may be the other documented 503, Service unavailable:
+ * the API's own Redis read past its command timeout (CI's Cluster leg saw one of 40 polls at load 7),
+ * which says nothing of the hold.
+ */
+function expectHeldAnswers({ answers: all }: Poll): void {
+  expect(all.length).to.be.greaterThan(20);
+  for (const { res } of all) {
     expect(res.status).to.equal(503);
-    expect(res.json).to.deep.equal({ error: 'Data temporarily unavailable' });
+    expect(Number(res.headers.get('retry-after'))).to.be.at.least(1);
   }
+  const answers = all.filter(({ res }) => (res.json as { error?: string }).error !== 'Service unavailable');
+  expect(all.length - answers.length, 'answers past the API Redis timeout').to.be.at.most(all.length / 10);
+  for (const { res } of answers) expect(res.json).to.deep.equal({ error: 'Data temporarily unavailable' });
   // Past the first answers (the failure itself), every 503 is held back: its Retry-After counts down to the hold's end.
   const held = answers.slice(answers.length / 2);
   const ends = held.map(({ at, res }) => at / 1000 + Number(res.headers.get('retry-after')));
