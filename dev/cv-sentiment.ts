@@ -11,9 +11,11 @@
  * are measured, trained with and without the comments (`--only=` picks the recipes), with the
  * trader-lexicon combination and the money-talk path beside them, the comments beside the folds
  * (`sentiment-blend-cv.ts`).
+ * With --annotated, --main-options=<json> and --stance-options=<json> train with options over the
+ * committed ones (`TrainingOptions`: e.g. '{"minAuthors":3}', '{"authorCap":"sqrt"}').
  * Usage: npm run sentiment:cv -- <train.tsv> <dev.tsv> [--folds=5] [--only=<name part>|...] [--whole] [--annotated=<comments.tsv>]
+ *   [--main-options=<json>] [--stance-options=<json>]
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { reportAnnotated } from './sentiment-blend-cv.js';
 import { evaluate, type RatedText } from './sentiment-evaluation.js';
 import {
@@ -29,6 +31,7 @@ import { plainVaderPolarity, polarityClass, scorePolarityWith } from '../apps/wo
 import {
   committedTraderLexicon,
   cryptoSet,
+  readAuthors,
   readTaggedPosts,
   tweetsDev,
   TAGGED_POSTS_WEIGHT,
@@ -88,10 +91,20 @@ if (trainPath === undefined || devPath === undefined || !Number.isInteger(folds)
 const train = readTaggedPosts(trainPath);
 const dev = readTaggedPosts(devPath);
 const all = [...train, ...dev];
-const trainAuthors = readAuthors(trainPath, train.length);
-const devAuthors = readAuthors(devPath, dev.length);
+const trainAuthors = authorsOf(trainPath, train.length);
+const devAuthors = authorsOf(devPath, dev.length);
 const authors = [...trainAuthors, ...devAuthors];
 const devNewAuthors = dev.filter((_, i) => !trainAuthors.includes(devAuthors[i] ?? ''));
+// Each post carries its author into training (`TrainingOptions.minAuthors`, `authorCap`); the default options never read it.
+train.forEach((post, i) => (post.author = trainAuthors[i]));
+dev.forEach((post, i) => (post.author = devAuthors[i]));
+// --main-options=<json> / --stance-options=<json>: training options over the committed ones (with --annotated only).
+const optionsArg = (flag: string): Partial<TrainingOptions> | undefined => {
+  const json = args.find((arg) => arg.startsWith(`--${flag}=`))?.slice(`--${flag}=`.length);
+  return json === undefined ? undefined : (JSON.parse(json) as Partial<TrainingOptions>);
+};
+const mainOptions = optionsArg('main-options');
+const stanceOptions = optionsArg('stance-options');
 const repository = trainingExamples();
 
 function name({ options, tagged, stance }: Candidate): string {
@@ -153,20 +166,14 @@ function figuresOf(score: (text: string) => number): string {
   return `repository right ${right.count - right.misses.length}  tweets-dev r ${tweets.pearson.toFixed(4)} acc ${tweets.accuracy.toFixed(4)}`;
 }
 
-/** `x.tsv`'s authors, from `x.authors.txt` beside it: line N is post N's author. */
-function readAuthors(postsPath: string, posts: number): string[] {
-  const path = postsPath.replace(/\.tsv$/, '') + '.authors.txt';
-  if (!existsSync(path)) {
-    console.error(`${path} not found: the folds are grouped by author, one id per post`);
+/** `x.tsv`'s authors (`readAuthors`): the folds are grouped by author, so a file without them stops the run. */
+function authorsOf(postsPath: string, posts: number): string[] {
+  const authors = readAuthors(postsPath, posts);
+  if (authors === undefined) {
+    console.error(`${postsPath.replace(/\.tsv$/, '')}.authors.txt not found: the folds are grouped by author, one id per post`);
     process.exit(2);
   }
-  const lines = readFileSync(path, 'utf8').split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  if (lines.length !== posts) {
-    console.error(`${path}: ${lines.length} authors for ${posts} posts`);
-    process.exit(2);
-  }
-  return lines;
+  return authors;
 }
 
 /**
@@ -213,6 +220,8 @@ if (annotatedPath !== undefined) {
     annotated: readTaggedPosts(annotatedPath),
     repository,
     ...(only === undefined ? {} : { only }),
+    ...(mainOptions === undefined ? {} : { mainOptions }),
+    ...(stanceOptions === undefined ? {} : { stanceOptions }),
   });
   process.exit(0);
 }

@@ -31,6 +31,19 @@ export interface TrainingOptions {
   charGrams: number;
   /** Whether the trader lexicon's lean of each post (`TrainingExample.lexiconLean`) is a feature (`#lex`). */
   lexicon?: boolean;
+  /**
+   * A feature must also occur in posts by at least this many distinct authors (`TrainingExample.author`;
+   * an example without one, a repository post or a comment, counts as a source of its own); absent: no
+   * such floor. The scorer meets authors it never read: an idiom of one prolific author is not theirs.
+   */
+  minAuthors?: number;
+  /**
+   * Each example with an author weighs min(1, cap / its author's examples), or 1 / sqrt(them) for
+   * 'sqrt', renormalised within each class so the authored examples' total per class (the tagged
+   * posts' weight, TAGGED_POSTS_WEIGHT) is unchanged; absent: off. Prolific authors would otherwise
+   * set the weights for the unseen ones.
+   */
+  authorCap?: number | 'sqrt';
 }
 
 /**
@@ -76,7 +89,10 @@ export interface StanceOptions {
  */
 export const STANCE_DEFAULTS: StanceOptions = Object.freeze({
   // The trader lexicon's lean as a feature: grouped cross-validation 0.716 -> 0.719, dev 0.728 -> 0.735.
-  options: Object.freeze({ ...TRAINING_DEFAULTS, charGrams: 4, l2: 3e-4, lexicon: true }),
+  // Trained for authors it has not read (issue 50 round 6, docs/decisions.md#d2): a 4-gram kept only
+  // where 3 authors use it, each author's posts weighing at most 5 posts' worth; dev's new authors
+  // 0.735 -> 0.743, comments 0.780 -> 0.787, grouped folds 0.726 -> 0.724 (all within a standard error).
+  options: Object.freeze({ ...TRAINING_DEFAULTS, charGrams: 4, l2: 3e-4, lexicon: true, minAuthors: 3, authorCap: 5 }),
   mix: 5,
   generated: 0.5,
   naiveBayes: 1,
@@ -93,6 +109,8 @@ export interface TrainingExample {
   weight?: number;
   /** The trader lexicon's lean of the raw post (`lexiconLean`); undefined where it finds none of its n-grams. */
   lexiconLean?: number;
+  /** Who wrote it (author-tagged posts only): see `TrainingOptions.minAuthors` and `authorCap`. */
+  author?: string;
   /**
    * The example says which side, not whether it takes one (a source with no neutral class): its loss
    * is that of its side given a side, so it never pushes a word away from neutral.
@@ -107,23 +125,26 @@ export interface TrainingExample {
  * minute on one core.
  */
 export function trainMarketModel(
-  examples: readonly TrainingExample[],
+  given: readonly TrainingExample[],
   options: TrainingOptions = TRAINING_DEFAULTS,
   /**
-   * Per feature, a factor its value is multiplied by in training (from the examples' feature rows;
-   * absent: 1); the learned weights are multiplied by it too, so prediction reads raw values.
+   * Per feature, a factor its value is multiplied by in training (from the examples' feature rows
+   * and the examples as weighed; absent: 1); the learned weights are multiplied by it too, so prediction reads raw values.
    */
-  scale?: (rows: ReadonlyArray<ReadonlyMap<string, number>>) => ReadonlyMap<string, number>,
+  scale?: (rows: ReadonlyArray<ReadonlyMap<string, number>>, examples: readonly TrainingExample[]) => ReadonlyMap<string, number>,
 ): MarketModel {
+  const examples = options.authorCap === undefined ? given : capAuthors(given, options.authorCap);
   const rows = examples.map((example) =>
     modelFeatures(example.normalized, example.rulePolarity, options.charGrams, options.lexicon === true ? example.lexiconLean : undefined),
   );
-  const scales = scale?.(rows);
+  const scales = scale?.(rows, examples);
   const counts = new Map<string, number>();
   for (const row of rows) for (const [feature] of row) counts.set(feature, (counts.get(feature) ?? 0) + 1);
+  const sources = options.minAuthors === undefined ? undefined : authorSources(rows, examples);
   const index = new Map<string, number>();
   for (const [feature, count] of counts) {
-    if (count >= options.minCount || DENSE_FEATURES.has(feature)) index.set(feature, index.size);
+    const enough = count >= options.minCount && (sources === undefined || (sources.get(feature) ?? 0) >= (options.minAuthors ?? 0));
+    if (enough || DENSE_FEATURES.has(feature)) index.set(feature, index.size);
   }
   const starts = new Int32Array(rows.length + 1);
   const entries: Array<readonly [number, number]> = [];
@@ -196,6 +217,49 @@ export function trainMarketModel(
   return { weights, charGrams: options.charGrams };
 }
 
+/** Per feature, the distinct authors whose examples hold it, each example without an author one source more. */
+function authorSources(rows: ReadonlyArray<ReadonlyMap<string, number>>, examples: readonly TrainingExample[]): Map<string, number> {
+  const sources = new Map<string, number>();
+  const byAuthor = new Map<string, Set<string>>();
+  rows.forEach((row, i) => {
+    const author = examples[i]?.author;
+    if (author === undefined) {
+      for (const [feature] of row) sources.set(feature, (sources.get(feature) ?? 0) + 1);
+      return;
+    }
+    const features = byAuthor.get(author) ?? new Set<string>();
+    for (const [feature] of row) features.add(feature);
+    byAuthor.set(author, features);
+  });
+  for (const features of byAuthor.values()) for (const feature of features) sources.set(feature, (sources.get(feature) ?? 0) + 1);
+  return sources;
+}
+
+/** `TrainingOptions.authorCap`: authored examples reweighed per author, each class's authored total kept. */
+function capAuthors(examples: readonly TrainingExample[], cap: number | 'sqrt'): TrainingExample[] {
+  const posts = new Map<string, number>();
+  for (const { author } of examples) if (author !== undefined) posts.set(author, (posts.get(author) ?? 0) + 1);
+  const factor = (author: string): number => {
+    const n = posts.get(author) ?? 1;
+    return cap === 'sqrt' ? 1 / Math.sqrt(n) : Math.min(1, cap / n);
+  };
+  const before = new Map<ModelClass, number>();
+  const after = new Map<ModelClass, number>();
+  for (const { author, label, weight = 1 } of examples) {
+    if (author === undefined) continue;
+    before.set(label, (before.get(label) ?? 0) + weight);
+    after.set(label, (after.get(label) ?? 0) + weight * factor(author));
+  }
+  return examples.map((example) =>
+    example.author === undefined
+      ? example
+      : {
+          ...example,
+          weight: ((example.weight ?? 1) * factor(example.author) * (before.get(example.label) ?? 1)) / (after.get(example.label) ?? 1),
+        },
+  );
+}
+
 /** Weights rounded to 4 decimals (the file stays small; accuracy is unchanged at that precision). */
 /** `lexiconSource`: the file `model.lexicon` was read from, recorded beside it (name and sha256). */
 export function toModelFile(
@@ -253,7 +317,11 @@ export function trainStanceModel(
 ): StanceModel {
   const sided = generated > 0 ? generatedPosts.filter((example) => example.label !== 'neutral') : [];
   const examples = [...tagged, ...sided.map((example) => ({ ...example, weight: generated }))];
-  const model = trainMarketModel(examples, options, naiveBayes > 0 ? (rows) => naiveBayesRatios(rows, examples, naiveBayes) : undefined);
+  const model = trainMarketModel(
+    examples,
+    options,
+    naiveBayes > 0 ? (rows, weighed) => naiveBayesRatios(rows, weighed, naiveBayes) : undefined,
+  );
   const weights = new Map<string, number>();
   for (const [feature, [negative, , positive]] of model.weights) weights.set(feature, positive - negative);
   return { weights, charGrams: options.charGrams, mix, gate, generalGate };

@@ -15,10 +15,18 @@
  * file's; for the comments and the committed weights, on all of them. One setting also gives text
  * without a cashtag weights of its own, fitted on the comments' out-of-fold readings (for a
  * comment, on the other tenths'). Each model is scored as the weights file holds it (4 decimals);
- * SENTIMENT_CV_CACHE=<dir> keeps the models there, so a rerun only scores.
+ * SENTIMENT_CV_CACHE=<dir> keeps the models there, named by their training options, so a rerun only scores.
  */
 import { evaluate, type RatedText } from './sentiment-evaluation.js';
-import { toModelFile, trainMarketModel, trainStanceModel, type TrainingExample } from './market-model-training.js';
+import {
+  STANCE_DEFAULTS,
+  TRAINING_DEFAULTS,
+  toModelFile,
+  trainMarketModel,
+  trainStanceModel,
+  type TrainingExample,
+  type TrainingOptions,
+} from './market-model-training.js';
 import {
   COMMENTS_WEIGHT,
   commentTraining,
@@ -35,6 +43,7 @@ import { plainVaderPolarity, scorePolarityWith, type ScoreOptions } from '../app
 import { lexiconLean } from '../apps/worker/src/sentiment/trader-lexicon.js';
 import { isMarketPost } from '../apps/worker/src/sentiment/market-context.js';
 import { fromModelFile, type MarketModelFile } from '../apps/worker/src/sentiment/market-model.js';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 /** The gates committed before issue 50's second round (measured beside the committed ones). */
@@ -105,14 +114,19 @@ function trainCommitted(
   commentsIn: CommentsIn = 'stance',
   commentsWeight = COMMENTS_WEIGHT,
   taggedSidesOnly = false,
+  mainOptions: Partial<TrainingOptions> = {},
+  stanceOptions: Partial<TrainingOptions> = {},
 ): MarketModel {
   const examples = taggedExamples(tagged);
   const commented = commentTraining(comments, commentsIn, commentsWeight);
   const mainTagged = taggedSidesOnly ? examples.map((example) => ({ ...example, sidesOnly: true })) : examples;
-  const main = trainMarketModel([...repository, ...mainTagged, ...commented.main]);
+  const main = trainMarketModel([...repository, ...mainTagged, ...commented.main], { ...TRAINING_DEFAULTS, ...mainOptions });
   return {
     ...main,
-    stance: trainStanceModel([...examples, ...commented.stance], [...repository]),
+    stance: trainStanceModel([...examples, ...commented.stance], [...repository], {
+      ...STANCE_DEFAULTS,
+      options: { ...STANCE_DEFAULTS.options, ...stanceOptions },
+    }),
     lexicon: committedTraderLexicon(),
   };
 }
@@ -156,6 +170,9 @@ export interface AnnotatedRun {
   repository: readonly TrainingExample[];
   /** Only the recipes whose name holds one of these (`--only=`); absent: all. */
   only?: readonly string[];
+  /** Training options over the committed ones (`--main-options=`, `--stance-options=`). */
+  mainOptions?: Partial<TrainingOptions>;
+  stanceOptions?: Partial<TrainingOptions>;
 }
 
 /**
@@ -195,17 +212,40 @@ const RECIPES: readonly Recipe[] = [
   },
 ];
 
-function trainRecipe({ foldPosts, train, annotated, repository }: AnnotatedRun, recipe: Recipe): Trained {
+function trainRecipe({ foldPosts, train, annotated, repository, mainOptions, stanceOptions }: AnnotatedRun, recipe: Recipe): Trained {
   const comments = recipe.commentsIn === undefined ? [] : annotated;
+  // The training options name the cached models, so a rerun with other options (or defaults) never scores a stale one.
+  const variant = createHash('sha256')
+    .update(
+      JSON.stringify({
+        main: { ...TRAINING_DEFAULTS, ...mainOptions },
+        stance: { ...STANCE_DEFAULTS, options: { ...STANCE_DEFAULTS.options, ...stanceOptions } },
+      }),
+    )
+    .digest('hex')
+    .slice(0, 12);
   let n = 0;
   const trainWith = (tagged: readonly RatedText[], withComments: readonly RatedText[]): MarketModel => {
     // Each model as the weights file holds it (rounded), so a cached model (SENTIMENT_CV_CACHE=<dir>) scores the same.
     const cache = process.env['SENTIMENT_CV_CACHE'];
-    const path = `${cache ?? ''}/${recipe.name.replace(/\W+/g, '-')}-${n++}.json`;
+    const path = `${cache ?? ''}/${recipe.name.replace(/\W+/g, '-')}-${variant}-${n++}.json`;
     const file =
       cache !== undefined && existsSync(path)
         ? (JSON.parse(readFileSync(path, 'utf8')) as MarketModelFile)
-        : toModelFile(trainCommitted(repository, tagged, withComments, recipe.commentsIn, recipe.weight, recipe.taggedSidesOnly), '', 0);
+        : toModelFile(
+            trainCommitted(
+              repository,
+              tagged,
+              withComments,
+              recipe.commentsIn,
+              recipe.weight,
+              recipe.taggedSidesOnly,
+              mainOptions,
+              stanceOptions,
+            ),
+            '',
+            0,
+          );
     if (cache !== undefined && !existsSync(path)) writeFileSync(path, JSON.stringify(file));
     return { ...fromModelFile(file), lexicon: committedTraderLexicon() };
   };

@@ -91,6 +91,7 @@ function toExample(post: RatedText, weight = 1): TrainingExample {
     label: post.expected,
     weight,
     ...(lean === undefined ? {} : { lexiconLean: lean }),
+    ...(post.author === undefined ? {} : { author: post.author }),
   };
 }
 
@@ -108,6 +109,16 @@ export const TAGGED_POSTS_WEIGHT = 1;
 /** A `label<TAB>text` file of posts tagged by their authors (not in the repository: a path). */
 export function readTaggedPosts(path: string): RatedText[] {
   return parseLabelledPosts(readFileSync(path, 'utf8'));
+}
+
+/** `x.tsv`'s authors, from `x.authors.txt` beside it (line N: post N's author); undefined where there is no such file. */
+export function readAuthors(postsPath: string, posts: number): string[] | undefined {
+  const path = postsPath.replace(/\.tsv$/, '') + '.authors.txt';
+  if (!existsSync(path)) return undefined;
+  const lines = readFileSync(path, 'utf8').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (lines.length !== posts) throw new Error(`${path}: ${lines.length} authors for ${posts} posts`);
+  return lines;
 }
 
 /** Tagged posts as training examples, each class weighing `total / 2` posts' worth per post on average. */

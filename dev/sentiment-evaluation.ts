@@ -10,6 +10,8 @@ export interface RatedText {
   rating: number;
   expected: PolarityClass;
   text: string;
+  /** Who wrote it, where known (author-tagged posts, from `<file>.authors.txt`). */
+  author?: string;
 }
 
 export interface Evaluation {

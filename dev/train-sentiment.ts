@@ -4,6 +4,7 @@
  * each tagged file, to apps/worker/src/sentiment/market-model.json. Held-out sets are never read here.
  * With --comments=<comments.tsv> (label<TAB>text, pos/neg: comments people wrote, labelled by
  * annotators), those train too, as `COMMENTS_IN` says (docs/decisions.md#d2), recorded as a source.
+ * Each tagged file's authors are read from `<file>.authors.txt` beside it where the training options weigh posts by author.
  * Usage: npm run sentiment:train -- <tagged.tsv> [<tagged.tsv> ...] [--comments=<comments.tsv>]
  */
 import { writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import {
   commentTraining,
   committedTraderLexicon,
   fileSha256,
+  readAuthors,
   readTaggedPosts,
   repoRoot,
   taggedExamples,
@@ -32,7 +34,19 @@ if (paths.length === 0) {
   process.exit(2);
 }
 const repository = trainingExamples();
-const tagged = paths.map((path) => ({ path, posts: readTaggedPosts(path) }));
+// Each post's author, from `<file>.authors.txt` beside it (`TrainingOptions.authorCap`, `minAuthors` read it).
+const readsAuthors = [TRAINING_DEFAULTS, STANCE_DEFAULTS.options].some(
+  (options) => options.authorCap !== undefined || options.minAuthors !== undefined,
+);
+const tagged = paths.map((path) => {
+  const posts = readTaggedPosts(path);
+  const authors = readAuthors(path, posts.length);
+  if (authors === undefined && readsAuthors) {
+    console.error(`${path.replace(/\.tsv$/, '')}.authors.txt not found: the training options weigh the posts by author, one id per post`);
+    process.exit(2);
+  }
+  return { path, posts: authors === undefined ? posts : posts.map((post, i) => ({ ...post, author: authors[i] ?? '' })) };
+});
 const taggedPosts = taggedExamples(tagged.flatMap(({ posts }) => posts));
 const comments = commentsPath === undefined ? [] : readTaggedPosts(commentsPath);
 const commented = commentTraining(comments);
