@@ -50,8 +50,8 @@ export type StanceWords = 'none' | 'plain' | 'negated';
 
 /** Weights and gates from `npm run sentiment:cv -- <train> <dev> --annotated=<comments>` (docs/decisions.md#d2). */
 export const LEXICON_BLEND: LexiconBlend = Object.freeze({
-  scorer: 0.95,
-  lexicon: 1.81,
+  scorer: 0.93,
+  lexicon: 1.82,
   bias: -0.08,
   weakSide: 0.4,
   tornNeutral: 0.7,
