@@ -25,6 +25,7 @@ import {
   trainMarketModel,
   trainStanceModel,
   type TrainingExample,
+  type StanceOptions,
   type TrainingOptions,
 } from './market-model-training.js';
 import {
@@ -110,25 +111,25 @@ function solve3(a: number[][], b: number[]): number[] {
 function trainCommitted(
   repository: readonly TrainingExample[],
   tagged: readonly RatedText[],
-  comments: readonly RatedText[] = [],
-  commentsIn: CommentsIn = 'stance',
-  commentsWeight = COMMENTS_WEIGHT,
-  taggedSidesOnly = false,
-  mainOptions: Partial<TrainingOptions> = {},
-  stanceOptions: Partial<TrainingOptions> = {},
+  comments: readonly RatedText[],
+  recipe: Recipe,
+  settings: TrainingSettings,
 ): MarketModel {
   const examples = taggedExamples(tagged);
-  const commented = commentTraining(comments, commentsIn, commentsWeight);
-  const mainTagged = taggedSidesOnly ? examples.map((example) => ({ ...example, sidesOnly: true })) : examples;
-  const main = trainMarketModel([...repository, ...mainTagged, ...commented.main], { ...TRAINING_DEFAULTS, ...mainOptions });
+  const commented = commentTraining(comments, recipe.commentsIn ?? 'stance', recipe.weight ?? COMMENTS_WEIGHT);
+  const mainTagged = recipe.taggedSidesOnly === true ? examples.map((example) => ({ ...example, sidesOnly: true })) : examples;
+  const main = trainMarketModel([...repository, ...mainTagged, ...commented.main], settings.main);
   return {
     ...main,
-    stance: trainStanceModel([...examples, ...commented.stance], [...repository], {
-      ...STANCE_DEFAULTS,
-      options: { ...STANCE_DEFAULTS.options, ...stanceOptions },
-    }),
+    stance: trainStanceModel([...examples, ...commented.stance], [...repository], settings.stance),
     lexicon: committedTraderLexicon(),
   };
+}
+
+/** Both models' training options: the committed ones, with `--main-options=` / `--stance-options=` over them. */
+interface TrainingSettings {
+  main: TrainingOptions;
+  stance: StanceOptions;
 }
 
 /** The README's quick measure of the lexicon alone: mean lean above 0.1 bullish, a post with none of its n-grams bullish. */
@@ -214,16 +215,12 @@ const RECIPES: readonly Recipe[] = [
 
 function trainRecipe({ foldPosts, train, annotated, repository, mainOptions, stanceOptions }: AnnotatedRun, recipe: Recipe): Trained {
   const comments = recipe.commentsIn === undefined ? [] : annotated;
+  const settings: TrainingSettings = {
+    main: { ...TRAINING_DEFAULTS, ...mainOptions },
+    stance: { ...STANCE_DEFAULTS, options: { ...STANCE_DEFAULTS.options, ...stanceOptions } },
+  };
   // The training options name the cached models, so a rerun with other options (or defaults) never scores a stale one.
-  const variant = createHash('sha256')
-    .update(
-      JSON.stringify({
-        main: { ...TRAINING_DEFAULTS, ...mainOptions },
-        stance: { ...STANCE_DEFAULTS, options: { ...STANCE_DEFAULTS.options, ...stanceOptions } },
-      }),
-    )
-    .digest('hex')
-    .slice(0, 12);
+  const variant = createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 12);
   let n = 0;
   const trainWith = (tagged: readonly RatedText[], withComments: readonly RatedText[]): MarketModel => {
     // Each model as the weights file holds it (rounded), so a cached model (SENTIMENT_CV_CACHE=<dir>) scores the same.
@@ -232,20 +229,7 @@ function trainRecipe({ foldPosts, train, annotated, repository, mainOptions, sta
     const file =
       cache !== undefined && existsSync(path)
         ? (JSON.parse(readFileSync(path, 'utf8')) as MarketModelFile)
-        : toModelFile(
-            trainCommitted(
-              repository,
-              tagged,
-              withComments,
-              recipe.commentsIn,
-              recipe.weight,
-              recipe.taggedSidesOnly,
-              mainOptions,
-              stanceOptions,
-            ),
-            '',
-            0,
-          );
+        : toModelFile(trainCommitted(repository, tagged, withComments, recipe, settings), '', 0);
     if (cache !== undefined && !existsSync(path)) writeFileSync(path, JSON.stringify(file));
     return { ...fromModelFile(file), lexicon: committedTraderLexicon() };
   };
